@@ -1,0 +1,66 @@
+# Crewbuilder: `make run` serves the app, `make test` runs every test.
+# Both create .venv and install what they need on first use.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run serve test test-fast test-e2e test-postgres bench setup system-deps migrate catalogue clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Reinstall only when pyproject.toml changes, so a second `make run` is fast.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+setup: $(STAMP)
+	@mkdir -p var
+
+migrate: setup
+	$(PY) manage.py migrate --noinput
+
+catalogue: migrate
+	$(PY) manage.py loadcatalogue
+
+run: catalogue
+	@echo "Crewbuilder is at http://$(HOST):$(PORT)/ (Ctrl-C to stop; data is kept in var/)."
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Production-like: DEBUG off, gunicorn, static files through whitenoise.
+serve: catalogue
+	$(PY) scripts/serve.py --bind $(HOST):$(PORT)
+
+# Debian packages the tests need: Chromium for the browser tests, poppler
+# for reading PDFs back. Installed only when missing.
+system-deps:
+	@scripts/system-deps.sh
+
+test: $(DEV_STAMP) system-deps
+	$(PY) -m pytest
+
+test-fast: $(DEV_STAMP)
+	$(PY) -m pytest -m "not e2e"
+
+test-e2e: $(DEV_STAMP) system-deps
+	$(PY) -m pytest tests/e2e
+
+# The same suite against a throwaway PostgreSQL cluster.
+test-postgres: $(DEV_STAMP) system-deps
+	scripts/with-postgres.sh $(PY) -m pytest
+
+bench: $(DEV_STAMP)
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf $(VENV) var/staticfiles .pytest_cache

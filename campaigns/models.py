@@ -1,0 +1,1 @@
+# Campaign models arrive with the campaigns issue.

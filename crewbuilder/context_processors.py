@@ -1,0 +1,26 @@
+from django.urls import NoReverseMatch, reverse
+
+# (url name, label): sections appear in the menu once their URL exists, so
+# each feature lights up its own link without touching the base template.
+_SECTIONS = [
+    ("crew-list", "Crews"),
+    ("campaign-list", "Campaigns"),
+    ("dice-home", "Dice"),
+    ("games-home", "Games"),
+]
+
+
+def _maybe_reverse(name: str) -> str | None:
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return None
+
+
+def navigation(request):
+    links = []
+    for name, label in _SECTIONS:
+        url = _maybe_reverse(name)
+        if url:
+            links.append({"url": url, "label": label, "current": request.path.startswith(url)})
+    return {"nav_links": links, "crew_create_url": _maybe_reverse("crew-create")}

@@ -1,0 +1,3 @@
+from .accounts import User
+
+__all__ = ["User"]

@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from crewbuilder.views import accounts, home
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,47 @@
+import os
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM
+# refuses to run inside one unless told that this is deliberate (tests only).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium, never a downloaded browser."""
+    args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ]
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
+
+
+@pytest.fixture
+def password():
+    return "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def make_user(django_user_model, password):
+    def make(username="vox", **extra):
+        return django_user_model.objects.create_user(username=username, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user("vox")
+
+
+@pytest.fixture
+def other_user(make_user):
+    return make_user("mara")
