@@ -7,5 +7,6 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("crewbuilder.urls_crews")),
     path("admin/", admin.site.urls),
 ]

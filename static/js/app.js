@@ -20,3 +20,24 @@
     if (message && !window.confirm(message)) event.preventDefault();
   });
 })();
+(function () {
+  "use strict";
+  // A picker's Close button empties its slot and returns focus to its Add button.
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-close-picker]");
+    if (!button) return;
+    const slot = button.closest(".picker-slot");
+    if (!slot) return;
+    const opener = document.getElementById(slot.id.replace(/^picker-/, "add-"));
+    slot.innerHTML = "";
+    if (opener) opener.focus();
+  });
+  // A freshly loaded picker takes focus so keyboard users land in the list.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const target = event.detail.target;
+    if (target && target.classList && target.classList.contains("picker-slot")) {
+      const first = target.querySelector("button");
+      if (first) first.focus();
+    }
+  });
+})();

@@ -1,0 +1,355 @@
+"""What the crew pages show, built from the one validation report.
+
+Views call these functions; the numbers all come from
+``crewbuilder.validation`` (which calls ``crewbuilder.rules``), and the
+catalogue snapshot. Nothing here decides a rule: the picker asks the
+validator what an option would break by validating the crew with it added.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from crewbuilder import crew_edits
+from crewbuilder.catalogue.loader import snapshot_for_system
+from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
+from crewbuilder.rules.character import keyword_parts
+from crewbuilder.validation import crew_to_data, validate_crew
+
+ATTRIBUTE_LABELS = {
+    "strength": "Strength",
+    "toughness": "Toughness",
+    "agility": "Agility",
+    "intellect": "Intellect",
+    "discipline": "Discipline",
+}
+
+
+def report_for(crew: Crew, catalogue=None) -> dict:
+    catalogue = catalogue or snapshot_for_system(crew.system)
+    return validate_crew(crew_to_data(crew), catalogue, crew.accepted_findings)
+
+
+def status_of(report: dict) -> str:
+    if report["valid"]:
+        return "valid"
+    if report.get("accepted") and report.get("valid_with_house_rules"):
+        return "house_rules"
+    return "invalid"
+
+
+# --- list -------------------------------------------------------------------
+
+
+@dataclass
+class CrewRow:
+    crew: Crew
+    points: int
+    status: str
+
+
+def list_rows(owner) -> list[CrewRow]:
+    rows = []
+    for crew in Crew.objects.with_everything().filter(owner=owner).order_by("-updated_at"):
+        report = report_for(crew)
+        rows.append(CrewRow(crew, report["points"], status_of(report)))
+    return rows
+
+
+# --- create, duplicate, delete, import, export ---------------------------------
+
+
+def create_crew(owner, system, name: str) -> Crew:
+    name = crew_edits._clean_text(name, "Crew name", crew_edits.NAME_MAX, required=True)
+    budget = (system.rules or {}).get("crew_rules", {}).get("budget") or snapshot_for_system(system).rules.get("budget", 150)
+    return Crew.objects.create(owner=owner, system=system, name=name, budget=budget)
+
+
+@transaction.atomic
+def duplicate(crew: Crew, owner) -> Crew:
+    """A full copy (characters and every choice) owned by ``owner``."""
+    copy_name = f"{crew.name} (copy)"[: crew_edits.NAME_MAX]
+    new = Crew.objects.create(
+        owner=owner, system=crew.system, name=copy_name, budget=crew.budget, notes=crew.notes,
+        accepted_findings=copy.deepcopy(crew.accepted_findings),
+    )
+    for character in crew.characters.all():
+        new_character = Character.objects.create(
+            crew=new, name=character.name, position=character.position, notes=character.notes,
+            **{a: getattr(character, a) for a in ATTRIBUTE_LABELS},
+        )
+        CharacterTrait.objects.bulk_create(
+            CharacterTrait(character=new_character, trait=t.trait, choices=copy.deepcopy(t.choices), position=t.position)
+            for t in character.traits.all()
+        )
+        CharacterBodyMod.objects.bulk_create(
+            CharacterBodyMod(character=new_character, body_mod=m.body_mod, position=m.position)
+            for m in character.body_mods.all()
+        )
+        CharacterGear.objects.bulk_create(
+            CharacterGear(character=new_character, item=g.item, copies=g.copies, position=g.position)
+            for g in character.gear.all()
+        )
+    return new
+
+
+def delete(crew: Crew) -> None:
+    crew.delete()
+
+
+def export_file(crew: Crew) -> dict:
+    """The crew file; accepted house rules travel with it (an added key)."""
+    from crewbuilder import crewfile
+
+    return crewfile.export_crew(crew)
+
+
+def import_file(owner, raw: bytes) -> tuple[Crew | None, list[str]]:
+    """Import a crew file; returns the crew, or None and one message per problem."""
+    from crewbuilder import crewfile
+
+    return crewfile.import_for_web(raw, owner)
+
+
+# --- the editor's view of a crew ---------------------------------------------------
+
+
+def _modifier_placement(base: dict, totals: dict) -> dict:
+    """How far the player is through placing the creation modifiers.
+
+    A +1 and a -1 may land on the same attribute (crew-format.md), so what
+    matters is the sum and the two caps, not the count of non-zero values.
+    """
+    plus_total, minus_total = totals.get("plus", 4), totals.get("minus", 3)
+    plus_used = sum(v for v in base.values() if v > 0)
+    minus_used = -sum(v for v in base.values() if v < 0)
+    total, needed = plus_used - minus_used, plus_total - minus_total
+    if plus_used > plus_total:
+        hint = f"{plus_used - plus_total} too many +1"
+    elif minus_used > minus_total:
+        hint = f"{minus_used - minus_total} too many −1"
+    elif total < needed:
+        hint = f"raise by {needed - total} more"
+    elif total > needed:
+        hint = f"lower by {total - needed} more"
+    else:
+        hint = ""
+    return {
+        "plus_used": plus_used,
+        "minus_used": minus_used,
+        "plus_total": plus_total,
+        "minus_total": minus_total,
+        "sum": total,
+        "sum_needed": needed,
+        "complete": not hint,
+        "hint": hint,
+    }
+
+
+def _keyword_details(keywords: list, glossary: dict) -> list:
+    details = []
+    for keyword in keywords:
+        name, _x = keyword_parts(keyword)
+        entry = glossary.get(_slug(name)) or glossary.get(_slug(name) + "-x")
+        details.append({"label": keyword, "text": entry.get("text", "") if entry else ""})
+    return details
+
+
+def keyword_glossary(system) -> dict:
+    from crewbuilder.models import Keyword
+
+    return {k.slug: {"name": k.name, "text": k.text} for k in Keyword.objects.filter(system=system)}
+
+
+def _slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+@dataclass
+class ChoiceRow:
+    pk: int
+    entry: object
+    cost: int
+    copies: int = 1
+    needs_raise: bool = False
+    raise_slots: tuple = ()
+    choice_label: str = ""
+
+
+def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
+    """Everything the editor and the crew page show; ``glossary`` adds keyword texts (one query)."""
+    catalogue = snapshot_for_system(crew.system)
+    keywords = keyword_glossary(crew.system) if glossary else {}
+    report = report_for(crew, catalogue)
+    rules = catalogue.rules
+    models = list(crew.characters.all())
+    findings_by_name: dict = {}
+    for kind in ("errors", "warnings"):
+        for finding in report[kind]:
+            findings_by_name.setdefault((kind, finding["character"]), []).append(finding)
+    characters = []
+    last = len(models) - 1
+    for index, (model, char_report) in enumerate(zip(models, report["characters"])):
+        base = {a: getattr(model, a) for a in ATTRIBUTE_LABELS}
+        characters.append(
+            {
+                "model": model,
+                "report": char_report,
+                "points": char_report["points"],
+                "carry_used": _number(char_report["carry"]["used"]),
+                "errors": findings_by_name.get(("errors", model.name), []),
+                "warnings": findings_by_name.get(("warnings", model.name), []),
+                "modifiers": _modifier_placement(base, rules.get("attribute_modifiers", {})),
+                "attributes": [
+                    {
+                        "key": key,
+                        "label": label,
+                        "base": base[key],
+                        "effective": char_report["attributes"].get(key, base[key]),
+                        "steps": ((-1, "−", "lower"), (1, "+", "raise")),
+                    }
+                    for key, label in ATTRIBUTE_LABELS.items()
+                ],
+                "traits": [_trait_row(t, catalogue) for t in model.traits.all()],
+                "body_mods": [ChoiceRow(m.pk, m.body_mod, m.body_mod.cost) for m in model.body_mods.all()],
+                "gear": [ChoiceRow(g.pk, g.item, g.item.cost * g.copies, g.copies) for g in model.gear.all()],
+                "weapons": [
+                    {**w, "keyword_details": _keyword_details(w.get("keywords", []), keywords)}
+                    for w in char_report.get("weapons", [])
+                ],
+                "moves": ([("up", "↑")] if index > 0 else []) + ([("down", "↓")] if index < last else []),
+            }
+        )
+    crew_errors = findings_by_name.get(("errors", None), [])
+    crew_warnings = findings_by_name.get(("warnings", None), [])
+    return {
+        "report": report,
+        "points": report["points"],
+        "budget": report["budget"],
+        "over_budget": report["points"] > report["budget"],
+        "status": status_of(report),
+        "characters": characters,
+        "crew_errors": crew_errors,
+        "crew_warnings": crew_warnings,
+        "all_errors": report["errors"],
+        "all_warnings": report["warnings"],
+        "accepted": report.get("accepted", []),
+        "base_cost": rules.get("character_base_cost", 15),
+        "max_characters": rules.get("crew_size", {}).get("max", 7),
+        "attribute_choices": list(ATTRIBUTE_LABELS.items()),
+    }
+
+
+def _number(value):
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _trait_row(row: CharacterTrait, catalogue) -> ChoiceRow:
+    entry = row.trait
+    choice = (catalogue.traits.get(entry.slug) or {}).get("choice") or (entry.effects or {}).get("choice") or {}
+    raise_count = choice.get("raise", 0) if isinstance(choice, dict) else 0
+    if isinstance(raise_count, dict):
+        raise_count = raise_count.get("count", 2)
+    raised = list(row.choices.get("raise", []))
+    slots = tuple(raised + [""] * max(int(raise_count or 0) - len(raised), 0))
+    label = ", ".join(ATTRIBUTE_LABELS.get(a, a) for a in raised)
+    return ChoiceRow(row.pk, entry, entry.cost, needs_raise=bool(raise_count), raise_slots=slots,
+                     choice_label=f"raises {label}" if label else "")
+
+
+# --- pickers ----------------------------------------------------------------------
+
+PICKERS = {
+    "trait": ("add-trait", "trait", "traits"),
+    "body-mod": ("add-body-mod", "body-mod", "body_mods"),
+    "gear": ("add-gear", "gear", "gear"),
+}
+
+GEAR_GROUPS = [
+    ("1-handed melee weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "melee" and e.get("hands") == 1),
+    ("2-handed melee weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "melee" and e.get("hands") == 2),
+    ("1-handed ranged weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "ranged" and e.get("hands") == 1),
+    ("2-handed ranged weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "ranged" and e.get("hands") == 2),
+    ("Armor, shields and suits", lambda e: e.get("_category") == "armor"),
+    ("Equipment", lambda e: e.get("_category") == "equipment"),
+]
+
+
+def picker(crew: Crew, character_id: int, kind: str) -> dict | None:
+    if kind not in PICKERS:
+        return None
+    action, label, field = PICKERS[kind]
+    models = list(crew.characters.all())
+    index = next((i for i, c in enumerate(models) if c.pk == character_id), None)
+    if index is None:
+        return None
+    catalogue = snapshot_for_system(crew.system)
+    data = crew_to_data(crew)
+    before = validate_crew(data, catalogue)
+    name = models[index].name
+    before_codes = _codes_for(before, name)
+
+    def reasons_if_added(slug: str) -> list[str]:
+        trial = copy.deepcopy(data)
+        trial["characters"][index][field].append(slug)
+        after = validate_crew(trial, catalogue)
+        return [f["message"] for f in _findings_for(after, name) if (f["code"], f["character"]) not in before_codes]
+
+    if kind == "trait":
+        entries = [dict(e, _category="trait") for e in catalogue.traits.values()]
+        groups = [("Traits", entries)]
+    elif kind == "body-mod":
+        entries = [dict(e, _category="body-mod") for e in catalogue.body_mods.values()]
+        groups = [("Body-mods (// A: allowed for Artificial models)", entries)]
+    else:
+        entries = [dict(e, _category=catalogue.category[slug]) for slug, e in catalogue.items.items()
+                   if e.get("purchasable", True)]
+        groups = [(title, [e for e in entries if test(e)]) for title, test in GEAR_GROUPS]
+    return {
+        "kind": kind,
+        "kind_label": label,
+        "action": action,
+        "character": models[index],
+        "groups": [
+            {"label": title, "options": [_option(e, reasons_if_added) for e in group]}
+            for title, group in groups
+            if group
+        ],
+    }
+
+
+def _option(entry: dict, reasons_if_added) -> dict:
+    detail = ""
+    if entry.get("_category") == "weapon":
+        rng = f'{entry["range"]}"' if entry.get("range") else "melee"
+        keywords = ", ".join(entry.get("keywords") or []) or "no keywords"
+        detail = f'damage {entry.get("damage")}, {rng}, {keywords}{" · small" if entry.get("small") else ""}'
+    elif entry.get("_category") == "armor" and entry.get("armor"):
+        detail = f'{entry["armor"]} armor'
+    elif entry.get("_category") == "body-mod" and entry.get("artificial"):
+        detail = "// A"
+    elif entry.get("small"):
+        detail = "small"
+    return {
+        "slug": entry["slug"],
+        "name": entry["name"],
+        "cost": entry.get("cost", 0),
+        "text": entry.get("text", ""),
+        "detail": detail,
+        "house_rule": entry.get("house_rule", False),
+        "reasons": reasons_if_added(entry["slug"]),
+    }
+
+
+def _findings_for(report: dict, name: str) -> list:
+    return [f for f in report["errors"] + report["warnings"] if f["character"] in (name, None)]
+
+
+def _codes_for(report: dict, name: str) -> set:
+    return {(f["code"], f["character"]) for f in _findings_for(report, name)}

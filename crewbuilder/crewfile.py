@@ -1,0 +1,324 @@
+"""The crew file of crew-format.md: read, check, import, export.
+
+Reading never raises on bad input: a file that cannot be read as a crew gives
+a report with exactly one ``bad-format`` error saying where (exit code 2 in
+the CLI). Strings are data, never markup: templates escape them; names are
+limited to 100 characters without control characters.
+
+Import runs in one transaction (all or nothing). Export writes the canonical
+form: every field, gear in the user's order with one entry per copy, a trait
+as a plain slug unless it carries choices. Export then import gives back the
+same crew.
+"""
+
+import json
+import unicodedata
+
+from django.db import DatabaseError, transaction
+
+from crewbuilder.validation import CatalogueSnapshot, crew_to_data, validate_crew
+
+FORMAT = "crewbuilder.crew/1"
+MAX_BYTES = 256 * 1024
+NAME_MAX = 100
+SLUG_MAX = 100
+NOTES_MAX = 10_000
+ATTRIBUTE_BOUND = 99  # beyond this a value is nonsense, not a rules question
+BUDGET_MAX = 100_000
+ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
+# Invisible direction overrides can make a name read as something else.
+BIDI_CONTROLS = {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+NOTES_ALLOWED_CONTROLS = {"\n", "\r", "\t"}
+FORMAT_SECTION = "Crew file format (crew-format.md)"
+
+EXIT_VALID, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
+
+
+class BadFormat(Exception):
+    """The file is not a crew file; ``where`` is a path like characters[2].name."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+
+
+class ImportRefused(Exception):
+    """The crew cannot be stored (unreadable, unknown system or slugs); ``report`` says why."""
+
+    def __init__(self, report: dict):
+        super().__init__("; ".join(e["message"] for e in report["errors"]))
+        self.report = report
+
+
+# ---------------------------------------------------------------- reading
+
+
+def decode(raw) -> object:
+    """Bytes or text -> JSON value; BadFormat when too large or not JSON."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_BYTES:
+        raise BadFormat("", f"the file is {len(raw)} bytes; the most is {MAX_BYTES} (256 KiB)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadFormat("", f"not UTF-8 (byte {exc.start})") from None
+    text = text.removeprefix("\ufeff")
+    try:
+        return json.loads(text, parse_constant=reject_constant)
+    except ValueError as exc:
+        raise BadFormat("", f"not JSON ({exc})") from None
+
+
+def reject_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def check_text(value, where: str, *, limit: int, allowed_controls=frozenset(), required=True) -> str:
+    if not isinstance(value, str):
+        raise BadFormat(where, "expected a string")
+    if required and not value.strip():
+        raise BadFormat(where, "must not be empty")
+    if len(value) > limit:
+        raise BadFormat(where, f"longer than {limit} characters")
+    for char in value:
+        if char in BIDI_CONTROLS or (unicodedata.category(char) in ("Cc", "Cs") and char not in allowed_controls):
+            raise BadFormat(where, f"contains the control character U+{ord(char):04X}")
+    return value
+
+
+def check_int(value, where: str, low: int, high: int) -> int:
+    # bool is an int in Python but not a number in a crew file
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadFormat(where, "expected an integer")
+    if not low <= value <= high:
+        raise BadFormat(where, f"expected an integer from {low} to {high}")
+    return value
+
+
+def check_list(value, where: str) -> list:
+    if not isinstance(value, list):
+        raise BadFormat(where, "expected a list")
+    return value
+
+
+def check_object(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise BadFormat(where, "expected an object")
+    return value
+
+
+def check_slug(value, where: str) -> str:
+    return check_text(value, where, limit=SLUG_MAX)
+
+
+def read_envelope(raw) -> dict:
+    """The parsed top-level object with a valid format and a system string."""
+    data = check_object(decode(raw), "(top level)")
+    if "format" not in data:
+        raise BadFormat("format", "missing")
+    if data["format"] != FORMAT:
+        raise BadFormat("format", f"expected {FORMAT!r}")
+    if "system" not in data:
+        raise BadFormat("system", "missing")
+    check_text(data["system"], "system", limit=SLUG_MAX)
+    return data
+
+
+def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
+    """The Cybernekr0 crew body, type-checked and normalised (unknown keys dropped)."""
+    crew = {
+        "format": FORMAT,
+        "system": data["system"],
+        "name": check_text(data.get("name"), "name", limit=NAME_MAX) if "name" in data else missing("name"),
+        "budget": check_int(data["budget"], "budget", 0, BUDGET_MAX) if "budget" in data else default_budget,
+        "characters": [],
+    }
+    if "notes" in data:
+        crew["notes"] = check_text(data["notes"], "notes", limit=NOTES_MAX,
+                                   allowed_controls=NOTES_ALLOWED_CONTROLS, required=False)
+    if "characters" not in data:
+        missing("characters")
+    for index, character in enumerate(check_list(data["characters"], "characters")):
+        crew["characters"].append(read_character(character, f"characters[{index}]"))
+    return crew
+
+
+def missing(where: str):
+    raise BadFormat(where, "missing")
+
+
+def read_character(value, where: str) -> dict:
+    value = check_object(value, where)
+    if "name" not in value:
+        missing(f"{where}.name")
+    if "attributes" not in value:
+        missing(f"{where}.attributes")
+    attributes = check_object(value["attributes"], f"{where}.attributes")
+    for key in attributes:
+        if key not in ATTRIBUTES:
+            raise BadFormat(f"{where}.attributes.{key}", "not an attribute (strength, toughness, agility, intellect, discipline)")
+    character = {
+        "name": check_text(value["name"], f"{where}.name", limit=NAME_MAX),
+        "attributes": {},
+        "traits": [],
+        "body_mods": [],
+        "gear": [],
+    }
+    for attribute in ATTRIBUTES:
+        if attribute not in attributes:
+            missing(f"{where}.attributes.{attribute}")
+        character["attributes"][attribute] = check_int(
+            attributes[attribute], f"{where}.attributes.{attribute}", -ATTRIBUTE_BOUND, ATTRIBUTE_BOUND
+        )
+    for index, trait in enumerate(check_list(value.get("traits", []), f"{where}.traits")):
+        character["traits"].append(read_trait(trait, f"{where}.traits[{index}]"))
+    for key in ("body_mods", "gear"):
+        for index, slug in enumerate(check_list(value.get(key, []), f"{where}.{key}")):
+            character[key].append(check_slug(slug, f"{where}.{key}[{index}]"))
+    if "notes" in value:
+        character["notes"] = check_text(value["notes"], f"{where}.notes", limit=NOTES_MAX,
+                                        allowed_controls=NOTES_ALLOWED_CONTROLS, required=False)
+    return character
+
+
+def read_trait(value, where: str):
+    if isinstance(value, str):
+        return check_slug(value, where)
+    trait = check_object(value, where)
+    if "slug" not in trait:
+        missing(f"{where}.slug")
+    check_slug(trait["slug"], f"{where}.slug")
+    return dict(trait)  # choices are judged by the rules (trait-choice), not here
+
+
+# ---------------------------------------------------------------- systems
+
+
+def bad_format_report(error: BadFormat, budget=150) -> dict:
+    return {
+        "valid": False,
+        "points": 0,
+        "budget": budget,
+        "characters": [],
+        "errors": [{"code": "bad-format", "character": None, "message": str(error), "rule": FORMAT_SECTION}],
+        "warnings": [],
+    }
+
+
+def unknown_system_report(system: str) -> dict:
+    report = bad_format_report(BadFormat("system", ""))
+    report["errors"] = [{"code": "unknown-system", "character": None,
+                         "message": f"Unknown game system: {system!r}.", "rule": FORMAT_SECTION}]
+    return report
+
+
+def catalogue_snapshot(system_slug: str):
+    """The catalogue of a system: the database's (house rules included) when it
+    holds one, else the data file shipped with the app; None when unknown."""
+    from crewbuilder.catalogue.loader import catalogue_file_for, current_system, snapshot_for_system
+
+    try:
+        system = current_system(system_slug)
+        if system is not None:
+            return snapshot_for_system(system)
+    except DatabaseError:
+        pass  # no tables yet: the data file is the same catalogue
+    data = catalogue_file_for(system_slug)
+    return CatalogueSnapshot(data) if data else None
+
+
+# The crew bodies this app can read and judge, by system; other games add theirs.
+CREW_READERS = {"cybernekro": (read_cybernekro_crew, validate_crew)}
+
+
+def check_crew_file(raw, snapshot_lookup=catalogue_snapshot):
+    """(crew dict or None, report, exit code) for the raw bytes of a crew file."""
+    try:
+        envelope = read_envelope(raw)
+    except BadFormat as error:
+        return None, bad_format_report(error), EXIT_UNREADABLE
+    system = envelope["system"]
+    snapshot = snapshot_lookup(system) if system in CREW_READERS else None
+    if snapshot is None:
+        return None, unknown_system_report(system), EXIT_ERRORS
+    read_body, validate = CREW_READERS[system]
+    try:
+        crew = read_body(envelope, default_budget=snapshot.rules.get("budget", 150))
+    except BadFormat as error:
+        return None, bad_format_report(error), EXIT_UNREADABLE
+    report = validate(crew, snapshot)
+    return crew, report, EXIT_VALID if report["valid"] else EXIT_ERRORS
+
+
+# ---------------------------------------------------------------- import / export
+
+# Findings that mean the crew cannot be stored at all (no catalogue row to point at).
+UNSTORABLE = {"bad-format", "unknown-system", "unknown-trait", "unknown-body-mod", "unknown-item", "not-purchasable"}
+
+
+def import_crew_file(raw, owner):
+    """Store a crew file for ``owner``: (crew, report). Raises ImportRefused,
+    storing nothing, when the file cannot be stored; a crew that merely breaks
+    crew rules is stored (its report lists the errors) so it can be fixed."""
+    crew_data, report, _ = check_crew_file(raw)
+    if crew_data is None or any(e["code"] in UNSTORABLE for e in report["errors"]):
+        raise ImportRefused(report)
+    return import_crew_data(crew_data, owner), report
+
+
+@transaction.atomic
+def import_crew_data(data: dict, owner):
+    from crewbuilder.catalogue.loader import current_system, load_catalogues
+    from crewbuilder.models import (
+        BodyMod,
+        Character,
+        CharacterBodyMod,
+        CharacterGear,
+        CharacterTrait,
+        Crew,
+        Item,
+        Trait,
+    )
+
+    system = current_system(data["system"])
+    if system is None:
+        load_catalogues()  # a fresh database: the shipped data files are the catalogue
+        system = current_system(data["system"])
+    traits = {t.slug: t for t in Trait.objects.filter(system=system)}
+    body_mods = {m.slug: m for m in BodyMod.objects.filter(system=system)}
+    items = {i.slug: i for i in Item.objects.filter(system=system)}
+    crew = Crew.objects.create(owner=owner, system=system, name=data["name"], budget=data["budget"],
+                               notes=data.get("notes", ""))
+    trait_rows, mod_rows, gear_rows = [], [], []
+    for position, c in enumerate(data["characters"]):
+        character = Character.objects.create(crew=crew, position=position, name=c["name"],
+                                             notes=c.get("notes", ""), **c["attributes"])
+        for index, trait in enumerate(c["traits"]):
+            slug = trait if isinstance(trait, str) else trait["slug"]
+            choices = {} if isinstance(trait, str) else {k: v for k, v in trait.items() if k != "slug"}
+            trait_rows.append(CharacterTrait(character=character, trait=traits[slug], choices=choices, position=index))
+        for index, slug in enumerate(c["body_mods"]):
+            mod_rows.append(CharacterBodyMod(character=character, body_mod=body_mods[slug], position=index))
+        for index, (slug, copies) in enumerate(runs(c["gear"])):
+            gear_rows.append(CharacterGear(character=character, item=items[slug], copies=copies, position=index))
+    CharacterTrait.objects.bulk_create(trait_rows)
+    CharacterBodyMod.objects.bulk_create(mod_rows)
+    CharacterGear.objects.bulk_create(gear_rows)
+    return crew
+
+
+def runs(slugs: list) -> list:
+    """["a", "a", "b", "a"] -> [("a", 2), ("b", 1), ("a", 1)]: copies without losing order."""
+    grouped = []
+    for slug in slugs:
+        if grouped and grouped[-1][0] == slug:
+            grouped[-1] = (slug, grouped[-1][1] + 1)
+        else:
+            grouped.append((slug, 1))
+    return grouped
+
+
+def export_crew(crew) -> str:
+    """The crew file text of a crew loaded with ``Crew.objects.with_everything()``."""
+    return json.dumps(crew_to_data(crew), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,233 @@
+"""Rules content as rows: one game system (and edition) and its catalogue.
+
+Every catalogue row keeps the columns programs filter or join on (slug, cost,
+damage, ...) and an ``effects`` JSON object for everything whose shape varies
+from entry to entry (a trait's attribute changes, heavy armor's move penalty).
+``to_entry()`` turns a row back into the flat dict of the catalogue data file,
+so the validator reads the database and the file through the same code.
+
+Rows loaded from a data file have ``house_rule=False``; rows added by hand (the
+admin) default to ``house_rule=True`` and are shown as "house rule".
+"""
+
+from django.db import models
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
+
+# (system pk, catalogue_version) -> catalogue snapshot; see catalogue/loader.py.
+SNAPSHOT_CACHE: dict = {}
+
+
+class GameSystem(models.Model):
+    """A game and the edition of its rules; a later edition lives beside this one."""
+
+    slug = models.SlugField(max_length=50)
+    name = models.CharField(max_length=100)
+    edition = models.CharField(max_length=20)
+    source = models.CharField(max_length=200, blank=True)
+    # Crew-creation numbers (crew size, budget, base cost, capacity...) and the
+    # rule sections findings cite: data, so no number is written in Python.
+    rules = models.JSONField(default=dict, blank=True)
+    # Bumped on every catalogue change; keys the in-process catalogue snapshot
+    # cache, and lives in the database so every worker sees a change.
+    catalogue_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["slug", "edition"]
+        constraints = [
+            models.UniqueConstraint(fields=["slug", "edition"], name="gamesystem_unique_slug_edition"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} {self.edition}"
+
+    def bump_catalogue_version(self):
+        """Mark the catalogue changed: other processes see the new version, this
+        one also drops its snapshots at once."""
+        GameSystem.objects.filter(pk=self.pk).update(catalogue_version=F("catalogue_version") + 1)
+        SNAPSHOT_CACHE.clear()
+
+
+class CatalogueEntry(models.Model):
+    """Columns every catalogue entry shares."""
+
+    # Columns (besides system/slug/...) that the data file spells the same way.
+    ENTRY_COLUMNS: tuple = ()
+
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="+")
+    slug = models.SlugField(max_length=100)
+    name = models.CharField(max_length=100)
+    cost = models.IntegerField(default=0)
+    purchasable = models.BooleanField(default=True)
+    number = models.IntegerField(null=True, blank=True, help_text="The number printed in the rules, if any.")
+    text = models.TextField(blank=True)
+    section = models.CharField(max_length=100, blank=True, help_text='Where the rule is, e.g. "Traits, p.7".')
+    effects = models.JSONField(default=dict, blank=True, help_text="Structured effects whose shape varies.")
+    house_rule = models.BooleanField(default=True, help_text="Not from the published rules.")
+    position = models.PositiveIntegerField(default=0, help_text="Order in the rules text.")
+
+    class Meta:
+        abstract = True
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "slug"], name="%(class)s_unique_system_slug"),
+        ]
+
+    def __str__(self):
+        suffix = " (house rule)" if self.house_rule else ""
+        return f"{self.name}{suffix}"
+
+    @property
+    def label(self):
+        """The name as shown to players, marked when it is a house rule."""
+        return f"{self.name} (house rule)" if self.house_rule else self.name
+
+    def to_entry(self) -> dict:
+        """The flat data-file dict of this row (effects merged in)."""
+        entry = {"slug": self.slug, "name": self.name, "cost": self.cost}
+        if not self.purchasable:
+            entry["purchasable"] = False
+        if self.number is not None:
+            entry["number"] = self.number
+        for column in self.entry_columns():
+            entry[column] = getattr(self, column)
+        for key, value in (self.effects or {}).items():
+            entry.setdefault(key, value)
+        entry.update(text=self.text, section=self.section)
+        if self.house_rule:
+            entry["house_rule"] = True
+        return entry
+
+    def entry_columns(self) -> tuple:
+        return self.ENTRY_COLUMNS
+
+
+
+class Trait(CatalogueEntry):
+    class Meta(CatalogueEntry.Meta):
+        pass
+
+
+class BodyMod(CatalogueEntry):
+    ENTRY_COLUMNS = ("artificial",)
+
+    artificial = models.BooleanField(default=False, help_text="Marked // A: an Artificial model may take it.")
+
+    class Meta(CatalogueEntry.Meta):
+        verbose_name = "body-mod"
+
+
+class Item(CatalogueEntry):
+    """Anything carried: equipment, armor, shields, suits and weapons."""
+
+    EQUIPMENT, ARMOR, WEAPON = "equipment", "armor", "weapon"
+    CATEGORY_CHOICES = [(EQUIPMENT, "equipment"), (ARMOR, "armor"), (WEAPON, "weapon")]
+    KIND_CHOICES = [
+        ("", "-"),
+        ("melee", "melee weapon"),
+        ("ranged", "ranged weapon"),
+        ("armor", "armor"),
+        ("shield", "shield"),
+        ("suit", "suit"),
+    ]
+
+    category = models.CharField(max_length=10, choices=CATEGORY_CHOICES)
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES, blank=True)
+    small = models.BooleanField(default=False, help_text="[small]: counts as half an item.")
+    single_use = models.BooleanField(default=False)
+    hands = models.PositiveSmallIntegerField(null=True, blank=True)
+    damage = models.PositiveSmallIntegerField(null=True, blank=True)
+    range = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Inches; empty for melee.")
+    keywords = models.JSONField(default=list, blank=True, help_text='e.g. ["Piercing 2", "Reach"]')
+    armor = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Armor points granted.")
+    items = models.PositiveSmallIntegerField(default=1, help_text="How many items it counts as when carried.")
+
+    class Meta(CatalogueEntry.Meta):
+        pass
+
+    COLUMNS_BY_CATEGORY = {
+        WEAPON: ("hands", "kind", "damage", "range", "keywords", "small"),
+        ARMOR: ("kind", "armor", "items"),
+        EQUIPMENT: ("small", "single_use"),
+    }
+
+    def entry_columns(self) -> tuple:
+        return self.COLUMNS_BY_CATEGORY.get(self.category, ())
+
+
+class Keyword(CatalogueEntry):
+    ENTRY_COLUMNS = ("has_x",)
+
+    has_x = models.BooleanField(default=False, help_text="Takes a number, as in Heavy X.")
+
+    class Meta(CatalogueEntry.Meta):
+        pass
+
+
+class Sorcery(CatalogueEntry):
+    ENTRY_COLUMNS = ("range",)
+
+    range = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Inches; empty when none.")
+
+    class Meta(CatalogueEntry.Meta):
+        verbose_name_plural = "sorceries"
+
+
+class Scenario(CatalogueEntry):
+    ENTRY_COLUMNS = ("draws_complication",)
+
+    draws_complication = models.BooleanField(default=False)
+
+    class Meta(CatalogueEntry.Meta):
+        pass
+
+
+class Complication(CatalogueEntry):
+    class Meta(CatalogueEntry.Meta):
+        pass
+
+
+class EnvironmentEffect(CatalogueEntry):
+    """A quick-start environmental effect; ``number`` is its D6 roll."""
+
+    class Meta(CatalogueEntry.Meta):
+        pass
+
+
+class TableRow(CatalogueEntry):
+    """A row of a results table; ``number`` is the lowest roll that reaches it."""
+
+    NEURAL_OVERLOAD, DAMAGE_TABLE = "neural_overload", "damage_table"
+    TABLE_CHOICES = [(NEURAL_OVERLOAD, "Neural Overload"), (DAMAGE_TABLE, "Damage table")]
+
+    table = models.CharField(max_length=20, choices=TABLE_CHOICES)
+
+    class Meta(CatalogueEntry.Meta):
+        ordering = ["table", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "table", "slug"], name="tablerow_unique_system_table_slug"),
+        ]
+
+
+class Npc(CatalogueEntry):
+    ENTRY_COLUMNS = ("armor", "attributes", "attacks", "abilities")
+
+    armor = models.PositiveSmallIntegerField(default=0)
+    attributes = models.JSONField(default=dict, blank=True)
+    attacks = models.JSONField(default=list, blank=True)
+    abilities = models.JSONField(default=list, blank=True)
+
+    class Meta(CatalogueEntry.Meta):
+        verbose_name = "NPC"
+        verbose_name_plural = "NPCs"
+
+
+@receiver(post_save)
+@receiver(post_delete)
+def catalogue_entry_changed(sender, instance, **kwargs):
+    """Any saved or deleted entry (admin, shell, bulk delete) bumps its system's version."""
+    if isinstance(instance, CatalogueEntry) and instance.system_id:
+        GameSystem(pk=instance.system_id).bump_catalogue_version()

@@ -1,0 +1,117 @@
+"""A player's crew and its characters' choices.
+
+The crew points at a GameSystem; the system decides which validator and which
+body the crew file has, so other games (Soylent Ghoul drone sets, Ghoulash
+decks) can hang their own child tables off Crew without reshaping these.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Prefetch
+from django.urls import NoReverseMatch, reverse
+
+from .catalogue import BodyMod, GameSystem, Item, Trait
+
+DEFAULT_BUDGET = 150  # mirrors the Cybernekr0 crew rules; the catalogue's value is used when importing
+
+
+def character_prefetches() -> list:
+    """Characters with every choice, in roster order: four queries whatever the size."""
+    return [
+        Prefetch(
+            "characters",
+            queryset=Character.objects.order_by("position", "id").prefetch_related(
+                Prefetch("traits", queryset=CharacterTrait.objects.select_related("trait").order_by("position", "id")),
+                Prefetch(
+                    "body_mods",
+                    queryset=CharacterBodyMod.objects.select_related("body_mod").order_by("position", "id"),
+                ),
+                Prefetch("gear", queryset=CharacterGear.objects.select_related("item").order_by("position", "id")),
+            ),
+        )
+    ]
+
+
+class CrewQuerySet(models.QuerySet):
+    def with_everything(self):
+        """Crews with every choice loaded: a constant number of queries whatever the size."""
+        return self.select_related("system", "owner").prefetch_related(*character_prefetches())
+
+
+class Crew(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="crews")
+    system = models.ForeignKey(GameSystem, on_delete=models.PROTECT, related_name="crews")
+    name = models.CharField(max_length=100)
+    budget = models.PositiveIntegerField(default=DEFAULT_BUDGET)
+    notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # Optimistic locking: a save sends the version it read and fails if it moved.
+    version = models.PositiveIntegerField(default=1)
+    share_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # House-rule overrides: [{"code", "character", "note"}]; matching findings
+    # are reported as accepted, the strict "valid" answer does not change.
+    accepted_findings = models.JSONField(default=list, blank=True)
+
+    objects = CrewQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        try:
+            return reverse("crew-detail", args=[self.pk])
+        except NoReverseMatch:
+            return f"/crews/{self.pk}/"
+
+
+class Character(models.Model):
+    crew = models.ForeignKey(Crew, on_delete=models.CASCADE, related_name="characters")
+    name = models.CharField(max_length=100)
+    position = models.PositiveSmallIntegerField(default=0)
+    # Base attributes: after the creation modifiers, before traits.
+    strength = models.SmallIntegerField(default=0)
+    toughness = models.SmallIntegerField(default=0)
+    agility = models.SmallIntegerField(default=0)
+    intellect = models.SmallIntegerField(default=0)
+    discipline = models.SmallIntegerField(default=0)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self):
+        return self.name
+
+
+class CharacterTrait(models.Model):
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
+    trait = models.ForeignKey(Trait, on_delete=models.PROTECT, related_name="+")
+    # The trait's choices as in the crew file, e.g. {"raise": ["strength", "agility"]}.
+    choices = models.JSONField(default=dict, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+
+class CharacterBodyMod(models.Model):
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="body_mods")
+    body_mod = models.ForeignKey(BodyMod, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+
+class CharacterGear(models.Model):
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="gear")
+    item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="+")
+    copies = models.PositiveSmallIntegerField(default=1)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]

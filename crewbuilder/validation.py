@@ -1,0 +1,465 @@
+"""Cybernekr0 crew rules -> the validation report of crew-format.md.
+
+One function, ``validate_crew(crew, catalogue, accepted_findings=None)``, works
+on plain data: the parsed crew-file dict and a ``CatalogueSnapshot`` built from
+the database (``catalogue.loader.snapshot_for_system``) or from the data file
+(``CatalogueSnapshot.from_file``). Web pages, the admin, import and the CLI all
+call it, so they give the same report.
+
+Report extras beyond crew-format.md (added, never renamed):
+- per character: ``ap`` (AP cap: 3, Bestial 4) and ``weapons`` (effective
+  profiles, fists first);
+- per finding: ``rule`` (the rules section it comes from);
+- ``accepted``: findings the crew accepted as house rules (code + character
+  match an entry of ``accepted_findings``), each with its ``note``; they leave
+  ``errors``/``warnings``. ``valid`` stays the strict answer (False when any
+  error exists, accepted or not); ``valid_with_house_rules`` says whether the
+  crew is legal once the accepted findings are set aside, and
+  ``house_rules: true`` marks a report that accepted findings or uses
+  house-rule catalogue entries.
+
+Nothing here imports Django or knows a cost or a limit: numbers come from the
+catalogue's entries and its ``crew_rules``.
+"""
+
+import json
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+from crewbuilder.rules.character import (
+    ap_cap,
+    armor_points,
+    as_number,
+    carry_capacity,
+    effective_attributes,
+    item_load,
+    keyword_parts,
+    move_distance,
+    valid_raise_choice,
+    weapon_profile,
+)
+
+ITEM_SECTIONS = {"equipment": "equipment", "armor": "armor", "weapons": "weapon"}
+
+
+class CatalogueSnapshot:
+    """The parts of a system's catalogue the crew rules read, indexed by slug."""
+
+    def __init__(self, data: dict):
+        self.system = data.get("system")
+        self.edition = data.get("edition")
+        self.rules = data.get("crew_rules") or {}
+        self.traits = {e["slug"]: e for e in data.get("traits", [])}
+        self.body_mods = {e["slug"]: e for e in data.get("body_mods", [])}
+        self.items, self.category = {}, {}
+        for section, category in ITEM_SECTIONS.items():
+            for entry in data.get(section, []):
+                self.items[entry["slug"]] = entry
+                self.category[entry["slug"]] = category
+        self.sections = self.rules.get("sections", {})
+
+    @classmethod
+    def from_file(cls, path) -> "CatalogueSnapshot":
+        return cls(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    def section(self, key: str) -> str:
+        return self.sections.get(key, key)
+
+
+# ---------------------------------------------------------------- findings
+
+
+def finding(code: str, character, message: str, rule: str) -> dict:
+    return {"code": code, "character": character, "message": message, "rule": rule}
+
+
+class Findings:
+    def __init__(self):
+        self.errors, self.warnings = [], []
+
+    def error(self, code, character, message, rule):
+        self.errors.append(finding(code, character, message, rule))
+
+    def warning(self, code, character, message, rule):
+        self.warnings.append(finding(code, character, message, rule))
+
+
+# ---------------------------------------------------------------- the entry point
+
+
+def validate_crew(crew: dict, catalogue: CatalogueSnapshot, accepted_findings=None) -> dict:
+    """The report of crew-format.md for a parsed Cybernekr0 crew-file dict."""
+    rules = catalogue.rules
+    budget = crew.get("budget", rules["budget"])
+    findings = Findings()
+    crew_findings = Findings()
+    characters = [check_character(c, catalogue, findings) for c in crew.get("characters", [])]
+    points = sum(c["points"] for c in characters)
+    check_crew_size(len(characters), rules, catalogue, crew_findings)
+    if points > budget:
+        crew_findings.error(
+            "over-budget", None, f"The crew costs {points} points, more than its budget of {budget}.",
+            catalogue.section("crew"),
+        )
+    check_varied_traits(crew.get("characters", []), catalogue, findings)
+    house_rule_used = any(c.pop("_house_rule", False) for c in characters)
+    report = {
+        "valid": not (crew_findings.errors or findings.errors),
+        "points": points,
+        "budget": budget,
+        "characters": characters,
+        "errors": crew_findings.errors + findings.errors,
+        "warnings": crew_findings.warnings + findings.warnings,
+    }
+    set_aside_accepted(report, accepted_findings or [])
+    if house_rule_used:
+        report["house_rules"] = True
+    return report
+
+
+def set_aside_accepted(report: dict, accepted_findings: list) -> None:
+    """Move findings the crew accepted (house rules) to ``accepted``; ``valid`` is unchanged."""
+    notes = {}
+    for accepted in accepted_findings:
+        if isinstance(accepted, dict) and "code" in accepted:
+            notes[(accepted["code"], accepted.get("character"))] = accepted.get("note", "")
+    if not notes:
+        return
+    report["accepted"] = []
+    for kind in ("errors", "warnings"):
+        kept = []
+        for item in report[kind]:
+            key = (item["code"], item["character"])
+            if key in notes:
+                report["accepted"].append({**item, "note": notes[key], "was": kind[:-1]})
+            else:
+                kept.append(item)
+        report[kind] = kept
+    if report["accepted"]:
+        report["house_rules"] = True
+    report["valid_with_house_rules"] = not report["errors"]
+
+
+def check_crew_size(count: int, rules: dict, catalogue, findings: Findings) -> None:
+    size = rules["crew_size"]
+    if count < size["min"]:
+        findings.error("too-few-characters", None,
+                       f"The crew has {count} characters; it needs at least {size['min']}.", catalogue.section("crew"))
+    elif count > size["max"]:
+        findings.error("too-many-characters", None,
+                       f"The crew has {count} characters; it may have at most {size['max']}.", catalogue.section("crew"))
+
+
+def check_varied_traits(characters: list, catalogue, findings: Findings) -> None:
+    """Warn for each character taking a trait an earlier crew member already took."""
+    taken_by = {}
+    for character in characters:
+        for slug in dict.fromkeys(trait_slug(t) for t in character.get("traits", [])):
+            if slug not in catalogue.traits:
+                continue
+            if slug in taken_by:
+                findings.warning(
+                    "duplicate-trait-in-crew", character["name"],
+                    f"{catalogue.traits[slug]['name']} is already taken by {taken_by[slug]}; "
+                    "the rules ask for varied crews.",
+                    catalogue.section("traits"),
+                )
+            else:
+                taken_by[slug] = character["name"]
+
+
+# ---------------------------------------------------------------- one character
+
+
+def trait_slug(trait) -> str:
+    return trait if isinstance(trait, str) else trait.get("slug")
+
+
+def trait_choices(trait) -> dict:
+    return {} if isinstance(trait, str) else {k: v for k, v in trait.items() if k != "slug"}
+
+
+def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Findings) -> dict:
+    rules = catalogue.rules
+    name = character["name"]
+    traits = known_traits(character, catalogue, findings)
+    body_mods = known_body_mods(character, catalogue, traits, findings)
+    gear = known_gear(character, catalogue, findings)
+    check_base_attributes(character, rules, catalogue, findings)
+
+    attribute_names = rules["attributes"]
+    attributes = effective_attributes(character["attributes"], traits, attribute_names)
+    strength = attributes["strength"]
+
+    carry_used = sum((item_load(item, rules["carry"]) for item in gear), Fraction(0))
+    carry_max = carry_capacity(strength, rules["carry"], traits)
+    if carry_used > carry_max:
+        findings.error("over-capacity", name,
+                       f"{name} carries {as_number(carry_used)} items; the most is {carry_max} (5 + Strength).",
+                       catalogue.section("gear"))
+
+    check_armor_and_shields(name, gear, catalogue, findings)
+    weapons = weapon_profiles(character, gear, strength, traits, body_mods, catalogue, findings)
+    check_usable_items(name, gear, traits, catalogue, findings)
+
+    points = (
+        rules["character_base_cost"]
+        + sum(entry["cost"] for entry, _ in traits)
+        + sum(mod["cost"] for mod in body_mods)
+        + sum(item["cost"] for item in gear)
+    )
+    armor_items = [item for item in gear if catalogue.category.get(item["slug"]) == "armor"]
+    return {
+        "name": name,
+        "points": points,
+        "attributes": attributes,
+        "armor": armor_points([i for i in armor_items if i.get("kind") != "shield"], body_mods),
+        "move": move_distance(rules["move"], rules["move_minimum"], gear),
+        "carry": {"used": as_number(carry_used), "max": carry_max},
+        "ap": ap_cap(rules["ap"], traits),
+        "weapons": weapons,
+        "_house_rule": any(e.get("house_rule") for e in [t for t, _ in traits] + body_mods + gear),
+    }
+
+
+def known_traits(character: dict, catalogue, findings: Findings) -> list:
+    """(entry, choices) of the character's known traits; reports unknown, doubled and bad choices."""
+    name = character["name"]
+    section = catalogue.section("traits")
+    found = []
+    counts = Counter()
+    for trait in character.get("traits", []):
+        slug, choices = trait_slug(trait), trait_choices(trait)
+        entry = catalogue.traits.get(slug)
+        if entry is None:
+            findings.error("unknown-trait", name, f"Unknown trait: {slug!r}.", section)
+            continue
+        counts[slug] += 1
+        if counts[slug] == 2:
+            findings.error("duplicate-trait", name, f"{entry['name']} is taken more than once.", entry.get("section", section))
+        check_trait_choice(name, entry, choices, catalogue, findings)
+        found.append((entry, choices))
+    return found
+
+
+def check_trait_choice(name: str, entry: dict, choices: dict, catalogue, findings: Findings) -> None:
+    choice = entry.get("choice")
+    attribute_names = catalogue.rules["attributes"]
+    if choice:
+        if valid_raise_choice(choices, choice, attribute_names) is None:
+            findings.error(
+                "trait-choice", name,
+                f"{entry['name']} needs \"raise\": {choice.get('raise', 2)} different attributes "
+                f"(from {', '.join(attribute_names)}).",
+                entry.get("section", catalogue.section("traits")),
+            )
+        extra = set(choices) - {"raise"}
+        if extra:
+            findings.error("trait-choice", name, f"{entry['name']} takes no choice {', '.join(sorted(extra))}.",
+                           entry.get("section", catalogue.section("traits")))
+    elif choices:
+        findings.error("trait-choice", name, f"{entry['name']} takes no choice.",
+                       entry.get("section", catalogue.section("traits")))
+
+
+def known_body_mods(character: dict, catalogue, traits: list, findings: Findings) -> list:
+    name = character["name"]
+    section = catalogue.section("body_mods")
+    artificial = [entry for entry, _ in traits if entry.get("artificial")]
+    found, counts = [], Counter()
+    for slug in character.get("body_mods", []):
+        mod = catalogue.body_mods.get(slug)
+        if mod is None:
+            findings.error("unknown-body-mod", name, f"Unknown body-mod: {slug!r}.", section)
+            continue
+        counts[slug] += 1
+        if counts[slug] == 2:
+            findings.warning("duplicate-body-mod", name,
+                             f"{mod['name']} is taken more than once; a second one has no further effect.",
+                             mod.get("section", section))
+        if artificial and not mod.get("artificial"):
+            findings.error("artificial-body-mod", name,
+                           f"{artificial[0]['name']} models can only take body-mods marked // A; "
+                           f"{mod['name']} is not.", artificial[0].get("section", catalogue.section("traits")))
+        found.append(mod)
+    return found
+
+
+def known_gear(character: dict, catalogue, findings: Findings) -> list:
+    """One entry per carried copy; unknown slugs and fists are reported and left out."""
+    name = character["name"]
+    found = []
+    for slug in character.get("gear", []):
+        item = catalogue.items.get(slug)
+        if item is None:
+            findings.error("unknown-item", name, f"Unknown item: {slug!r}.", catalogue.section("gear"))
+            continue
+        if item.get("purchasable") is False:
+            findings.error("not-purchasable", name,
+                           f"{item['name']} cannot be bought or listed as gear (every model has fists anyway).",
+                           item.get("section", catalogue.section("gear")))
+            continue
+        found.append(item)
+    return found
+
+
+def check_base_attributes(character: dict, rules: dict, catalogue, findings: Findings) -> None:
+    """Four +1 and three -1 placed (they may cancel), each base value in range."""
+    name = character["name"]
+    values = [character["attributes"][a] for a in rules["attributes"]]
+    modifiers = rules["attribute_modifiers"]
+    positives = sum(v for v in values if v > 0)
+    negatives = sum(v for v in values if v < 0)
+    if sum(values) != modifiers["plus"] - modifiers["minus"] or positives > modifiers["plus"] or -negatives > modifiers["minus"]:
+        findings.error(
+            "attribute-modifiers", name,
+            f"Base attributes must place exactly {modifiers['plus']} +1 and {modifiers['minus']} -1 modifiers "
+            f"(they add up to {sum(values):+d}, positives {positives:+d}, negatives {negatives:+d}).",
+            catalogue.section("attributes"),
+        )
+    low, high = rules["attribute_range"]["min"], rules["attribute_range"]["max"]
+    for attribute in rules["attributes"]:
+        value = character["attributes"][attribute]
+        if not low <= value <= high:
+            findings.error("attribute-range", name,
+                           f"Base {attribute} is {value:+d}; it must be from {low:+d} to {high:+d}.",
+                           catalogue.section("attributes"))
+
+
+def check_armor_and_shields(name: str, gear: list, catalogue, findings: Findings) -> None:
+    rules = catalogue.rules
+    armor = [i for i in gear if catalogue.category.get(i["slug"]) == "armor" and i.get("kind") != "shield"]
+    shields = [i for i in gear if catalogue.category.get(i["slug"]) == "armor" and i.get("kind") == "shield"]
+    if len(armor) > rules.get("armor_sets", 1):
+        findings.error("too-many-armor", name,
+                       f"{name} has {len(armor)} sets of armor ({', '.join(i['name'] for i in armor)}); "
+                       "the most is one (suits count as armor).", catalogue.section("armor"))
+    if len(shields) > rules.get("shields", 1):
+        findings.error("too-many-shields", name,
+                       f"{name} has {len(shields)} shields; the most is one.", catalogue.section("armor"))
+    weapons = list({i["slug"]: i for i in gear if catalogue.category.get(i["slug"]) == "weapon"}.values())
+    for shield in {s["slug"]: s for s in shields}.values():
+        for weapon in weapons:
+            if shield_forbids(shield, weapon):
+                findings.error("shield-with-two-handed", name,
+                               f"A {shield['name']} cannot be used with a {weapon['name']}.",
+                               shield.get("section", catalogue.section("armor")))
+    if shields:
+        for suit in {i["slug"]: i for i in armor if i.get("disabled_by_shield")}.values():
+            findings.warning("stealth-suit-with-shield", name,
+                             f"The {suit['name']} does not work while {name} carries a shield.",
+                             suit.get("section", catalogue.section("armor")))
+
+
+def shield_forbids(shield: dict, weapon: dict) -> bool:
+    """Whether one of the shield's "cannot be used with" rules matches the weapon."""
+    for rule in shield.get("cannot_be_used_with", []):
+        if weapon["slug"] in rule.get("except", []):
+            continue
+        if "hands" in rule and weapon.get("hands") != rule["hands"]:
+            continue
+        if "kind" in rule and weapon.get("kind") != rule["kind"]:
+            continue
+        if "keyword" in rule and not any(keyword_parts(k)[0] == rule["keyword"] for k in weapon.get("keywords", [])):
+            continue
+        return True
+    return False
+
+
+def weapon_profiles(character, gear, strength, traits, body_mods, catalogue, findings: Findings) -> list:
+    """Fists first, then each carried weapon once, in gear order."""
+    name = character["name"]
+    fists_slug = catalogue.rules.get("fists", "fists")
+    profiles = []
+    fists = catalogue.items.get(fists_slug)
+    if fists:
+        profiles.append(weapon_profile(fists, strength, traits, body_mods, is_fists=True))
+    carried = {i["slug"]: i for i in gear if catalogue.category.get(i["slug"]) == "weapon"}
+    for weapon in carried.values():
+        profile = weapon_profile(weapon, strength, traits, body_mods)
+        if weapon.get("house_rule"):
+            profile["house_rule"] = True
+        profiles.append(profile)
+        if profile["unwieldy_from_heavy"]:
+            findings.warning("unwieldy", name,
+                             f"{weapon['name']} needs more Strength than {name}'s {strength:+d}; "
+                             "it is Unwieldy (2 AP to attack).", weapon.get("section", catalogue.section("weapons")))
+    for profile in profiles:
+        del profile["unwieldy_from_heavy"]
+    return profiles
+
+
+def actions_needed(item: dict, category: str) -> set:
+    """The actions a character must be able to take to get any use from an item."""
+    if category == "weapon":
+        return {"shoot"} if item.get("kind") == "ranged" else {"fight"}
+    return set(item.get("needs_actions", []))
+
+
+def check_usable_items(name: str, gear: list, traits: list, catalogue, findings: Findings) -> None:
+    """Advice: items a trait keeps the character from using (Bestial, Lobotomised, Artificial)."""
+    distinct = list({i["slug"]: i for i in gear}.values())
+    for entry, _ in traits:
+        allowed = set(entry.get("allowed_actions", [])) or None
+        forbidden = set(entry.get("forbidden_actions", []))
+        for item in distinct:
+            needs = actions_needed(item, catalogue.category.get(item["slug"]))
+            if allowed is not None and needs and not needs <= allowed:
+                findings.warning("bestial-unusable-item", name,
+                                 f"{entry['name']} models can only {', '.join(sorted(allowed))}; "
+                                 f"{item['name']} is carried but cannot be used.", entry.get("section"))
+            elif forbidden and needs and needs <= forbidden:
+                findings.warning("lobotomised-unusable-item", name,
+                                 f"{entry['name']} models cannot {', '.join(sorted(needs))}; "
+                                 f"{item['name']} is carried but cannot be used.", entry.get("section"))
+        for slug in entry.get("not_healed_by", []):
+            if any(item["slug"] == slug for item in distinct):
+                findings.warning("artificial-trauma-kit", name,
+                                 f"{entry['name']} models cannot be healed with a {catalogue.items[slug]['name']} "
+                                 "(it can still heal others).", entry.get("section"))
+
+
+# ---------------------------------------------------------------- Crew model -> crew-file dict
+
+
+def crew_to_data(crew) -> dict:
+    """The crew-file dict of a Crew loaded with ``with_everything()`` (no further query)."""
+    data = {
+        "format": "crewbuilder.crew/1",
+        "system": crew.system.slug,
+        "name": crew.name,
+        "budget": crew.budget,
+        "characters": [character_to_data(c) for c in crew.characters.all()],
+    }
+    if crew.notes:
+        data["notes"] = crew.notes
+    return data
+
+
+def character_to_data(character) -> dict:
+    data = {
+        "name": character.name,
+        "attributes": {
+            "strength": character.strength,
+            "toughness": character.toughness,
+            "agility": character.agility,
+            "intellect": character.intellect,
+            "discipline": character.discipline,
+        },
+        "traits": [
+            {"slug": t.trait.slug, **t.choices} if t.choices else t.trait.slug for t in character.traits.all()
+        ],
+        "body_mods": [m.body_mod.slug for m in character.body_mods.all()],
+        "gear": [g.item.slug for g in character.gear.all() for _ in range(g.copies)],
+    }
+    if character.notes:
+        data["notes"] = character.notes
+    return data
+
+
+def validate_crew_model(crew) -> dict:
+    """The report of a Crew (load it with ``Crew.objects.with_everything()``)."""
+    from crewbuilder.catalogue.loader import snapshot_for_system
+
+    return validate_crew(crew_to_data(crew), snapshot_for_system(crew.system), crew.accepted_findings)

@@ -1,0 +1,242 @@
+"""Crew pages: list, create, editor (htmx and plain forms), read-only page,
+export/import, duplicate, delete and share links.
+
+Each view loads, checks access (another user's crew is a 404), calls the
+edit service or validation, and renders. No rule is computed here.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import prefetch_related_objects
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import retarget
+
+from crewbuilder import crew_edits, crew_service
+from crewbuilder.models import Crew, GameSystem
+from crewbuilder.models.crews import character_prefetches
+
+CREW_FILE_MAX_BYTES = 256 * 1024
+
+
+# --- access helpers ---------------------------------------------------------
+
+
+def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> Crew:
+    """The signed-in user's crew, or 404 (also for other users' crews)."""
+    queryset = Crew.objects.with_everything() if full else Crew.objects.select_related("system")
+    return get_object_or_404(queryset, pk=pk, owner=request.user)
+
+
+def _get_shared_crew(token: str) -> Crew:
+    if not token or len(token) > 64:
+        raise Http404
+    return get_object_or_404(Crew.objects.with_everything(), share_token=token)
+
+
+def _vary(response: HttpResponse) -> HttpResponse:
+    response["Vary"] = "HX-Request" if "Vary" not in response else response["Vary"] + ", HX-Request"
+    return response
+
+
+# --- list, create, import ----------------------------------------------------
+
+
+@login_required
+@require_GET
+def crew_list(request: HttpRequest) -> HttpResponse:
+    rows = crew_service.list_rows(request.user)
+    return render(request, "crewbuilder/crew_list.html", {"rows": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def crew_create(request: HttpRequest) -> HttpResponse:
+    systems = list(GameSystem.objects.filter(slug="cybernekro").order_by("-edition"))
+    error = None
+    name = request.POST.get("name", "") if request.method == "POST" else ""
+    if request.method == "POST":
+        system = next((s for s in systems if str(s.pk) == request.POST.get("system")), systems[0] if systems else None)
+        try:
+            if system is None:
+                raise crew_edits.EditError("The rules catalogue is not loaded: run `python manage.py loadcatalogue`.")
+            crew = crew_service.create_crew(request.user, system, name)
+        except crew_edits.EditError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"Crew “{crew.name}” created. Add 3 to 7 characters.")
+            return redirect("crew-edit", pk=crew.pk)
+    return render(
+        request, "crewbuilder/crew_create.html", {"systems": systems, "error": error, "name": name},
+        status=422 if error else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def crew_import(request: HttpRequest) -> HttpResponse:
+    problems: list[str] = []
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            problems = ["Choose a crew file (.json) to import."]
+        elif upload.size > CREW_FILE_MAX_BYTES:
+            problems = [f"The file is {upload.size // 1024} KiB; crew files are at most 256 KiB."]
+        else:
+            crew, problems = crew_service.import_file(request.user, upload.read())
+            if crew is not None:
+                messages.success(request, f"Imported “{crew.name}”.")
+                return redirect("crew-edit", pk=crew.pk)
+    return render(
+        request, "crewbuilder/crew_import.html", {"problems": problems}, status=422 if problems else 200
+    )
+
+
+# --- the editor --------------------------------------------------------------
+
+
+def _editor_context(request: HttpRequest, crew: Crew, **extra) -> dict:
+    return {"crew": crew, "view": crew_service.crew_view(crew), **extra}
+
+
+@login_required
+@require_GET
+def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk, full=True)
+    template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
+    return _vary(render(request, template, _editor_context(request, crew)))
+
+
+@login_required
+@require_POST
+def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk)
+    if action not in crew_edits.EDITS:
+        raise Http404
+    try:
+        crew_edits.apply_edit(crew, action, request.POST, request.POST.get("version"))
+    except crew_edits.StaleCrew:
+        return _conflict(request, crew)
+    except crew_edits.EditError as exc:
+        fresh = _get_crew_for_user(request, pk, full=True)
+        rejected = {"action": action, "message": str(exc), "values": request.POST.dict(),
+                    "character": request.POST.get("character", "")}
+        template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
+        return _vary(render(request, template, _editor_context(request, fresh, rejected=rejected), status=422))
+    if not request.htmx:
+        anchor = f"#character-{request.POST['character']}" if request.POST.get("character") else ""
+        return redirect(reverse("crew-edit", args=[pk]) + anchor)
+    # The edit updated ``crew`` in memory; only its characters need reloading.
+    prefetch_related_objects([crew], *character_prefetches())
+    return _vary(render(request, "crewbuilder/crew_edit.html#editor", _editor_context(request, crew)))
+
+
+def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
+    context = {"crew": crew, "submitted": request.POST.dict()}
+    if request.htmx:
+        response = render(request, "crewbuilder/_conflict.html", context, status=409)
+        return _vary(retarget(response, "#conflict"))
+    return _vary(render(request, "crewbuilder/crew_conflict.html", context, status=409))
+
+
+@login_required
+@require_GET
+def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk, full=True)
+    picker = crew_service.picker(crew, character_id, kind)
+    if picker is None:
+        raise Http404
+    context = {"crew": crew, "picker": picker, "version": crew.version}
+    template = "crewbuilder/crew_picker.html#picker" if request.htmx else "crewbuilder/crew_picker.html"
+    return _vary(render(request, template, context))
+
+
+# --- read-only pages ---------------------------------------------------------
+
+
+@login_required
+@require_GET
+def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk, full=True)
+    return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, **_pdf_links(crew)})
+
+
+@require_GET
+def crew_shared(request: HttpRequest, token: str) -> HttpResponse:
+    crew = _get_shared_crew(token)
+    response = render(
+        request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "shared": True, **_pdf_links(crew, token)}
+    )
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _pdf_links(crew: Crew, token: str | None = None) -> dict:
+    """The roster PDF link, once the PDF views are installed."""
+    from django.urls import NoReverseMatch
+
+    try:
+        url = reverse("crew-roster-shared", args=[token]) if token else reverse("crew-roster", args=[crew.pk])
+    except NoReverseMatch:
+        return {"roster_pdf_available": False}
+    return {"roster_pdf_available": True, "roster_pdf_url": url}
+
+
+# --- export, duplicate, delete, share -----------------------------------------
+
+
+@login_required
+@require_GET
+def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk, full=True)
+    data = crew_service.export_file(crew)
+    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")
+    filename = (slugify(crew.name) or "crew") + ".json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_POST
+def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk, full=True)
+    copy = crew_service.duplicate(crew, request.user)
+    messages.success(request, f"Duplicated as “{copy.name}”.")
+    return redirect("crew-edit", pk=copy.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk)
+    if request.method == "POST":
+        name = crew.name
+        crew_service.delete(crew)
+        messages.success(request, f"Deleted “{name}”.")
+        return redirect("crew-list")
+    return render(request, "crewbuilder/crew_delete.html", {"crew": crew})
+
+
+@login_required
+@require_POST
+def crew_share(request: HttpRequest, pk: int) -> HttpResponse:
+    crew = _get_crew_for_user(request, pk)
+    with transaction.atomic():
+        if request.POST.get("revoke"):
+            crew.share_token = None
+            messages.success(request, "Share link revoked: the old link no longer works.")
+        else:
+            crew.share_token = secrets.token_urlsafe(24)
+            messages.success(request, "Share link created. Anyone with the link can view (not edit) this crew.")
+        crew.save(update_fields=["share_token"])
+    return redirect("crew-detail", pk=pk)

@@ -1,0 +1,370 @@
+import json
+
+import pytest
+from django.urls import reverse
+
+from crewbuilder.models import Crew
+
+pytestmark = pytest.mark.django_db
+
+OWNER_GET_PAGES = ["crew-detail", "crew-edit", "crew-export", "crew-delete"]
+
+
+def _post_edit(client, crew, action, htmx=True, **data):
+    crew.refresh_from_db()
+    data.setdefault("version", crew.version)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("crew-edit-action", args=[crew.pk, action]), data, **headers)
+
+
+# --- permissions ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", OWNER_GET_PAGES)
+def test_owner_can_open_every_page(client, user, make_crew, name):
+    crew = make_crew(user)
+    client.force_login(user)
+    assert client.get(reverse(name, args=[crew.pk])).status_code == 200
+
+
+@pytest.mark.parametrize("name", OWNER_GET_PAGES)
+def test_other_users_crew_is_404(client, user, other_user, make_crew, name):
+    crew = make_crew(user)
+    client.force_login(other_user)
+    assert client.get(reverse(name, args=[crew.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("name", ["crew-duplicate", "crew-delete", "crew-share"])
+def test_other_users_crew_posts_are_404_and_change_nothing(client, user, other_user, make_crew, name):
+    crew = make_crew(user)
+    client.force_login(other_user)
+    assert client.post(reverse(name, args=[crew.pk])).status_code == 404
+    assert Crew.objects.filter(pk=crew.pk, share_token=None).exists()
+    assert Crew.objects.count() == 1
+
+
+def test_other_users_edit_is_404(client, user, other_user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(other_user)
+    response = _post_edit(client, crew, "crew", name="Stolen")
+    assert response.status_code == 404
+    crew.refresh_from_db()
+    assert crew.name == "Saints of Rust"
+
+
+@pytest.mark.parametrize("name", OWNER_GET_PAGES + ["crew-list", "crew-create", "crew-import"])
+def test_anonymous_is_sent_to_login(client, user, make_crew, name):
+    crew = make_crew(user)
+    args = [] if name in {"crew-list", "crew-create", "crew-import"} else [crew.pk]
+    response = client.get(reverse(name, args=args))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+def test_edits_need_post(client, user, make_crew):
+    crew = make_crew(user)
+    client.force_login(user)
+    assert client.get(reverse("crew-edit-action", args=[crew.pk, "crew"])).status_code == 405
+
+
+def test_unknown_edit_action_is_404(client, user, make_crew):
+    crew = make_crew(user)
+    client.force_login(user)
+    assert _post_edit(client, crew, "make-me-win").status_code == 404
+
+
+def test_edits_need_csrf(user, make_crew):
+    from django.test import Client
+
+    crew = make_crew(user)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post(reverse("crew-edit-action", args=[crew.pk, "crew"]), {"version": crew.version, "name": "X"})
+    assert response.status_code == 403
+
+
+# --- list, create ----------------------------------------------------------------
+
+
+def test_list_shows_points_status_and_only_own_crews(client, user, other_user, geared_crew):
+    geared_crew(user, 3, name="Mine")
+    geared_crew(other_user, 3, name="Theirs")
+    client.force_login(user)
+    html = client.get(reverse("crew-list")).content.decode()
+    assert "Mine" in html and "Theirs" not in html
+    assert 'data-status="valid"' in html
+
+
+def test_create_crew_then_editor(client, user, catalogue):
+    client.force_login(user)
+    response = client.post(reverse("crew-create"), {"name": "Saints of Rust", "system": catalogue.pk})
+    crew = Crew.objects.get(owner=user)
+    assert response.url == reverse("crew-edit", args=[crew.pk])
+    assert crew.budget == 150
+
+
+def test_create_with_empty_name_keeps_form_and_says_why(client, user, catalogue):
+    client.force_login(user)
+    response = client.post(reverse("crew-create"), {"name": "   "})
+    assert response.status_code == 422
+    assert "Crew name cannot be empty" in response.content.decode()
+    assert not Crew.objects.exists()
+
+
+# --- editor: htmx fragments and plain forms ---------------------------------------------
+
+
+def test_editor_full_page_and_fragment(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    full = client.get(reverse("crew-edit", args=[crew.pk]))
+    fragment = client.get(reverse("crew-edit", args=[crew.pk]), HTTP_HX_REQUEST="true")
+    assert "<html" in full.content.decode()
+    body = fragment.content.decode()
+    assert "<html" not in body and body.lstrip().startswith('<div id="editor"')
+    assert "HX-Request" in fragment["Vary"]
+
+
+def test_attribute_change_returns_fragment_with_new_points_and_version(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox", "attributes": {}}])
+    client.force_login(user)
+    character = crew.characters.get()
+    response = _post_edit(client, crew, "attribute", character=character.pk, attribute="strength", delta=1)
+    assert response.status_code == 200
+    assert "HX-Request" in response["Vary"]
+    character.refresh_from_db()
+    assert character.strength == 1
+    crew.refresh_from_db()
+    assert f'name="version" value="{crew.version}"' in response.content.decode()
+
+
+def test_plain_form_post_redirects_back_to_the_character(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox", "attributes": {}}])
+    client.force_login(user)
+    character = crew.characters.get()
+    response = _post_edit(client, crew, "attribute", htmx=False, character=character.pk, attribute="agility", delta=-1)
+    assert response.status_code == 302
+    assert response.url == reverse("crew-edit", args=[crew.pk]) + f"#character-{character.pk}"
+    character.refresh_from_db()
+    assert character.agility == -1
+
+
+def test_add_gear_trait_and_body_mod_update_points(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    character = crew.characters.get()
+    _post_edit(client, crew, "add-gear", character=character.pk, slug="sword")
+    _post_edit(client, crew, "add-gear", character=character.pk, slug="sword")
+    _post_edit(client, crew, "add-trait", character=character.pk, slug="big")
+    response = _post_edit(client, crew, "add-body-mod", character=character.pk, slug="neural-cabling")
+    html = response.content.decode()
+    # 15 base + 2 swords (4 each) + big 5 + neural cabling 5 = 33
+    assert '<strong>33</strong> / 150 pts' in html
+    assert list(character.gear.values_list("copies", flat=True)) == [2]
+
+
+def test_over_budget_crew_saves_as_draft_with_error(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": f"C{i}"} for i in range(3)], budget=40)
+    client.force_login(user)
+    response = _post_edit(client, crew, "add-gear", character=crew.characters.first().pk, slug="powered-armor")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-code="over-budget"' in html
+    assert 'data-status="invalid"' in html
+    assert crew.characters.first().gear.count() == 1
+
+
+def test_rejected_name_keeps_what_the_user_typed(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    long_name = "Z" * 101
+    response = _post_edit(client, crew, "character", character=crew.characters.get().pk, name=long_name)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "the limit is 100" in html
+    assert f'value="{long_name}"' in html
+    assert crew.characters.get().name == "Vox"
+
+
+def test_unknown_slug_is_a_clear_message_not_a_500(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    response = _post_edit(client, crew, "add-gear", character=crew.characters.get().pk, slug="bfg-9000")
+    assert response.status_code == 422
+    assert "Unknown item" in response.content.decode()
+
+
+def test_stale_version_is_a_conflict_not_an_overwrite(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    stale = crew.version
+    _post_edit(client, crew, "crew", name="First tab", budget=150)
+    response = client.post(
+        reverse("crew-edit-action", args=[crew.pk, "crew"]),
+        {"version": stale, "name": "Second tab", "budget": 150},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#conflict"
+    assert "This crew changed elsewhere" in response.content.decode()
+    crew.refresh_from_db()
+    assert crew.name == "First tab"
+
+
+def test_stale_plain_form_shows_conflict_page(client, user, make_crew):
+    crew = make_crew(user)
+    client.force_login(user)
+    response = client.post(reverse("crew-edit-action", args=[crew.pk, "crew"]), {"version": crew.version + 5, "name": "X"})
+    assert response.status_code == 409
+    assert "Reload the crew" in response.content.decode()
+
+
+def test_reorder_and_remove_characters(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "A"}, {"name": "B"}, {"name": "C"}])
+    client.force_login(user)
+    c = crew.characters.get(name="C")
+    _post_edit(client, crew, "move-character", character=c.pk, direction="up")
+    assert list(crew.characters.order_by("position").values_list("name", flat=True)) == ["A", "C", "B"]
+    _post_edit(client, crew, "remove-character", character=crew.characters.get(name="A").pk)
+    assert list(crew.characters.order_by("position").values_list("name", flat=True)) == ["C", "B"]
+
+
+def test_cannot_touch_a_character_of_another_crew(client, user, other_user, make_crew):
+    mine = make_crew(user, characters=[{"name": "Mine"}])
+    theirs = make_crew(other_user, characters=[{"name": "Theirs"}])
+    client.force_login(user)
+    response = _post_edit(client, mine, "remove-character", character=theirs.characters.get().pk)
+    assert response.status_code == 422
+    assert theirs.characters.exists()
+
+
+def test_accept_finding_as_house_rule(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Solo", "attributes": {"strength": 1}}])
+    client.force_login(user)
+    response = _post_edit(client, crew, "accept", code="too-few-characters", character="", note="we play solo")
+    html = response.content.decode()
+    assert 'data-status="house_rules"' in html
+    assert "we play solo" in html
+    crew.refresh_from_db()
+    assert crew.accepted_findings == [{"code": "too-few-characters", "character": None, "note": "we play solo"}]
+
+
+# --- picker --------------------------------------------------------------------------------
+
+
+def test_picker_lists_options_with_costs_and_reasons(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox", "gear": ["light-armor"]}])
+    client.force_login(user)
+    character = crew.characters.get()
+    response = client.get(reverse("crew-picker", args=[crew.pk, character.pk, "gear"]), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert "sword" in html and "4 pts" in html
+    # a second set of armor is offered, with the reason it breaks a rule
+    assert "medium armor" in html
+    assert "⚠" in html
+
+
+def test_picker_of_another_users_crew_is_404(client, user, other_user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(other_user)
+    url = reverse("crew-picker", args=[crew.pk, crew.characters.get().pk, "gear"])
+    assert client.get(url).status_code == 404
+
+
+# --- duplicate, delete, share, shared page -------------------------------------------------
+
+
+def test_duplicate_copies_everything(client, user, geared_crew):
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    client.post(reverse("crew-duplicate", args=[crew.pk]))
+    copy = Crew.objects.exclude(pk=crew.pk).get()
+    assert copy.name == "Saints of Rust (copy)"
+    assert copy.characters.count() == 3
+    assert sum(c.gear.count() + c.traits.count() + c.body_mods.count() for c in copy.characters.all()) == 12
+
+
+def test_delete_needs_confirmation_post(client, user, make_crew):
+    crew = make_crew(user)
+    client.force_login(user)
+    assert "Delete the crew" in client.get(reverse("crew-delete", args=[crew.pk])).content.decode()
+    assert Crew.objects.exists()
+    client.post(reverse("crew-delete", args=[crew.pk]))
+    assert not Crew.objects.exists()
+
+
+def test_share_link_shows_read_only_page_to_anyone_until_revoked(client, user, geared_crew):
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    client.post(reverse("crew-share", args=[crew.pk]))
+    crew.refresh_from_db()
+    assert crew.share_token and len(crew.share_token) >= 32
+    client.logout()
+    response = client.get(reverse("crew-shared", args=[crew.share_token]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Ghoul 1" in html and "sword" in html
+    assert reverse("crew-edit", args=[crew.pk]) not in html
+    token = crew.share_token
+    client.force_login(user)
+    client.post(reverse("crew-share", args=[crew.pk]), {"revoke": "1"})
+    client.logout()
+    assert client.get(reverse("crew-shared", args=[token])).status_code == 404
+
+
+def test_unknown_share_token_is_404(client):
+    assert client.get(reverse("crew-shared", args=["nope"])).status_code == 404
+
+
+def test_detail_page_explains_weapons_and_traits(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox", "traits": ["big"], "gear": ["axe"]}])
+    client.force_login(user)
+    html = client.get(reverse("crew-detail", args=[crew.pk])).content.decode()
+    assert "Piercing 2" in html
+    assert "ignore up to X points of armor" in html
+    assert "gains +2" in html
+
+
+def test_markup_in_names_is_escaped(client, user, make_crew):
+    crew = make_crew(user, name="<script>alert(1)</script>", characters=[{"name": "<b>bold</b>"}])
+    client.force_login(user)
+    for name in ("crew-detail", "crew-edit"):
+        html = client.get(reverse(name, args=[crew.pk])).content.decode()
+        assert "<script>alert(1)</script>" not in html
+        assert "&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+# --- query budgets: constant in the crew size ------------------------------------------------
+
+
+@pytest.mark.parametrize("view", ["crew-edit", "crew-detail"])
+def test_page_queries_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries, view):
+    small, large = geared_crew(user, 3, name="Small"), geared_crew(user, 7, name="Large")
+    client.force_login(user)
+    client.get(reverse(view, args=[small.pk]))  # warm the catalogue snapshot
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as small_queries:
+        client.get(reverse(view, args=[small.pk]))
+    with django_assert_num_queries(len(small_queries)):
+        assert client.get(reverse(view, args=[large.pk])).status_code == 200
+    assert len(small_queries) <= 12
+
+
+def test_htmx_attribute_change_query_budget(client, user, geared_crew):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(user)
+    counts = []
+    for size in (3, 7):
+        crew = geared_crew(user, size, name=f"Crew {size}")
+        character = crew.characters.first()
+        _post_edit(client, crew, "attribute", character=character.pk, attribute="agility", delta=1)  # warm
+        with CaptureQueriesContext(connection) as queries:
+            _post_edit(client, crew, "attribute", character=character.pk, attribute="agility", delta=-1)
+        counts.append(len(queries) - 1)  # minus the test's own refresh_from_db
+    assert counts[0] == counts[1]
+    assert counts[0] <= 12

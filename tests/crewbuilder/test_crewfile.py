@@ -1,0 +1,251 @@
+"""Crew files: reading (bad-format with where), hostile strings, import/export round trip."""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crewbuilder.crewfile import (
+    EXIT_ERRORS,
+    EXIT_UNREADABLE,
+    EXIT_VALID,
+    MAX_BYTES,
+    ImportRefused,
+    check_crew_file,
+    export_crew,
+    import_crew_file,
+)
+from crewbuilder.models import Crew
+
+LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipline": -1}
+
+
+def crew_data(**overrides):
+    data = {
+        "format": "crewbuilder.crew/1",
+        "system": "cybernekro",
+        "name": "Saints of Rust",
+        "budget": 150,
+        "characters": [
+            {"name": "Vox the Hollow", "attributes": dict(LEGAL),
+             "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
+             "body_mods": ["neural-cabling"], "gear": ["sword", "light-armor", "trauma-kit", "trauma-kit"],
+             "notes": "found in the ossuary"},
+            {"name": "Mara", "attributes": dict(LEGAL), "traits": [], "body_mods": [], "gear": ["rifle"]},
+            {"name": "Ilse", "attributes": dict(LEGAL), "traits": ["small"], "body_mods": [],
+             "gear": ["knife", "lantern", "knife"]},
+        ],
+    }
+    data.update(overrides)
+    return data
+
+
+def check(data):
+    raw = data if isinstance(data, (bytes, str)) else json.dumps(data)
+    return check_crew_file(raw)
+
+
+def bad_format_message(data):
+    _, report, code = check(data)
+    assert code == EXIT_UNREADABLE
+    assert [e["code"] for e in report["errors"]] == ["bad-format"]
+    return report["errors"][0]["message"]
+
+
+def test_good_file_is_valid():
+    _, report, code = check(crew_data())
+    assert code == EXIT_VALID and report["valid"]
+
+
+def test_not_json():
+    assert "not JSON" in bad_format_message(b"{nope")
+
+
+def test_not_utf8():
+    assert "UTF-8" in bad_format_message(b'{"format": "\xff"}')
+
+
+def test_wrong_format():
+    assert bad_format_message(crew_data(format="crewbuilder.crew/2")).startswith("format:")
+
+
+def test_top_level_not_object():
+    assert bad_format_message(b"[]").startswith("(top level)")
+
+
+def test_missing_field_says_where():
+    data = crew_data()
+    del data["characters"][1]["attributes"]["agility"]
+    assert bad_format_message(data) == "characters[1].attributes.agility: missing"
+
+
+def test_mistyped_field_says_where():
+    data = crew_data()
+    data["characters"][2]["attributes"]["strength"] = "2"
+    assert bad_format_message(data) == "characters[2].attributes.strength: expected an integer"
+
+
+def test_boolean_is_not_an_integer():
+    data = crew_data()
+    data["characters"][0]["attributes"]["strength"] = True
+    assert "expected an integer" in bad_format_message(data)
+
+
+def test_gear_must_be_strings():
+    data = crew_data()
+    data["characters"][0]["gear"] = ["sword", 3]
+    assert bad_format_message(data).startswith("characters[0].gear[1]:")
+
+
+def test_file_too_large():
+    data = crew_data(name="x")
+    raw = json.dumps(data).encode()
+    raw = raw[:-1] + b', "padding": "' + b"a" * MAX_BYTES + b'"}'
+    assert "256 KiB" in bad_format_message(raw)
+
+
+def test_file_just_under_the_limit_is_read():
+    raw = json.dumps(crew_data()).encode()
+    padding = MAX_BYTES - len(raw) - len(b', "padding": ""')
+    raw = raw[:-1] + b', "padding": "' + b"a" * padding + b'"}'
+    assert len(raw) == MAX_BYTES
+    assert check(raw)[2] == EXIT_VALID
+
+
+def test_name_of_100_characters_is_fine_101_is_not():
+    data = crew_data()
+    data["characters"][0]["name"] = "x" * 100
+    assert check(data)[2] == EXIT_VALID
+    data["characters"][0]["name"] = "x" * 101
+    assert bad_format_message(data).startswith("characters[0].name: longer than 100")
+
+
+@pytest.mark.parametrize("name", ["Vox\x00", "Vox\nMara", "\u202eVox", "   "])
+def test_hostile_names_are_bad_format(name):
+    assert bad_format_message(crew_data(name=name)).startswith("name:")
+
+
+def test_markup_is_just_text():
+    data = crew_data(name="<script>alert(1)</script>")
+    crew, report, code = check(data)
+    assert code == EXIT_VALID and crew["name"] == "<script>alert(1)</script>"
+
+
+def test_unknown_system():
+    _, report, code = check(crew_data(system="warhammer"))
+    assert code == EXIT_ERRORS and [e["code"] for e in report["errors"]] == ["unknown-system"]
+
+
+def test_budget_is_optional():
+    data = crew_data()
+    del data["budget"]
+    assert check(data)[1]["budget"] == 150
+
+
+# ---- import / export (database)
+
+
+@pytest.fixture
+def catalogue(db):
+    from django.core.management import call_command
+
+    call_command("loadcatalogue", stdout=open("/dev/null", "w"))
+
+
+def loaded(crew):
+    return Crew.objects.with_everything().get(pk=crew.pk)
+
+
+def test_round_trip_is_exact(catalogue, user):
+    data = crew_data(notes="crew notes")
+    crew, _ = import_crew_file(json.dumps(data), user)
+    assert json.loads(export_crew(loaded(crew))) == data
+
+
+def test_gear_order_and_copies_are_kept(catalogue, user):
+    data = crew_data()
+    crew, _ = import_crew_file(json.dumps(data), user)
+    ilse = loaded(crew).characters.all()[2]
+    assert [(g.item.slug, g.copies) for g in ilse.gear.all()] == [("knife", 1), ("lantern", 1), ("knife", 1)]
+    vox = loaded(crew).characters.all()[0]
+    assert [(g.item.slug, g.copies) for g in vox.gear.all()][-1] == ("trauma-kit", 2)
+
+
+def test_crew_breaking_rules_is_imported_with_its_report(catalogue, user):
+    data = crew_data(budget=10)
+    crew, report = import_crew_file(json.dumps(data), user)
+    assert crew.pk and [e["code"] for e in report["errors"]] == ["over-budget"]
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["characters"][1]["gear"].append("bazooka"),
+    lambda d: d["characters"][1]["traits"].append("lucky"),
+    lambda d: d["characters"][1]["body_mods"].append("wings"),
+    lambda d: d["characters"][1]["gear"].append("fists"),
+    lambda d: d.update(system="warhammer"),
+    lambda d: d["characters"][2].update(name=""),
+])
+def test_unstorable_crew_imports_nothing(catalogue, user, change):
+    data = crew_data()
+    change(data)
+    with pytest.raises(ImportRefused):
+        import_crew_file(json.dumps(data), user)
+    assert Crew.objects.count() == 0
+
+
+def test_import_is_one_transaction(catalogue, user, monkeypatch):
+    from crewbuilder.models import CharacterGear
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(CharacterGear.objects, "bulk_create", explode)
+    with pytest.raises(RuntimeError):
+        import_crew_file(json.dumps(crew_data()), user)
+    assert Crew.objects.count() == 0
+
+
+CATALOGUE = json.loads(
+    (__import__("pathlib").Path(__file__).resolve().parents[2] / "crewbuilder/catalogue/cybernekro-1.1.3.json").read_text()
+)
+TRAITS = [t["slug"] for t in CATALOGUE["traits"] if t["slug"] != "deformed"]
+MODS = [m["slug"] for m in CATALOGUE["body_mods"]]
+ITEMS = [i["slug"] for k in ("equipment", "armor", "weapons") for i in CATALOGUE[k] if i["slug"] != "fists"]
+ATTRS = ("strength", "toughness", "agility", "intellect", "discipline")
+names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=100).filter(
+    lambda s: s.strip() and not set(s) & {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+)
+
+
+@st.composite
+def any_character(draw):
+    traits = draw(st.lists(st.sampled_from(TRAITS), max_size=3))
+    if draw(st.booleans()):
+        traits.append({"slug": "deformed", "raise": draw(st.lists(st.sampled_from(ATTRS), max_size=2))})
+    character = {
+        "name": draw(names),
+        "attributes": {a: draw(st.integers(-3, 4)) for a in ATTRS},
+        "traits": traits,
+        "body_mods": draw(st.lists(st.sampled_from(MODS), max_size=3)),
+        "gear": draw(st.lists(st.sampled_from(ITEMS), max_size=8)),
+    }
+    if draw(st.booleans()):
+        character["notes"] = draw(names)
+    return character
+
+
+@st.composite
+def any_crew(draw):
+    return crew_data(name=draw(names), budget=draw(st.integers(0, 300)),
+                     characters=draw(st.lists(any_character(), min_size=0, max_size=8)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=any_crew())
+def test_export_then_import_is_identical(catalogue, user, data):
+    crew, _ = import_crew_file(json.dumps(data), user)
+    exported = export_crew(loaded(crew))
+    assert json.loads(exported) == data
+    again, _ = import_crew_file(exported, user)
+    assert export_crew(loaded(again)) == exported

@@ -1,0 +1,451 @@
+"""Printed rosters and quick-reference sheets (crewbuilder/pdf.py), read back from the PDF.
+
+No database: the roster is rendered from a crew file and a report shaped like
+crew-format.md's, with rules text from the catalogue data file.
+"""
+
+import copy
+import re
+import shutil
+import socket
+import subprocess
+from io import BytesIO
+
+import pytest
+from pypdf import PdfReader
+
+from crewbuilder import pdf
+
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+
+needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+
+SEVEN = {
+    "format": "crewbuilder.crew/1",
+    "system": "cybernekro",
+    "name": "Saints of Rust",
+    "budget": 150,
+    "characters": [
+        {
+            "name": "Vox the Hollow",
+            "attributes": {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipline": -1},
+            "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
+            "body_mods": ["neural-cabling"],
+            "gear": ["heavy-weapon", "light-armor", "trauma-kit", "trauma-kit"],
+            "notes": "found in the ossuary",
+        },
+        {
+            "name": "Sister Cathode",
+            "attributes": {"strength": -1, "toughness": 0, "agility": 0, "intellect": 2, "discipline": 0},
+            "traits": ["sorcerer", "inspiring"],
+            "body_mods": ["excessive-neural-cabling"],
+            "gear": ["staff", "mind-concealer", "esoteric-concoction", "cyber-jack"],
+        },
+        {
+            "name": "Gutter Kell",
+            "attributes": {"strength": 0, "toughness": 0, "agility": 2, "intellect": -1, "discipline": 0},
+            "traits": ["ambidextrous", "reckless-sprinter"],
+            "body_mods": [],
+            "gear": ["sword", "axe", "stealth-suit", "gas-grenade", "lockpicks"],
+        },
+        {
+            "name": "Ossuary Unit 9",
+            "attributes": {"strength": 1, "toughness": 1, "agility": -1, "intellect": 0, "discipline": 0},
+            "traits": ["artificial"],
+            "body_mods": ["reinforced-body", "augmented-arms", "mechanical-claw"],
+            "gear": ["chain-gun", "medium-armor", "repair-kit"],
+        },
+        {
+            "name": "Mother Pell",
+            "attributes": {"strength": 0, "toughness": 1, "agility": -1, "intellect": 0, "discipline": 1},
+            "traits": ["darkborn"],
+            "body_mods": ["extra-organs"],
+            "gear": ["crossbow", "knife", "light-armor", "extra-ammo", "night-vision-goggles"],
+        },
+        {
+            "name": "The Brothers Quill",
+            "attributes": {"strength": 1, "toughness": 0, "agility": 1, "intellect": -1, "discipline": 0},
+            "traits": ["multi-headed", "long-arms"],
+            "body_mods": ["stim-injectors"],
+            "gear": ["polearm", "shield", "lantern", "gas-mask"],
+        },
+        {
+            "name": "Ash-Eater",
+            "attributes": {"strength": 1, "toughness": -1, "agility": 1, "intellect": 0, "discipline": 0},
+            "traits": ["driven-by-madness"],
+            "body_mods": [],
+            "gear": ["flamethrower", "pistol", "hazard-suit", "rope-and-hook"],
+        },
+    ],
+}
+
+WEAPONS = {
+    "Vox the Hollow": ["heavy weapon"],
+    "Sister Cathode": ["staff"],
+    "Gutter Kell": ["sword", "axe"],
+    "Ossuary Unit 9": ["chain gun"],
+    "Mother Pell": ["crossbow", "knife"],
+    "The Brothers Quill": ["polearm"],
+    "Ash-Eater": ["flamethrower", "pistol"],
+}
+
+
+def make_report(crew, rules, *, with_weapons=True, errors=(), accepted=(), warnings=()):
+    """A validation report shaped like crew-format.md's (plus "ap" and "weapons")."""
+    characters = []
+    for char in crew["characters"]:
+        entry = {
+            "name": char["name"],
+            "points": 30,
+            "attributes": dict(char["attributes"]),
+            "armor": 1,
+            "move": 6,
+            "ap": 3,
+            "carry": {"used": 4.5, "max": 6},
+        }
+        if with_weapons:
+            slugs = ["fists"] + [s for s in char["gear"] if rules.entry("weapons", s)]
+            entry["weapons"] = [
+                {k: rules.entry("weapons", s)[k] for k in ("slug", "name", "hands", "kind", "damage", "range", "keywords")}
+                for s in slugs
+            ]
+        characters.append(entry)
+    return {
+        "valid": not errors,
+        "points": 148,
+        "budget": crew.get("budget", 150),
+        "characters": characters,
+        "errors": list(errors),
+        "warnings": list(warnings),
+        "accepted": list(accepted),
+    }
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return pdf.Catalogue.from_file("cybernekro")
+
+
+@pytest.fixture(scope="module")
+def roster(rules):
+    return pdf.roster_pdf(SEVEN, make_report(SEVEN, rules), rules, "A4")
+
+
+def pdf_text(data: bytes) -> str:
+    """The PDF's text with every run of whitespace made one space."""
+    if shutil.which("pdftotext"):
+        out = subprocess.run(["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=True).stdout
+        text = out.decode("utf-8")
+    else:  # pragma: no cover
+        text = "\n".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages)
+    return re.sub(r"\s+", " ", text)
+
+
+def page_sizes(data: bytes):
+    return [(float(p.mediabox.width), float(p.mediabox.height)) for p in PdfReader(BytesIO(data)).pages]
+
+
+# --- the roster ------------------------------------------------------------
+
+
+def test_roster_is_a_pdf(roster):
+    assert roster.startswith(b"%PDF-")
+    assert b"%%EOF" in roster[-64:]
+
+
+def test_roster_prints_every_character_weapon_and_rules_text(roster, rules):
+    text = pdf_text(roster)
+    assert "Saints of Rust" in text
+    assert "Cybernekr0 1.1.3" in text
+    assert "148 / 150" in text
+    for char in SEVEN["characters"]:
+        assert char["name"] in text
+        for weapon in WEAPONS[char["name"]]:
+            assert weapon in text
+        for trait in char["traits"]:
+            slug = trait["slug"] if isinstance(trait, dict) else trait
+            entry = rules.entry("traits", slug)
+            assert entry["text"] in text, slug
+        for slug in char["body_mods"]:
+            assert rules.entry("body_mods", slug)["text"] in text, slug
+        for slug in char["gear"]:
+            section, entry = rules.item(slug)
+            if section != "weapons":
+                assert entry["name"].lower() in text.lower()
+                assert entry["text"].replace("\n", " ") in text, slug
+    # The notes, the deformed choice, copies and the weapon profiles.
+    assert "found in the ossuary" in text
+    assert "raise strength, agility" in text
+    assert "trauma kit ×2" in text.lower()
+    assert "Piercing 2, Reliable, Reload" in text  # crossbow keywords
+    assert '18"' in text  # crossbow range
+
+
+def test_roster_prints_effective_attributes_armor_move_ap_and_carry(rules):
+    crew = copy.deepcopy(SEVEN)
+    report = make_report(crew, rules)
+    report["characters"][0].update(
+        attributes={"strength": 3, "toughness": 3, "agility": 1, "intellect": -2, "discipline": -2},
+        armor=2,
+        move=5,
+        ap=4,
+        carry={"used": 5.5, "max": 8},
+    )
+    context = pdf.roster_context(crew, report, rules)
+    card = context["cards"][0]
+    assert [a["value"] for a in card["attributes"]] == ["+3", "+3", "+1", "−2", "−2"]
+    assert (card["armor"], card["move"], card["ap"]) == ("2", '5"', "4")
+    assert (card["carry_used"], card["carry_max"]) == ("5½", "8")
+    text = pdf_text(pdf.roster_pdf(crew, report, rules))
+    assert "5½/8" in text
+
+
+def test_glossary_lists_only_the_keywords_on_the_sheet(roster, rules):
+    text = pdf_text(roster)
+    assert "Keywords on this sheet" in text
+    labels = {"Feeble"}  # fists
+    for char in SEVEN["characters"]:
+        for slug in char["gear"]:
+            labels.update((rules.entry("weapons", slug) or {}).get("keywords", []))
+    present = {rules.keyword(label)["slug"] for label in labels}
+    assert {"parry", "piercing-x", "heavy-x", "auto-x", "reach", "fire", "splash", "unwieldy"} <= present
+    for slug in present:
+        assert rules.entry("keywords", slug)["text"] in text, slug
+    absent = {entry["slug"] for entry in rules.entries("keywords")} - present
+    assert absent >= {"energy", "unstable", "overkill", "short-ranged", "brutal", "electric"}
+    for slug in absent:
+        assert rules.entry("keywords", slug)["text"] not in text, slug
+    context = pdf.roster_context(SEVEN, make_report(SEVEN, rules), rules)
+    assert sorted(k["name"] for k in context["glossary"]) == sorted(rules.entry("keywords", s)["name"] for s in present)
+
+
+def test_weapons_fall_back_to_the_catalogue(rules):
+    report = make_report(SEVEN, rules, with_weapons=False)
+    context = pdf.roster_context(SEVEN, report, rules)
+    rows = {card["name"]: [w["name"] for w in card["weapons"]] for card in context["cards"]}
+    assert rows["Gutter Kell"] == ["fists", "sword", "axe"]
+    assert rows["Mother Pell"] == ["fists", "crossbow", "knife"]
+    crossbow = context["cards"][4]["weapons"][1]
+    assert (crossbow["damage"], crossbow["range"], crossbow["keywords"]) == ("2", '18"', ["Piercing 2", "Reliable", "Reload"])
+
+
+def test_sorceries_print_only_for_a_sorcerer(roster, rules):
+    text = pdf_text(roster)
+    for entry in rules.entries("sorceries"):
+        assert entry["name"].lower() in text.lower()
+    assert rules.entry("sorceries", "black-ink")["text"].split(".")[0] in text
+    crew = copy.deepcopy(SEVEN)
+    crew["characters"][1]["traits"] = ["inspiring"]
+    text = pdf_text(pdf.roster_pdf(crew, make_report(crew, rules), rules))
+    assert "techno-sorceries known" not in text.lower()
+    assert "explode head" not in text.lower()
+    assert "black ink" not in text.lower()
+
+
+def test_seven_fully_geared_characters_fit_on_two_a4_pages(roster):
+    sizes = page_sizes(roster)
+    assert 1 <= len(sizes) <= 2
+    assert all(size == pytest.approx(A4, abs=1) for size in sizes)
+
+
+def test_page_numbers(roster):
+    text = pdf_text(roster)
+    pages = len(page_sizes(roster))
+    for number in range(1, pages + 1):
+        assert f"page {number} of {pages}" in text
+
+
+def test_letter_paper_has_a_letter_mediabox(rules):
+    data = pdf.roster_pdf(SEVEN, make_report(SEVEN, rules), rules, "LETTER")
+    assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(data))
+    assert pdf.normalize_paper("letter") == "LETTER"
+    assert pdf.normalize_paper("a4") == "A4"
+    assert pdf.normalize_paper("tabloid") == "A4"
+
+
+@needs_poppler
+def test_all_fonts_are_embedded_and_ours(roster, rules):
+    for data in (roster, pdf.quick_reference_pdf(rules)):
+        out = subprocess.run(["pdffonts", "-"], input=data, capture_output=True, check=True).stdout.decode()
+        rows = out.splitlines()[2:]
+        assert rows, out
+        for row in rows:
+            assert "Crew-Sans" in row, row  # the shipped DejaVu Sans Condensed, not a system font
+            assert re.search(r"\byes\s+yes\s+yes\b", row), row  # embedded, subset, unicode
+
+
+def test_invalid_crew_prints_a_banner_and_the_reasons(rules):
+    errors = [{"code": "over-budget", "character": None, "message": "The crew costs 162 points, 12 over its budget."}]
+    data = pdf.roster_pdf(SEVEN, make_report(SEVEN, rules, errors=errors), rules)
+    text = pdf_text(data)
+    assert "not valid — this crew breaks the crew rules" in text.lower()
+    assert "The crew costs 162 points, 12 over its budget." in text
+    assert text.lower().count("not valid crew") == 7  # on every card, which may be cut out
+    assert len(page_sizes(data)) <= 2
+
+
+def test_accepted_findings_print_as_valid_with_house_rules(rules):
+    finding = {"code": "over-capacity", "character": "Vox the Hollow", "message": "Carries 8 items, can carry 7."}
+    report = make_report(SEVEN, rules, errors=[finding], accepted=[dict(finding, note="our table allows it")])
+    status = pdf.crew_status(report)
+    assert status["state"] == "house-rules"
+    assert status["errors"] == []
+    text = pdf_text(pdf.roster_pdf(SEVEN, report, rules))
+    assert "Valid with house rules" in text
+    assert "our table allows it" in text
+    assert "not valid" not in text.lower()
+
+
+def test_crew_status():
+    assert pdf.crew_status({"valid": True, "errors": []})["label"] == "Valid"
+    bad = {"valid": False, "errors": [{"code": "over-budget", "character": None, "message": "m"}]}
+    assert pdf.crew_status(bad)["label"] == "Not valid"
+    flagged = {"valid": False, "errors": [{"code": "over-budget", "character": None, "message": "m", "accepted": True}]}
+    assert pdf.crew_status(flagged)["label"] == "Valid with house rules"
+
+
+# --- hostile input -----------------------------------------------------------
+
+LONG_WORD = "Ossuary" + "X" * 240
+HOSTILE = '<script>alert(1)</script><b>Bold</b><img src="http://127.0.0.1:9/x.png">'
+
+
+def hostile_crew():
+    crew = copy.deepcopy(SEVEN)
+    crew["name"] = HOSTILE
+    crew["characters"][0]["name"] = HOSTILE
+    crew["characters"][1]["name"] = LONG_WORD
+    crew["characters"][2]["notes"] = "<style>*{display:none}</style>" + "Y" * 300
+    return crew
+
+
+def test_hostile_names_are_escaped_in_the_html(rules):
+    from django.template.loader import render_to_string
+
+    crew = hostile_crew()
+    context = pdf.roster_context(crew, make_report(crew, rules), rules)
+    html = render_to_string("pdf/roster.html", {**context, "paper": "A4", "paper_class": "a4"})
+    assert "<script>" not in html and "<img" not in html and "<style>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+@needs_poppler
+def test_hostile_names_print_as_text_and_long_words_wrap_inside_the_page(rules):
+    crew = hostile_crew()
+    data = pdf.roster_pdf(crew, make_report(crew, rules), rules)
+    text = pdf_text(data)
+    squashed = text.replace(" ", "")
+    assert "<script>alert(1)</script><b>Bold</b>" in squashed
+    assert LONG_WORD in squashed
+    assert "Y" * 300 in squashed
+    for name in ["Gutter Kell", "Ash-Eater"]:
+        assert name in text
+    # Every word lies inside its page: nothing ran off the edge.
+    bbox = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=data, capture_output=True, check=True).stdout.decode()
+    width = float(re.search(r'<page width="([\d.]+)"', bbox).group(1))
+    xmax = [float(x) for x in re.findall(r'xMax="([\d.]+)"', bbox)]
+    assert xmax and max(xmax) <= width
+    assert len(page_sizes(data)) <= 3
+
+
+# --- fetching ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/x.png",
+        "https://example.com/x.css",
+        "ftp://example.com/x",
+        "file:///etc/passwd",
+        (pdf.STATIC_DIR / "css" / ".." / ".." / "pyproject.toml").as_uri(),
+        "file://example.com/static/css/pdf.css",
+    ],
+)
+def test_url_fetcher_refuses_anything_but_local_static_files(url):
+    fetcher = pdf.StaticOnlyFetcher()
+    with pytest.raises(pdf.RefusedURL):
+        fetcher.fetch(url)
+    assert fetcher.refused == [url]
+
+
+def test_url_fetcher_serves_static_files_and_data_uris():
+    fetcher = pdf.StaticOnlyFetcher()
+    response = fetcher.fetch((pdf.STATIC_DIR / "css" / "pdf.css").as_uri())
+    assert b"@font-face" in response.read()
+    assert response.content_type == "text/css"
+    response = fetcher.fetch("data:text/plain,hello")
+    assert response.read() == b"hello"
+
+
+def test_rendering_never_opens_a_network_connection(monkeypatch):
+    def no_network(*args, **kwargs):  # pragma: no cover - failing is the point
+        raise AssertionError("PDF rendering tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    fetcher = pdf.StaticOnlyFetcher()
+    html = (
+        '<link rel="stylesheet" href="https://example.com/evil.css">'
+        '<link rel="stylesheet" href="css/pdf.css">'
+        '<p>hello <img src="http://example.com/pixel.png"></p>'
+        "<style>@import url(http://example.com/i.css); p { background: url(https://example.com/b.png) }</style>"
+    )
+    data = pdf.html_to_pdf(html, "A4", fetcher)
+    assert data.startswith(b"%PDF")
+    assert set(fetcher.refused) >= {
+        "https://example.com/evil.css",
+        "http://example.com/pixel.png",
+        "http://example.com/i.css",
+        "https://example.com/b.png",
+    }
+
+
+# --- quick reference -----------------------------------------------------------
+
+
+def test_quick_reference_sheet(rules):
+    data = pdf.quick_reference_pdf(rules, "A4")
+    assert data.startswith(b"%PDF")
+    assert len(page_sizes(data)) <= 2
+    text = pdf_text(data)
+    for heading in ["Quick reference", "Damage", "Tough it Out", "Neural Overload", "Actions", "Hit modifiers", "Morale", "Fate cards"]:
+        assert heading.lower() in text.lower(), heading
+    for row in rules.table("damage_table") + rules.table("neural_overload"):
+        assert row["text"] in text
+    for phrase in ["in cover or in melee", "Target Prone", "Sorcerer in melee", "Morale Test", "Flee move", "Queen", "Joker", "Get up", "Fix / Reload"]:
+        assert phrase in text, phrase
+    letter = pdf.quick_reference_pdf(rules, "LETTER")
+    assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(letter))
+
+
+# --- rules and names -----------------------------------------------------------
+
+
+def test_catalogue_lookups(rules):
+    assert rules.entry("traits", "big")["cost"] == 5
+    assert rules.item("trauma-kit")[0] == "equipment"
+    assert rules.item("shield")[0] == "armor"
+    assert rules.item("axe")[0] == "weapons"
+    assert rules.item("nonsense") == (None, None)
+    assert rules.keyword("Piercing 2")["slug"] == "piercing-x"
+    assert rules.keyword("Heavy 1")["slug"] == "heavy-x"
+    assert rules.keyword("Short-ranged")["slug"] == "short-ranged"
+    assert rules.keyword("Nonsense") is None
+    assert [row["number"] for row in rules.table("damage_table")] == [3, 6, 9, 12]
+
+
+def test_unknown_slugs_print_without_crashing(rules):
+    crew = copy.deepcopy(SEVEN)
+    crew["characters"][0]["traits"].append("laser-eyes")
+    crew["characters"][0]["gear"].append("moon-sword")
+    text = pdf_text(pdf.roster_pdf(crew, make_report(crew, rules), rules))
+    assert "laser-eyes" in text.lower() and "moon-sword" in text.lower()
+    assert "not in the rules" in text
+
+
+def test_pdf_filename_is_safe():
+    assert pdf.pdf_filename("Saints of <Rust>!", "roster") == "saints-of-rust-roster.pdf"
+    assert pdf.pdf_filename('"; rm -rf / ;"', "roster") == "rm-rf-roster.pdf"
+    assert pdf.pdf_filename("Ωμέγα", "roster") == "crew-roster.pdf"
