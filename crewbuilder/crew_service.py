@@ -101,8 +101,8 @@ def delete(crew: Crew) -> None:
     crew.delete()
 
 
-def export_file(crew: Crew) -> dict:
-    """The crew file; accepted house rules travel with it (an added key)."""
+def export_file(crew: Crew) -> str:
+    """The crew file text (crew-format.md) of a crew loaded with ``with_everything()``."""
     from crewbuilder import crewfile
 
     return crewfile.export_crew(crew)
@@ -112,7 +112,11 @@ def import_file(owner, raw: bytes) -> tuple[Crew | None, list[str]]:
     """Import a crew file; returns the crew, or None and one message per problem."""
     from crewbuilder import crewfile
 
-    return crewfile.import_for_web(raw, owner)
+    try:
+        crew, _report = crewfile.import_crew_file(raw, owner)
+    except crewfile.ImportRefused as refused:
+        return None, [e["message"] for e in refused.report["errors"]] or ["The file is not a crew file."]
+    return crew, []
 
 
 # --- the editor's view of a crew ---------------------------------------------------

@@ -19,6 +19,7 @@ so the web views and ``manage.py crew pdf`` (no database) print the same.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import mimetypes
 import re
@@ -104,20 +105,50 @@ def _page_css(paper: str) -> CSS:
     return CSS(string=f"@page {{ size: {PAPER_SIZES[normalize_paper(paper)]}; }}")
 
 
-def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None) -> bytes:
-    """Render an HTML string to PDF bytes; relative URLs resolve under static/."""
+# Rendered PDFs by (HTML digest, paper, stylesheet version): the same crew
+# printed again (a share link passed round the table, a second click) costs a
+# template render instead of a layout. Small and bounded; per process.
+_PDF_CACHE: OrderedDict = OrderedDict()
+PDF_CACHE_SIZE = 32
+
+
+def _stylesheet_version() -> int:
+    try:
+        return (STATIC_DIR / "css" / "pdf.css").stat().st_mtime_ns
+    except OSError:  # pragma: no cover
+        return 0
+
+
+def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None, cache: bool = True) -> bytes:
+    """Render an HTML string to PDF bytes; relative URLs resolve under static/.
+
+    With the default fetcher the result is cached (``cache=False`` renders anew).
+    """
+    paper = normalize_paper(paper)
+    key = None
+    if cache and fetcher is None:
+        key = (hashlib.sha256(html.encode("utf-8")).hexdigest(), paper, _stylesheet_version())
+        found = _PDF_CACHE.get(key)
+        if found is not None:
+            _PDF_CACHE.move_to_end(key)
+            return found
     fetcher = fetcher or StaticOnlyFetcher()
     document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=fetcher)
-    return document.write_pdf(stylesheets=[_page_css(paper)])
+    data = document.write_pdf(stylesheets=[_page_css(paper)])
+    if key is not None:
+        _PDF_CACHE[key] = data
+        while len(_PDF_CACHE) > PDF_CACHE_SIZE:
+            _PDF_CACHE.popitem(last=False)
+    return data
 
 
-def render_pdf(template_name: str, context: dict, paper: str = DEFAULT_PAPER) -> bytes:
+def render_pdf(template_name: str, context: dict, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
     """Render a Django template (e.g. "pdf/roster.html") to PDF bytes."""
     from django.template.loader import render_to_string
 
     paper = normalize_paper(paper)
     html = render_to_string(template_name, {**context, "paper": paper, "paper_class": paper.lower()})
-    return html_to_pdf(html, paper)
+    return html_to_pdf(html, paper, cache=cache)
 
 
 # --------------------------------------------------------------------------
@@ -488,8 +519,8 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
     }
 
 
-def roster_pdf(crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER) -> bytes:
-    return render_pdf("pdf/roster.html", roster_context(crew_file, report, catalogue), paper)
+def roster_pdf(crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
+    return render_pdf("pdf/roster.html", roster_context(crew_file, report, catalogue), paper, cache=cache)
 
 
 # --------------------------------------------------------------------------
@@ -513,8 +544,8 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
     }
 
 
-def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER) -> bytes:
-    return render_pdf("pdf/quick_reference.html", quick_reference_context(catalogue), paper)
+def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
+    return render_pdf("pdf/quick_reference.html", quick_reference_context(catalogue), paper, cache=cache)
 
 
 def crew_file_pdf(raw: bytes, paper: str = DEFAULT_PAPER):

@@ -7,7 +7,6 @@ edit service or validation, and renders. No rule is computed here.
 
 from __future__ import annotations
 
-import json
 import secrets
 
 from django.contrib import messages
@@ -199,8 +198,7 @@ def _pdf_links(crew: Crew, token: str | None = None) -> dict:
 @require_GET
 def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
-    data = crew_service.export_file(crew)
-    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")
+    response = HttpResponse(crew_service.export_file(crew), content_type="application/json; charset=utf-8")
     filename = (slugify(crew.name) or "crew") + ".json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -368,3 +368,61 @@ def test_htmx_attribute_change_query_budget(client, user, geared_crew):
         counts.append(len(queries) - 1)  # minus the test's own refresh_from_db
     assert counts[0] == counts[1]
     assert counts[0] <= 12
+
+
+# --- export and import ------------------------------------------------------------------------
+
+
+def test_export_downloads_the_crew_file(client, user, geared_crew):
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    response = client.get(reverse("crew-export", args=[crew.pk]))
+    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Disposition"] == 'attachment; filename="saints-of-rust.json"'
+    data = json.loads(response.content)
+    assert data["format"] == "crewbuilder.crew/1" and data["system"] == "cybernekro"
+    assert [c["name"] for c in data["characters"]] == ["Ghoul 1", "Ghoul 2", "Ghoul 3"]
+    assert data["characters"][0]["gear"] == ["sword", "light-armor"]
+
+
+def test_export_then_import_gives_the_same_crew(client, user, geared_crew):
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    exported = client.get(reverse("crew-export", args=[crew.pk])).content
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", exported, "application/json")})
+    imported = Crew.objects.exclude(pk=crew.pk).get()
+    assert response.url == reverse("crew-edit", args=[imported.pk])
+    assert client.get(reverse("crew-export", args=[imported.pk])).content == exported
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"{not json", "bad-format"),
+        (b'{"format": "crewbuilder.crew/1", "system": "chess", "name": "X", "characters": []}', "chess"),
+        (b'{"format": "crewbuilder.crew/1", "system": "cybernekro", "name": "X", "characters": [{"name": "A", "attributes": {"strength": 1, "toughness": 0, "agility": 0, "intellect": 0, "discipline": 0}, "traits": [], "body_mods": [], "gear": ["bfg-9000"]}]}', "bfg-9000"),
+    ],
+)
+def test_bad_files_get_a_clear_message_and_import_nothing(client, user, catalogue, content, message):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(user)
+    response = client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", content)})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "could not be imported" in html
+    assert message in html or "JSON" in html
+    assert not Crew.objects.exists()
+
+
+def test_oversize_file_is_refused(client, user, catalogue):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(user)
+    big = b"{" + b" " * (256 * 1024) + b"}"
+    response = client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", big)})
+    assert response.status_code == 422
+    assert "at most 256 KiB" in response.content.decode()
+    assert not Crew.objects.exists()

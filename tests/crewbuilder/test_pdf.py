@@ -442,10 +442,23 @@ def test_unknown_slugs_print_without_crashing(rules):
     crew["characters"][0]["gear"].append("moon-sword")
     text = pdf_text(pdf.roster_pdf(crew, make_report(crew, rules), rules))
     assert "laser-eyes" in text.lower() and "moon-sword" in text.lower()
-    assert "not in the rules" in text
+    assert "not in the catalogue" in text
 
 
 def test_pdf_filename_is_safe():
     assert pdf.pdf_filename("Saints of <Rust>!", "roster") == "saints-of-rust-roster.pdf"
     assert pdf.pdf_filename('"; rm -rf / ;"', "roster") == "rm-rf-roster.pdf"
     assert pdf.pdf_filename("Ωμέγα", "roster") == "crew-roster.pdf"
+
+
+def test_identical_renders_come_from_the_pdf_cache(rules):
+    report = make_report(SEVEN, rules)
+    first = pdf.roster_pdf(SEVEN, report, rules, "LETTER")
+    size = len(pdf._PDF_CACHE)
+    assert pdf.roster_pdf(SEVEN, report, rules, "LETTER") is first
+    assert len(pdf._PDF_CACHE) == size
+    fresh = pdf.roster_pdf(SEVEN, report, rules, "LETTER", cache=False)
+    assert fresh is not first and fresh.startswith(b"%PDF")
+    changed = copy.deepcopy(SEVEN)
+    changed["characters"][0]["notes"] = "a different note"
+    assert pdf.roster_pdf(changed, make_report(changed, rules), rules, "LETTER") is not first

@@ -245,3 +245,15 @@ def test_cli_prints_an_invalid_crew_and_refuses_an_unreadable_file(tmp_path, cap
     assert exit_.value.code == 2
     assert not (tmp_path / "never.pdf").exists()
     assert "bad-format" in capsys.readouterr().err
+
+
+def test_catalogue_from_the_database_matches_the_data_file(catalogue):
+    from crewbuilder import pdf
+
+    from_db, from_file = pdf.Catalogue.from_db(catalogue), pdf.Catalogue.from_file("cybernekro")
+    assert from_db.title == from_file.title == "Cybernekr0 1.1.3"
+    for section in ["traits", "body_mods", "equipment", "armor", "weapons", "keywords", "sorceries"]:
+        assert [(e["slug"], e["text"]) for e in from_db.entries(section)] == [(e["slug"], e["text"]) for e in from_file.entries(section)]
+    assert from_db.table("damage_table") and from_db.table("neural_overload")
+    assert [r["text"] for r in from_db.table("damage_table")] == [r["text"] for r in from_file.table("damage_table")]
+    assert from_db.rules.get("ap") == 3

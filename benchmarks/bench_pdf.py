@@ -1,0 +1,101 @@
+"""PDF rendering: a 7-character fully geared roster against a one-line "hello" page.
+
+Prints the median wall time and the peak Python memory (tracemalloc) of each,
+through the same WeasyPrint path (crewbuilder.pdf.html_to_pdf, static-only
+fetcher, shipped fonts), and the roster/hello ratio (target: at most 4).
+Cold renders bypass the PDF cache; the cached figure is printed separately.
+No database: the crew is validated against the catalogue data file.
+
+Run through `make bench` (DEBUG=0), or directly: .venv/bin/python benchmarks/bench_pdf.py
+"""
+
+import os
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crewbuilder.settings")
+os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 60)
+
+import django  # noqa: E402
+
+django.setup()
+
+from crewbuilder import pdf  # noqa: E402
+from crewbuilder.validation import CatalogueSnapshot, validate_crew  # noqa: E402
+
+RUNS = int(os.environ.get("BENCH_RUNS", "7"))
+ATTRS = {"strength": 1, "toughness": 1, "agility": 0, "intellect": -1, "discipline": 0}
+CREW = {
+    "format": "crewbuilder.crew/1",
+    "system": "cybernekro",
+    "name": "Saints of Rust",
+    "budget": 150,
+    "characters": [
+        {"name": "Vox the Hollow", "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
+         "body_mods": ["neural-cabling"], "gear": ["heavy-weapon", "light-armor", "trauma-kit", "trauma-kit"],
+         "notes": "found in the ossuary"},
+        {"name": "Sister Cathode", "traits": ["sorcerer", "inspiring"], "body_mods": ["excessive-neural-cabling"],
+         "gear": ["staff", "mind-concealer", "esoteric-concoction", "cyber-jack"]},
+        {"name": "Gutter Kell", "traits": ["ambidextrous", "reckless-sprinter"], "body_mods": [],
+         "gear": ["sword", "axe", "stealth-suit", "gas-grenade", "lockpicks"]},
+        {"name": "Ossuary Unit 9", "traits": ["artificial"], "body_mods": ["reinforced-body", "augmented-arms", "mechanical-claw"],
+         "gear": ["chain-gun", "medium-armor", "repair-kit"]},
+        {"name": "Mother Pell", "traits": ["darkborn"], "body_mods": ["extra-organs"],
+         "gear": ["crossbow", "knife", "light-armor", "extra-ammo", "night-vision-goggles"]},
+        {"name": "The Brothers Quill", "traits": ["multi-headed", "long-arms"], "body_mods": ["stim-injectors"],
+         "gear": ["polearm", "lantern", "gas-mask"]},
+        {"name": "Ash-Eater", "traits": ["driven-by-madness"], "body_mods": [],
+         "gear": ["flamethrower", "pistol", "hazard-suit", "rope-and-hook"]},
+    ],
+}
+for character in CREW["characters"]:
+    character["attributes"] = dict(ATTRS)
+
+HELLO = "<!DOCTYPE html><html><body><p>hello</p></body></html>"
+
+
+def measure(render):
+    render()  # warm-up: fonts, templates, imports
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        render()
+        times.append(time.perf_counter() - start)
+    tracemalloc.start()
+    render()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return statistics.median(times), peak
+
+
+def main() -> int:
+    from crewbuilder.catalogue.loader import catalogue_file_for
+
+    data = catalogue_file_for("cybernekro")
+    catalogue = pdf.Catalogue.from_data(data)
+    report = validate_crew(CREW, CatalogueSnapshot(data))
+
+    roster_bytes = pdf.roster_pdf(CREW, report, catalogue, cache=False)
+
+    roster_t, roster_mem = measure(lambda: pdf.roster_pdf(CREW, report, catalogue, cache=False))
+    hello_t, hello_mem = measure(lambda: pdf.html_to_pdf(HELLO, cache=False))
+    cached_t, _ = measure(lambda: pdf.roster_pdf(CREW, report, catalogue))
+
+    ratio = roster_t / hello_t
+    print(f"runs per figure: {RUNS} (median), peak = tracemalloc peak of one render")
+    print(f"roster, 7 characters ({len(roster_bytes) // 1024} KiB PDF): {roster_t * 1000:8.1f} ms   peak {roster_mem / 2**20:6.1f} MiB")
+    print(f"hello page:                              {hello_t * 1000:8.1f} ms   peak {hello_mem / 2**20:6.1f} MiB")
+    print(f"ratio roster / hello: {ratio:.1f}x (target <= 4x: {'met' if ratio <= 4 else 'NOT met'})")
+    print(f"roster again, from the PDF cache:        {cached_t * 1000:8.1f} ms ({cached_t / hello_t:.2f}x hello)")
+    print(f"process max RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
