@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("crewbuilder.urls_crews")),
+    path("", include("crewbuilder.urls_pdf")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,232 @@
+import pytest
+
+from campaigns import services
+from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial, Membership
+from crewbuilder.models import Crew
+
+pytestmark = pytest.mark.django_db
+
+
+def test_invite_accept_and_enrol_a_copy(campaign, user, other_user, geared_crew):
+    services.invite(campaign, user, other_user.username.upper())
+    assert Membership.objects.get(user=other_user).status == Membership.INVITED
+    assert not services.is_member(campaign, other_user)
+    services.respond(campaign, other_user, accept=True)
+    assert services.is_member(campaign, other_user)
+    original = geared_crew(other_user, 3, name="Sinners")
+    entry = services.enrol(campaign, other_user, original)
+    assert entry.crew_id != original.pk
+    assert entry.crew.characters.count() == 3
+    entry.crew.characters.first().delete()
+    assert original.characters.count() == 3  # the original is untouched
+
+
+def test_only_the_organiser_invites(campaign, user, other_user, make_user):
+    third = make_user("third")
+    with pytest.raises(services.CampaignError, match="Only the organiser"):
+        services.invite(campaign, other_user, third.username)
+
+
+def test_invite_unknown_player(campaign, user):
+    with pytest.raises(services.CampaignError, match="No player is called"):
+        services.invite(campaign, user, "ghost")
+
+
+def test_declined_player_cannot_enrol(campaign, user, other_user, geared_crew):
+    services.invite(campaign, user, other_user.username)
+    services.respond(campaign, other_user, accept=False)
+    with pytest.raises(services.CampaignError, match="Join the campaign"):
+        services.enrol(campaign, other_user, geared_crew(other_user, 3))
+
+
+def test_invalid_crew_cannot_enrol(campaign, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Alone"}])
+    with pytest.raises(services.CampaignError, match="Only a valid crew"):
+        services.enrol(campaign, user, crew)
+    assert not CampaignCrew.objects.exists()
+
+
+def test_enrol_someone_elses_crew_is_refused(campaign, user, other_user, geared_crew):
+    with pytest.raises(services.CampaignError, match="your own crew"):
+        services.enrol(campaign, user, geared_crew(other_user, 3))
+
+
+def test_table_rows_must_cover_the_die(campaign, user):
+    with pytest.raises(services.CampaignError, match="No row covers 5, 6"):
+        services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-4 | Scar")
+    table = services.create_table(
+        campaign, user, kind="injury", name="Scars", die="d6",
+        rows_text="1-2 | Lost an eye | discipline -1\n3-6 | Just a scar",
+    )
+    assert table.die == "D6"
+    assert table.rows[0] == {"low": 1, "high": 2, "text": "Lost an eye", "attributes": {"discipline": -1}}
+
+
+def test_table_roll_is_seeded_and_replayable(campaign, user):
+    table = services.create_table(campaign, user, kind="loot", name="Loot", die="2D6",
+                                  rows_text="2-6 | Junk\n7-12 | Relic")
+    first = services.roll_on_table(table, seed=1234)
+    again = services.roll_on_table(table, seed=1234)
+    assert first == again
+    assert first.result == sum(first.dice) and len(first.dice) == 2
+    assert first.row["text"] == ("Junk" if first.result <= 6 else "Relic")
+
+
+def _game(campaign, user, mine, theirs, today, **mine_extra):
+    return services.record_game(
+        campaign, user, played_on=today, scenario="Exploration", complication="Fog",
+        participants=[{"crew": mine, "treasure": 2, **mine_extra}, {"crew": theirs, "treasure": 1}],
+        winner=mine,
+    )
+
+
+def test_game_counts_only_when_every_player_confirmed(campaign, user, other_user, two_crews, today):
+    mine, theirs = two_crews
+    game = _game(campaign, user, mine, theirs, today)
+    assert services.confirm_game(game, user, game.participants.get(campaign_crew=mine)) is False
+    mine.refresh_from_db()
+    assert mine.treasury == 0
+    assert services.confirm_game(game, other_user) is True
+    mine.refresh_from_db(); theirs.refresh_from_db()
+    assert (mine.treasury, theirs.treasury) == (2, 1)
+    # a second confirmation changes nothing
+    assert services.confirm_game(game, other_user) is False
+    mine.refresh_from_db()
+    assert mine.treasury == 2
+
+
+def test_organiser_confirms_for_everyone(campaign, user, two_crews, today):
+    mine, theirs = two_crews
+    game = _game(campaign, user, mine, theirs, today)
+    assert services.confirm_game(game, user) is True
+    assert Game.objects.get().status == Game.APPLIED
+
+
+def test_death_and_injury_applied_on_confirmation(campaign, user, two_crews, today):
+    mine, theirs = two_crews
+    dead, hurt = list(mine.crew.characters.all())[:2]
+    table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6",
+                                  rows_text="1-6 | Lost an eye | discipline -1")
+    roll = services.roll_on_table(table, seed=7)
+    effect = {"character": hurt.pk, "table_name": table.name, "text": roll.row["text"],
+              "attributes": roll.row["attributes"], "roll": {"seed": roll.seed, "dice": list(roll.dice)}}
+    game = _game(campaign, user, mine, theirs, today,
+                 casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}], effects=[effect])
+    services.confirm_game(game, user)
+    assert not mine.crew.characters.filter(pk=dead.pk).exists()
+    assert Memorial.objects.get().name == dead.name
+    hurt.refresh_from_db()
+    assert hurt.discipline == -3
+    assert "Scars: Lost an eye" in hurt.notes
+    kinds = list(HistoryEntry.objects.values_list("kind", flat=True))
+    assert {"death", "effect", "treasure", "game-counted"} <= set(kinds)
+
+
+def test_failure_half_way_leaves_nothing_applied(campaign, user, two_crews, today, monkeypatch):
+    mine, theirs = two_crews
+    victim = mine.crew.characters.first()
+    game = _game(campaign, user, mine, theirs, today,
+                 casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}])
+    entries_before = HistoryEntry.objects.count()
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(services, "_bury", explode)
+    with pytest.raises(RuntimeError):
+        services.confirm_game(game, user)
+    mine.refresh_from_db()
+    assert mine.treasury == 0
+    assert mine.crew.characters.filter(pk=victim.pk).exists()
+    assert Game.objects.get().status == Game.PENDING
+    assert not game.participants.exclude(confirmed_at=None).exists()
+    assert HistoryEntry.objects.count() == entries_before
+
+
+def test_spending_treasure_on_gear(campaign, user, two_crews, today):
+    mine, theirs = two_crews
+    services.confirm_game(_game(campaign, user, mine, theirs, today), user)
+    character = mine.crew.characters.first()
+    services.buy_gear(mine, user, character.pk, "sword")  # 4 points = 1 token at 5 points a token
+    mine.refresh_from_db()
+    assert mine.treasury == 1
+    assert character.gear.filter(item__slug="sword").exists()
+    assert Crew.objects.get(pk=mine.crew_id).budget == 154
+    with pytest.raises(services.CampaignError, match="treasury holds 1"):
+        services.buy_gear(mine, user, character.pk, "heavy-armor")
+
+
+def test_powered_armor_only_at_crew_creation(campaign, user, two_crews, today):
+    mine, theirs = two_crews
+    CampaignCrew.objects.filter(pk=mine.pk).update(treasury=10)
+    mine.refresh_from_db()
+    with pytest.raises(services.CampaignError, match="only be bought at crew creation"):
+        services.buy_gear(mine, user, mine.crew.characters.first().pk, "powered-armor")
+
+
+def test_players_spend_only_their_own_treasury(campaign, user, other_user, two_crews):
+    mine, theirs = two_crews
+    with pytest.raises(services.CampaignError, match="Only the crew's player"):
+        services.buy_gear(mine, other_user, mine.crew.characters.first().pk, "sword")
+
+
+def test_organiser_reverses_a_mistaken_entry(campaign, user, other_user, two_crews, today):
+    mine, theirs = two_crews
+    services.confirm_game(_game(campaign, user, mine, theirs, today), user)
+    entry = HistoryEntry.objects.get(kind="treasure", campaign_crew=mine)
+    with pytest.raises(services.CampaignError, match="Only the organiser"):
+        services.reverse_entry(entry, other_user)
+    reversal = services.reverse_entry(entry, user)
+    mine.refresh_from_db()
+    assert mine.treasury == 0
+    assert reversal.reverses == entry
+    assert HistoryEntry.objects.filter(pk=entry.pk).exists()  # nothing erased
+    with pytest.raises(services.CampaignError, match="already reversed"):
+        services.reverse_entry(entry, user)
+
+
+def test_repeated_confirmation_applies_once(campaign, user, two_crews, today):
+    """A second confirmation (double click, second device) finds the game counted and does nothing."""
+    mine, theirs = two_crews
+    game = _game(campaign, user, mine, theirs, today)
+    results = [services.confirm_game(game, user), services.confirm_game(game, user)]
+    assert results == [True, False]
+    mine.refresh_from_db()
+    assert mine.treasury == 2
+    assert HistoryEntry.objects.filter(kind="game-counted").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_confirmations_apply_once(user, other_user, catalogue, geared_crew, today):
+    """Two threads confirm at once; the game row lock lets exactly one apply the result."""
+    import threading
+
+    from django.db import connection
+
+    campaign = services.create_campaign(user, name="Race", system=catalogue, treasure_value=5)
+    services.invite(campaign, user, other_user.username)
+    services.respond(campaign, other_user, accept=True)
+    mine = services.enrol(campaign, user, geared_crew(user, 3, name="Saints"))
+    theirs = services.enrol(campaign, other_user, geared_crew(other_user, 3, name="Sinners"))
+    game = _game(campaign, user, mine, theirs, today)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def confirm():
+        barrier.wait()
+        try:
+            outcomes.append(services.confirm_game(game, user))
+        except Exception as exc:  # SQLite may refuse the loser's write outright
+            outcomes.append(type(exc).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=confirm) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes.count(True) == 1, outcomes
+    mine.refresh_from_db()
+    assert mine.treasury == 2
+    assert HistoryEntry.objects.filter(kind="game-counted").count() == 1
