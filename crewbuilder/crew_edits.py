@@ -276,9 +276,26 @@ EDITS = {
 }
 
 
+# A crew enrolled in a campaign changes through the campaign (treasury,
+# injuries, history); in the editor its player may only rename and annotate.
+CAMPAIGN_COPY_EDITS = {"character", "crew"}
+
+
+def _guard_campaign_copy(crew: Crew, action: str, data) -> None:
+    if not hasattr(crew, "campaign_entry"):
+        return
+    changes_budget = action == "crew" and str(data.get("budget", crew.budget)).strip() != str(crew.budget)
+    if action not in CAMPAIGN_COPY_EDITS or changes_budget:
+        raise EditError(
+            "This crew is enrolled in a campaign: hire and buy through the campaign's treasury; "
+            "here you can rename characters and write notes."
+        )
+
+
 def apply_edit(crew: Crew, action: str, data, expected_version) -> None:
     """Apply one edit atomically; raises EditError, StaleCrew or KeyError (unknown action)."""
     edit = EDITS[action]
+    _guard_campaign_copy(crew, action, data)
     with transaction.atomic():
         claim_version(crew.pk, expected_version)
         crew.version = int(expected_version) + 1

@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("crewbuilder.urls_crews")),
     path("", include("crewbuilder.urls_pdf")),
+    path("", include("campaigns.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,178 @@
+"""Campaign pages. Each view loads, checks membership (non-members get 404),
+calls one service in campaigns/services.py, and renders."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns import services
+from campaigns.forms import CampaignForm, TableForm
+from campaigns.models import Campaign, CampaignCrew, Game, GameCrew, HistoryEntry, Membership, RollTable
+from crewbuilder.models import Crew, GameSystem
+
+
+def _get_campaign_for_user(request: HttpRequest, pk: int, *, allow_invited: bool = False) -> Campaign:
+    campaign = get_object_or_404(Campaign.objects.select_related("system", "organiser"), pk=pk)
+    if services.is_member(campaign, request.user):
+        return campaign
+    if allow_invited and campaign.memberships.filter(user=request.user, status=Membership.INVITED).exists():
+        return campaign
+    raise Http404
+
+
+def _fail(request, exc, to):
+    messages.error(request, str(exc))
+    return redirect(to)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
+        campaign = services.create_campaign(request.user, system=system, **form.cleaned_data)
+        messages.success(request, "Campaign created. Invite your players by username.")
+        return redirect(campaign)
+    campaigns = Campaign.objects.for_member(request.user).select_related("organiser")
+    invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related("campaign")
+    return render(request, "campaigns/campaign_list.html",
+                  {"campaigns": campaigns, "invitations": invitations, "form": form},
+                  status=422 if form.errors else 200)
+
+
+def standings(campaign: Campaign) -> list[dict]:
+    crews = (
+        CampaignCrew.objects.filter(campaign=campaign)
+        .select_related("crew", "player")
+        .annotate(
+            played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
+            won=Count("wins", filter=Q(wins__status=Game.APPLIED), distinct=True),
+            drawn=Count("games", filter=Q(games__game__status=Game.APPLIED, games__game__is_draw=True), distinct=True),
+            lost_characters=Count("memorial", distinct=True),
+        )
+        .order_by("-won", "-drawn", "crew__name")
+    )
+    return list(crews)
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk, allow_invited=True)
+    member = services.is_member(campaign, request.user)
+    context = {
+        "campaign": campaign,
+        "member": member,
+        "organiser": services.is_organiser(campaign, request.user),
+        "invited": not member,
+    }
+    if member:
+        crews = standings(campaign)
+        mine = next((c for c in crews if c.player_id == request.user.pk), None)
+        context.update(
+            standings=crews,
+            my_entry=mine,
+            my_crews=Crew.objects.filter(owner=request.user, system=campaign.system).exclude(campaign_entry__isnull=False)
+            if mine is None else [],
+            games=list(campaign.games.select_related("winner__crew").prefetch_related("participants__campaign_crew__crew")[:10]),
+            tables=list(campaign.tables.all()),
+            table_form=TableForm(),
+            memberships=list(campaign.memberships.select_related("user")),
+            memorial=[m for c in crews for m in c.memorial.all()],
+        )
+    return render(request, "campaigns/campaign_detail.html", context)
+
+
+@login_required
+@require_POST
+def campaign_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    try:
+        membership = services.invite(campaign, request.user, request.POST.get("username", ""))
+    except services.CampaignError as exc:
+        return _fail(request, exc, campaign)
+    messages.success(request, f"Invited {membership.user.username}.")
+    return redirect(campaign)
+
+
+@login_required
+@require_POST
+def campaign_respond(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk, allow_invited=True)
+    try:
+        services.respond(campaign, request.user, accept=request.POST.get("accept") == "1")
+    except services.CampaignError as exc:
+        return _fail(request, exc, "campaign-list")
+    return redirect(campaign) if request.POST.get("accept") == "1" else redirect("campaign-list")
+
+
+@login_required
+@require_POST
+def campaign_enrol(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    crew = Crew.objects.filter(pk=request.POST.get("crew") or 0, owner=request.user).first()
+    if crew is None:
+        return _fail(request, "Choose one of your crews.", campaign)
+    try:
+        services.enrol(campaign, request.user, crew)
+    except services.CampaignError as exc:
+        return _fail(request, exc, campaign)
+    messages.success(request, f"“{crew.name}” is enrolled (as a campaign copy: your original stays as it is).")
+    return redirect(campaign)
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
+    try:
+        services.create_table(campaign, request.user, kind=form.cleaned_data["kind"], name=form.cleaned_data["name"],
+                              die=form.cleaned_data["die"], rows_text=form.cleaned_data["rows"])
+    except services.CampaignError as exc:
+        return _fail(request, exc, campaign)
+    messages.success(request, "Table saved.")
+    return redirect(campaign)
+
+
+@login_required
+@require_GET
+def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    entries = (
+        HistoryEntry.objects.filter(campaign=campaign)
+        .select_related("actor", "campaign_crew__crew", "reverses")
+        .prefetch_related("reversed_by")
+    )
+    return render(request, "campaigns/history.html", {
+        "campaign": campaign, "entries": entries,
+        "organiser": services.is_organiser(campaign, request.user), "reversible": services.REVERSIBLE,
+    })
+
+
+@login_required
+@require_POST
+def history_reverse(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    entry = get_object_or_404(HistoryEntry, pk=entry_id, campaign=campaign)
+    try:
+        services.reverse_entry(entry, request.user)
+    except services.CampaignError as exc:
+        return _fail_history(request, exc, campaign)
+    messages.success(request, "Entry reversed.")
+    return redirect("campaign-history", pk=campaign.pk)
+
+
+def _fail_history(request, exc, campaign):
+    messages.error(request, str(exc))
+    return redirect("campaign-history", pk=campaign.pk)

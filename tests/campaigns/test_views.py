@@ -1,0 +1,95 @@
+import pytest
+from django.urls import reverse
+
+from campaigns import services
+from campaigns.models import Campaign, Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_campaign_page(client, user, catalogue):
+    client.force_login(user)
+    response = client.post(reverse("campaign-list"), {"name": "The Rust Road", "starting_budget": 150, "treasure_value": 5})
+    campaign = Campaign.objects.get()
+    assert response.url == campaign.get_absolute_url()
+    assert campaign.organiser == user
+
+
+@pytest.mark.parametrize("name", ["campaign-detail", "campaign-history", "game-create"])
+def test_outsiders_get_404(client, campaign, make_user, name):
+    client.force_login(make_user("outsider"))
+    assert client.get(reverse(name, args=[campaign.pk])).status_code == 404
+
+
+def test_anonymous_goes_to_login(client, campaign):
+    response = client.get(reverse("campaign-detail", args=[campaign.pk]))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_invited_player_sees_the_invitation_only(client, campaign, user, other_user):
+    services.invite(campaign, user, other_user.username)
+    client.force_login(other_user)
+    html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+    assert "You are invited" in html and "Standings" not in html
+    client.post(reverse("campaign-respond", args=[campaign.pk]), {"accept": "1"})
+    html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+    assert "Standings" in html
+
+
+def test_member_pages_show_standings_games_and_history(client, campaign, user, other_user, two_crews, today):
+    mine, theirs = two_crews
+    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
+                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=theirs)
+    client.force_login(other_user)
+    html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+    assert "Saints" in html and "Sinners" in html and "waiting for confirmation" in html
+    client.post(reverse("game-confirm", args=[campaign.pk, game.pk]))
+    client.force_login(user)
+    client.post(reverse("game-confirm", args=[campaign.pk, game.pk]))
+    assert Game.objects.get().status == Game.APPLIED
+    history = client.get(reverse("campaign-history", args=[campaign.pk])).content.decode()
+    assert "carried off 1 Treasure Token" in history
+
+
+def test_record_game_form_rolls_on_tables_and_keeps_input_on_error(client, campaign, user, two_crews):
+    mine, theirs = two_crews
+    table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Scarred")
+    hurt = mine.crew.characters.first()
+    client.force_login(user)
+    data = {"played_on": "2026-11-20", "scenario": "Exploration", f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1",
+            f"treasure-{mine.pk}": "2", f"table-{hurt.pk}": str(table.pk)}
+    response = client.post(reverse("game-create", args=[campaign.pk]), data)
+    assert response.status_code == 422
+    assert "Choose the winner" in response.content.decode()
+    response = client.post(reverse("game-create", args=[campaign.pk]), {**data, "result": str(mine.pk)})
+    game = Game.objects.get()
+    assert response.url == reverse("game-detail", args=[campaign.pk, game.pk])
+    effect = game.participants.get(campaign_crew=mine).effects[0]
+    assert effect["text"] == "Scarred" and 1 <= effect["roll"]["result"] <= 6
+
+
+def test_campaign_copy_cannot_be_geared_for_free_in_the_editor(client, campaign, user, two_crews):
+    mine, _ = two_crews
+    client.force_login(user)
+    character = mine.crew.characters.first()
+    response = client.post(reverse("crew-edit-action", args=[mine.crew.pk, "add-gear"]),
+                           {"version": mine.crew.version, "character": character.pk, "slug": "sword"},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    assert "enrolled in a campaign" in response.content.decode()
+
+
+def test_only_organiser_reverses(client, campaign, user, other_user, two_crews, today):
+    mine, theirs = two_crews
+    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
+                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=mine)
+    services.confirm_game(game, user)
+    entry = campaign.history.get(kind="treasure")
+    client.force_login(other_user)
+    client.post(reverse("history-reverse", args=[campaign.pk, entry.pk]))
+    mine.refresh_from_db()
+    assert mine.treasury == 1
+    client.force_login(user)
+    client.post(reverse("history-reverse", args=[campaign.pk, entry.pk]))
+    mine.refresh_from_db()
+    assert mine.treasury == 0
