@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from crewbuilder.views import accounts, home
+from crewbuilder.views import accounts, home, odds_api
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -10,5 +10,6 @@ urlpatterns = [
     path("", include("crewbuilder.urls_crews")),
     path("", include("crewbuilder.urls_pdf")),
     path("", include("campaigns.urls")),
+    path("api/odds/", odds_api.odds_endpoint, name="odds-api"),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,59 @@
+"""python manage.py odds FILE|-  — answer an odds request (odds-format.md)."""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from crewbuilder.rules import OddsRequestError, odds
+
+
+class Command(BaseCommand):
+    help = "Print the exact odds for a request in odds-format.md (FILE or - for stdin)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="request JSON file, or - for standard input")
+
+    def handle(self, *args, **options):
+        try:
+            if options["file"] == "-":
+                text = sys.stdin.read()
+            else:
+                with open(options["file"], encoding="utf-8") as handle:
+                    text = handle.read()
+            request = json.loads(text)
+            answer = odds(request, weapons=_catalogue_weapons())
+        except (OSError, UnicodeDecodeError) as exc:
+            self._fail(f"cannot read {options['file']}: {exc}")
+        except json.JSONDecodeError as exc:
+            self._fail(f"not JSON: {exc}")
+        except OddsRequestError as exc:
+            self._fail(str(exc))
+        self.stdout.write(json.dumps(answer))
+
+    def _fail(self, message: str):
+        self.stdout.write(json.dumps({"error": message}))
+        sys.exit(2)
+
+
+def _catalogue_weapons():
+    """Weapons from the database (house rules included) when it has them, else the bundled file."""
+    from crewbuilder.rules.odds_requests import file_weapons
+
+    try:
+        from crewbuilder.models import Item
+
+        rows = {w.slug: w for w in Item.objects.filter(category=Item.WEAPON).select_related("system")
+                if w.system.slug == "cybernekro"}
+    except Exception:  # no database yet (fresh checkout): the shipped catalogue answers
+        rows = {}
+    if not rows:
+        return file_weapons
+
+    def resolve(slug):
+        w = rows.get(slug)
+        if w is None:
+            return None
+        return {"slug": w.slug, "damage": w.damage, "range": w.range, "keywords": list(w.keywords)}
+
+    return resolve
