@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("crewbuilder.urls_crews")),
     path("", include("crewbuilder.urls_pdf")),
     path("", include("campaigns.urls")),
+    path("", include("crewbuilder.urls_dice")),
     path("api/odds/", odds_api.odds_endpoint, name="odds-api"),
     path("admin/", admin.site.urls),
 ]

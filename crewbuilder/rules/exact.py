@@ -483,3 +483,33 @@ def attack_odds(action: str, attacker: Attacker, weapon: Weapon, target: Target,
                 groups["unharmed"] += weight
             expected += weight * state.gained
     return {"to_hit": to_hit, "target": groups, "expected_wounds": expected}
+
+
+# --- complications and environment effects at the table ---------------------------------------
+
+# Effects that change a roll in the attack chain, by complication slug:
+# (hit modifier for Shoot, hit modifier for Fight, Toughness modifier unless protected)
+COMPLICATION_EFFECTS = {
+    "darkness": (-3, 0, 0),
+    "partial-darkness": (-2, 0, 0),
+    "slippery-ground": (0, -2, 0),
+    "noxious-air": (0, 0, -2),
+}
+NOXIOUS_AIR_IMMUNE_GEAR = frozenset({"hazard-suit", "gas-mask", "powered-armor"})
+
+
+def apply_complications(names, action: str, target: Target, situation: Situation) -> tuple[Target, Situation]:
+    """Fold the chosen complications into the target and situation."""
+    hit, toughness = 0, 0
+    for name in names:
+        shoot_mod, fight_mod, tough_mod = COMPLICATION_EFFECTS.get(name, (0, 0, 0))
+        hit += shoot_mod if action == "shoot" else fight_mod
+        immune = "artificial" in target.traits or target.gear & NOXIOUS_AIR_IMMUNE_GEAR
+        toughness += 0 if immune else tough_mod
+    if toughness:
+        target = Target(target.toughness + toughness, target.strength, target.armor, target.wounds, target.prone,
+                        target.traits, target.body_mods, target.gear)
+    if hit:
+        situation = Situation(situation.cover, situation.long_range, situation.surrounded, situation.modifier + hit,
+                              situation.auto, situation.over_half_range)
+    return target, situation

@@ -1,29 +1,16 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-
-def _home_lists(user) -> dict:
-    """The signed-in player's crews and campaigns, newest first.
-
-    The models arrive with later issues; until they exist the lists are empty.
-    """
-    crews, campaigns = [], []
-    try:
-        from crewbuilder.models import Crew
-    except ImportError:
-        Crew = None
-    if Crew is not None:
-        crews = list(Crew.objects.filter(owner=user).select_related("system").order_by("-updated_at")[:20])
-    try:
-        from campaigns.models import Campaign
-    except ImportError:
-        Campaign = None
-    if Campaign is not None:
-        campaigns = list(Campaign.objects.for_member(user).order_by("-created_at")[:20])
-    return {"crews": crews, "campaigns": campaigns}
+from campaigns.models import Campaign, Membership
+from crewbuilder.models import Crew
 
 
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home_visitor.html")
-    return render(request, "home.html", _home_lists(request.user))
+    user = request.user
+    return render(request, "home.html", {
+        "crews": Crew.objects.filter(owner=user).select_related("system").order_by("-updated_at")[:20],
+        "campaigns": Campaign.objects.for_member(user).order_by("-created_at")[:20],
+        "invitations": Membership.objects.filter(user=user, status=Membership.INVITED).select_related("campaign"),
+    })
