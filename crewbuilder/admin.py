@@ -5,7 +5,7 @@ in lists and choosers; the loader never overwrites or deletes them.
 """
 
 from django.contrib import admin
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 
 from crewbuilder.models import (
     BodyMod,
@@ -110,4 +110,4 @@ class CrewAdmin(admin.ModelAdmin):
         report = validate_crew_model(crew)
         findings = [(f["code"], f.get("character") or "crew", f["message"]) for f in report["errors"] + report["warnings"]]
         header = f"{'valid' if report['valid'] else 'NOT valid'}, {report.get('points')} / {report.get('budget')} points"
-        return format_html_join("", "<div>{}: {} ({})</div>", [(code, who, msg) for code, who, msg in findings]) or header
+        return format_html("<div>{}</div>{}", header, format_html_join("", "<div>{}: {} ({})</div>", findings))

@@ -156,6 +156,9 @@ def set_attribute(crew: Crew, data) -> None:
     """
     character = _character(crew, data.get("character"))
     attribute = data.get("attribute")
+    if data.get("step"):  # a stepper button: "strength:1" or "strength:-1"
+        attribute, _, delta = str(data.get("step")).partition(":")
+        data = {"delta": delta}
     if attribute not in ATTRIBUTES:
         raise EditError("Unknown attribute.")
     low, high = ATTRIBUTE_STORAGE_RANGE

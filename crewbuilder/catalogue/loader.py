@@ -195,7 +195,7 @@ def export_catalogue(system) -> dict:
         "crew_rules": system.rules,
     }
     for section, (model, fixed) in SECTIONS.items():
-        data[section] = [row.to_entry() for row in model.objects.filter(system=system, **fixed).order_by("position", "id")]
+        data[section] = [row.to_entry() for row in model.objects.filter(system=system, **fixed).order_by("house_rule", "position", "id")]
     return data
 
 

@@ -65,8 +65,18 @@ def die_faces(reroll_ones: bool, reroll_sixes: bool) -> tuple[tuple[int, Fractio
     return tuple(sorted(dist.items()))
 
 
+# (kept, new die, keep) -> new kept: a few hundred entries, filled on first use.
+_TOP: dict = {}
+
+
 def _keep_top(kept: tuple, value: int, keep: int) -> tuple:
     return tuple(sorted(kept + (value,), reverse=True)[:keep])
+
+
+@lru_cache(maxsize=64)
+def _die_weights(reroll_ones: bool, reroll_sixes: bool) -> tuple[tuple[int, int], ...]:
+    """``die_faces`` as integer weights out of 36 (exact, and fast to multiply)."""
+    return tuple((face, int(p * 36)) for face, p in die_faces(reroll_ones, reroll_sixes))
 
 
 @lru_cache(maxsize=4096)
@@ -76,25 +86,31 @@ def damage_sum_distribution(dice: int, keep: int, reroll_ones: bool, reroll_sixe
     ``dice`` D6 are rolled (each re-rolled once as the keywords allow); if any
     shows a 6 one more D6 is rolled (exactly one, adding no further die);
     then the ``keep`` highest count (fewer if fewer dice were rolled).
+    Counts are integers over 36 per die; Fractions only at the end.
     """
     if dice <= 0:
         return {0: ONE}
-    faces = die_faces(reroll_ones, reroll_sixes)
-    states = {((), False): ONE}
+    weights = _die_weights(reroll_ones, reroll_sixes)
+    states = {((), False): 1}
     for _ in range(dice):
-        nxt = defaultdict(Fraction)
-        for (kept, six), p in states.items():
-            for value, q in faces:
-                nxt[(_keep_top(kept, value, keep), six or value == 6)] += p * q
+        nxt = defaultdict(int)
+        for (kept, six), n in states.items():
+            for value, w in weights:
+                step = (kept, value, keep)
+                grown = _TOP.get(step)
+                if grown is None:
+                    grown = _TOP[step] = _keep_top(kept, value, keep)
+                nxt[(grown, six or value == 6)] += n * w
         states = nxt
-    sums = defaultdict(Fraction)
-    for (kept, six), p in states.items():
+    denominator = 36 ** (dice + 1)
+    sums = defaultdict(int)
+    for (kept, six), n in states.items():
         if six:
-            for value, q in faces:
-                sums[sum(_keep_top(kept, value, keep))] += p * q
+            for value, w in weights:
+                sums[sum(_keep_top(kept, value, keep))] += n * w
         else:
-            sums[sum(kept)] += p
-    return dict(sums)
+            sums[sum(kept)] += n * 36
+    return {total: Fraction(n, denominator) for total, n in sums.items()}
 
 
 def damage_row(total: int) -> str:

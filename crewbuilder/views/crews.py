@@ -32,7 +32,7 @@ CREW_FILE_MAX_BYTES = 256 * 1024
 
 def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> Crew:
     """The signed-in user's crew, or 404 (also for other users' crews)."""
-    queryset = Crew.objects.with_everything() if full else Crew.objects.select_related("system")
+    queryset = Crew.objects.with_everything() if full else Crew.objects.select_related("system", "campaign_entry")
     return get_object_or_404(queryset, pk=pk, owner=request.user)
 
 

@@ -16,7 +16,9 @@ from crewbuilder.crewfile import (
     export_crew,
     import_crew_file,
 )
+from crewbuilder.catalogue.loader import catalogue_file_for
 from crewbuilder.models import Crew
+from crewbuilder.validation import CatalogueSnapshot
 
 LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipline": -1}
 
@@ -41,9 +43,15 @@ def crew_data(**overrides):
     return data
 
 
+def file_catalogue(system):
+    """The shipped data file as the catalogue: these reading tests need no database."""
+    data = catalogue_file_for(system)
+    return CatalogueSnapshot(data) if data else None
+
+
 def check(data):
     raw = data if isinstance(data, (bytes, str)) else json.dumps(data)
-    return check_crew_file(raw)
+    return check_crew_file(raw, snapshot_lookup=file_catalogue)
 
 
 def bad_format_message(data):

@@ -1,0 +1,103 @@
+"""Page timings and SQL query counts (make bench, DEBUG off). Prints figures only."""
+
+import datetime
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crewbuilder.settings")
+os.environ["DATABASE_URL"] = "sqlite:///" + str(Path(__file__).resolve().parent.parent / "var" / "bench.sqlite3")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+
+def median_ms(fn, repeat=15):
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+def queries(fn):
+    with CaptureQueriesContext(connection) as q:
+        fn()
+    return len(q)
+
+
+def main():
+    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).unlink(missing_ok=True)
+    call_command("migrate", verbosity=0)
+    call_command("loadcatalogue", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from campaigns import services
+    from crewbuilder.models import (BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew,
+                                    GameSystem, Item, Trait, User)
+
+    system = GameSystem.objects.get(slug="cybernekro")
+    owner = User.objects.create_user("bench", password="x")
+
+    def crew(size, name, user=owner):
+        c = Crew.objects.create(owner=user, system=system, name=name)
+        for i in range(size):
+            ch = Character.objects.create(crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1,
+                                          agility=1, intellect=-1, discipline=-2)
+            CharacterTrait.objects.create(character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small"))
+            CharacterBodyMod.objects.create(character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling"))
+            for j, slug in enumerate(["sword", "light-armor", "pistol"]):
+                CharacterGear.objects.create(character=ch, item=Item.objects.get(system=system, slug=slug), position=j)
+        return c
+
+    client = Client()
+    client.force_login(owner)
+    print("Crew editor (DEBUG off)")
+    for size in (3, 7):
+        c = crew(size, f"Crew{size}")
+        url = f"/crews/{c.pk}/edit/"
+        client.get(url)
+        ch = c.characters.first()
+
+        def change():
+            c.refresh_from_db()
+            client.post(f"/crews/{c.pk}/edit/attribute/", {"version": c.version, "character": ch.pk,
+                                                            "attribute": "agility", "delta": 1 if change.up else -1},
+                        HTTP_HX_REQUEST="true")
+            change.up = not change.up
+        change.up = True
+        print(f"  {size} characters: editor page {queries(lambda: client.get(url))} queries, "
+              f"{median_ms(lambda: client.get(url)):.1f} ms; htmx attribute change {queries(change) - 1} queries, "
+              f"{median_ms(change):.1f} ms (target <= 12 queries, <= 30 ms)")
+
+    print("Campaign page: 8 crews, 50 games")
+    organiser = owner
+    campaign = services.create_campaign(organiser, name="Bench", system=system, treasure_value=5)
+    entries = []
+    for i in range(8):
+        user = organiser if i == 0 else User.objects.create_user(f"p{i}", password="x")
+        if i:
+            services.invite(campaign, organiser, user.username)
+            services.respond(campaign, user, accept=True)
+        entries.append(services.enrol(campaign, user, crew(3, f"C{i}", user)))
+    for g in range(50):
+        a, b = entries[g % 8], entries[(g + 1) % 8]
+        game = services.record_game(campaign, organiser, played_on=datetime.date(2026, 1, 1) + datetime.timedelta(days=g),
+                                    scenario="Exploration", participants=[{"crew": a, "treasure": 1}, {"crew": b}], winner=a)
+        services.confirm_game(game, organiser)
+    url = f"/campaigns/{campaign.pk}/"
+    client.get(url)
+    print(f"  campaign page {queries(lambda: client.get(url))} queries, {median_ms(lambda: client.get(url)):.1f} ms (target <= 50 ms)")
+
+
+if __name__ == "__main__":
+    main()
