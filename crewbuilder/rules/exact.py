@@ -135,10 +135,10 @@ def damage_row_distribution(
     keep = 3 if overkill else 2
     reduction = effective_armor(armor, piercing, electric)
     rows = {name: Fraction(0) for name, _ in DAMAGE_ROWS}
+    # No dice (e.g. Short-ranged on a Damage 1 weapon): the picked dice sum to 0
+    # and the Wounds and armor still apply, as the damage table's formula says.
     for total, p in damage_sum_distribution(dice, keep, energy, reroll_sixes).items():
-        rows[damage_row(total + wounds - reduction)] += p if dice > 0 else 0
-    if dice <= 0:
-        rows["none"] = ONE
+        rows[damage_row(total + wounds - reduction)] += p
     return rows
 
 

@@ -179,7 +179,7 @@ def roll_attack(seed: int, action: str, attacker: exact.Attacker, weapon: exact.
         steps.extend(dmg_steps)
         reduction = exact.effective_armor(profile["armor"], profile["piercing"], profile["electric"])
         final = total + state.wounds - reduction
-        row = exact.damage_row(final) if profile["dice"] > 0 else "none"
+        row = exact.damage_row(final)
         steps.append(Step("Damage table", result=f"{total} + {state.wounds} Wounds − {reduction} armor = {final}: {row}"))
         tio = exact.tough_it_out(row, state, target, profile["brutal"])
         after, failed = row, False

@@ -170,3 +170,9 @@ def test_morale_matches_brute_force(discipline, dread, wounds, allies):
 def test_morale_with_no_dread_does_nothing():
     left, flees, npc = exact.morale_distribution(0, 0, 0, 0)
     assert left["0"] == 1 and flees["0"] == 1 and npc == 0
+
+
+def test_no_damage_dice_still_adds_wounds_minus_armor():
+    # "Roll + Wounds - Armor": with no dice the roll is 0.
+    assert exact.damage_row_distribution(0, 0, 3)["light"] == 1
+    assert exact.damage_row_distribution(0, 1, 3)["none"] == 1

@@ -38,7 +38,7 @@ class Command(BaseCommand):
 
 def _catalogue_weapons():
     """Weapons from the database (house rules included) when it has them, else the bundled file."""
-    from crewbuilder.rules.odds_requests import file_weapons
+    from crewbuilder.rules.odds import file_weapons
 
     try:
         from crewbuilder.models import Item
