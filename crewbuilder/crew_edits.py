@@ -260,6 +260,10 @@ def _row_id(data) -> int:
         raise EditError("Which entry? The form did not say.") from None
 
 
+# Edits that change one character only: the editor re-renders just that card.
+CHARACTER_EDITS = {"character", "attribute", "add-trait", "trait-choice", "remove-trait",
+                   "add-body-mod", "remove-body-mod", "add-gear", "remove-gear"}
+
 EDITS = {
     "crew": update_crew,
     "accept": accept_finding,

@@ -141,7 +141,28 @@ def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
         missing("characters")
     for index, character in enumerate(check_list(data["characters"], "characters")):
         crew["characters"].append(read_character(character, f"characters[{index}]"))
+    if "house_rules" in data:
+        crew["house_rules"] = read_house_rules(data["house_rules"])
     return crew
+
+
+def read_house_rules(value) -> list:
+    """Findings the owner accepted as house rules (an added key of the crew file)."""
+    accepted = []
+    for index, entry in enumerate(check_list(value, "house_rules")):
+        where = f"house_rules[{index}]"
+        entry = check_object(entry, where)
+        if "code" not in entry or "note" not in entry:
+            missing(f"{where}.code" if "code" not in entry else f"{where}.note")
+        character = entry.get("character")
+        if character is not None:
+            character = check_text(character, f"{where}.character", limit=NAME_MAX)
+        accepted.append({
+            "code": check_slug(entry["code"], f"{where}.code"),
+            "character": character,
+            "note": check_text(entry["note"], f"{where}.note", limit=300),
+        })
+    return accepted
 
 
 def missing(where: str):
@@ -247,7 +268,7 @@ def check_crew_file(raw, snapshot_lookup=catalogue_snapshot):
         crew = read_body(envelope, default_budget=snapshot.rules.get("budget", 150))
     except BadFormat as error:
         return None, bad_format_report(error), EXIT_UNREADABLE
-    report = validate(crew, snapshot)
+    report = validate(crew, snapshot, crew.get("house_rules"))
     return crew, report, EXIT_VALID if report["valid"] else EXIT_ERRORS
 
 
@@ -289,7 +310,7 @@ def import_crew_data(data: dict, owner):
     body_mods = {m.slug: m for m in BodyMod.objects.filter(system=system)}
     items = {i.slug: i for i in Item.objects.filter(system=system)}
     crew = Crew.objects.create(owner=owner, system=system, name=data["name"], budget=data["budget"],
-                               notes=data.get("notes", ""))
+                               notes=data.get("notes", ""), accepted_findings=data.get("house_rules", []))
     trait_rows, mod_rows, gear_rows = [], [], []
     for position, c in enumerate(data["characters"]):
         character = Character.objects.create(crew=crew, position=position, name=c["name"],
@@ -320,5 +341,12 @@ def runs(slugs: list) -> list:
 
 
 def export_crew(crew) -> str:
-    """The crew file text of a crew loaded with ``Crew.objects.with_everything()``."""
-    return json.dumps(crew_to_data(crew), indent=2, ensure_ascii=False) + "\n"
+    """The crew file text of a crew loaded with ``Crew.objects.with_everything()``.
+
+    Accepted house rules travel with the crew under ``house_rules`` (a key
+    added to crew-format.md, which allows adding), so another group sees them.
+    """
+    data = crew_to_data(crew)
+    if crew.accepted_findings:
+        data["house_rules"] = crew.accepted_findings
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from crewbuilder.rules import dice
 
@@ -275,6 +275,14 @@ class TestEvent:
         dist = hit_roll_distribution(self.modifier, self.jinxed, self.dice_count)
         return surrounded_reroll(dist) if self.reroll_failures else dist
 
+    def sample(self, rng: random.Random) -> Outcome:
+        """The same roll as :meth:`roll` (same generator calls), without the log."""
+        n = self.dice_count
+        outcome = classify_auto(tuple(rng.randint(1, 20) for _ in range(n)), self.modifier, self.jinxed)
+        if self.reroll_failures and not outcome.passed:
+            outcome = classify_auto(tuple(rng.randint(1, 20) for _ in range(n)), self.modifier, self.jinxed)
+        return outcome
+
     def roll(self, rng: random.Random) -> tuple[Outcome, dict]:
         faces = tuple(rng.randint(1, 20) for _ in range(self.dice_count))
         outcome = classify_auto(faces, self.modifier, self.jinxed)
@@ -297,6 +305,19 @@ class DamageEvent:
     def distribution(self) -> dict:
         return dice.damage_pool_distribution(self.dice, self.keep, self.reroll)
 
+    def sample(self, rng: random.Random) -> int:
+        """The same roll as :meth:`roll` (same generator calls), without the log."""
+        reroll, randint = self.reroll, rng.randint
+        faces = []
+        for _ in range(self.dice):
+            f = randint(1, 6)
+            faces.append(randint(1, 6) if f in reroll else f)
+        if 6 in faces:
+            f = randint(1, 6)
+            faces.append(randint(1, 6) if f in reroll else f)
+        faces.sort(reverse=True)
+        return sum(faces[:self.keep])
+
     def roll(self, rng: random.Random) -> tuple[int, dict]:
         log = dice.roll_damage_pool(rng, self.dice, self.keep, self.reroll)
         return log.result, {"what": "damage", "dice": list(log.shown), "kept": list(log.kept),
@@ -311,6 +332,9 @@ class DieEvent:
 
     def distribution(self) -> dict:
         return dice.uniform(self.sides)
+
+    def sample(self, rng: random.Random) -> int:
+        return rng.randint(1, self.sides)
 
     def roll(self, rng: random.Random) -> tuple[int, dict]:
         value = rng.randint(1, self.sides)
@@ -348,9 +372,15 @@ def enumerate_process(process: Callable, *args) -> dict:
     return dict(results)
 
 
-def sample_process(process: Callable, rng: random.Random, *args) -> tuple:
-    """One seeded run of ``process``: (result, log of every event rolled)."""
+def sample_process(process: Callable, rng: random.Random, *args, log: bool = True) -> tuple:
+    """One seeded run of ``process``: (result, log of every event rolled).
+
+    ``log=False`` rolls the very same dice (same generator calls) without
+    keeping a log: the result is the same, the steps are empty (simulations).
+    """
     steps: list[dict] = []
+    if not log:
+        return process(lambda event: event.sample(rng), *args), ()
 
     def draw(event):
         value, log = event.roll(rng)
@@ -435,8 +465,9 @@ class HitPlan:
     critical_wound: bool = True  # a critical hit's extra Wound (not for Splash secondaries)
 
 
-@dataclass(frozen=True)
-class HitState:
+class HitState(NamedTuple):
+    """The target during one hit (a NamedTuple: immutable and quick to copy in simulations)."""
+
     wounds: int
     prone: bool
     ooa: bool = False
@@ -466,15 +497,15 @@ def _gain_wound(draw, plan: HitPlan, state: HitState, from_weapon: bool = True) 
         return state  # Feeble: no Wounds unless the target is Prone
     if plan.one_shotter:  # a Wound knocks it Prone instead; already Prone: OoA
         if state.prone:
-            return replace(state, ooa=True)
-        return replace(state, prone=True, knocked=True)
+            return state._replace(ooa=True)
+        return state._replace(prone=True, knocked=True)
     if state.organs:  # Extra organs: the first Wound of the game asks for a Toughness test
-        state = replace(state, organs=False)
+        state = state._replace(organs=False)
         if draw(_toughness_test(plan, state, "extra organs")).passed:
             return state
     if state.wounds >= MAX_WOUNDS:
-        return replace(state, ooa=True, gained=state.gained + 1)
-    return replace(state, wounds=state.wounds + 1, gained=state.gained + 1)
+        return state._replace(ooa=True, gained=state.gained + 1)
+    return state._replace(wounds=state.wounds + 1, gained=state.gained + 1)
 
 
 def _knock_prone(state: HitState, plan: HitPlan) -> HitState:
@@ -482,8 +513,8 @@ def _knock_prone(state: HitState, plan: HitPlan) -> HitState:
     if state.ooa or plan.monstrous:
         return state
     if state.prone:
-        return replace(state, ooa=True)
-    return replace(state, prone=True, knocked=True)
+        return state._replace(ooa=True)
+    return state._replace(prone=True, knocked=True)
 
 
 def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
@@ -507,10 +538,10 @@ def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
     if row >= Row.SERIOUS:
         state = _knock_prone(state, plan)
     if row >= Row.CRITICAL:
-        state = replace(state, ooa=True)
+        state = state._replace(ooa=True)
     if plan.stagger_prone and not state.ooa and not state.prone and not plan.monstrous:
         if not draw(_toughness_test(plan, state, "stagger")).passed:
-            state = replace(state, prone=True, knocked=True)
+            state = state._replace(prone=True, knocked=True)
     return state
 
 
@@ -672,8 +703,13 @@ class AttackRoll:
 def roll_attack(rng: random.Random, action, attacker: Attacker, weapon: Weapon, target: Target,
                 situation: Situation = Situation(), seed: int | None = None) -> AttackRoll:
     """One seeded attack, every die logged (replay: the same seed and inputs)."""
-    plan = plan_attack(action, attacker, weapon, target, situation)
-    (outcome, state), steps = sample_process(attack_process, rng, plan)
+    return roll_planned_attack(rng, plan_attack(action, attacker, weapon, target, situation), seed)
+
+
+def roll_planned_attack(rng: random.Random, plan: AttackPlan, seed: int | None = None,
+                        log: bool = True) -> AttackRoll:
+    """:func:`roll_attack` for an already planned attack (simulations plan once, and skip the log)."""
+    (outcome, state), steps = sample_process(attack_process, rng, plan, log=log)
     group = state.group if state else TargetState.UNHARMED
     return AttackRoll(seed, outcome, group, state.gained if state else 0, steps)
 
@@ -956,9 +992,9 @@ def fall_process(draw, plan: HitPlan, hits: int) -> HitState:
             break
         hit = hit_process(draw, replace(plan, wounds=state.wounds, prone=state.prone,
                                         extra_organs=state.organs), False)
-        state = replace(hit, gained=state.gained + hit.gained, knocked=state.knocked or hit.knocked)
+        state = hit._replace(gained=state.gained + hit.gained, knocked=state.knocked or hit.knocked)
     if hits and not state.ooa and not state.prone and not plan.monstrous:
-        state = replace(state, prone=True, knocked=True)  # "and is then knocked Prone"
+        state = state._replace(prone=True, knocked=True)  # "and is then knocked Prone"
     return state
 
 

@@ -139,22 +139,45 @@ def _insert_top(kept: tuple, value: int, keep: int) -> tuple:
     return tuple(sorted(kept[:-1] + (value,), reverse=True))
 
 
+_TRANSITIONS: dict = {}
+
+
+def _next_top(kept: tuple, face: int, keep: int) -> tuple:
+    """Memoised :func:`_insert_top` (the DP asks the same few questions many times)."""
+    key = (kept, face, keep)
+    nxt = _TRANSITIONS.get(key)
+    if nxt is None:
+        nxt = _TRANSITIONS[key] = _insert_top(kept, face, keep)
+    return nxt
+
+
 @lru_cache(maxsize=4096)
 def _pool_states(n: int, keep: int, reroll: frozenset) -> tuple:
     """DP over the dice: state (kept top-``keep`` sorted, any six) -> integer count.
 
-    Counts are out of 36**n (each die weighted out of 36). Returns a tuple of
-    ((kept, six), count) pairs.
+    Counts are out of 36**n (each die weighted out of 36). A 6 is the highest
+    face, so with ``keep`` >= 1 "any six" is "the first kept die is a 6";
+    the DP runs on the kept dice alone and adds the flag at the end.
+    Returns a tuple of ((kept, six), count) pairs.
     """
     weights = face_weights(6, reroll)
-    states: dict = {((), False): 1}
+    if keep == 0:
+        states6: dict = {((), False): 1}
+        for _ in range(n):
+            nxt6: dict = defaultdict(int)
+            for (kept, six), count in states6.items():
+                for face, w in weights:
+                    nxt6[((), six or face == 6)] += count * w
+            states6 = nxt6
+        return tuple(states6.items())
+    states: dict = {(): 1}
     for _ in range(n):
         nxt: dict = defaultdict(int)
-        for (kept, six), count in states.items():
+        for kept, count in states.items():
             for face, w in weights:
-                nxt[(_insert_top(kept, face, keep), six or face == 6)] += count * w
+                nxt[_next_top(kept, face, keep)] += count * w
         states = nxt
-    return tuple(states.items())
+    return tuple(((kept, bool(kept) and kept[0] == 6), count) for kept, count in states.items())
 
 
 @lru_cache(maxsize=4096)

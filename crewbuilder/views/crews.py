@@ -121,8 +121,10 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     crew = _get_crew_for_user(request, pk)
     if action not in crew_edits.EDITS:
         raise Http404
+    # htmx sends the editor's one current version; plain forms carry their own.
+    version = request.POST.get("current_version") or request.POST.get("version")
     try:
-        crew_edits.apply_edit(crew, action, request.POST, request.POST.get("version"))
+        crew_edits.apply_edit(crew, action, request.POST, version)
     except crew_edits.StaleCrew:
         return _conflict(request, crew)
     except crew_edits.EditError as exc:
@@ -136,7 +138,21 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
     # The edit updated ``crew`` in memory; only its characters need reloading.
     prefetch_related_objects([crew], *character_prefetches())
-    return _vary(render(request, "crewbuilder/crew_edit.html#editor", _editor_context(request, crew)))
+    context = _editor_context(request, crew)
+    if action in crew_edits.CHARACTER_EDITS:
+        return _character_update(request, context, request.POST.get("character"))
+    return _vary(render(request, "crewbuilder/crew_edit.html#editor", context))
+
+
+def _character_update(request: HttpRequest, context: dict, character_id) -> HttpResponse:
+    """Only the edited character's card, with out-of-band updates: constant size whatever the crew."""
+    edited = next((ch for ch in context["view"]["characters"] if str(ch["model"].pk) == str(character_id)), None)
+    if edited is None:
+        return _vary(render(request, "crewbuilder/crew_edit.html#editor", context))
+    response = render(request, "crewbuilder/_character_update.html", {**context, "ch": edited, "edited": edited["model"].pk})
+    response["HX-Retarget"] = f"#character-{edited['model'].pk}"
+    response["HX-Reswap"] = "outerHTML"
+    return _vary(response)
 
 
 def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:

@@ -1,5 +1,7 @@
 import json
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -426,3 +428,41 @@ def test_oversize_file_is_refused(client, user, catalogue):
     assert response.status_code == 422
     assert "at most 256 KiB" in response.content.decode()
     assert not Crew.objects.exists()
+
+
+def test_house_rules_travel_in_the_crew_file(client, user, make_crew):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    crew = make_crew(user, characters=[{"name": "Solo", "attributes": {"strength": 1}}],
+                     accepted_findings=[{"code": "too-few-characters", "character": None, "note": "we play solo"}])
+    client.force_login(user)
+    exported = client.get(reverse("crew-export", args=[crew.pk])).content
+    assert json.loads(exported)["house_rules"] == [{"code": "too-few-characters", "character": None, "note": "we play solo"}]
+    client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", exported)})
+    copy = Crew.objects.exclude(pk=crew.pk).get()
+    assert copy.accepted_findings == crew.accepted_findings
+    html = client.get(reverse("crew-detail", args=[copy.pk])).content.decode()
+    assert "Valid with house rules" in html and "we play solo" in html
+
+
+def test_character_edit_returns_only_that_card_with_out_of_band_updates(client, user, geared_crew):
+    client.force_login(user)
+    sizes = []
+    for size in (3, 7):
+        crew = geared_crew(user, size, name=f"Crew {size}")
+        character = crew.characters.first()
+        response = client.post(
+            reverse("crew-edit-action", args=[crew.pk, "attribute"]),
+            {"current_version": crew.version, "character": character.pk, "step": "agility:-1"},
+            HTTP_HX_REQUEST="true",
+        )
+        html = response.content.decode()
+        assert response["HX-Retarget"] == f"#character-{character.pk}"
+        assert html.count('class="card character"') == 1
+        crew.refresh_from_db()
+        assert f'id="crew-version" name="current_version" value="{crew.version}" hx-swap-oob="true"' in html
+        assert 'id="crew-summary"' in html and 'id="crew-findings"' in html
+        # every other character's findings are refreshed (a crew-wide warning may appear or go)
+        assert html.count('class="character-findings"') == size
+        sizes.append(len(html) - 220 * size)
+    assert abs(sizes[0] - sizes[1]) < 2000
