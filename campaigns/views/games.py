@@ -13,7 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.models import CampaignCrew, Game
 from campaigns.views.campaigns import _get_campaign_for_user
-from crewbuilder.models import Complication, Item, Scenario
+import random
+
+from crewbuilder.dice_service import new_seed
+from crewbuilder.models import Complication, EnvironmentEffect, Item, Scenario
+from crewbuilder.rules import scenarios as scenario_rules
 
 OUTCOMES = [("", "fine"), ("ooa", "out of action"), ("dead", "dead")]
 
@@ -60,6 +64,7 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     scenarios = list(Scenario.objects.filter(system=campaign.system))
     complications = list(Complication.objects.filter(system=campaign.system))
     problems = []
+    generated = _generate(request, complications, campaign) if request.GET.get("generate") else None
     if request.method == "POST":
         participants, problems = _participants_from_post(request.POST, crews, tables)
         result = request.POST.get("result", "")
@@ -89,8 +94,26 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
-        "today": datetime.date.today().isoformat(), "post": request.POST,
+        "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
     }, status=422 if problems else 200)
+
+
+def _generate(request, complications, campaign) -> dict:
+    """A seeded scenario draw: the card, a complication, and the quick start's six environment rolls."""
+    method = "d12" if request.GET.get("generate") == "d12" else "deck"
+    try:
+        seed = int(request.GET.get("seed", ""))
+    except ValueError:
+        seed = new_seed()
+    rng = random.Random(seed)
+    card = scenario_rules.draw(rng, method)
+    complication_draw = scenario_rules.draw(rng, method)
+    entries = [{"number": c.number, "name": c.name, "text": c.text} for c in complications]
+    effects = [{"number": e.number, "name": e.name, "text": e.text}
+               for e in EnvironmentEffect.objects.filter(system=campaign.system)]
+    rounds = [(n + 1, scenario_rules.environment_effect(rng.randint(1, 6), effects)) for n in range(6)]
+    return {"seed": seed, "method": method, "card": card, "complication_card": complication_draw,
+            "complication": scenario_rules.complication_for(complication_draw.number, entries), "rounds": rounds}
 
 
 @login_required

@@ -93,3 +93,25 @@ def test_only_organiser_reverses(client, campaign, user, other_user, two_crews, 
     client.post(reverse("history-reverse", args=[campaign.pk, entry.pk]))
     mine.refresh_from_db()
     assert mine.treasury == 0
+
+
+def test_scenario_generation_is_seeded_and_reads_the_catalogue(client, campaign, user):
+    client.force_login(user)
+    url = reverse("game-create", args=[campaign.pk])
+    first = client.get(url + "?generate=d12&seed=31").content.decode()
+    again = client.get(url + "?generate=d12&seed=31").content.decode()
+    section = lambda html: html[html.index('id="gen-heading"'):html.index("Seed 31")]  # noqa: E731
+    assert section(first) == section(again)
+    assert "not in the free rules" in first
+    assert "Round 6:" in first
+
+
+def test_scenario_draw_rules():
+    import random
+
+    from crewbuilder.rules import scenarios
+
+    assert {scenarios.draw(random.Random(s), "d12").number for s in range(300)} == set(range(1, 13))
+    assert {scenarios.draw(random.Random(s), "deck").number for s in range(600)} == set(range(1, 14))
+    complications = [{"number": n, "name": f"c{n}"} for n in range(1, 14)]
+    assert scenarios.complication_for(13, complications)["name"] == "c13"  # the King: "No complication"
