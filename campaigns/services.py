@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, CampaignCrew, Game, GameCrew, HistoryEntry, Memorial, Membership, RollTable
 from crewbuilder import crew_edits, crew_service
+from crewbuilder.catalogue.loader import snapshot_for_system
+from crewbuilder.validation import crew_to_data, validate_crew
 from crewbuilder.models import Character, Crew
 from crewbuilder.models.catalogue import ATTRIBUTES
 from crewbuilder.rules.tables import parse_die, roll_table_die, uncovered
@@ -283,7 +285,7 @@ def _bury(campaign, actor, entry, casualty, game) -> None:
     if character is None:
         return
     full = Crew.objects.with_everything().get(pk=entry.crew_id)
-    snapshot = next((c for c in crew_service.crew_to_data(full)["characters"] if c["name"] == character.name), {})
+    snapshot = next((c for c in crew_to_data(full)["characters"] if c["name"] == character.name), {})
     Memorial.objects.create(campaign_crew=entry, name=character.name, snapshot=snapshot, game=game)
     character.delete()
     _log(campaign, actor, "death", f"{character.name} of {entry.crew.name} died.", crew=entry,
@@ -318,6 +320,41 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
     entry.save(update_fields=["treasury"])
     _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {tokens} Treasure Token(s).", crew=entry,
          before=before, after={"treasury": entry.treasury, "budget": crew.budget, "item": slug, "character": int(character_id)})
+
+
+@transaction.atomic
+def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> Character:
+    """Spend Treasure on a new character (its base cost), validated like the builder."""
+    if entry.player_id != actor.pk:
+        raise CampaignError("Only the crew's player can spend its treasury.")
+    campaign = entry.campaign
+    if not campaign.treasure_value:
+        raise CampaignError("The organiser has not set what a Treasure Token buys yet.")
+    entry = CampaignCrew.objects.select_for_update().get(pk=entry.pk)
+    crew = Crew.objects.with_everything().get(pk=entry.crew_id)
+    catalogue = snapshot_for_system(crew.system)
+    cost = catalogue.rules.get("character_base_cost", 15)
+    tokens = -(-cost // campaign.treasure_value)
+    if tokens > entry.treasury:
+        raise CampaignError(f"A new character costs {cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
+    name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
+    values = {a: crew_edits._parse_int(attributes.get(a, 0), a.capitalize(), -2, 3) for a in ATTRIBUTES}
+    trial = crew_to_data(crew)
+    trial["budget"] = crew.budget + cost
+    trial["characters"].append({"name": name, "attributes": values, "traits": [], "body_mods": [], "gear": []})
+    report = validate_crew(trial, catalogue, crew.accepted_findings)
+    problems = [e["message"] for e in report["errors"] if e["character"] in (name, None)]
+    if problems:
+        raise CampaignError("; ".join(problems))
+    position = max((c.position for c in crew.characters.all()), default=-1) + 1
+    character = Character.objects.create(crew=crew, name=name, position=position, **values)
+    before = {"treasury": entry.treasury, "budget": crew.budget}
+    Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + cost, version=crew.version + 1)
+    entry.treasury -= tokens
+    entry.save(update_fields=["treasury"])
+    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {tokens} Treasure Token(s).", crew=entry,
+         before=before, after={"treasury": entry.treasury, "budget": crew.budget + cost, "character": character.pk})
+    return character
 
 
 # --- reversal --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/respond/", campaigns.campaign_respond, name="campaign-respond"),
     path("campaigns/<int:pk>/enrol/", campaigns.campaign_enrol, name="campaign-enrol"),
     path("campaigns/<int:pk>/tables/", campaigns.table_create, name="campaign-table-create"),
+    path("campaigns/<int:pk>/summary.pdf", campaigns.summary_pdf, name="campaign-summary-pdf"),
     path("campaigns/<int:pk>/history/", campaigns.campaign_history, name="campaign-history"),
     path("campaigns/<int:pk>/history/<int:entry_id>/reverse/", campaigns.history_reverse, name="history-reverse"),
     path("campaigns/<int:pk>/games/new/", games.game_create, name="game-create"),

@@ -176,3 +176,29 @@ def history_reverse(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
 def _fail_history(request, exc, campaign):
     messages.error(request, str(exc))
     return redirect("campaign-history", pk=campaign.pk)
+
+
+@login_required
+@require_GET
+def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    from django.utils.text import slugify
+
+    from crewbuilder import crew_service, pdf
+    from crewbuilder.views.pdfs import paper_for, pdf_response
+
+    campaign = _get_campaign_for_user(request, pk)
+    crews = standings(campaign)
+    rosters = []
+    for entry in crews:
+        crew = Crew.objects.with_everything().get(pk=entry.crew_id)
+        report = crew_service.report_for(crew)
+        rosters.append({"crew": crew, "report": report, "characters": [
+            {**ch, "notes": model.notes} for model, ch in zip(crew.characters.all(), report["characters"])
+        ]})
+    context = {
+        "campaign": campaign, "standings": crews, "rosters": rosters,
+        "games": list(campaign.games.select_related("winner__crew")),
+        "memorial": [m for c in crews for m in c.memorial.all()],
+    }
+    data = pdf.render_pdf("pdf/campaign_summary.html", context, paper_for(request))
+    return pdf_response(data, f"{slugify(campaign.name) or 'campaign'}-summary.pdf")

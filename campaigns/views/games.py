@@ -15,6 +15,7 @@ from campaigns.models import CampaignCrew, Game
 from campaigns.views.campaigns import _get_campaign_for_user
 import random
 
+from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.dice_service import new_seed
 from crewbuilder.models import Complication, EnvironmentEffect, Item, Scenario
 from crewbuilder.rules import scenarios as scenario_rules
@@ -150,13 +151,17 @@ def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
     entry = get_object_or_404(CampaignCrew.objects.select_related("crew"), campaign=campaign, player=request.user)
     if request.method == "POST":
         try:
-            services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""))
+            if request.POST.get("hire"):
+                hired = services.hire_character(entry, request.user, request.POST.get("name", ""), request.POST)
+                messages.success(request, f"{hired.name} joins the crew.")
+            else:
+                services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""))
+                messages.success(request, "Bought.")
         except (services.CampaignError, ValueError) as exc:
             messages.error(request, str(exc))
-        else:
-            messages.success(request, "Bought.")
         return redirect("campaign-shop", pk=campaign.pk)
     items = Item.objects.filter(system=campaign.system, purchasable=True).order_by("category", "position")
     return render(request, "campaigns/shop.html", {
         "campaign": campaign, "entry": entry, "characters": list(entry.crew.characters.all()), "items": items,
+        "attributes": list(ATTRIBUTE_LABELS.items()),
     })

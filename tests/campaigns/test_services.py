@@ -230,3 +230,19 @@ def test_racing_confirmations_apply_once(user, other_user, catalogue, geared_cre
     mine.refresh_from_db()
     assert mine.treasury == 2
     assert HistoryEntry.objects.filter(kind="game-counted").count() == 1
+
+
+def test_hiring_a_character_between_games(campaign, user, two_crews):
+    mine, _ = two_crews
+    CampaignCrew.objects.filter(pk=mine.pk).update(treasury=3)
+    mine.refresh_from_db()
+    legal = {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1, "discipline": -2}
+    with pytest.raises(services.CampaignError, match="modifiers|attribute"):
+        services.hire_character(mine, user, "Bad", {**legal, "strength": 0})
+    hired = services.hire_character(mine, user, "Newcomer", legal)  # 15 points = 3 tokens at 5 points
+    mine.refresh_from_db()
+    assert mine.treasury == 0 and hired.crew_id == mine.crew_id
+    assert Crew.objects.get(pk=mine.crew_id).budget == 150 + 15
+    assert HistoryEntry.objects.filter(kind="hire").exists()
+    with pytest.raises(services.CampaignError, match="treasury holds 0"):
+        services.hire_character(mine, user, "Another", legal)

@@ -115,3 +115,22 @@ def test_scenario_draw_rules():
     assert {scenarios.draw(random.Random(s), "deck").number for s in range(600)} == set(range(1, 14))
     complications = [{"number": n, "name": f"c{n}"} for n in range(1, 14)]
     assert scenarios.complication_for(13, complications)["name"] == "c13"  # the King: "No complication"
+
+
+def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, today):
+    import io
+
+    from pypdf import PdfReader
+
+    mine, theirs = two_crews
+    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
+                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=theirs)
+    services.confirm_game(game, user)
+    client.force_login(user)
+    response = client.get(reverse("campaign-summary-pdf", args=[campaign.pk]))
+    assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    for expected in ("The Rust Road", "Saints", "Sinners", "Prisoner", "Ghoul 1"):
+        assert expected in text
+    client.force_login(make_user("outsider"))
+    assert client.get(reverse("campaign-summary-pdf", args=[campaign.pk])).status_code == 404
