@@ -217,8 +217,8 @@ def record_game(campaign, actor, *, played_on, scenario, complication="", partic
     return game
 
 
-def confirm_game(game: Game, actor, game_crew: GameCrew | None = None) -> bool:
-    """Confirm a game for one crew (its player) or for all (the organiser).
+def confirm_game(game: Game, actor, game_crew: GameCrew | None = None, for_everyone: bool = False) -> bool:
+    """Confirm a game for the actor's own crew, or (the organiser, ``for_everyone``) for all.
 
     Returns True when this confirmation made the result count. Concurrent
     confirmations serialise on the game row, so a result applies once.
@@ -229,9 +229,8 @@ def confirm_game(game: Game, actor, game_crew: GameCrew | None = None) -> bool:
             return False
         parts = list(game.participants.select_related("campaign_crew__crew"))
         organiser = is_organiser(game.campaign, actor)
-        targets = parts if organiser and game_crew is None else [
-            p for p in parts if p.campaign_crew.player_id == actor.pk and (game_crew is None or p.pk == game_crew.pk)
-        ]
+        own = [p for p in parts if p.campaign_crew.player_id == actor.pk and (game_crew is None or p.pk == game_crew.pk)]
+        targets = parts if organiser and (for_everyone or not own) else own
         if not targets:
             raise CampaignError("You have no crew in this game to confirm for.")
         now = timezone.now()

@@ -23,12 +23,14 @@ import hashlib
 import json
 import mimetypes
 import re
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -105,6 +107,51 @@ def _page_css(paper: str) -> CSS:
     return CSS(string=f"@page {{ size: {PAPER_SIZES[normalize_paper(paper)]}; }}")
 
 
+STYLESHEET = STATIC_DIR / "css" / "pdf.css"
+
+
+def _stylesheet_version() -> int:
+    try:
+        return STYLESHEET.stat().st_mtime_ns
+    except OSError:  # pragma: no cover
+        return 0
+
+
+class _Shared(threading.local):
+    """Per thread: one FontConfiguration and pdf.css parsed once into it.
+
+    Loading the four shipped fonts and parsing the stylesheet costs more than
+    laying out a one-line page, so every render of a thread reuses them (the
+    stylesheet is parsed again when pdf.css changes on disk). Documents never
+    carry their own @font-face rules, so the configuration does not grow.
+    """
+
+    version = None
+    font_config = None
+    stylesheet = None
+    page_css: dict
+
+
+_SHARED = _Shared()
+
+
+def _shared_styles() -> tuple[FontConfiguration, CSS]:
+    version = _stylesheet_version()
+    if _SHARED.version != version or _SHARED.stylesheet is None:
+        font_config = FontConfiguration()
+        stylesheet = CSS(filename=str(STYLESHEET), font_config=font_config, url_fetcher=StaticOnlyFetcher())
+        _SHARED.font_config, _SHARED.stylesheet, _SHARED.version = font_config, stylesheet, version
+        _SHARED.page_css = {}
+    return _SHARED.font_config, _SHARED.stylesheet
+
+
+def _shared_page_css(paper: str) -> CSS:
+    found = _SHARED.page_css.get(paper)
+    if found is None:
+        found = _SHARED.page_css[paper] = _page_css(paper)
+    return found
+
+
 # Rendered PDFs by (HTML digest, paper, stylesheet version): the same crew
 # printed again (a share link passed round the table, a second click) costs a
 # template render instead of a layout. Small and bounded; per process.
@@ -112,17 +159,13 @@ _PDF_CACHE: OrderedDict = OrderedDict()
 PDF_CACHE_SIZE = 32
 
 
-def _stylesheet_version() -> int:
-    try:
-        return (STATIC_DIR / "css" / "pdf.css").stat().st_mtime_ns
-    except OSError:  # pragma: no cover
-        return 0
-
-
 def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None, cache: bool = True) -> bytes:
-    """Render an HTML string to PDF bytes; relative URLs resolve under static/.
+    """Render an HTML string to PDF bytes with static/css/pdf.css; relative URLs resolve under static/.
 
-    With the default fetcher the result is cached (``cache=False`` renders anew).
+    With the default fetcher the fonts and stylesheet are shared between
+    renders and the result is cached (``cache=False`` renders anew). A caller's
+    own fetcher gets a fresh font configuration and stylesheet, fetched
+    through it.
     """
     paper = normalize_paper(paper)
     key = None
@@ -132,9 +175,16 @@ def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetche
         if found is not None:
             _PDF_CACHE.move_to_end(key)
             return found
-    fetcher = fetcher or StaticOnlyFetcher()
+    if fetcher is None:
+        fetcher = StaticOnlyFetcher()
+        font_config, stylesheet = _shared_styles()
+        page_css = _shared_page_css(paper)
+    else:
+        font_config = FontConfiguration()
+        stylesheet = CSS(filename=str(STYLESHEET), font_config=font_config, url_fetcher=fetcher)
+        page_css = _page_css(paper)
     document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=fetcher)
-    data = document.write_pdf(stylesheets=[_page_css(paper)])
+    data = document.write_pdf(stylesheets=[stylesheet, page_css], font_config=font_config)
     if key is not None:
         _PDF_CACHE[key] = data
         while len(_PDF_CACHE) > PDF_CACHE_SIZE:

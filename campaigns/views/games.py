@@ -136,7 +136,7 @@ def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     game = get_object_or_404(Game, pk=game_id, campaign=campaign)
     try:
-        counted = services.confirm_game(game, request.user)
+        counted = services.confirm_game(game, request.user, for_everyone=request.POST.get("for_everyone") == "1")
     except services.CampaignError as exc:
         messages.error(request, str(exc))
     else:

@@ -10,7 +10,7 @@ same process gives
   ``random.Random`` and logs them),
 
 so the numbers and the dice assistant can never disagree on a reading. The
-readings where the text is open are in docs/rules-interpretations-engine.md.
+readings where the text is open are in docs/rules-interpretations.md (Part 4).
 """
 
 from __future__ import annotations
@@ -326,6 +326,33 @@ class DamageEvent:
 
 
 @dataclass(frozen=True)
+class DamageRowEvent:
+    """A damage roll read on the table: the highest row reached by kept sum + Wounds - armor.
+
+    Exact enumeration branches on the five rows rather than on every sum.
+    """
+
+    dice: int
+    keep: int
+    reroll: frozenset
+    armor: int
+    wounds: int
+
+    def distribution(self) -> dict:
+        return damage_row_distribution(self.dice, self.keep, self.reroll, self.armor, self.wounds)
+
+    def sample(self, rng: random.Random) -> Row:
+        return damage_row(DamageEvent(self.dice, self.keep, self.reroll).sample(rng) + self.wounds - self.armor)
+
+    def roll(self, rng: random.Random) -> tuple[Row, dict]:
+        total, log = DamageEvent(self.dice, self.keep, self.reroll).roll(rng)
+        row = damage_row(total + self.wounds - self.armor)
+        log.update({"wounds": self.wounds, "armor": self.armor, "result": total + self.wounds - self.armor,
+                    "row": row.key})
+        return row, log
+
+
+@dataclass(frozen=True)
 class DieEvent:
     what: str
     sides: int = 6
@@ -417,10 +444,11 @@ def effective_armor(armor: int, piercing: int = 0, electric: bool = False) -> in
 def damage_row_distribution(dice_count: int, keep: int = 2, reroll: frozenset = frozenset(),
                             armor: int = 0, wounds: int = 0) -> dict[Row, Fraction]:
     """Rows of one damage roll; ``armor`` is what the armor reduces (after Piercing/Electric)."""
-    out = dict.fromkeys(Row, ZERO)
-    for s, p in dice.damage_pool_distribution(dice_count, keep, reroll).items():
-        out[damage_row(s + wounds - armor)] += p
-    return out
+    counts, den = dice.damage_pool_counts(dice_count, keep, reroll)
+    rows = dict.fromkeys(Row, 0)
+    for s, c in counts:
+        rows[damage_row(s + wounds - armor)] += c
+    return {row: Fraction(c, den) for row, c in rows.items()}
 
 
 def tough_it_out(row: Row, outcome: Outcome) -> Row:
@@ -524,7 +552,7 @@ def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
         state = _gain_wound(draw, plan, state)
         if state.ooa:
             return state
-    row = damage_row(draw(DamageEvent(plan.dice, plan.keep, plan.reroll)) + state.wounds - plan.armor)
+    row = draw(DamageRowEvent(plan.dice, plan.keep, plan.reroll, plan.armor, state.wounds))
     if may_tough_it_out(row) and plan.tio != "none":
         if plan.tio == "auto":
             outcome = Outcome.SUCCESS
@@ -811,10 +839,10 @@ def apply_overload(total: int, dread: int = 0, wounds: int = 0, ap: int = 0, pro
     dead = False
 
     def wound():
-        nonlocal wounds, dead
+        """A Wound; True when it is the 7th (Out of Action instead)."""
+        nonlocal wounds
         if wounds >= MAX_WOUNDS:
             effects.append("out of action (7th Wound)")
-            dead = dead or False
             return True
         wounds += 1
         effects.append("gain 1 Wound")

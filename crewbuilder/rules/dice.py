@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 from typing import Callable, Hashable, Iterable, Mapping
 
 Dist = dict  # outcome -> Fraction
@@ -139,45 +140,42 @@ def _insert_top(kept: tuple, value: int, keep: int) -> tuple:
     return tuple(sorted(kept[:-1] + (value,), reverse=True))
 
 
-_TRANSITIONS: dict = {}
-
-
-def _next_top(kept: tuple, face: int, keep: int) -> tuple:
-    """Memoised :func:`_insert_top` (the DP asks the same few questions many times)."""
-    key = (kept, face, keep)
-    nxt = _TRANSITIONS.get(key)
-    if nxt is None:
-        nxt = _TRANSITIONS[key] = _insert_top(kept, face, keep)
-    return nxt
-
-
 @lru_cache(maxsize=4096)
-def _pool_states(n: int, keep: int, reroll: frozenset) -> tuple:
-    """DP over the dice: state (kept top-``keep`` sorted, any six) -> integer count.
+def _pool_summary(n: int, keep: int, reroll: frozenset) -> tuple:
+    """The ``keep`` highest of ``n`` dice, summarised: ((sum, lowest kept, kept count, any six), count).
 
-    Counts are out of 36**n (each die weighted out of 36). A 6 is the highest
-    face, so with ``keep`` >= 1 "any six" is "the first kept die is a 6";
-    the DP runs on the kept dice alone and adds the flag at the end.
-    Returns a tuple of ((kept, six), count) pairs.
+    Dynamic programming over the faces from 6 down to 1 (not over 6**n
+    sequences): choose how many of the dice not yet placed show this face
+    (binomial ways times the face's weight to that power); the highest faces
+    fill the kept places first. Counts are out of 36**n (each die weighted out
+    of 36 by :func:`face_weights`).
     """
-    weights = face_weights(6, reroll)
-    if keep == 0:
-        states6: dict = {((), False): 1}
-        for _ in range(n):
-            nxt6: dict = defaultdict(int)
-            for (kept, six), count in states6.items():
-                for face, w in weights:
-                    nxt6[((), six or face == 6)] += count * w
-            states6 = nxt6
-        return tuple(states6.items())
-    states: dict = {(): 1}
-    for _ in range(n):
+    weights = dict(face_weights(6, reroll))
+    below = {face: sum(w for f, w in weights.items() if f < face) for face in weights}
+    done: dict = defaultdict(int)   # (sum, lowest kept, kept count, any six) -> count, kept places full
+    states: dict = {(0, 0, 0, False): 1}  # (dice placed, kept count, kept sum, any six), kept places not full
+    for face in range(6, 0, -1):
+        w = weights[face]
+        ways_table = [[comb(rest, j) * w ** j for j in range(rest + 1)] for rest in range(n + 1)]
         nxt: dict = defaultdict(int)
-        for kept, count in states.items():
-            for face, w in weights:
-                nxt[_next_top(kept, face, keep)] += count * w
+        for (placed, kept, total, six), count in states.items():
+            rest = n - placed
+            row = ways_table[rest]
+            for j in ((rest,) if face == 1 else range(rest + 1)):
+                ways = count * row[j]
+                if not ways:
+                    continue
+                take = min(j, keep - kept)
+                key_six = six or (face == 6 and j > 0)
+                if kept + take == keep and take:
+                    # every kept place is filled: the other dice all show lower faces, whatever they are
+                    done[(total + face * take, face, keep, key_six)] += ways * below[face] ** (rest - j)
+                else:
+                    nxt[(placed + j, kept + take, total + face * take, key_six)] += ways
         states = nxt
-    return tuple(((kept, bool(kept) and kept[0] == 6), count) for kept, count in states.items())
+    for (_placed, kept, total, six), count in states.items():
+        done[(total, 7, kept, six)] += count
+    return tuple(done.items())
 
 
 @lru_cache(maxsize=4096)
@@ -187,8 +185,8 @@ def keep_highest_distribution(n: int, keep: int, reroll: frozenset = frozenset()
         raise ValueError("dice and keep are not negative")
     den = 36 ** n
     out: dict = defaultdict(int)
-    for (kept, _six), count in _pool_states(n, keep, reroll):
-        out[sum(kept)] += count
+    for (total, _low, _kept, _six), count in _pool_summary(n, keep, reroll):
+        out[total] += count
     return {s: Fraction(c, den) for s, c in sorted(out.items())}
 
 
@@ -201,20 +199,33 @@ def damage_pool_distribution(n: int, keep: int = 2, reroll: frozenset = frozense
     (re-rolled on ``reroll`` faces too when ``reroll_bonus``); then the ``keep``
     highest of all the dice rolled count. ``n == 0`` gives 0.
     """
+    counts, den = damage_pool_counts(n, keep, reroll, reroll_bonus)
+    return {s: Fraction(c, den) for s, c in counts}
+
+
+@lru_cache(maxsize=4096)
+def damage_pool_counts(n: int, keep: int = 2, reroll: frozenset = frozenset(),
+                       reroll_bonus: bool = True) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`damage_pool_distribution` as integer counts: (((sum, count), ...), denominator)."""
     if n < 0 or keep < 0:
         raise ValueError("dice and keep are not negative")
     if n == 0:
-        return {0: ONE}
+        return ((0, 1),), 1
     bonus_weights = face_weights(6, reroll if reroll_bonus else frozenset())
     den = 36 ** (n + 1)
     out: dict = defaultdict(int)
-    for (kept, six), count in _pool_states(n, keep, reroll):
-        if six:
-            for face, w in bonus_weights:
-                out[sum(_insert_top(kept, face, keep))] += count * w
-        else:
-            out[sum(kept)] += count * 36
-    return {s: Fraction(c, den) for s, c in sorted(out.items())}
+    for (total, low, kept, six), count in _pool_summary(n, keep, reroll):
+        if not six:
+            out[total] += count * 36
+            continue
+        for face, w in bonus_weights:  # the bonus die joins the kept dice if there is room or it beats the lowest
+            if kept < keep:
+                out[total + face] += count * w
+            elif face > low:
+                out[total - low + face] += count * w
+            else:
+                out[total] += count * w
+    return tuple(sorted(out.items())), den
 
 
 def keep_highest_d20(n: int, modifier: int = 0) -> dict[int, Fraction]:

@@ -363,12 +363,12 @@ def _add(dist: dict, state: State, p: Fraction) -> None:
 def gain_wound(state: State, target: Target, feeble: bool) -> dict[State, Fraction]:
     if state.out:
         return {state: ONE}
+    if feeble and not state.prone:
+        return {state: ONE}
     if "one-shotter" in target.traits:
         if state.prone:
             return {State(state.wounds, True, True, state.knocked, state.gained, state.organs_used): ONE}
         return {State(state.wounds, True, False, True, state.gained, state.organs_used): ONE}
-    if feeble and not state.prone:
-        return {state: ONE}
 
     def wounded(s: State) -> State:
         if s.wounds + 1 > MAX_WOUNDS:
@@ -397,9 +397,13 @@ def knock_prone(state: State, target: Target) -> State:
 def apply_row(state: State, row: str, target: Target, feeble: bool) -> dict[State, Fraction]:
     if row == "none":
         return {state: ONE}
-    if row in ("critical", "lethal"):
-        return {State(state.wounds, state.prone, True, state.knocked, state.gained, state.organs_used): ONE}
     dist = gain_wound(state, target, feeble)
+    if row in ("critical", "lethal"):
+        # Rows are cumulative: the Light row's Wound is gained, then the target is Out of Action.
+        out = {}
+        for s, p in dist.items():
+            _add(out, State(s.wounds, s.prone, True, s.knocked, s.gained, s.organs_used), p)
+        return out
     if row == "serious":
         merged = {}
         for s, p in dist.items():
@@ -441,7 +445,7 @@ def damage_profile(action, attacker, weapon, target, situation) -> dict:
     reroll_sixes = ("tower-shield" in target.gear) or (melee_hit and "shield" in target.gear)
     return {
         "dice": max(dice, 0),
-        "armor": 4 if hazard else target.armor,
+        "armor": target.armor + 4 if hazard else target.armor,
         "overkill": keywords.has("overkill"),
         "piercing": keywords.x("piercing", 0),
         "electric": keywords.has("electric") and not hazard,

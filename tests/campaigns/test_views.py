@@ -83,7 +83,7 @@ def test_only_organiser_reverses(client, campaign, user, other_user, two_crews, 
     mine, theirs = two_crews
     game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
                                 participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=mine)
-    services.confirm_game(game, user)
+    services.confirm_game(game, user, for_everyone=True)
     entry = campaign.history.get(kind="treasure")
     client.force_login(other_user)
     client.post(reverse("history-reverse", args=[campaign.pk, entry.pk]))
@@ -125,7 +125,7 @@ def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, toda
     mine, theirs = two_crews
     game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
                                 participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=theirs)
-    services.confirm_game(game, user)
+    services.confirm_game(game, user, for_everyone=True)
     client.force_login(user)
     response = client.get(reverse("campaign-summary-pdf", args=[campaign.pk]))
     assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")

@@ -93,9 +93,19 @@ def test_damage_table_rows(result, row):
 
 
 def fixed(values):
-    """A draw that answers the events of a process in order (for hand-written cases)."""
+    """A draw that answers the events of a process in order (for hand-written cases).
+
+    An int answers a damage roll: the kept dice's sum, read on the table with the event's Wounds and armor.
+    """
     it = iter(values)
-    return lambda event: next(it)
+
+    def draw(event):
+        value = next(it)
+        if isinstance(event, cn.DamageRowEvent):
+            return cn.damage_row(value + event.wounds - event.armor)
+        return value
+
+    return draw
 
 
 def plan(**kw):
@@ -163,7 +173,7 @@ def test_tough_it_out_test_uses_wounds_and_brutal():
         if isinstance(event, cn.TestEvent):
             seen.append(event.modifier)
             return Outcome.FAILURE
-        return 4
+        return cn.damage_row(4 + event.wounds - event.armor)
 
     cn.hit_process(draw, plan(tio="roll", toughness=2, wounds=1, brutal=True), False)
     assert seen == [2 - 1 - 4]
