@@ -52,6 +52,7 @@ def standings(campaign: Campaign) -> list[dict]:
     crews = (
         CampaignCrew.objects.filter(campaign=campaign)
         .select_related("crew", "player")
+        .prefetch_related("memorial")
         .annotate(
             played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
             won=Count("wins", filter=Q(wins__status=Game.APPLIED), distinct=True),

@@ -134,3 +134,37 @@ def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, toda
         assert expected in text
     client.force_login(make_user("outsider"))
     assert client.get(reverse("campaign-summary-pdf", args=[campaign.pk])).status_code == 404
+
+
+def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign, user, make_user, geared_crew, today):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(user)
+    url = reverse("campaign-detail", args=[campaign.pk])
+    entries = [services.enrol(campaign, user, geared_crew(user, 3, name="Saints"))]
+
+    def add_player(name):
+        player = make_user(name)
+        services.invite(campaign, user, player.username)
+        services.respond(campaign, player, accept=True)
+        entries.append(services.enrol(campaign, player, geared_crew(player, 3, name=f"{name} crew")))
+
+    def play(n):
+        for i in range(n):
+            game = services.record_game(campaign, user, played_on=today, scenario="Exploration",
+                                        participants=[{"crew": entries[0], "treasure": 1}, {"crew": entries[-1]}],
+                                        winner=entries[0])
+            services.confirm_game(game, user, for_everyone=True)
+
+    add_player("p1")
+    play(2)
+    client.get(url)
+    with CaptureQueriesContext(connection) as small:
+        client.get(url)
+    for name in ("p2", "p3", "p4"):
+        add_player(name)
+    play(12)
+    with CaptureQueriesContext(connection) as large:
+        client.get(url)
+    assert len(large) == len(small)
