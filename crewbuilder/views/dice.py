@@ -134,7 +134,14 @@ QUICK = {
     "morale": ("Morale Phase", [("discipline", "Discipline", 0), ("dread", "Dread", 1), ("wounds", "Wounds", 0), ("allies_in_los", "Allies in LoS", 0)]),
     "panic": ("Soylent Ghoul panic", [("nerve", "Nerve", 6), ("tokens", "Panic tokens already on it", 0)]),
     "ghoul-dice": ("Ghoul dice", [("dice", "Dice (3, or 2 on Stalker/Hunter)", 3)]),
+    "ghoul-battle": ("Ghoulash: Ghoul battle", [("strength", "Ghoul strength", 5), ("vp", "Victory Points on the token", 2),
+                                                ("icv", "Initial Combat Value", 1)]),
 }
+CARD_FIELDS = (("played", "Value cards played"), ("challenge", "Challenge (up to two cards)"), ("response", "Response"))
+
+
+def _cards(text: str) -> tuple:
+    return tuple(int(part) for part in text.replace(",", " ").split() if part.strip().isdigit())
 
 
 @require_GET
@@ -144,10 +151,15 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     title, fields = QUICK[kind]
     values = {name: dice_service._int(request.GET, name, default, -20, 30) for name, _label, default in fields}
     keywords = [k.strip() for k in request.GET.get("keywords", "").split(",") if k.strip()]
-    odds_groups, log = _quick(kind, values, keywords, request.GET.get("seed"))
+    cards = {name: request.GET.get(name, "") for name, _label in CARD_FIELDS}
+    if kind == "ghoul-battle":
+        odds_groups, log = {}, _battle(values, cards)
+    else:
+        odds_groups, log = _quick(kind, values, keywords, request.GET.get("seed"))
     if log is not None:
         _remember(request, f"{title}: {log.outcome}", request.get_full_path())
     context = {"kind": kind, "title": title, "fields": [(n, l, values[n]) for n, l, _d in fields],
+               "card_fields": [(n, l, cards[n]) for n, l in CARD_FIELDS] if kind == "ghoul-battle" else [],
                "keywords": ",".join(keywords), "odds": odds_groups, "roll": log, "seed": request.GET.get("seed")}
     return _vary(render(request, "dice/quick.html#quick" if request.htmx else "dice/quick.html", context))
 
@@ -201,3 +213,19 @@ def _quick(kind, v, keywords, seed):
             log = rolling.RollLog(seed_value, "ghoul-dice", (step,), "terror" if roll.terror else "no terror")
     bars = {name: _bars(dist, {}) for name, dist in groups.items()}
     return bars, log
+
+
+def _battle(values, cards):
+    from crewbuilder.rules import ghoulash
+
+    try:
+        result = ghoulash.ghoul_battle(values["strength"], values["vp"], values["icv"], _cards(cards["played"]),
+                                       _cards(cards["challenge"]), _cards(cards["response"]))
+    except ghoulash.IllegalPlay as exc:
+        return rolling.RollLog(0, "ghoul-battle", (rolling.Step("Not a legal battle", result=str(exc)),), "illegal")
+    steps = [rolling.Step("Needed", result=f"strength {values['strength']} + 1 = {result.needed}"),
+             rolling.Step("Player", result=f"Initial Combat Value {values['icv']} + cards = {result.total_before_challenge}")]
+    if result.stage != "no-value" and cards["challenge"].strip():
+        steps.append(rolling.Step("After the challenge and response", result=f"total {result.total}"))
+    outcome = (f"won: {result.victory_points} Victory Points" if result.won else f"lost: {result.wounds} wounds")
+    return rolling.RollLog(0, "ghoul-battle", tuple(steps), outcome)

@@ -87,3 +87,11 @@ def test_odds_api_endpoint(client):
     bad = client.post(reverse("odds-api"), json.dumps({"roll": "test", "modifier": 0, "x": 1}), content_type="application/json")
     assert bad.status_code == 400 and "unknown key" in bad.json()["error"]
     assert client.post(reverse("odds-api"), "{nope", content_type="application/json").status_code == 400
+
+
+def test_ghoul_battle_tool_follows_the_rules_examples(client):
+    url = reverse("dice-quick", args=["ghoul-battle"])
+    won = client.get(url + "?strength=5&vp=2&icv=1&played=3+2&challenge=2+1&response=3").content.decode()
+    assert "won: 2 Victory Points" in won
+    lost = client.get(url + "?strength=5&vp=2&icv=1&played=3+2&challenge=2+1").content.decode()
+    assert "lost: 2 wounds" in lost
