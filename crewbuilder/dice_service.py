@@ -41,16 +41,20 @@ class Side:
     weapons: list  # [{"slug", "name", "damage", "range", "keywords"}]
 
 
-def visible_characters(user) -> list[dict]:
-    """Characters of the user's own crews, with their effective numbers."""
-    if not user.is_authenticated:
-        return []
+def visible_characters(user, share_tokens=()) -> list[dict]:
+    """Characters of the user's own crews and of crews whose share link they opened."""
+    from django.db.models import Q
+
+    mine = Q(owner=user) if user.is_authenticated else Q(pk__in=[])
+    shared = Q(share_token__in=[t for t in share_tokens if t])
     out = []
-    for crew in Crew.objects.with_everything().filter(owner=user):
+    for crew in Crew.objects.with_everything().filter(mine | shared).order_by("owner_id", "name"):
+        own = user.is_authenticated and crew.owner_id == user.pk
         report = crew_service.report_for(crew)
         for model, ch in zip(crew.characters.all(), report["characters"]):
             out.append({
-                "id": model.pk, "label": f"{ch['name']} ({crew.name})", "report": ch,
+                "id": model.pk, "own": own,
+                "label": f"{ch['name']} ({crew.name}{'' if own else ', shared'})", "report": ch,
                 "traits": [t.trait.slug for t in model.traits.all()],
                 "body_mods": [m.body_mod.slug for m in model.body_mods.all()],
                 "gear": [g.item.slug for g in model.gear.all()],
@@ -71,7 +75,7 @@ def npcs(system_slug="cybernekro") -> list[Npc]:
 
 def attacker_side(params, characters) -> Side:
     source = params.get("attacker", "typed")
-    found = next((c for c in characters if f"crew:{c['id']}" == source), None)
+    found = next((c for c in characters if c["own"] and f"crew:{c['id']}" == source), None)
     if found:
         attrs = found["report"]["attributes"]
         stats = {"a_agility": attrs["agility"], "a_discipline": attrs["discipline"], "a_strength": attrs["strength"],

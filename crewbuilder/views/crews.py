@@ -188,6 +188,9 @@ def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def crew_shared(request: HttpRequest, token: str) -> HttpResponse:
     crew = _get_shared_crew(token)
+    # Remember the link so the dice assistant can offer this crew's characters as targets.
+    seen = [t for t in request.session.get("seen_shares", []) if t != token]
+    request.session["seen_shares"] = ([token] + seen)[:20]
     response = render(
         request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "shared": True, **_pdf_links(crew, token)}
     )

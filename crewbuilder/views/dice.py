@@ -36,7 +36,7 @@ TARGET_LABELS = {"unharmed": "Unharmed", "wounded": "Wounded", "prone": "Knocked
 
 def _attack_context(request: HttpRequest) -> dict:
     params = request.GET
-    characters = dice_service.visible_characters(request.user)
+    characters = dice_service.visible_characters(request.user, request.session.get("seen_shares", []))
     npc_list = dice_service.npcs()
     attacker = dice_service.attacker_side(params, characters)
     target = dice_service.target_side(params, characters, npc_list)

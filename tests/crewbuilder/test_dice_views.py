@@ -95,3 +95,20 @@ def test_ghoul_battle_tool_follows_the_rules_examples(client):
     assert "won: 2 Victory Points" in won
     lost = client.get(url + "?strength=5&vp=2&icv=1&played=3+2&challenge=2+1").content.decode()
     assert "lost: 2 wounds" in lost
+
+
+def test_crews_opened_by_share_link_become_targets_but_not_attackers(client, user, other_user, geared_crew):
+    theirs = geared_crew(other_user, 3, name="Shared Crew")
+    theirs.share_token = "t" * 32
+    theirs.save()
+    client.force_login(user)
+    assert "Shared Crew" not in client.get(reverse("dice-home")).content.decode()
+    client.get(reverse("crew-shared", args=[theirs.share_token]))
+    html = client.get(reverse("dice-home")).content.decode()
+    target_select = html[html.index('id="target"'):html.index("</select>", html.index('id="target"'))]
+    attacker_select = html[html.index('id="attacker"'):html.index("</select>", html.index('id="attacker"'))]
+    assert "Shared Crew, shared" in target_select and "Shared Crew" not in attacker_select
+    # revoking the link hides the crew again
+    theirs.share_token = None
+    theirs.save()
+    assert "Shared Crew" not in client.get(reverse("dice-home")).content.decode()
