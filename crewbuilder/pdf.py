@@ -2,10 +2,11 @@
 
 Three layers, each usable on its own:
 
-- ``html_to_pdf(html, paper)`` renders an HTML string. Its resources resolve
-  only from ``static/`` on disk (and ``data:`` URIs): ``StaticOnlyFetcher``
-  refuses http(s), ftp and every file outside ``static/``, so a render never
-  touches the network whatever the HTML says.
+- ``html_to_pdf(html, paper)`` renders an HTML string with ``static/css/pdf.css``
+  (its fonts loaded and the stylesheet parsed once per thread, then reused).
+  Its resources resolve only from ``static/`` on disk (and ``data:`` URIs):
+  ``StaticOnlyFetcher`` refuses http(s), ftp and every file outside
+  ``static/``, so a render never touches the network whatever the HTML says.
 - ``render_pdf(template_name, context, paper)`` renders a Django template
   from ``templates/pdf/`` and then the HTML.
 - ``roster_pdf(crew_file, report, catalogue, paper)`` and
@@ -515,8 +516,9 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
         carry = rc.get("carry") or {}
         name = str(char.get("name") or "")
         findings = [
-            f
-            for f in status["errors"] + status["warnings"] + status["accepted"]
+            {**f, "kind": kind}
+            for kind, group in (("not valid", status["errors"]), ("house rule", status["accepted"]), ("advice", status["warnings"]))
+            for f in group
             if f.get("character") == name
         ]
         any_sorcerer = any_sorcerer or sorcerer
