@@ -294,20 +294,30 @@ def _bury(campaign, actor, entry, casualty, game) -> None:
 # --- between games ------------------------------------------------------------------------
 
 
-@transaction.atomic
-def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
-    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent."""
+def _treasury_for(entry: CampaignCrew, actor) -> tuple[CampaignCrew, Campaign]:
+    """The crew entry locked for spending, after checking who spends and that tokens have a price."""
     if entry.player_id != actor.pk:
         raise CampaignError("Only the crew's player can spend its treasury.")
     campaign = entry.campaign
     if not campaign.treasure_value:
         raise CampaignError("The organiser has not set what a Treasure Token buys yet.")
-    entry = CampaignCrew.objects.select_for_update().get(pk=entry.pk)
+    return CampaignCrew.objects.select_for_update().get(pk=entry.pk), campaign
+
+
+def _tokens_for(points: int, campaign: Campaign) -> int:
+    """Whole Treasure Tokens to pay ``points`` (rounded up)."""
+    return -(-points // campaign.treasure_value)
+
+
+@transaction.atomic
+def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
+    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent."""
+    entry, campaign = _treasury_for(entry, actor)
     crew = entry.crew
     item = crew_edits._catalogue_entry(crew_edits.Item, crew, slug, "item")
     if (item.effects or {}).get("campaign_crew_creation_only"):
         raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
-    tokens = -(-item.cost // campaign.treasure_value)  # whole tokens, rounded up
+    tokens = _tokens_for(item.cost, campaign)
     if tokens > entry.treasury:
         raise CampaignError(f"{item.name} costs {item.cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
     before = {"treasury": entry.treasury, "budget": crew.budget}
@@ -324,16 +334,11 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
 @transaction.atomic
 def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> Character:
     """Spend Treasure on a new character (its base cost), validated like the builder."""
-    if entry.player_id != actor.pk:
-        raise CampaignError("Only the crew's player can spend its treasury.")
-    campaign = entry.campaign
-    if not campaign.treasure_value:
-        raise CampaignError("The organiser has not set what a Treasure Token buys yet.")
-    entry = CampaignCrew.objects.select_for_update().get(pk=entry.pk)
+    entry, campaign = _treasury_for(entry, actor)
     crew = Crew.objects.with_everything().get(pk=entry.crew_id)
     catalogue = snapshot_for_system(crew.system)
     cost = catalogue.rules.get("character_base_cost", 15)
-    tokens = -(-cost // campaign.treasure_value)
+    tokens = _tokens_for(cost, campaign)
     if tokens > entry.treasury:
         raise CampaignError(f"A new character costs {cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
     name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
