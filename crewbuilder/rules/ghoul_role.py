@@ -5,7 +5,7 @@ Terror thresholds, costs) are read with plain json from
 ``crewbuilder/catalogue/ghoul-role-1.json``; every function also takes them as
 arguments so a caller (or a house rule) can supply others.
 
-Readings (docs/rules-interpretations-games.md, "The Ghoul role"):
+Readings (docs/rules-interpretations.md (Part 5), "The Ghoul role"):
 - The Ghoul rolls 3 dice (2 on Stalker/Hard and Hunter/Expert). Terror is
   drawn on this roll when the sum of *all* dice rolled is <= 7 (3 dice) or
   <= 4 (2 dice), before any choice.
@@ -62,10 +62,10 @@ def terror_thresholds() -> dict[int, int]:
 
 
 FURY_CAP = _rule("fury-goal")["fury_cap"]
-CRYSTAL_COST = _rule("crystal")["cost"]
-COLLECT_COST = _rule("collect")["cost"]
-TREASURES_PER_FURY = _rule("treasures-to-fury")["treasures"]
-VILE_CRYSTAL_ATTACK = _rule("vile-crystal")["attack_at_least"]
+CRYSTAL_COST = _rule("smash-a-crystal")["cost"]
+COLLECT_COST = _rule("collect-treasures-and-gems")["cost"]
+TREASURES_PER_FURY = _rule("two-treasures-make-one-fury")["treasures"]
+VILE_CRYSTAL_ATTACK = _rule("vile-ghoul-smash-a-crystal")["attack_at_least"]
 TERROR_AT_OR_BELOW = terror_thresholds()
 
 
@@ -210,7 +210,7 @@ def attack_cost(defense: int) -> int:
 def terror_cards_for_fury(before: int, after: int) -> int:
     """Terror cards drawn as the Fury cube moves up from ``before`` to ``after``:
     one for each even-numbered space reached."""
-    every = _rule("terror-on-even-fury")["every"]
+    every = _rule("terror-card-on-even-fury")["every"]
     return sum(1 for f in range(before + 1, after + 1) if f % every == 0)
 
 
@@ -413,7 +413,7 @@ def vile_goal(difficulty: str = "ghoul", knight: bool = True, dragon: bool = Tru
 
 def vile_crystals_vs_thief(thief_stash: int) -> int:
     """Vile Ghoul vs. Thief: one more Crystal than the Treasures the Thief must stash (5 or 6)."""
-    variant = next(v for v in _catalogue()["vile_variants"] if v["slug"] == "vile-vs-thief")
+    variant = next(v for v in _catalogue()["vile_variants"] if v["slug"] == "vile-ghoul-vs-thief-vs-cave")
     if thief_stash not in variant["thief_stash"]:
         raise ValueError(f"the Thief must stash one of {variant['thief_stash']} Treasures")
     return thief_stash + variant["crystals_over_stash"]

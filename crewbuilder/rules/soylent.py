@@ -10,7 +10,7 @@ and add the number of tokens already on it (before the addition of the current
 token). If the result is over the Character's nerve rating its "Snapped"
 effect takes place."
 
-Readings (docs/rules-interpretations-games.md, "Soylent Ghoul"):
+Readings (docs/rules-interpretations.md (Part 5), "Soylent Ghoul"):
 - "over" is strictly greater: D8 + tokens > Nerve.
 - Receiving several panic tokens at once is several receipts: one D8 per token,
   each counting the tokens already there (so the count grows by one per roll).

@@ -1,0 +1,288 @@
+"""The Slasher trial (slasher-trial.txt): grid, Energy, actions, Advance, the end."""
+
+import json
+import random
+import re
+from dataclasses import replace
+from fractions import Fraction as F
+
+import pytest
+
+from crewbuilder.rules import slasher as sl
+from crewbuilder.rules.slasher import IllegalAction, MonsterAction, Readiness, Status
+
+
+def _trial(**survivors):
+    """Monster on J10; survivors placed on the given squares."""
+    t = sl.new_trial(list(survivors))
+    t = sl.set_location(t, "Monster", "J10")
+    for name, sq in survivors.items():
+        t = sl.set_location(t, name, sq)
+    return t
+
+
+def _energy(t, name, e):
+    return sl._with_survivor(t, replace(t.survivor(name), energy=e))
+
+
+def _status(t, name, status, **kw):
+    return sl._with_survivor(t, replace(t.survivor(name), status=status, **kw))
+
+
+def _ready_all(t):
+    for s in t.survivors:
+        if s.living:
+            t = sl.set_ready(t, s.name)
+    return t
+
+
+# --- Grid --------------------------------------------------------------------------------
+
+def test_squares():
+    assert sl.parse_square("A1") == (0, 1) and sl.parse_square("T20") == (19, 20) and sl.parse_square("A5") == (0, 5)
+    assert len(sl.all_squares()) == 400 and sl.all_squares()[:2] == ("A1", "A2") and sl.all_squares()[-1] == "T20"
+    for bad in ("U1", "A21", "A0", "A05", "5A", ""):
+        with pytest.raises(ValueError):
+            sl.parse_square(bad)
+
+
+def test_adjacency_with_and_without_diagonals():
+    assert sl.adjacent("B2", "C3") and not sl.adjacent("B2", "C3", diagonals=False)
+    assert sl.adjacent("B2", "B3", diagonals=False) and not sl.adjacent("B2", "B4") and not sl.adjacent("B2", "B2")
+    assert len(sl.neighbours("A1")) == 3 and len(sl.neighbours("A1", diagonals=False)) == 2
+    assert len(sl.neighbours("J10")) == 8 and len(sl.neighbours("T20", diagonals=False)) == 2
+
+
+# --- Energy --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("survivors, energy", [(1, 60), (2, 30), (3, 20), (4, 15), (5, 12), (6, 10), (7, 8), (8, 7), (13, 4)])
+def test_energy_per_advance_rounded_down(survivors, energy):
+    assert sl.survivor_energy_per_advance(survivors) == energy == 60 // survivors
+    assert sl.MONSTER_ENERGY_PER_ADVANCE == 15
+
+
+def test_advance_counts_every_survivor_with_a_status_but_feeds_only_the_living():
+    t = _trial(a="A1", b="A3", c="A5", d="A7")
+    t = _status(t, "d", Status.DEAD, health=0)
+    t = sl.begin_advance(_ready_all(t))
+    assert [s.energy for s in t.survivors] == [15, 15, 15, 0]  # 60 / 4, the Dead one counted but not fed
+    assert t.monster.energy == 15
+
+
+def test_costs():
+    assert [sl.action_cost("survivor", a) for a in ("move", "repair", "heal", "rescue")] == [1, 1, 5, 5]
+    assert [sl.action_cost("monster", a) for a in ("move", "hit", "cage")] == [1, 3, 3]
+
+
+# --- Generators -------------------------------------------------------------------------------
+
+def test_seeded_generators_on_seven_uninhabited_squares():
+    t = _trial(a="A1")
+    g1 = sl.place_generators(t, random.Random(5))
+    squares = [g.square for g in g1.generators]
+    assert len(set(squares)) == 7 and not {"A1", "J10"} & set(squares)
+    assert g1 == sl.place_generators(t, random.Random(5))
+    with pytest.raises(IllegalAction):
+        sl.place_generators(g1, random.Random(5))
+
+
+# --- Survivor actions -------------------------------------------------------------------------
+
+def test_move_and_readiness():
+    t = _energy(_trial(a="A1", b="A3"), "a", 2)
+    t = sl.survivor_move(t, "a", "B2")  # diagonal
+    s = t.survivor("a")
+    assert s.location == "B2" and s.energy == 1 and s.readiness == Readiness.READY and s.participated
+    with pytest.raises(IllegalAction, match="inhabited"):
+        sl.survivor_move(t, "a", "A3")
+    with pytest.raises(IllegalAction, match="adjacent"):
+        sl.survivor_move(t, "a", "D4")
+    t = sl.survivor_move(t, "a", "B3")
+    with pytest.raises(IllegalAction, match="Energy"):
+        sl.survivor_move(t, "a", "B4")
+
+
+def test_orthogonal_option():
+    t = replace(_energy(_trial(a="A1"), "a", 5), diagonals=False)
+    with pytest.raises(IllegalAction):
+        sl.survivor_move(t, "a", "B2")
+    assert sl.survivor_move(t, "a", "B1").survivor("a").location == "B1"
+
+
+def test_repair():
+    t = replace(_energy(_trial(a="A1"), "a", 3), generators=(sl.Generator("A2", 99), sl.Generator("C3")))
+    with pytest.raises(IllegalAction, match="not adjacent"):
+        sl.repair(t, "a", "C3")
+    t = sl.repair(t, "a", "A2")
+    assert t.generators[0].progress == 100 and t.generators[0].repaired and t.survivor("a").points == 1
+    with pytest.raises(IllegalAction, match="Repaired"):
+        sl.repair(t, "a", "A2")
+    with pytest.raises(IllegalAction, match="no Generator"):
+        sl.repair(t, "a", "B1")
+
+
+def test_heal_dying_to_injured_to_healthy_plus_two_points():
+    t = _energy(_trial(a="A1", b="A2"), "a", 15)
+    t = _status(t, "b", Status.DYING)
+    t = sl.heal(t, "a", "b")
+    assert t.survivor("b").status == Status.INJURED and t.survivor("a").points == 2 and t.survivor("a").energy == 10
+    t = sl.heal(t, "a", "b")
+    assert t.survivor("b").status == Status.HEALTHY
+    t = sl.heal(t, "a", "b")  # as written: no Status change, the 2 Points still come
+    assert t.survivor("b").status == Status.HEALTHY and t.survivor("a").points == 6 and t.survivor("a").energy == 0
+
+
+def test_rescue_needs_a_caged_neighbour():
+    t = _energy(_trial(a="A1", b="A2", c="E5"), "a", 10)
+    with pytest.raises(IllegalAction, match="not Caged"):
+        sl.rescue(t, "a", "b")
+    with pytest.raises(IllegalAction, match="not adjacent"):
+        sl.rescue(_status(t, "c", Status.CAGED), "a", "c")
+    t = sl.rescue(_status(t, "b", Status.CAGED), "a", "b")
+    assert t.survivor("b").status == Status.INJURED and t.survivor("a").points == 2
+
+
+def test_caged_dead_escaped_may_not_act_but_caged_may_ready():
+    t = _energy(_trial(a="A1"), "a", 5)
+    for status in (Status.CAGED, Status.DEAD, Status.ESCAPED):
+        with pytest.raises(IllegalAction, match="may not act"):
+            sl.survivor_move(_status(t, "a", status), "a", "A2")
+    assert sl.set_ready(_status(t, "a", Status.CAGED), "a").survivor("a").readiness == Readiness.READY
+    with pytest.raises(IllegalAction):
+        sl.set_ready(_status(t, "a", Status.DEAD), "a")
+    # Dying Survivors are Living and not Caged: they may act.
+    assert sl.survivor_move(_status(t, "a", Status.DYING), "a", "A2").survivor("a").location == "A2"
+
+
+# --- The Monster and the Advance -------------------------------------------------------------
+
+def test_monster_acts_only_inside_an_advance():
+    t = _trial(a="J11")
+    with pytest.raises(IllegalAction, match="only during an Advance"):
+        sl.hit(replace(t, monster=replace(t.monster, energy=10)), "a")
+
+
+def test_advance_needs_everyone_ready():
+    t = _trial(a="A1", b="A3")
+    with pytest.raises(IllegalAction, match="Ready"):
+        sl.begin_advance(sl.set_ready(t, "a"))
+
+
+def test_hit_twice_then_cage_then_health_loss():
+    t = _ready_all(_trial(a="J11", b="A1"))
+    t = sl.begin_advance(t)  # Monster 15 Energy
+    t = sl.hit(t, "a")
+    assert t.survivor("a").status == Status.INJURED and t.survivor("a").health == 99 and t.monster.energy == 12
+    with pytest.raises(IllegalAction, match="already hit"):
+        sl.hit(t, "a")
+    with pytest.raises(IllegalAction, match="not adjacent"):
+        sl.hit(t, "b")
+    t = sl.end_advance(t)
+    assert all(s.readiness == Readiness.UNREADY for s in t.survivors) and t.hit_since_advance == frozenset()
+    t = sl.begin_advance(_ready_all(t))
+    t = sl.hit(t, "a")  # a new Advance: may target a again
+    assert t.survivor("a").status == Status.DYING and t.survivor("a").health == 98
+    before = t.uninhabited()
+    t = sl.cage(t, "a", random.Random(4))
+    a = t.survivor("a")
+    assert a.status == Status.CAGED and a.location in before
+    assert t.monster.energy == 15 + 12 - 3 - 3
+    t = sl.end_advance(t)
+    assert t.survivor("a").health == 88  # Caged: -10
+
+
+def test_cage_needs_dying_and_dying_loses_two():
+    t = sl.begin_advance(_ready_all(_trial(a="J11")))
+    with pytest.raises(IllegalAction, match="not Dying"):
+        sl.cage(t, "a", random.Random(0))
+    t = sl.end_advance(_status(t, "a", Status.DYING))
+    assert t.survivor("a").health == 98
+
+
+def test_advance_is_atomic_and_seeded():
+    t = _ready_all(_trial(a="J11"))
+    t = _status(t, "a", Status.INJURED)
+    with pytest.raises(IllegalAction):
+        sl.advance(t, [MonsterAction("hit", "a"), MonsterAction("hit", "a")], random.Random(1))
+    acts = [MonsterAction("hit", "a"), MonsterAction("cage", "a")]
+    done = sl.advance(t, acts, random.Random(1))
+    assert done == sl.advance(t, acts, random.Random(1))
+    assert done.survivor("a").status == Status.CAGED and done.survivor("a").health == 89  # -1 hit, -10 caged
+
+
+def test_dead_at_or_below_zero():
+    t = sl.begin_advance(_ready_all(_status(_trial(a="J11"), "a", Status.CAGED, health=10)))
+    t = sl.end_advance(t)
+    assert t.survivor("a").health == 0 and t.survivor("a").status == Status.DEAD
+    t = sl.begin_advance(_ready_all(_status(_trial(a="J11", b="A1"), "a", Status.INJURED, health=1)))
+    t = sl.hit(t, "a")
+    assert t.survivor("a").status == Status.DEAD and t.survivor("a").health == 0
+
+
+# --- Escape and the end ---------------------------------------------------------------------
+
+def test_escape_needs_five_repaired_generators():
+    gens = tuple(sl.Generator(sq, 100 if i < 4 else 0) for i, sq in enumerate(("C1", "C3", "C5", "C7", "C9", "C11", "C13")))
+    t = replace(_trial(a="A1"), generators=gens)
+    with pytest.raises(IllegalAction, match="5 Generators"):
+        sl.escape(t, "a")
+    t = replace(t, generators=(replace(gens[4], progress=100),) + gens[:4] + gens[5:])
+    t = sl.escape(t, "a")
+    assert t.survivor("a").status == Status.ESCAPED and t.survivor("a").location is None
+
+
+def test_monster_wins_when_every_survivor_is_dead():
+    t = _status(_status(_trial(a="A1", b="A3"), "a", Status.DEAD, health=0), "b", Status.DEAD, health=-2)
+    assert sl.is_over(t) and sl.monster_wins(t)
+    assert sl.winner_odds(t) == {"Monster": F(1)} and sl.draw_winner(t, random.Random(0)) == "Monster"
+
+
+def test_winner_weighted_by_points_among_those_who_took_part():
+    t = _trial(a="A1", b="A3", c="A5", d="A7")
+    t = _status(t, "a", Status.DEAD, health=0, points=3, participated=True)
+    t = _status(t, "b", Status.ESCAPED, location=None, points=1, participated=True)
+    t = _status(t, "c", Status.ESCAPED, location=None, points=0, participated=True)
+    t = _status(t, "d", Status.ESCAPED, location=None, points=0)
+    assert sl.is_over(t) and not sl.monster_wins(t)
+    assert sl.winner_odds(t) == {"a": F(3, 4), "b": F(1, 4)}
+
+
+class _Every:
+    """A stand-in rng whose randrange returns a fixed value: enumerate every pick."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def randrange(self, n):
+        assert 0 <= self.value < n
+        return self.value
+
+
+def test_draw_winner_brute_force_and_seeded():
+    t = _trial(a="A1", b="A3", c="A5")
+    t = _status(t, "a", Status.ESCAPED, points=5, participated=True)
+    t = _status(t, "b", Status.DEAD, health=0, points=2, participated=True)
+    t = _status(t, "c", Status.ESCAPED, points=3, participated=True)
+    counts = {}
+    for pick in range(10):
+        w = sl.draw_winner(t, _Every(pick))
+        counts[w] = counts.get(w, 0) + 1
+    assert counts == {"a": 5, "b": 2, "c": 3}
+    assert {k: F(v, 10) for k, v in counts.items()} == sl.winner_odds(t)
+    assert sl.draw_winner(t, random.Random(3)) == sl.draw_winner(t, random.Random(3))
+
+
+def test_all_zero_points_draws_evenly_among_participants():
+    t = _status(_status(_trial(a="A1", b="A3"), "a", Status.ESCAPED, participated=True), "b", Status.DEAD, health=0, participated=True)
+    assert sl.winner_odds(t) == {"a": F(1, 2), "b": F(1, 2)}
+
+
+def test_catalogue():
+    data = json.loads(sl.CATALOGUE.read_text(encoding="utf-8"))
+    assert (data["system"], data["edition"], data["source"]) == ("slasher-trial", "1", "slasher-trial.txt")
+    assert {a["slug"]: a["cost"] for a in data["survivor_actions"]} == {"move": 1, "repair": 1, "heal": 5, "rescue": 5}
+    assert {a["slug"]: a["cost"] for a in data["monster_actions"]} == {"move": 1, "hit": 3, "cage": 3}
+    for value in data.values():
+        if isinstance(value, list):
+            for entry in value:
+                assert entry["slug"] == re.sub(r"[^a-z0-9]+", "-", entry["name"].lower()).strip("-") and entry["text"]
