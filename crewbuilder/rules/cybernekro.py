@@ -892,12 +892,13 @@ def roll_neural_overload(rng: random.Random, dread: int = 0, wounds: int = 0, ap
 # Morale Phase
 # ==========================================================================
 
-def morale_step(dread: int, outcome: Outcome) -> int:
+def morale_step(dread: int, outcome: Outcome, gains_dread: bool = True) -> int:
+    """Success removes 1 Dread, critical 2, fumble adds 1 (none if the model cannot gain Dread); within 0..6."""
     if outcome is Outcome.CRITICAL:
         dread -= 2
     elif outcome is Outcome.SUCCESS:
         dread -= 1
-    elif outcome is Outcome.FUMBLE:
+    elif outcome is Outcome.FUMBLE and gains_dread:
         dread += 1
     return min(max(dread, 0), MAX_DREAD)
 
@@ -907,36 +908,54 @@ def morale_modifier(discipline: int, allies_in_los: int, wounds: int, dread_now:
     return discipline + allies_in_los - wounds + (dread_now if driven_by_madness else 0)
 
 
-def flees_for(dread_left: int) -> tuple[int, bool]:
-    """(Flee moves, becomes an NPC): 1-3 Dread: that many; 4+: three, then an NPC."""
+def flees_for(dread_left: int, lobotomised: bool = False) -> tuple[int, bool]:
+    """(Flee moves, becomes an NPC): 1-3 Dread: that many; 4+: three, then an NPC.
+
+    Lobotomised "Never performs Flee moves": no moves, but 4+ Dread still makes it an NPC.
+    """
     if dread_left >= 4:
-        return 3, True
-    return dread_left, False
+        return (0 if lobotomised else 3), True
+    return (0 if lobotomised else dread_left), False
+
+
+def _morale_test(d: int, w: int, outcome: Outcome, artificial: bool, demonic: bool) -> tuple[int, int]:
+    """(Dread, Wounds) after one Morale Test.
+
+    A fumble's Dread: none for an Artificial model ("can never gain Dread"), a
+    Wound instead for a Demonic one ("Whenever this model would gain Dread it
+    gains a Wound instead"), which gives -1 to its later tests (kept at 6 at
+    most: a 7th Wound, Out of Action, is not part of the Dread answer).
+    """
+    if outcome is Outcome.FUMBLE and demonic and not artificial:
+        return d, min(w + 1, MAX_WOUNDS)
+    return morale_step(d, outcome, gains_dread=not artificial), w
 
 
 @lru_cache(maxsize=4096)
 def morale_distribution(discipline: int, dread: int, wounds: int = 0, allies_in_los: int = 0,
-                        jinxed: bool = False, driven_by_madness: bool = False) -> dict[int, Fraction]:
+                        jinxed: bool = False, driven_by_madness: bool = False,
+                        artificial: bool = False, demonic: bool = False) -> dict[int, Fraction]:
     """Dread left after the phase: one test per Dread held when it starts."""
-    states = {dread: ONE}
+    states = {(dread, wounds): ONE}
     for _ in range(dread):
         nxt: dict = defaultdict(Fraction)
-        for d, p in states.items():
-            mod = morale_modifier(discipline, allies_in_los, wounds, d, driven_by_madness)
+        for (d, w), p in states.items():
+            mod = morale_modifier(discipline, allies_in_los, w, d, driven_by_madness)
             for outcome, q in hit_roll_distribution(mod, jinxed, 1).items():
                 if q:
-                    nxt[morale_step(d, outcome)] += p * q
+                    nxt[_morale_test(d, w, outcome, artificial, demonic)] += p * q
         states = nxt
     out = dict.fromkeys(range(MAX_DREAD + 1), ZERO)
-    out.update(states)
+    for (d, _w), p in states.items():
+        out[d] += p
     return out
 
 
-def morale_consequences(left: dict[int, Fraction]) -> tuple[dict[int, Fraction], Fraction]:
+def morale_consequences(left: dict[int, Fraction], lobotomised: bool = False) -> tuple[dict[int, Fraction], Fraction]:
     flees = dict.fromkeys(range(4), ZERO)
     npc = ZERO
     for d, p in left.items():
-        moves, becomes = flees_for(d)
+        moves, becomes = flees_for(d, lobotomised)
         flees[moves] += p
         if becomes:
             npc += p
@@ -950,19 +969,21 @@ class MoraleRoll:
     dread_left: int
     flees: int
     becomes_npc: bool
+    wounds: int = 0
 
 
 def roll_morale(rng: random.Random, discipline: int, dread: int, wounds: int = 0, allies_in_los: int = 0,
-                jinxed: bool = False, driven_by_madness: bool = False, seed: int | None = None) -> MoraleRoll:
-    d, tests = dread, []
+                jinxed: bool = False, driven_by_madness: bool = False, seed: int | None = None,
+                artificial: bool = False, demonic: bool = False, lobotomised: bool = False) -> MoraleRoll:
+    d, w, tests = dread, wounds, []
     for _ in range(dread):
-        mod = morale_modifier(discipline, allies_in_los, wounds, d, driven_by_madness)
+        mod = morale_modifier(discipline, allies_in_los, w, d, driven_by_madness)
         face = rng.randint(1, 20)
         outcome = classify(face, mod, jinxed)
         tests.append((face, mod, outcome.value))
-        d = morale_step(d, outcome)
-    moves, npc = flees_for(d)
-    return MoraleRoll(seed, tuple(tests), d, moves, npc)
+        d, w = _morale_test(d, w, outcome, artificial, demonic)
+    moves, npc = flees_for(d, lobotomised)
+    return MoraleRoll(seed, tuple(tests), d, moves, npc, w)
 
 
 # ==========================================================================

@@ -281,9 +281,9 @@ def _morale(request: dict, _resolver) -> dict:
         _int(request, "dread", "request", low=0, high=cn.MAX_DREAD),
         _int(request, "wounds", "request", 0, 0, cn.MAX_WOUNDS),
         _int(request, "allies_in_los", "request", 0, 0, 50),
-        "jinxed" in traits, "driven-by-madness" in traits,
+        "jinxed" in traits, "driven-by-madness" in traits, "artificial" in traits, "demonic" in traits,
     )
-    flees, npc = cn.morale_consequences(left)
+    flees, npc = cn.morale_consequences(left, "lobotomised" in traits)
     return {**{str(d): p for d, p in left.items()}, "flees": {str(k): p for k, p in flees.items()},
             "becomes_npc": npc}
 
