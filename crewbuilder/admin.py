@@ -4,6 +4,7 @@ Catalogue rows added here default to house_rule=True and show "(house rule)"
 in lists and choosers; the loader never overwrites or deletes them.
 """
 
+from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
@@ -50,8 +51,58 @@ class PlainCatalogueAdmin(CatalogueEntryAdmin):
     pass
 
 
+class ItemForm(forms.ModelForm):
+    """Keeps a hand-made item in the shape the validator and the engine read."""
+
+    # (category, kind) pairs the crew rules know how to count and check
+    KINDS_BY_CATEGORY = {
+        Item.WEAPON: {"melee", "ranged"},
+        Item.ARMOR: {"armor", "shield", "suit"},
+        Item.EQUIPMENT: {""},
+    }
+
+    class Meta:
+        model = Item
+        fields = "__all__"
+
+    def clean_keywords(self):
+        keywords = self.cleaned_data.get("keywords")
+        if keywords in (None, ""):
+            return []
+        if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
+            raise forms.ValidationError('A list of keyword strings, e.g. ["Piercing 2", "Reach"].')
+        return [k.strip() for k in keywords]
+
+    def clean_effects(self):
+        effects = self.cleaned_data.get("effects")
+        if effects in (None, ""):
+            return {}
+        if not isinstance(effects, dict):
+            raise forms.ValidationError('An object, e.g. {"move_modifier": -1}.')
+        return effects
+
+    def clean(self):
+        data = super().clean()
+        category, kind = data.get("category"), data.get("kind") or ""
+        allowed = self.KINDS_BY_CATEGORY.get(category)
+        if allowed is not None and kind not in allowed:
+            choices = ", ".join(sorted(k or "-" for k in allowed))
+            self.add_error("kind", f"A {category} takes kind: {choices}.")
+        if category == Item.WEAPON:
+            if data.get("hands") not in (1, 2):
+                self.add_error("hands", "A weapon is one- or two-handed (1 or 2).")
+            if data.get("damage") is None:
+                self.add_error("damage", "A weapon needs a damage value.")
+            if kind == "ranged" and data.get("range") is None:
+                self.add_error("range", "A ranged weapon needs a range in inches.")
+        if category == Item.ARMOR and data.get("armor") is None:
+            data["armor"] = 0  # shields and suits grant no plain armor points
+        return data
+
+
 @admin.register(Item)
 class ItemAdmin(CatalogueEntryAdmin):
+    form = ItemForm
     list_display = ("entry_name", "slug", "category", "kind", "cost", "hands", "damage", "range", "armor", "system", "house_rule")
     list_filter = ("system", "category", "kind", "house_rule")
 

@@ -23,6 +23,7 @@ MAX_BYTES = 256 * 1024
 NAME_MAX = 100
 SLUG_MAX = 100
 NOTES_MAX = 10_000
+CHOICE_DEPTH = 3  # {"raise": [...]} needs one level; a little room for later traits
 ATTRIBUTE_BOUND = 99  # beyond this a value is nonsense, not a rules question
 BUDGET_MAX = 100_000
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
@@ -68,6 +69,9 @@ def decode(raw) -> object:
         return json.loads(text, parse_constant=reject_constant)
     except ValueError as exc:
         raise BadFormat("", f"not JSON ({exc})") from None
+    except RecursionError:
+        # 256 KiB of "[[[[..." fits the size limit but not Python's stack
+        raise BadFormat("", "not a crew file (lists or objects nested too deeply)") from None
 
 
 def reject_constant(name):
@@ -83,7 +87,8 @@ def check_text(value, where: str, *, limit: int, allowed_controls=frozenset(), r
         raise BadFormat(where, f"longer than {limit} characters")
     for char in value:
         if char in BIDI_CONTROLS or (unicodedata.category(char) in ("Cc", "Cs") and char not in allowed_controls):
-            raise BadFormat(where, f"contains the control character U+{ord(char):04X}")
+            kind = "an unpaired surrogate" if unicodedata.category(char) == "Cs" else "a control character"
+            raise BadFormat(where, f"contains U+{ord(char):04X}, {kind}")
     return value
 
 
@@ -210,7 +215,21 @@ def read_trait(value, where: str):
     if "slug" not in trait:
         missing(f"{where}.slug")
     check_slug(trait["slug"], f"{where}.slug")
+    for key, choice in trait.items():
+        check_text(key, f"{where} key", limit=SLUG_MAX)
+        check_shallow(choice, f"{where}.{key}", CHOICE_DEPTH)
     return dict(trait)  # choices are judged by the rules (trait-choice), not here
+
+
+def check_shallow(value, where: str, depth: int) -> None:
+    """A choice is a value or a short list; deep nesting is refused before it is stored."""
+    if isinstance(value, (list, dict)):
+        if depth <= 0:
+            raise BadFormat(where, "nested too deeply for a trait choice")
+        for index, inner in enumerate(value.values() if isinstance(value, dict) else value):
+            check_shallow(inner, f"{where}[{index}]", depth - 1)
+    elif isinstance(value, str):
+        check_text(value, where, limit=SLUG_MAX, required=False)
 
 
 # ---------------------------------------------------------------- systems
@@ -228,9 +247,14 @@ def bad_format_report(error: BadFormat, budget=150) -> dict:
 
 
 def unknown_system_report(system: str) -> dict:
+    from crewbuilder.catalogue.loader import catalogue_file_for
+
+    message = f"Unknown game system: {system!r}."
+    if system not in CREW_READERS and catalogue_file_for(system) is not None:
+        # A game with a catalogue but no crew body here yet (crew-format.md: "defined by the issue that builds them").
+        message = f"{system!r} crew files cannot be read by this version of the app yet."
     report = bad_format_report(BadFormat("system", ""))
-    report["errors"] = [{"code": "unknown-system", "character": None,
-                         "message": f"Unknown game system: {system!r}.", "rule": FORMAT_SECTION}]
+    report["errors"] = [{"code": "unknown-system", "character": None, "message": message, "rule": FORMAT_SECTION}]
     return report
 
 

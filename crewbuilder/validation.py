@@ -24,17 +24,17 @@ catalogue's entries and its ``crew_rules``.
 
 import json
 from collections import Counter
-from fractions import Fraction
 from pathlib import Path
 
 from crewbuilder.rules.character import (
     ap_cap,
     armor_points,
-    as_number,
     carry_capacity,
     effective_attributes,
-    item_load,
+    halves_as_number,
+    item_halves,
     keyword_parts,
+    keyword_x,
     move_distance,
     valid_raise_choice,
     weapon_profile,
@@ -192,11 +192,14 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
     attributes = effective_attributes(character["attributes"], traits, attribute_names)
     strength = attributes["strength"]
 
-    carry_used = sum((item_load(item, rules["carry"]) for item in gear), Fraction(0))
+    carry_halves = sum(item_halves(item, rules["carry"]) for item in gear)
+    carry_used = halves_as_number(carry_halves)
     carry_max = carry_capacity(strength, rules["carry"], traits)
-    if carry_used > carry_max:
+    if carry_halves > 2 * carry_max:
         findings.error("over-capacity", name,
-                       f"{name} carries {as_number(carry_used)} items; the most is {carry_max} (5 + Strength).",
+                       f"{name} carries {carry_used} items; the most is {carry_max} "
+                       f"({rules['carry']['base']} + Strength, with Strength {strength:+d}). "
+                       "Small items count half; two-handed weapons, heavy armor and tower shields count two.",
                        catalogue.section("gear"))
 
     check_armor_and_shields(name, gear, catalogue, findings)
@@ -216,7 +219,7 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
         "attributes": attributes,
         "armor": armor_points([i for i in armor_items if i.get("kind") != "shield"], body_mods),
         "move": move_distance(rules["move"], rules["move_minimum"], gear),
-        "carry": {"used": as_number(carry_used), "max": carry_max},
+        "carry": {"used": carry_used, "max": carry_max},
         "ap": ap_cap(rules["ap"], traits),
         "weapons": weapons,
         "_house_rule": any(e.get("house_rule") for e in [t for t, _ in traits] + body_mods + gear),
@@ -343,7 +346,7 @@ def check_armor_and_shields(name: str, gear: list, catalogue, findings: Findings
         for weapon in weapons:
             if shield_forbids(shield, weapon):
                 findings.error("shield-with-two-handed", name,
-                               f"A {shield['name']} cannot be used with a {weapon['name']}.",
+                               f"The {shield['name']} cannot be used with the {weapon['name']}.",
                                shield.get("section", catalogue.section("armor")))
     if shields:
         for suit in {i["slug"]: i for i in armor if i.get("disabled_by_shield")}.values():
@@ -382,12 +385,19 @@ def weapon_profiles(character, gear, strength, traits, body_mods, catalogue, fin
             profile["house_rule"] = True
         profiles.append(profile)
         if profile["unwieldy_from_heavy"]:
+            needed = keyword_x(profile["keywords"], "Heavy")
             findings.warning("unwieldy", name,
-                             f"{weapon['name']} needs more Strength than {name}'s {strength:+d}; "
-                             "it is Unwieldy (2 AP to attack).", weapon.get("section", catalogue.section("weapons")))
+                             f"The {weapon['name']} needs Strength {needed:+d} (Heavy {needed}); {name} has "
+                             f"{strength:+d}, so it is Unwieldy (2 AP to attack).",
+                             weapon.get("section", catalogue.section("weapons")))
     for profile in profiles:
         del profile["unwieldy_from_heavy"]
     return profiles
+
+
+def action_names(actions) -> str:
+    """{"get-up", "move"} -> "get up, move": action slugs as words for messages."""
+    return ", ".join(action.replace("-", " ") for action in sorted(actions))
 
 
 def actions_needed(item: dict, category: str) -> set:
@@ -399,20 +409,32 @@ def actions_needed(item: dict, category: str) -> set:
 
 def check_usable_items(name: str, gear: list, traits: list, catalogue, findings: Findings) -> None:
     """Advice: items a trait keeps the character from using (Bestial, Lobotomised, Artificial)."""
+    restricting = [entry for entry, _ in traits
+                   if "allowed_actions" in entry or "forbidden_actions" in entry or "not_healed_by" in entry]
+    if not restricting:
+        return  # the common case: no trait limits what the character can use
     distinct = list({i["slug"]: i for i in gear}.values())
-    for entry, _ in traits:
+    needs_of = [(item, actions_needed(item, catalogue.category.get(item["slug"]))) for item in distinct]
+    for entry in restricting:
         allowed = set(entry.get("allowed_actions", [])) or None
         forbidden = set(entry.get("forbidden_actions", []))
-        for item in distinct:
-            needs = actions_needed(item, catalogue.category.get(item["slug"]))
+        for item, needs in needs_of:
             if allowed is not None and needs and not needs <= allowed:
                 findings.warning("bestial-unusable-item", name,
-                                 f"{entry['name']} models can only {', '.join(sorted(allowed))}; "
+                                 f"{entry['name']} models can only {action_names(allowed)}; "
                                  f"{item['name']} is carried but cannot be used.", entry.get("section"))
             elif forbidden and needs and needs <= forbidden:
                 findings.warning("lobotomised-unusable-item", name,
-                                 f"{entry['name']} models cannot {', '.join(sorted(needs))}; "
+                                 f"{entry['name']} models cannot {action_names(needs)}; "
                                  f"{item['name']} is carried but cannot be used.", entry.get("section"))
+        if allowed is not None:
+            for other, _ in traits:
+                needs = set(other.get("needs_actions", []))
+                if needs and not needs <= allowed:
+                    findings.warning("bestial-unusable-trait", name,
+                                     f"{entry['name']} models can only {action_names(allowed)}; "
+                                     f"{other['name']} needs {action_names(needs)} and is wasted.",
+                                     entry.get("section"))
         for slug in entry.get("not_healed_by", []):
             if any(item["slug"] == slug for item in distinct):
                 findings.warning("artificial-trauma-kit", name,

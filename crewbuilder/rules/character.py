@@ -6,7 +6,6 @@ bonus or a limit by heart.
 """
 
 import re
-from fractions import Fraction
 
 KEYWORD_X = re.compile(r"^(?P<name>.*?)\s+(?P<x>-?\d+)$")
 
@@ -74,21 +73,23 @@ def carry_capacity(strength: int, carry_rules: dict, traits: list) -> int:
     return capacity + sum(entry.get("carry_bonus", 0) for entry, _ in traits)
 
 
-def item_load(item: dict, carry_rules: dict) -> Fraction:
-    """How many items one copy counts as: armor/shields by their "items",
-    two-handed weapons two, [small] half."""
+def item_halves(item: dict, carry_rules: dict) -> int:
+    """How many half items one copy counts as: armor/shields by their "items",
+    two-handed weapons two, [small] half.
+
+    Counted in halves (an int) because [small] is the only fraction the rules
+    have; integer sums keep the validator fast and exact.
+    """
     if item.get("hands") == 2:
-        load = Fraction(carry_rules.get("two_handed_counts", 2))
+        load = carry_rules.get("two_handed_counts", 2)
     else:
-        load = Fraction(item.get("items", 1) or 1)
-    if item.get("small"):
-        load /= 2
-    return load
+        load = item.get("items", 1) or 1
+    return load if item.get("small") else 2 * load
 
 
-def as_number(value: Fraction):
-    """4 -> 4, 9/2 -> 4.5: whole numbers stay integers in JSON."""
-    return int(value) if value.denominator == 1 else float(value)
+def halves_as_number(halves: int):
+    """9 halves -> 4.5, 8 halves -> 4: whole numbers stay integers in JSON."""
+    return halves // 2 if halves % 2 == 0 else halves / 2
 
 
 def move_distance(base_move: int, minimum: int, items: list) -> int:

@@ -156,11 +156,35 @@ def test_keywords_sorceries_and_tables():
     assert scenarios == {"Quick start scenario": False, "Exploration": True, "Prisoner": True, "Stop the Ritual": True}
 
 
+# name: range in inches as printed (None: the text names no range)
+SORCERY_RANGES = {
+    "Bolt": 12, "Shield": 6, "Heal": 6, "Leech": 1, "Scream": 6, "Nightmares": 12, "Speed": 6, "Kinesis": 6,
+    "Sleep": None, "Technomancy": 12, "Pacify": 6, "Gut Twist": 8, "Prescience": None, "Mind Control": 8,
+    "Invisibility": 6, "Combust": 12, "Explode Head": 8, "Reality Warp": 6, "Fry": 6, "Black Ink": 6,
+}
+# name: (armor, agility, strength, toughness, intellect, discipline, [(kind, damage, range, keywords)], abilities)
+NPCS = {
+    "TOMB BOTS": (4, 0, 2, 2, 0, 2, [("melee", 3, None, [])], ["Unstoppable", "Artificial"]),
+    "FLESH DRONES": (0, 0, -1, 4, -2, 0, [("melee", 2, None, [])], ["Unstoppable"]),
+    "RABID MACHINE": (5, 0, 4, 6, -2, 0, [("melee", 3, None, ["Stagger"]), ("ranged", 3, 6, ["Energy"])],
+                      ["Monstrous", "Terrifying", "Artificial"]),
+    "ANCIENT HORROR": (2, 0, 6, 6, 2, 0, [("melee", 3, None, ["Brutal", "Overkill"])],
+                       ["Monstrous", "Maddening Terror"]),
+}
+
+
+def test_sorcery_ranges():
+    assert {s["name"]: s["range"] for s in DATA["sorceries"]} == SORCERY_RANGES
+
+
 def test_npcs():
-    npcs = {n["slug"]: n for n in DATA["npcs"]}
-    assert {k: (n["armor"], n["attributes"]["strength"], n["attributes"]["toughness"]) for k, n in npcs.items()} == {
-        "tomb-bots": (4, 2, 2), "flesh-drones": (0, -1, 4), "rabid-machine": (5, 4, 6), "ancient-horror": (2, 6, 6)}
-    assert npcs["rabid-machine"]["attacks"][1] == {"kind": "ranged", "damage": 3, "range": 6, "keywords": ["Energy"]}
+    found = {}
+    for n in DATA["npcs"]:
+        a = n["attributes"]
+        found[n["name"]] = (n["armor"], a["agility"], a["strength"], a["toughness"], a["intellect"], a["discipline"],
+                            [(x["kind"], x["damage"], x["range"], x["keywords"]) for x in n["attacks"]],
+                            [ability["name"] for ability in n["abilities"]])
+    assert found == NPCS
 
 
 def test_every_entry_has_the_common_keys_and_a_valid_slug():
@@ -252,3 +276,20 @@ def test_staff_adds_a_house_rule_weapon_in_the_admin(client, make_user):
     assert item.house_rule and item.label == "chainsword (house rule)"
     listing = client.get("/admin/crewbuilder/item/").content.decode()
     assert "chainsword (house rule)" in listing
+
+
+@pytest.mark.django_db
+def test_admin_refuses_a_malformed_house_rule_weapon(client, make_user):
+    run("loadcatalogue")
+    admin = make_user("boss", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    system = GameSystem.objects.get(slug="cybernekro")
+    response = client.post("/admin/crewbuilder/item/add/", {
+        "system": system.pk, "slug": "bad-gun", "name": "bad gun", "cost": 9, "purchasable": "on",
+        "text": "", "section": "", "effects": "{}", "house_rule": "on", "position": 0, "category": "weapon",
+        "kind": "ranged", "hands": 3, "damage": 3, "keywords": '"Reach"', "items": 1,
+    })
+    assert response.status_code == 200  # the form again, with its errors
+    errors = response.context["adminform"].form.errors
+    assert set(errors) == {"hands", "range", "keywords"}
+    assert not Item.objects.filter(slug="bad-gun").exists()

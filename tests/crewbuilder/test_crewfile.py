@@ -134,6 +134,30 @@ def test_hostile_names_are_bad_format(name):
     assert bad_format_message(crew_data(name=name)).startswith("name:")
 
 
+def test_deep_nesting_is_bad_format_not_a_traceback():
+    raw = b'{"format": "crewbuilder.crew/1", "system": "cybernekro", "characters": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    assert "nested too deeply" in bad_format_message(raw)
+
+
+def test_deeply_nested_trait_choice_is_refused():
+    data = crew_data()
+    data["characters"][0]["traits"][1]["raise"] = [[[["strength"]]]]
+    assert bad_format_message(data).startswith("characters[0].traits[1].raise[0][0][0]:")
+
+
+def test_a_wrong_but_shallow_trait_choice_is_a_rules_error():
+    data = crew_data()
+    data["characters"][0]["traits"][1]["raise"] = {"strength": 1}
+    _, report, code = check(data)
+    assert code == EXIT_ERRORS and [e["code"] for e in report["errors"]] == ["trait-choice"]
+
+
+def test_unpaired_surrogate_is_bad_format():
+    data = crew_data()
+    data["characters"][0]["traits"][1]["raise"] = ["\ud800", "strength"]
+    assert "unpaired surrogate" in bad_format_message(json.dumps(data))
+
+
 def test_markup_is_just_text():
     data = crew_data(name="<script>alert(1)</script>")
     crew, report, code = check(data)

@@ -396,6 +396,17 @@ def test_bestial_with_usable_items():
     assert report_of(char(traits=["bestial"], gear=["sword", "light-armor", "lantern"]))["warnings"] == []
 
 
+def test_bestial_sorcerer_is_a_warning():
+    report = report_of(char(traits=["bestial", "sorcerer"]))
+    assert report["valid"] and codes(report, "warnings") == ["bestial-unusable-trait"]
+    assert report["warnings"][0]["rule"] == "Traits, p.7"
+
+
+def test_sorcerer_without_bestial_gives_no_warning():
+    assert report_of(char(traits=["sorcerer", "ambidextrous"]))["warnings"] == []
+    assert report_of(char(traits=["bestial", "ambidextrous"]))["warnings"] == []
+
+
 def test_lobotomised_with_use_equipment_items():
     report = report_of(char(traits=["lobotomised"], gear=["trauma-kit", "repair-kit", "rifle"]))
     assert codes(report, "warnings") == ["lobotomised-unusable-item"] * 2
@@ -501,11 +512,39 @@ def legal_character(draw, index):
     return char(f"C{index}", attributes, chosen, body_mods, gear)
 
 
+def cost_of(character):
+    """Independent points of a character: 15 + every trait, body-mod and gear cost."""
+    traits = [t if isinstance(t, str) else t["slug"] for t in character["traits"]]
+    return (CAT.rules["character_base_cost"] + sum(CAT.traits[t]["cost"] for t in traits)
+            + sum(CAT.body_mods[m]["cost"] for m in character["body_mods"])
+            + sum(CAT.items[g]["cost"] for g in character["gear"]))
+
+
+def trim_to_budget(characters, budget):
+    """Drop gear, then body-mods, then costly traits, last character first, until the crew fits.
+
+    Dropping only shrinks the load and never adds a shield or an Artificial
+    mark, so a legal character stays legal (capacity can only fall with the
+    traits, and by then its gear is gone).
+    """
+    for key in ("gear", "body_mods", "traits"):
+        for character in reversed(characters):
+            kept = list(character[key])
+            while sum(cost_of(c) for c in characters) > budget and kept:
+                costly = [e for e in kept if key != "traits"
+                          or CAT.traits[e if isinstance(e, str) else e["slug"]]["cost"] > 0]
+                if not costly:
+                    break
+                kept.remove(costly[-1])
+                character[key] = list(kept)
+    return characters
+
+
 @st.composite
 def legal_crew(draw):
     size = draw(st.integers(3, 7))
-    characters = [draw(legal_character(i)) for i in range(size)]
-    return crew(*characters, budget=1000, fill=size)
+    characters = trim_to_budget([draw(legal_character(i)) for i in range(size)], 150)
+    return crew(*characters, budget=150, fill=size)
 
 
 @settings(max_examples=200, deadline=None)
@@ -513,4 +552,5 @@ def legal_crew(draw):
 def test_random_legal_crews_are_valid(data):
     report = validate_crew(data, CAT)
     assert report["valid"], report["errors"]
+    assert report["points"] == sum(cost_of(c) for c in data["characters"]) <= 150
     assert report["points"] == sum(c["points"] for c in report["characters"])

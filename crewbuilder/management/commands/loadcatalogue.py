@@ -19,4 +19,4 @@ class Command(BaseCommand):
                 continue
             parts = [f"{section} {new + updated + unchanged} ({new} new, {updated} updated)"
                      for section, (new, updated, unchanged) in result.counts.items()]
-            self.stdout.write(f"{result.label}: " + ", ".join(parts))
+            self.stdout.write(f"{result.label}: " + (", ".join(parts) or "no sections with a catalogue table (system row only)"))
