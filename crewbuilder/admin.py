@@ -21,6 +21,7 @@ from crewbuilder.models import (
     Item,
     Keyword,
     Npc,
+    RulesEntry,
     Scenario,
     Sorcery,
     TableRow,
@@ -105,6 +106,12 @@ class ItemAdmin(CatalogueEntryAdmin):
     form = ItemForm
     list_display = ("entry_name", "slug", "category", "kind", "cost", "hands", "damage", "range", "armor", "system", "house_rule")
     list_filter = ("system", "category", "kind", "house_rule")
+
+
+@admin.register(RulesEntry)
+class RulesEntryAdmin(CatalogueEntryAdmin):
+    list_display = ("entry_name", "part", "slug", "number", "system", "house_rule")
+    list_filter = ("system", "part", "house_rule")
 
 
 @admin.register(TableRow)

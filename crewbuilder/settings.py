@@ -45,6 +45,10 @@ INSTALLED_APPS = [
     "csp",
     "crewbuilder",
     "campaigns",
+    "soylent",
+    "ghoulrole",
+    "ghoulash",
+    "trials",
 ]
 
 MIDDLEWARE = [

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from crewbuilder.views import accounts, home, odds_api
+from crewbuilder.views import accounts, games, home, odds_api
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -11,6 +11,11 @@ urlpatterns = [
     path("", include("crewbuilder.urls_pdf")),
     path("", include("campaigns.urls")),
     path("", include("crewbuilder.urls_dice")),
+    path("games/", games.games_home, name="games-home"),
+    path("", include("soylent.urls")),
+    path("", include("ghoulrole.urls")),
+    path("", include("ghoulash.urls")),
+    path("", include("trials.urls")),
     path("api/odds/", odds_api.odds_endpoint, name="odds-api"),
     path("admin/", admin.site.urls),
 ]

@@ -11,6 +11,7 @@ shape from the database, house rules included.
 """
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from crewbuilder.models import (
     Item,
     Keyword,
     Npc,
+    RulesEntry,
     Scenario,
     Sorcery,
     TableRow,
@@ -32,8 +34,9 @@ from crewbuilder.models import (
 
 CATALOGUE_DIR = Path(__file__).resolve().parent
 
-# Systems whose files this loader was written for; any other system is loaded
-# generically (its sections that have a model here), the rest skipped.
+# Systems whose files this loader was written for (their unknown sections are
+# skipped); any other game's sections without a model of their own land in
+# RulesEntry rows, one ``part`` per section.
 KNOWN_SYSTEMS = {"cybernekro"}
 
 # Data-file section -> (model, fixed column values for rows of that section).
@@ -54,7 +57,8 @@ SECTIONS = {
 }
 HEADER_KEYS = ("system", "name", "edition", "source", "crew_rules")
 SHARED_COLUMNS = ("slug", "name", "cost", "purchasable", "number", "text", "section")
-NOT_COLUMNS = {"id", "system", "effects", "house_rule", "position", "category", "table"}
+NOT_COLUMNS = {"id", "system", "effects", "house_rule", "position", "category", "table", "part"}
+RULES_PART = re.compile(r"^[a-z][a-z0-9_]{0,49}$")
 
 
 def model_columns(model) -> set:
@@ -127,18 +131,19 @@ def load_catalogue_data(data: dict, label: str = "") -> LoadResult:
     system.rules = data.get("crew_rules", {}) or {}
     system.save()
     result = LoadResult(label=f"{label} ({system.slug} {system.edition})")
-    if system.slug not in KNOWN_SYSTEMS:
-        result.messages.append(f"{system.slug}: not a system this app knows; loading its known sections generically")
     for section, entries in data.items():
         if section in HEADER_KEYS:
             continue
-        if section not in SECTIONS:
+        if section in SECTIONS:
+            model, fixed = SECTIONS[section]
+        elif system.slug not in KNOWN_SYSTEMS and RULES_PART.match(section):
+            model, fixed = RulesEntry, {"part": section}
+        else:
             result.messages.append(f"{section}: no catalogue table for this section; skipped")
             continue
         if not isinstance(entries, list):
             result.messages.append(f"{section}: not a list; skipped")
             continue
-        model, fixed = SECTIONS[section]
         result.counts[section] = upsert_section(system, model, fixed, entries, result.messages)
     system.bump_catalogue_version()
     return result
@@ -148,7 +153,8 @@ def upsert_section(system, model, fixed: dict, entries: list, messages: list) ->
     existing = {row.slug: row for row in model.objects.filter(system=system, **fixed)}
     # Slugs are unique per system across the whole model (not per section), so
     # a row of another section with the same slug must not be clobbered.
-    other_slugs = set(model.objects.filter(system=system).exclude(**fixed).values_list("slug", flat=True)) if fixed else set()
+    per_system = fixed and getattr(model, "SLUG_UNIQUE_PER_SYSTEM", True)
+    other_slugs = set(model.objects.filter(system=system).exclude(**fixed).values_list("slug", flat=True)) if per_system else set()
     new_rows, changed_rows, unchanged = [], [], 0
     update_fields = set()
     for position, entry in enumerate(entries, start=1):
@@ -196,7 +202,19 @@ def export_catalogue(system) -> dict:
     }
     for section, (model, fixed) in SECTIONS.items():
         data[section] = [row.to_entry() for row in model.objects.filter(system=system, **fixed).order_by("house_rule", "position", "id")]
+    for row in RulesEntry.objects.filter(system=system).order_by("part", "house_rule", "position", "id"):
+        data.setdefault(row.part, []).append(row.to_entry())
     return data
+
+
+def rules_entries(system_slug: str, part: str) -> list:
+    """The entries of one section of a game's catalogue (the last loaded edition),
+    house rules included, as data-file dicts: what the game pages pass to the engine."""
+    system = current_system(system_slug)
+    if system is None:
+        return []
+    rows = RulesEntry.objects.filter(system=system, part=part).order_by("house_rule", "position", "id")
+    return [row.to_entry() for row in rows]
 
 
 def catalogue_data_from_db(system) -> dict:

@@ -225,6 +225,24 @@ class Npc(CatalogueEntry):
         verbose_name_plural = "NPCs"
 
 
+class RulesEntry(CatalogueEntry):
+    """A row of another game's catalogue (Soylent Ghoul's groups, Ghoulash's
+    cards, the Slasher trial's actions...): the data file's section is ``part``
+    and the row's numbers live in ``effects``, so each game keeps its rules as
+    data, editable here as house rules, without a table per section."""
+
+    SLUG_UNIQUE_PER_SYSTEM = False  # the same slug may appear in two parts (difficulties, vile_difficulties)
+
+    part = models.SlugField(max_length=50, help_text="The data file's section, e.g. ghoul_groups.")
+
+    class Meta(CatalogueEntry.Meta):
+        verbose_name_plural = "rules entries"
+        ordering = ["part", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "part", "slug"], name="rulesentry_unique_system_part_slug"),
+        ]
+
+
 @receiver(post_save)
 @receiver(post_delete)
 def catalogue_entry_changed(sender, instance, **kwargs):

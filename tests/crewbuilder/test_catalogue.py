@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from crewbuilder.catalogue.loader import load_catalogues
-from crewbuilder.models import GameSystem, Item, Trait
+from crewbuilder.catalogue.loader import load_catalogues, rules_entries
+from crewbuilder.models import GameSystem, Item, RulesEntry, Trait
 
-DATA = json.loads((Path(__file__).resolve().parents[2] / "crewbuilder/catalogue/cybernekro-1.1.3.json").read_text())
+CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "crewbuilder/catalogue"
+DATA = json.loads((CATALOGUE_DIR / "cybernekro-1.1.3.json").read_text())
+OTHER = {data["system"]: data for data in (json.loads(p.read_text()) for p in CATALOGUE_DIR.glob("*.json"))}
 
 
 def by_slug(section):
@@ -250,11 +252,40 @@ def test_other_and_broken_files_never_crash_the_loader(tmp_path):
     (tmp_path / "noheader.json").write_text("[]")
     (tmp_path / "soylent-ghoul-1.json").write_text(json.dumps({
         "system": "soylent-ghoul", "name": "Soylent Ghoul", "edition": "1",
-        "drones": [{"slug": "eye"}], "traits": [{"slug": "hungry", "name": "Hungry", "cost": 2}]}))
+        "drones": [{"slug": "eye", "name": "Eye", "nerve": 6}, {"slug": "nameless"}],
+        "Bad Section": [{"slug": "x", "name": "X"}],
+        "traits": [{"slug": "hungry", "name": "Hungry", "cost": 2}]}))
     results = load_catalogues(tmp_path)
     assert [r.loaded for r in results] == [False, False, True]
     assert Trait.objects.get(slug="hungry").system.slug == "soylent-ghoul"
-    assert any("drones" in m for m in results[2].messages)
+    eye = RulesEntry.objects.get(part="drones")
+    assert (eye.slug, eye.name, eye.effects, eye.house_rule) == ("eye", "Eye", {"nerve": 6}, False)
+    assert "entry 2: needs a slug and a name; skipped" in results[2].messages
+    assert "Bad Section: no catalogue table for this section; skipped" in results[2].messages
+
+
+@pytest.mark.django_db
+def test_other_games_sections_load_as_rules_entries():
+    run("loadcatalogue")
+    groups = rules_entries("soylent-ghoul", "ghoul_groups")
+    assert [g["name"] for g in groups] == [g["name"] for g in OTHER["soylent-ghoul"]["ghoul_groups"]]
+    assert groups[0]["nerve"] == OTHER["soylent-ghoul"]["ghoul_groups"][0]["nerve"]
+    # the same slug in two sections of one file is two rows, not a clash
+    assert {e["slug"] for e in rules_entries("ghoul-role", "difficulties")} == \
+        {e["slug"] for e in OTHER["ghoul-role"]["difficulties"]}
+    assert len(rules_entries("ghoul-role", "vile_difficulties")) == len(OTHER["ghoul-role"]["vile_difficulties"])
+    assert rules_entries("ghoul-role", "no-such-part") == [] and rules_entries("no-such-game", "x") == []
+    # a reload changes nothing; an edited row is kept as a house rule
+    RulesEntry.objects.filter(part="ghoul_groups", slug=groups[0]["slug"]).update(house_rule=True, text="ours")
+    run("loadcatalogue")
+    assert RulesEntry.objects.get(part="ghoul_groups", slug=groups[0]["slug"]).text == "ours"
+    assert RulesEntry.objects.filter(part="ghoul_groups").count() == len(groups)
+
+
+@pytest.mark.django_db
+def test_cybernekro_export_has_no_rules_entries():
+    run("loadcatalogue")
+    assert json.loads(run("catalogue", "export", "--system", "cybernekro")) == DATA
 
 
 @pytest.mark.django_db

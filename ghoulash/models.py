@@ -1,0 +1,1 @@
+"""ghoulash: models (built by its issue)."""

@@ -1,0 +1,1 @@
+"""ghoulrole: models (built by its issue)."""

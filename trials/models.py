@@ -1,0 +1,1 @@
+"""trials: models (built by its issue)."""
