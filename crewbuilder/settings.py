@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "crewbuilder",
     "campaigns",
     "soylent",
+    "soylentgames",
     "ghoulrole",
     "ghoulash",
     "trials",

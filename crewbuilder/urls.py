@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("crewbuilder.urls_dice")),
     path("games/", games.games_home, name="games-home"),
     path("", include("soylent.urls")),
+    path("", include("soylentgames.urls")),
     path("", include("ghoulrole.urls")),
     path("", include("ghoulash.urls")),
     path("", include("trials.urls")),

@@ -1,0 +1,1 @@
+"""Soylent Ghoul games at the table (built by its issue)."""
