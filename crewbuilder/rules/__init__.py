@@ -1,11 +1,11 @@
 """The rules engine: pure Python, no Django import anywhere below this package.
 
 ``from crewbuilder.rules import odds`` is the ``odds(request)`` entry point of
-odds-format.md, served by the reference engine (``rules/odds.py`` over
-``rules/cybernekro.py`` and ``rules/dice.py``). The dice assistant's live odds
-and seeded rolls use ``rules/exact.py`` and ``rules/rolling.py``, an
-independent implementation that gives the same exact answers (tested); the two
-are to be merged into one module.
+odds-format.md, served by the one Cybernekr0 engine (``rules/odds.py`` over
+``rules/cybernekro.py`` and ``rules/dice.py``). The dice assistant reads its
+odds from the same engine and rolls its seeded, step-by-step rolls with
+``rules/rolls.py``, which follows the engine's decisions (every rolling
+function takes a ``random.Random``).
 
 ``crewbuilder.rules.odds`` is also a submodule name: Python binds a submodule
 onto its package when first imported, so the function is bound last, here.

@@ -1065,3 +1065,47 @@ def fall_distribution(height: float, target: Target) -> dict[TargetState, Fracti
     for state, p in enumerate_process(fall_process, fall_plan(target), fall_hits(height)).items():
         out[state.group] += p
     return out
+
+
+# ==========================================================================
+# complications at the table (scenario complications that change an attack)
+# ==========================================================================
+
+# "Darkness. All ranged attacks suffer a -3 modifier"; "Partial darkness. All
+# ranged attacks suffer a -2 modifier"; "Slippery ground: -2 to all Agility
+# rolls"; "Noxious air: Models suffer -2 to their Toughness rolls. Models with
+# hazard suits, gas masks or the Artificial trait are immune" (powered armor and
+# the hazard suit "count as a gas mask"). Reading E12 of rules-interpretations.md.
+COMPLICATIONS = {
+    "darkness": "Darkness (ranged −3)",
+    "partial-darkness": "Partial darkness (ranged −2)",
+    "slippery-ground": "Slippery ground (Agility −2)",
+    "noxious-air": "Noxious air (Toughness −2)",
+}
+RANGED_PENALTY = {"darkness": -3, "partial-darkness": -2}
+GAS_MASKS = frozenset({"gas-mask", "hazard-suit", "powered-armor"})
+
+
+def apply_complications(names, action, attacker: Attacker, target: Target,
+                        situation: Situation = Situation()) -> tuple[Attacker, Target, Situation]:
+    """Fold the chosen complications into the attack's inputs (unknown names are a ValueError).
+
+    Ranged penalties go to a Shoot's hit roll; Slippery ground lowers the
+    attacker's Agility for its rolls (Fight, or Shoot with a Thrown melee weapon);
+    Noxious air lowers the target's Toughness (Tough it Out, Extra organs,
+    Stagger) unless it is Artificial or wears a gas mask or what counts as one.
+    """
+    action = Action(action)
+    chosen = set(names)
+    unknown = chosen - set(COMPLICATIONS)
+    if unknown:
+        raise ValueError(f"unknown complication(s): {', '.join(sorted(unknown))}")
+    if action is Action.SHOOT:
+        penalty = sum(RANGED_PENALTY.get(name, 0) for name in chosen)
+        if penalty:
+            situation = replace(situation, modifier=situation.modifier + penalty)
+    if "slippery-ground" in chosen:
+        attacker = replace(attacker, agility=attacker.agility - 2)
+    if "noxious-air" in chosen and "artificial" not in target.traits and not (target.gear & GAS_MASKS):
+        target = replace(target, toughness=target.toughness - 2)
+    return attacker, target, situation

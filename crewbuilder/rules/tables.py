@@ -37,7 +37,7 @@ class TableDie:
 
 @dataclass(frozen=True)
 class TableRoll:
-    seed: int
+    seed: int | None
     notation: str
     dice: tuple[int, ...]
     result: int
@@ -57,12 +57,17 @@ def parse_die(notation: str) -> TableDie:
     return TableDie(count, sides)
 
 
-def roll_table_die(notation: str, seed: int) -> TableRoll:
+def roll_table(rng: random.Random, notation: str, seed: int | None = None) -> TableRoll:
+    """Roll a table's die with the caller's generator (``seed`` is only recorded in the log)."""
     die = parse_die(notation)
-    rng = random.Random(seed)
     dice = tuple(rng.randint(1, die.sides) for _ in range(die.count))
     result = 10 * dice[0] + dice[1] if die.d66 else sum(dice)
     return TableRoll(seed=seed, notation=notation.strip().upper(), dice=dice, result=result)
+
+
+def roll_table_die(notation: str, seed: int) -> TableRoll:
+    """``roll_table(random.Random(seed), notation, seed)``: the replay of a logged table roll."""
+    return roll_table(random.Random(seed), notation, seed)
 
 
 def uncovered(notation: str, ranges: list[tuple[int, int]]) -> list[int]:

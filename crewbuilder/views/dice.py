@@ -1,12 +1,18 @@
 """The dice assistant: exact odds as you set up an attack, then seeded rolls.
 
+Every number comes from the reference engine: attacks from
+``rules/cybernekro.py`` (planned once, the odds and the roll from the same
+plan), quick rolls from ``crewbuilder.rules.odds(request)`` (odds-format.md),
+seeded rolls from ``rules/rolls.py`` with ``random.Random(seed)``.
 Everything is a GET with the set-up in the query string, so any page (and any
 roll, with its seed) can be shared by link and shows the same dice to all.
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+import random
+from dataclasses import dataclass
+from fractions import Fraction
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -14,8 +20,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from crewbuilder import dice_service
-from crewbuilder.rules import exact, ghoul_role, rolling, soylent
-from crewbuilder.rules.odds_requests import format_answer
+from crewbuilder.rules import OddsRequestError, odds, rolls
+from crewbuilder.rules import cybernekro as cn
 
 LOG_SIZE = 20
 
@@ -25,13 +31,25 @@ def _vary(response):
     return response
 
 
-def _bars(dist: dict, labels: dict) -> list[dict]:
-    return [{"key": k, "label": labels.get(k, k), "p": float(v), "pct": f"{100 * float(v):.1f}", "exact": str(v)}
-            for k, v in dist.items()]
+def _bars(dist: dict, labels: dict | None = None) -> list[dict]:
+    """{key: Fraction or "p/q"} -> the bars of _bars.html."""
+    labels = labels or {}
+    out = []
+    for key, value in dist.items():
+        p = Fraction(value)
+        out.append({"key": key, "label": labels.get(key, key), "p": float(p), "pct": f"{100 * float(p):.1f}",
+                    "exact": str(p)})
+    return out
 
 
+TO_HIT_KEYS = {cn.Outcome.CRITICAL: "critical", cn.Outcome.SUCCESS: "hit", cn.Outcome.FAILURE: "miss",
+               cn.Outcome.FUMBLE: "fumble"}
 TO_HIT_LABELS = {"critical": "Critical hit", "hit": "Hit", "miss": "Miss", "fumble": "Fumble"}
-TARGET_LABELS = {"unharmed": "Unharmed", "wounded": "Wounded", "prone": "Knocked prone", "out_of_action": "Out of Action"}
+TARGET_LABELS = {state.value: label for state, label in rolls.STATE_LABELS.items()}
+
+
+def _percent(p) -> str:
+    return f"{100 * float(p):.0f}"
 
 
 def _attack_context(request: HttpRequest) -> dict:
@@ -40,17 +58,17 @@ def _attack_context(request: HttpRequest) -> dict:
     npc_list = dice_service.npcs()
     attacker = dice_service.attacker_side(params, characters)
     target = dice_service.target_side(params, characters, npc_list)
-    inputs = dice_service.build_inputs(params, attacker, target)
+    inputs, errors = dice_service.build_inputs(params, attacker, target)
     context = {"characters": characters, "npcs": npc_list, "attacker": attacker, "target": target,
                "params": params, "complications": dice_service.COMPLICATION_CHOICES,
-               "chosen_complications": params.getlist("complication")}
+               "chosen_complications": params.getlist("complication"), "errors": errors}
     if inputs:
-        answer = exact.attack_odds(inputs["action"], inputs["attacker"], inputs["weapon"], inputs["target"], inputs["situation"])
+        answer = cn.attack_odds_for_plan(inputs.plan)
         context.update(
             inputs=inputs,
-            to_hit=_bars(answer["to_hit"], TO_HIT_LABELS),
-            outcome=_bars(answer["target"], TARGET_LABELS),
-            expected_wounds=f"{float(answer['expected_wounds']):.2f}",
+            to_hit=_bars({TO_HIT_KEYS[o]: p for o, p in answer.to_hit.items()}, TO_HIT_LABELS),
+            outcome=_bars({s.value: p for s, p in answer.target.items()}, TARGET_LABELS),
+            expected_wounds=f"{float(answer.expected_wounds):.2f}",
             compare=_compare(inputs, attacker),
             by_wounds=_by_wounds(inputs),
             share_query=_share_query(params, attacker, target, inputs),
@@ -58,26 +76,29 @@ def _attack_context(request: HttpRequest) -> dict:
     return context
 
 
-def _compare(inputs, attacker) -> list[dict]:
+def _compare(inputs: dice_service.AttackInputs, attacker) -> list[dict]:
+    """Each weapon of the attacker against this target (its own action: Fight or Shoot)."""
     rows = []
     for entry in attacker.weapons:
-        weapon = exact.Weapon(int(entry["damage"]), entry.get("range"), exact.Keywords.parse(entry.get("keywords")))
-        action = "fight" if weapon.range is None else "shoot"
-        answer = exact.attack_odds(action, inputs["attacker"], weapon, inputs["target"], inputs["situation"])
-        hit = answer["to_hit"]["critical"] + answer["to_hit"]["hit"]
-        rows.append({"name": entry["name"], "action": action, "hit": f"{100 * float(hit):.0f}",
-                     **{k: f"{100 * float(v):.0f}" for k, v in answer["target"].items()},
-                     "selected": entry is inputs["weapon_entry"]})
+        try:
+            weapon = dice_service.engine_weapon(entry)
+        except ValueError:
+            continue  # a house-rule weapon with a keyword the engine does not know: not compared
+        action = dice_service.action_for(weapon, None)
+        answer = cn.attack_odds_for_plan(dice_service.plan(action, inputs.attacker, weapon, inputs.target,
+                                                           inputs.situation, inputs.complications))
+        hit = answer.to_hit[cn.Outcome.CRITICAL] + answer.to_hit[cn.Outcome.SUCCESS]
+        rows.append({"name": entry["name"], "action": action, "hit": _percent(hit),
+                     **{s.value: _percent(p) for s, p in answer.target.items()},
+                     "selected": entry is inputs.weapon_entry})
     return rows
 
 
-def _by_wounds(inputs) -> list[dict]:
+def _by_wounds(inputs: dice_service.AttackInputs) -> list[dict]:
     rows = []
-    for wounds in range(0, 7):
-        t = inputs["target"]
-        target = exact.Target(t.toughness, t.strength, t.armor, wounds, t.prone, t.traits, t.body_mods, t.gear)
-        answer = exact.attack_odds(inputs["action"], inputs["attacker"], inputs["weapon"], target, inputs["situation"])
-        rows.append({"wounds": wounds, **{k: f"{100 * float(v):.0f}" for k, v in answer["target"].items()}})
+    for wounds in range(0, cn.MAX_WOUNDS + 1):
+        answer = cn.attack_odds_for_plan(dice_service.with_target_wounds(inputs, wounds))
+        rows.append({"wounds": wounds, **{s.value: _percent(p) for s, p in answer.target.items()}})
     return rows
 
 
@@ -86,8 +107,8 @@ def _share_query(params, attacker, target, inputs) -> str:
     query = QueryDict(mutable=True)
     query.update({k: str(v) for k, v in {**attacker.stats, **target.stats}.items()})
     query["attacker"], query["target"] = "typed", "typed"
-    query["weapon"] = inputs["weapon_entry"]["slug"]
-    query["action"] = inputs["action"]
+    query["weapon"] = inputs.weapon_entry["slug"]
+    query["action"] = inputs.action
     for key in ("t_wounds", "t_prone", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
         if params.get(key):
             query[key] = params[key]
@@ -95,29 +116,37 @@ def _share_query(params, attacker, target, inputs) -> str:
     return query.urlencode()
 
 
+def _with_new_seed(url_name: str, request: HttpRequest, *args) -> HttpResponse:
+    query = request.GET.copy()
+    query.pop("roll", None)
+    query["seed"] = str(dice_service.new_seed())
+    return redirect(f"{reverse(url_name, args=args)}?{query.urlencode()}")
+
+
 @require_GET
 def dice_home(request: HttpRequest) -> HttpResponse:
     context = _attack_context(request)
     context["log"] = request.session.get("dice_log", [])
     template = "dice/home.html#odds" if request.htmx else "dice/home.html"
-    return _vary(render(request, template, context))
+    return _vary(render(request, template, context, status=422 if context["errors"] else 200))
 
 
 @require_GET
 def attack_roll(request: HttpRequest) -> HttpResponse:
     if "seed" not in request.GET:
-        query = request.GET.copy()
-        query["seed"] = str(dice_service.new_seed())
-        return redirect(f"{reverse('dice-attack-roll')}?{query.urlencode()}")
+        return _with_new_seed("dice-attack-roll", request)
+    errors: list[str] = []
+    seed = dice_service.number(request.GET, "seed", "Seed", 0, 0, dice_service.SEED_LIMIT, errors)
     context = _attack_context(request)
     inputs = context.get("inputs")
-    if inputs is None:
-        return redirect("dice-home")
-    seed = dice_service._int(request.GET, "seed", 0, 0, 2**31)
-    log = rolling.roll_attack(seed, inputs["action"], inputs["attacker"], inputs["weapon"], inputs["target"], inputs["situation"])
-    context.update(roll=log, outcome_label=TARGET_LABELS[log.outcome], seed=seed)
-    _remember(request, f"{inputs['weapon_entry']['name']} vs {context['target'].label}: {TARGET_LABELS[log.outcome]}",
-              f"{reverse('dice-attack-roll')}?{request.GET.urlencode()}")
+    if inputs is None or errors:
+        query = request.GET.copy()
+        query.pop("seed", None)
+        return redirect(f"{reverse('dice-home')}?{query.urlencode()}")
+    roll = rolls.planned_attack(random.Random(seed), inputs.plan, seed)
+    context.update(roll=roll, outcome_label=roll.summary, seed=seed)
+    _remember(request, f"{inputs.weapon_entry['name']} vs {context['target'].label}: {roll.summary}",
+              f"{reverse('dice-attack-roll')}?{context['share_query']}&seed={seed}")
     return render(request, "dice/attack_roll.html", context)
 
 
@@ -127,105 +156,188 @@ def _remember(request, text: str, url: str) -> None:
     request.session["dice_log"] = log[:LOG_SIZE]
 
 
+# --------------------------------------------------------------------------
+# quick rolls
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    label: str
+    default: int | str = 0
+    low: int = -20
+    high: int = 20
+    kind: str = "number"  # "number", "check" or "text"
+
+
 QUICK = {
-    "test": ("Attribute test", [("modifier", "Attribute + modifiers", 0), ("jinxed", "Jinxed (0/1)", 0)]),
-    "damage": ("Damage roll", [("dice", "Damage dice", 2), ("armor", "Armor", 0), ("wounds", "Wounds", 0)]),
-    "neural-overload": ("Neural Overload", [("dread", "Dread", 0)]),
-    "morale": ("Morale Phase", [("discipline", "Discipline", 0), ("dread", "Dread", 1), ("wounds", "Wounds", 0), ("allies_in_los", "Allies in LoS", 0)]),
-    "panic": ("Soylent Ghoul panic", [("nerve", "Nerve", 6), ("tokens", "Panic tokens already on it", 0)]),
-    "ghoul-dice": ("Ghoul dice", [("dice", "Dice (3, or 2 on Stalker/Hunter)", 3)]),
-    "ghoul-battle": ("Ghoulash: Ghoul battle", [("strength", "Ghoul strength", 5), ("vp", "Victory Points on the token", 2),
-                                                ("icv", "Initial Combat Value", 1)]),
+    "test": ("Attribute test", (Field("modifier", "Attribute + modifiers"),
+                                Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"))),
+    "damage": ("Damage roll", (Field("dice", "Damage dice (every bonus die included)", 2, 0, 40),
+                               Field("armor", "Armor", 0, 0, 50), Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
+                               Field("keywords", "Keywords", "", kind="text"),
+                               Field("shield", "Shield (re-roll 6s)", kind="check"))),
+    "neural-overload": ("Neural Overload", (Field("dread", "Dread", 0, 0, cn.MAX_DREAD),)),
+    "morale": ("Morale Phase", (Field("discipline", "Discipline"), Field("dread", "Dread", 1, 0, cn.MAX_DREAD),
+                                Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
+                                Field("allies_in_los", "Allies in LoS", 0, 0, 50),
+                                Field("traits", "Traits", "", kind="text"))),
+    "panic": ("Soylent Ghoul panic", (Field("nerve", "Nerve", 6), Field("tokens", "Panic tokens already on it", 0, 0, 20))),
+    "ghoul-dice": ("Ghoul dice", (Field("dice", "Dice (3, or 2 on Stalker/Hunter)", 3, 2, 3),)),
+    "ghoul-battle": ("Ghoulash: Ghoul battle", (Field("strength", "Ghoul strength", 5, 0, 30),
+                                                Field("vp", "Victory Points on the token", 2, 0, 30),
+                                                Field("icv", "Initial Combat Value", 1, -20, 30))),
 }
 CARD_FIELDS = (("played", "Value cards played"), ("challenge", "Challenge (up to two cards)"), ("response", "Response"))
+PLACEHOLDERS = {"keywords": "Overkill, Piercing 2, Energy, Electric", "traits": "jinxed, demonic"}
 
 
-def _cards(text: str) -> tuple:
-    return tuple(int(part) for part in text.replace(",", " ").split() if part.strip().isdigit())
+def _words(text: str) -> list[str]:
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def _cards(text: str, label: str, errors: list) -> tuple:
+    parts = (text or "").replace(",", " ").split()
+    if not all(part.isdigit() for part in parts):
+        errors.append(f"{label}: card values are whole numbers separated by spaces (got “{text}”).")
+        return ()
+    return tuple(int(part) for part in parts)
+
+
+def _values(kind: str, params, errors: list) -> dict:
+    values = {}
+    for f in QUICK[kind][1]:
+        if f.kind == "number":
+            values[f.name] = dice_service.number(params, f.name, f.label, f.default, f.low, f.high, errors)
+        elif f.kind == "check":
+            values[f.name] = params.get(f.name) in ("1", "on", "true")
+        else:
+            values[f.name] = params.get(f.name, f.default)
+    return values
+
+
+def _odds_request(kind: str, v: dict) -> dict:
+    if kind == "test":
+        return {"roll": "test", "modifier": v["modifier"], "jinxed": v["jinxed"]}
+    if kind == "damage":
+        return {"roll": "damage", "dice": v["dice"], "keywords": _words(v["keywords"]), "armor": v["armor"],
+                "wounds": v["wounds"], "shield": v["shield"]}
+    if kind == "neural-overload":
+        return {"roll": "neural-overload", "dread": v["dread"]}
+    if kind == "morale":
+        return {"roll": "morale", "discipline": v["discipline"], "dread": v["dread"], "wounds": v["wounds"],
+                "allies_in_los": v["allies_in_los"], "traits": [cn.slug(t) for t in _words(v["traits"])]}
+    if kind == "panic":
+        return {"roll": "panic", "nerve": v["nerve"], "tokens": v["tokens"]}
+    return {"roll": "ghoul-dice", "dice": v["dice"]}
+
+
+def _odds_groups(kind: str, exact: dict) -> dict:
+    """The answer's exact fractions, grouped as the page shows them."""
+    if kind == "test":
+        return {"Result": exact}
+    if kind == "damage":
+        return {"Damage table row (before Tough it Out)": exact}
+    if kind == "neural-overload":
+        return {"Highest row reached": {f"{row}+": p for row, p in exact.items()}}
+    if kind == "morale":
+        npc = Fraction(exact["becomes_npc"])
+        return {"Dread left": {k: v for k, v in exact.items() if k.isdigit()}, "Flee moves": exact["flees"],
+                "Becomes an NPC": {"yes": npc, "no": 1 - npc}}
+    if kind == "panic":
+        return {"Panic test": exact}
+    return {"Terror card": exact["terror"], "Movement (best pair)": exact["max_movement"]["movement"],
+            "Attack (best pair)": exact["max_movement"]["attack"]}
+
+
+def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
+    rng = random.Random(seed)
+    if kind == "test":
+        return rolls.test(rng, v["modifier"], v["jinxed"], seed=seed)
+    if kind == "damage":
+        return rolls.damage(rng, v["dice"], cn.Keywords.parse(_words(v["keywords"])), v["armor"], v["wounds"],
+                            v["shield"], seed=seed)
+    if kind == "neural-overload":
+        return rolls.neural_overload(rng, v["dread"], seed=seed)
+    if kind == "morale":
+        return rolls.morale(rng, v["discipline"], v["dread"], v["wounds"], v["allies_in_los"],
+                            frozenset(cn.slug(t) for t in _words(v["traits"])), seed=seed)
+    if kind == "panic":
+        return rolls.panic(rng, v["nerve"], v["tokens"], seed=seed)
+    return rolls.ghoul_dice(rng, v["dice"], seed=seed)
+
+
+def _field_message(message: str, fields) -> str:
+    """The engine's "request.keywords: ..." -> "Keywords: ..." (the label on the form)."""
+    for f in fields:
+        prefix = f"request.{f.name}"
+        if message.startswith(prefix):
+            return f.label + message[len(prefix):]
+    return message
+
+
+def _quick_query(kind: str, values: dict, cards: dict, seed: int | None) -> str:
+    """The roll as typed values (a picked character's numbers included), shareable without a login."""
+    query = QueryDict(mutable=True)
+    for f in QUICK[kind][1]:
+        value = values[f.name]
+        if f.kind == "check":
+            if value:
+                query[f.name] = "1"
+        elif value not in ("", None):
+            query[f.name] = str(value)
+    for name, value in cards.items():
+        if value:
+            query[name] = value
+    if seed is not None:
+        query["seed"] = str(seed)
+    return query.urlencode()
 
 
 @require_GET
 def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     if kind not in QUICK:
         return redirect("dice-home")
+    if "roll" in request.GET and "seed" not in request.GET and kind != "ghoul-battle":
+        return _with_new_seed("dice-quick", request, kind)
     title, fields = QUICK[kind]
-    values = {name: dice_service._int(request.GET, name, default, -20, 30) for name, _label, default in fields}
-    keywords = [k.strip() for k in request.GET.get("keywords", "").split(",") if k.strip()]
-    cards = {name: request.GET.get(name, "") for name, _label in CARD_FIELDS}
-    if kind == "ghoul-battle":
-        odds_groups, log = {}, _battle(values, cards)
-    else:
-        odds_groups, log = _quick(kind, values, keywords, request.GET.get("seed"))
-    if log is not None:
-        _remember(request, f"{title}: {log.outcome}", request.get_full_path())
-    context = {"kind": kind, "title": title, "fields": [(n, l, values[n]) for n, l, _d in fields],
-               "card_fields": [(n, l, cards[n]) for n, l in CARD_FIELDS] if kind == "ghoul-battle" else [],
-               "keywords": ",".join(keywords), "odds": odds_groups, "roll": log, "seed": request.GET.get("seed")}
-    return _vary(render(request, "dice/quick.html#quick" if request.htmx else "dice/quick.html", context))
-
-
-def _quick(kind, v, keywords, seed):
-    seed_value = int(seed) if seed and seed.isdigit() else None
-    log = None
-    if kind == "test":
-        groups = {"Result": exact.test_distribution(v["modifier"], bool(v["jinxed"]))}
-        if seed_value is not None:
-            log = rolling.roll_test(seed_value, v["modifier"], bool(v["jinxed"]))
-    elif kind == "damage":
-        kw = exact.Keywords.parse(keywords)
-        groups = {"Damage table row": exact.damage_row_distribution(
-            max(v["dice"], 0), max(v["armor"], 0), min(max(v["wounds"], 0), 6), kw.has("overkill"),
-            kw.x("piercing", 0), kw.has("electric"), kw.has("energy"))}
-        if seed_value is not None:
-            log = rolling.roll_damage(seed_value, max(v["dice"], 0), max(v["armor"], 0), min(max(v["wounds"], 0), 6), keywords)
-    elif kind == "neural-overload":
-        dread = min(max(v["dread"], 0), 6)
-        groups = {"Highest row reached": exact.neural_overload_distribution(dread)}
-        if seed_value is not None:
-            log = rolling.roll_neural_overload(seed_value, dread)
-    elif kind == "morale":
-        dread = min(max(v["dread"], 0), 6)
-        left, flees, npc = exact.morale_distribution(v["discipline"], dread, min(max(v["wounds"], 0), 6), max(v["allies_in_los"], 0))
-        groups = {"Dread left": left, "Flee moves": flees, "Becomes an NPC": {"yes": npc, "no": 1 - npc}}
-        if seed_value is not None:
-            log = rolling.roll_morale(seed_value, v["discipline"], dread, min(max(v["wounds"], 0), 6), max(v["allies_in_los"], 0))
-    elif kind == "panic":
-        groups = {"Panic test": soylent.panic_distribution(v["nerve"], max(v["tokens"], 0))}
-        if seed_value is not None:
-            import random
-
-            roll = soylent.roll_panic(random.Random(seed_value), v["nerve"], max(v["tokens"], 0))
-            step = rolling.Step("Panic: D8 + tokens", (roll.die,), (roll.die,), (), (),
-                                f"{roll.die} + {roll.tokens_before} = {roll.die + roll.tokens_before} vs Nerve {roll.nerve}")
-            log = rolling.RollLog(seed_value, "panic", (step,), "snapped" if roll.snapped else "holds")
-    else:
-        dice = 2 if v["dice"] == 2 else 3
-        answer = ghoul_role.ghoul_dice_odds(dice)
-        groups = {"Terror card": answer["terror"], "Movement (best pair)": answer["max_movement"]["movement"],
-                  "Attack (best pair)": answer["max_movement"]["attack"]}
-        if seed_value is not None:
-            import random
-
-            roll = ghoul_role.roll_ghoul_dice(random.Random(seed_value), dice, seed_value)
-            movement, attack = ghoul_role.choose(roll.dice, "movement")
-            step = rolling.Step("Ghoul dice", roll.dice, (movement, attack), (), (),
-                                f"sum {sum(roll.dice)}: {'Terror card!' if roll.terror else 'no Terror card'}; movement {movement}, attack {attack}")
-            log = rolling.RollLog(seed_value, "ghoul-dice", (step,), "terror" if roll.terror else "no terror")
-    bars = {name: _bars(dist, {}) for name, dist in groups.items()}
-    return bars, log
-
-
-def _battle(values, cards):
-    from crewbuilder.rules import ghoulash
-
-    try:
-        result = ghoulash.ghoul_battle(values["strength"], values["vp"], values["icv"], _cards(cards["played"]),
-                                       _cards(cards["challenge"]), _cards(cards["response"]))
-    except ghoulash.IllegalPlay as exc:
-        return rolling.RollLog(0, "ghoul-battle", (rolling.Step("Not a legal battle", result=str(exc)),), "illegal")
-    steps = [rolling.Step("Needed", result=f"strength {values['strength']} + 1 = {result.needed}"),
-             rolling.Step("Player", result=f"Initial Combat Value {values['icv']} + cards = {result.total_before_challenge}")]
-    if result.stage != "no-value" and cards["challenge"].strip():
-        steps.append(rolling.Step("After the challenge and response", result=f"total {result.total}"))
-    outcome = (f"won: {result.victory_points} Victory Points" if result.won else f"lost: {result.wounds} wounds")
-    return rolling.RollLog(0, "ghoul-battle", tuple(steps), outcome)
+    params = request.GET
+    errors: list[str] = []
+    values = _values(kind, params, errors)
+    character, characters = None, []
+    if kind == "morale":
+        characters = [c for c in dice_service.visible_characters(request.user) if c["own"]]
+        character = dice_service.morale_character(params, characters)
+        if character:
+            values.update(discipline=character["discipline"], traits=character["traits"])
+    seed = None
+    if params.get("seed") and kind != "ghoul-battle":
+        seed = dice_service.number(params, "seed", "Seed", 0, 0, dice_service.SEED_LIMIT, errors)
+    cards = {name: params.get(name, "") for name, _label in CARD_FIELDS} if kind == "ghoul-battle" else {}
+    odds_groups, roll = {}, None
+    if not errors and kind == "ghoul-battle":
+        if any(name in params for name in cards):
+            played = {name: _cards(text, label, errors) for (name, label), text in zip(CARD_FIELDS, cards.values())}
+            if not errors:
+                roll = rolls.ghoul_battle(values["strength"], values["vp"], values["icv"], played["played"],
+                                          played["challenge"], played["response"])
+    elif not errors:
+        try:
+            answer = odds(_odds_request(kind, values))
+        except OddsRequestError as exc:
+            errors.append(_field_message(str(exc), fields))
+        else:
+            odds_groups = {name: _bars(dist) for name, dist in _odds_groups(kind, answer["exact"]).items()}
+            if seed is not None:
+                roll = _roll(kind, values, seed)
+    share_query = _quick_query(kind, values, cards, seed)
+    if roll is not None:
+        _remember(request, f"{title}: {roll.summary}", f"{reverse('dice-quick', args=[kind])}?{share_query}")
+    context = {
+        "kind": kind, "title": title, "errors": errors, "odds": odds_groups, "roll": roll, "seed": seed,
+        "fields": [{"field": f, "value": values[f.name], "placeholder": PLACEHOLDERS.get(f.name, "")} for f in fields],
+        "card_fields": [(n, label, cards[n]) for n, label in CARD_FIELDS] if kind == "ghoul-battle" else [],
+        "characters": characters, "character": character, "params": params, "share_query": share_query,
+    }
+    template = "dice/quick.html#quick" if request.htmx else "dice/quick.html"
+    return _vary(render(request, template, context, status=422 if errors else 200))

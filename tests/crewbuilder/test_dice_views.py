@@ -112,3 +112,175 @@ def test_crews_opened_by_share_link_become_targets_but_not_attackers(client, use
     theirs.share_token = None
     theirs.save()
     assert "Shared Crew" not in client.get(reverse("dice-home")).content.decode()
+
+
+# --- one engine: every number on the pages is the reference engine's ----------------
+
+
+def _exact_bars(html):
+    return dict(re.findall(r'data-key="([\w+]+)".*?<span class="muted exact">([\d/]+)</span>', html, re.S))
+
+
+@pytest.mark.parametrize("kind, query, request_", [
+    ("test", "modifier=3&jinxed=1", {"roll": "test", "modifier": 3, "jinxed": True}),
+    ("damage", "dice=3&armor=2&wounds=1&keywords=Overkill,Piercing+1",
+     {"roll": "damage", "dice": 3, "keywords": ["Overkill", "Piercing 1"], "armor": 2, "wounds": 1}),
+    ("panic", "nerve=6&tokens=2", {"roll": "panic", "nerve": 6, "tokens": 2}),
+])
+def test_quick_odds_are_the_odds_function_exactly(client, kind, query, request_):
+    from crewbuilder.rules import odds
+
+    html = client.get(f"{reverse('dice-quick', args=[kind])}?{query}").content.decode()
+    assert _exact_bars(html) == odds(request_)["exact"]
+
+
+def test_attack_page_shows_the_exact_fractions_of_the_odds_request(client, catalogue):
+    from crewbuilder.rules import odds
+
+    html = client.get(f"{reverse('dice-home')}?{AXE}&t_wounds=2&surrounded=1").content.decode()
+    engine = odds({"roll": "attack", "action": "fight", "attacker": {"agility": 1, "strength": 2}, "weapon": "axe",
+                   "target": {"toughness": 1, "armor": 1, "wounds": 2}, "situation": {"surrounded": True}})["exact"]
+    odds_section = html[html.index('id="odds"'):]
+    bars = _exact_bars(odds_section)
+    assert {k: bars[k] for k in engine["target"]} == engine["target"]
+    assert {k: bars[k] for k in engine["to_hit"]} == engine["to_hit"]
+
+
+def test_complications_change_the_odds_as_the_engine_says(client, catalogue):
+    from crewbuilder.rules import odds
+
+    base = f"{reverse('dice-home')}?weapon=pistol&a_discipline=2"
+    dark = _exact_bars(client.get(base + "&complication=darkness").content.decode())
+    engine = odds({"roll": "attack", "action": "shoot", "attacker": {"discipline": 2}, "weapon": "pistol",
+                   "target": {}, "situation": {"modifier": -3}})["exact"]
+    assert dark["hit"] == engine["to_hit"]["hit"]
+    bad = client.get(base + "&complication=meteor-shower")
+    assert bad.status_code == 422 and "Unknown complication" in bad.content.decode()
+
+
+def test_bad_typed_stats_are_a_message_not_a_guess(client, catalogue):
+    response = client.get(f"{reverse('dice-home')}?{AXE}&t_traits=bigg&a_agility=lots", HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 422 and body.lstrip().startswith('<section id="odds"')
+    assert "unknown “bigg”" in body and "Agility: enter a whole number" in body
+    assert 'data-key="hit"' not in body
+
+
+@pytest.mark.parametrize("kind, query, message", [
+    ("neural-overload", "dread=9", "Dread: from 0 to 6"),
+    ("damage", "dice=2&keywords=Bogus", "Keywords: unknown keyword"),
+    ("morale", "dread=2&traits=fearless", "Traits: unknown trait"),
+    ("ghoul-dice", "dice=4", "from 2 to 3"),
+    ("test", "modifier=abc", "enter a whole number"),
+    ("test", "modifier=1&seed=-5", "Seed: from 0"),
+])
+def test_bad_quick_input_is_a_422_with_a_message(client, kind, query, message):
+    response = client.get(f"{reverse('dice-quick', args=[kind])}?{query}", HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 422 and message in body
+    assert body.lstrip().startswith('<section id="quick"') and "Roll (seed" not in body
+
+
+def test_roll_button_gets_a_fresh_32_bit_seed_and_the_link_replays(client):
+    first = client.get(f"{reverse('dice-quick', args=['damage'])}?dice=4&keywords=Overkill&roll=1")
+    assert first.status_code == 302
+    seed = int(re.search(r"seed=(\d+)", first.url).group(1))
+    assert 0 <= seed < 2**32 and "roll=" not in first.url
+    a, b = client.get(first.url).content.decode(), client.get(first.url).content.decode()
+    dice = lambda html: re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)  # noqa: E731
+    assert dice(a) and dice(a) == dice(b)
+    big = client.get(f"{reverse('dice-quick', args=['test'])}?seed={2**32 - 1}")
+    assert big.status_code == 200 and f"Roll (seed {2**32 - 1})" in big.content.decode()
+
+
+def test_quick_roll_shows_the_rolls_module_log(client):
+    import random
+
+    from crewbuilder.rules import cybernekro as cn
+    from crewbuilder.rules import rolls
+
+    html = client.get(f"{reverse('dice-quick', args=['damage'])}?dice=4&armor=1&keywords=Energy&seed=1234").content.decode()
+    expected = rolls.damage(random.Random(1234), 4, cn.Keywords.parse(["Energy"]), 1, seed=1234)
+    shown = [int(d) for d in re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)]
+    assert shown == [d for step in expected.steps for d in step.dice]
+    assert expected.summary in html
+    kept = re.findall(r'class="die die-kept"[^>]*>(\d+)<', html)
+    assert sorted(map(int, kept)) == sorted(expected.steps[0].kept)
+
+
+def test_attack_roll_is_the_rolls_module_on_the_engines_plan(client, catalogue):
+    import random
+
+    from crewbuilder.rules import cybernekro as cn
+    from crewbuilder.rules import rolls
+    from crewbuilder.rules.odds import file_weapons
+
+    html = client.get(f"{reverse('dice-attack-roll')}?{AXE}&seed=77").content.decode()
+    axe = file_weapons("axe")
+    expected = rolls.attack(random.Random(77), "fight", cn.Attacker(agility=1, strength=2),
+                            cn.Weapon(axe["damage"], None, cn.Keywords.parse(axe["keywords"]), "axe"),
+                            cn.Target(toughness=1, armor=1), seed=77)
+    assert re.search(r'id="roll-outcome">([^<]+)<', html).group(1) == expected.summary
+    shown = [int(d) for d in re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)]
+    assert shown == [d for step in expected.steps for d in step.dice]
+
+
+# --- the Morale Phase with a character from the player's crews ----------------------
+
+
+def test_morale_uses_a_picked_characters_discipline_and_traits(client, user, make_crew):
+    from crewbuilder.rules import odds
+
+    crew = make_crew(user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1},
+                                        "traits": ["jinxed"]}])
+    character = crew.characters.get()
+    client.force_login(user)
+    url = reverse("dice-quick", args=["morale"])
+    page = client.get(url).content.decode()
+    picker = page[page.index('id="character"'):page.index("</select>", page.index('id="character"'))]
+    assert f'value="crew:{character.pk}"' in picker and "Jinx (Saints of Rust)" in picker
+    html = client.get(f"{url}?character=crew:{character.pk}&discipline=-5&dread=3&allies_in_los=1&seed=8").content.decode()
+    from crewbuilder.crew_service import report_for
+
+    discipline = report_for(crew)["characters"][0]["attributes"]["discipline"]
+    engine = odds({"roll": "morale", "discipline": discipline, "dread": 3, "wounds": 0, "allies_in_los": 1,
+                   "traits": ["jinxed"]})["exact"]
+    bars = _exact_bars(html[html.index('id="quick"'):html.index("<h2>Flee moves")])
+    assert bars == {k: v for k, v in engine.items() if k.isdigit()}
+    assert "Jinx (Saints of Rust)" in html
+    # the link to the roll carries the numbers, not the private character
+    link = re.search(r'href="([^"]+)">link to this roll', html).group(1).replace("&amp;", "&")
+    assert "character=" not in link and f"discipline={discipline}" in link and "traits=jinxed" in link
+    client.logout()
+    again = client.get(link).content.decode()
+    steps = lambda page: page[page.index('<ol class="steps">'):page.index("</ol>", page.index('<ol class="steps">'))]  # noqa: E731
+    assert steps(again) == steps(html)
+
+
+def test_morale_picker_offers_only_the_users_own_characters(client, user, other_user, geared_crew):
+    theirs = geared_crew(other_user, 2, name="Secret Crew")
+    client.force_login(user)
+    url = reverse("dice-quick", args=["morale"])
+    assert "Secret Crew" not in client.get(url).content.decode()
+    # naming another user's character falls back to the typed numbers
+    html = client.get(f"{url}?character=crew:{theirs.characters.first().pk}&discipline=2&dread=2").content.decode()
+    assert "Secret Crew" not in html and 'id="picked-character"' not in html
+    from crewbuilder.rules import odds
+
+    engine = odds({"roll": "morale", "discipline": 2, "dread": 2})["exact"]
+    bars = _exact_bars(html[html.index('id="quick"'):html.index("<h2>Flee moves")])
+    assert bars == {k: v for k, v in engine.items() if k.isdigit()}
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_morale_page_query_budget_does_not_grow_with_the_crew(client, user, geared_crew, size,
+                                                              django_assert_num_queries):
+    crew = geared_crew(user, size)
+    client.force_login(user)
+    url = reverse("dice-quick", args=["morale"]) + f"?character=crew:{crew.characters.first().pk}&dread=2&seed=3"
+    client.get(url)  # warm the session
+    with django_assert_num_queries(MORALE_QUERIES):
+        assert client.get(url).status_code == 200
+
+
+MORALE_QUERIES = 10  # session, user, the crews and their characters (prefetched), the catalogue: not per character

@@ -41,3 +41,49 @@ def test_odds_update_in_place_then_roll_and_share(page: Page, server_url: str, c
     expect(other.locator("#roll-outcome")).to_have_text(page.locator("#roll-outcome").inner_text())
     assert other.locator(".die").all_inner_texts() == dice
     stranger.close()
+
+
+PASSWORD = "neon-bones-1138"
+
+
+def test_morale_with_a_character_from_my_crew_then_share_the_roll(page: Page, server_url: str, catalogue, browser,
+                                                                  django_user_model):
+    from crewbuilder.models import Character, CharacterTrait, Crew, GameSystem, Trait
+
+    user = django_user_model.objects.create_user("vox", password=PASSWORD)
+    system = GameSystem.objects.get(slug="cybernekro")
+    crew = Crew.objects.create(owner=user, system=system, name="Saints")
+    jinx = Character.objects.create(crew=crew, name="Jinx", position=0, strength=2, toughness=1, agility=1,
+                                    intellect=-1, discipline=1)
+    CharacterTrait.objects.create(character=jinx, trait=Trait.objects.get(system=system, slug="jinxed"))
+
+    page.goto(server_url + "/accounts/login/")
+    page.get_by_label("Username").fill("vox")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Welcome back, vox")).to_be_visible()
+
+    page.goto(f"{server_url}/dice/morale/")
+    page.get_by_label("Dread", exact=True).fill("3")
+    page.get_by_label("Dread", exact=True).dispatch_event("change")
+    wait_for_htmx(page)
+    typed = page.locator('#quick [data-key="0"] .exact').first.inner_text()
+    page.get_by_label("Who tests").select_option(label="Jinx (Saints)")
+    wait_for_htmx(page)
+    expect(page.locator("#picked-character")).to_contain_text("Jinx (Saints): Discipline 1, jinxed")
+    assert page.locator('#quick [data-key="0"] .exact').first.inner_text() != typed
+
+    page.get_by_role("button", name="Roll").click()
+    expect(page.locator("#roll-outcome")).to_be_visible()
+    assert re.search(r"seed=\d+", page.url)
+    dice = page.locator("#quick .die").all_inner_texts()
+    assert len(dice) == 3  # one Discipline test per Dread held
+    link = page.get_by_role("link", name="link to this roll").get_attribute("href")
+    assert "character=" not in link
+
+    stranger = browser.new_context()
+    other = stranger.new_page()
+    other.goto(server_url + link)
+    expect(other.locator("#roll-outcome")).to_have_text(page.locator("#roll-outcome").inner_text())
+    assert other.locator("#quick .die").all_inner_texts() == dice
+    stranger.close()

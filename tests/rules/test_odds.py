@@ -1,7 +1,6 @@
 """crewbuilder.rules.odds.odds(request): odds-format.md, strict requests, formatting, delegation.
 
-(The package attribute ``crewbuilder.rules.odds`` is the odds_requests.py entry point, the lead's
-choice; this file tests the cybernekro.py engine's entry point, imported from its module.)
+(``crewbuilder.rules.odds``, the package attribute, is this same function: the one engine.)
 """
 
 import json
