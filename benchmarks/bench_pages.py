@@ -79,7 +79,7 @@ def main():
               f"{median_ms(lambda: client.get(url)):.1f} ms; htmx attribute change {queries(change) - 1} queries, "
               f"{median_ms(change):.1f} ms (target <= 12 queries, <= 30 ms)")
 
-    print("Campaign page: 8 crews, 50 games")
+    print("Campaign page: 8 crews, 50 games, 2 waiting for approval, 3 own scenarios")
     organiser = owner
     campaign = services.create_campaign(organiser, name="Bench", system=system, treasure_value=5)
     entries = []
@@ -94,9 +94,21 @@ def main():
         game = services.record_game(campaign, organiser, played_on=datetime.date(2026, 1, 1) + datetime.timedelta(days=g),
                                     scenario="Exploration", participants=[{"crew": a, "treasure": 1}, {"crew": b}], winner=a)
         services.confirm_game(game, organiser)
+    for n in range(3):
+        services.create_scenario(campaign, organiser, name=f"Own scenario {n}", card=n + 1)
+    for n in range(2):  # crews legal only with house rules wait on the page for approval
+        user = User.objects.create_user(f"w{n}", password="x")
+        services.invite(campaign, organiser, user.username)
+        services.respond(campaign, user, accept=True)
+        duo = crew(2, f"W{n}", user)
+        duo.accepted_findings = [{"code": "too-few-characters", "character": None, "note": "two-a-side"}]
+        duo.save()
+        services.enrol(campaign, user, duo)
     url = f"/campaigns/{campaign.pk}/"
     client.get(url)
     print(f"  campaign page {queries(lambda: client.get(url))} queries, {median_ms(lambda: client.get(url)):.1f} ms (target <= 50 ms)")
+    history = f"/campaigns/{campaign.pk}/history/"
+    print(f"  history page {queries(lambda: client.get(history))} queries, {median_ms(lambda: client.get(history)):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 from django import forms
 
-from campaigns.models import RollTable
+from campaigns.models import CampaignScenario, RollTable
 
 
 class CampaignForm(forms.Form):
@@ -22,4 +22,19 @@ class TableForm(forms.Form):
     rows = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         help_text="One row per line: “1-2 | Lost an eye | discipline -1” (the effect is optional).",
+    )
+
+
+class ScenarioForm(forms.Form):
+    """An organiser's own scenario (reading C8)."""
+
+    name = forms.CharField(max_length=100)
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=5000,
+                           help_text="Set-up, objectives, special rules: your group's text.")
+    draws_complication = forms.BooleanField(required=False, label="Draw a Complication before the game")
+    card = forms.TypedChoiceField(
+        choices=[("", "no card: only picked")] + CampaignScenario.CARD_CHOICES, coerce=int, empty_value=None,
+        required=False, label="Card on the scenario list",
+        help_text="The free rules do not say which card gives which scenario: give yours a card and the "
+                  "random draw can land on it (a D12 never gives the King).",
     )

@@ -95,9 +95,74 @@ class RollTable(models.Model):
         return f"{self.name} ({self.die})"
 
 
+class CampaignScenario(models.Model):
+    """A scenario the organiser defines: the free rules print only a few (reading C4, C8).
+
+    ``card`` (1 = Ace ... 13 = King) puts it on the campaign's scenario list, so
+    the rules' card or D12 draw can land on it; without a card it is only picked.
+    """
+
+    RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    CARD_CHOICES = [(n, f"{rank} ({n})") for n, rank in enumerate(RANKS, start=1)]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="scenarios")
+    name = models.CharField(max_length=100)
+    text = models.TextField(blank=True)
+    draws_complication = models.BooleanField(
+        default=False, help_text="The scenario says to draw a card for a Complication before the game."
+    )
+    card = models.PositiveSmallIntegerField(null=True, blank=True, choices=CARD_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["card", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="campaign_scenario_name_once"),
+            models.UniqueConstraint(fields=["campaign", "card"], condition=Q(card__isnull=False),
+                                    name="campaign_scenario_card_once"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def card_label(self) -> str:
+        return self.RANKS[self.card - 1] if self.card else ""
+
+
+class EnrolmentRequest(models.Model):
+    """A crew legal only with house rules waits here until the organiser approves it (reading C6)."""
+
+    PENDING, APPROVED, REFUSED = "pending", "approved", "refused"
+    STATUS_CHOICES = [(PENDING, "Waiting for the organiser"), (APPROVED, "Approved"), (REFUSED, "Refused")]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="enrolment_requests")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    crew = models.ForeignKey("crewbuilder.Crew", on_delete=models.CASCADE, related_name="+")
+    crew_version = models.PositiveIntegerField()
+    points = models.IntegerField(default=0)
+    # The crew's house-rule findings as the organiser is asked to accept them:
+    # [{"code", "character", "message", "note"}]
+    findings = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    entry = models.OneToOneField(CampaignCrew, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "player"], condition=Q(status="pending"),
+                                    name="one_pending_enrolment_per_player"),
+        ]
+
+
 class Game(models.Model):
-    PENDING, APPLIED = "pending", "applied"
-    STATUS_CHOICES = [(PENDING, "Waiting for confirmation"), (APPLIED, "Counted")]
+    PENDING, APPLIED, REVERSED = "pending", "applied", "reversed"
+    STATUS_CHOICES = [(PENDING, "Waiting for confirmation"), (APPLIED, "Counted"), (REVERSED, "Reversed")]
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="games")
     played_on = models.DateField()
@@ -140,6 +205,9 @@ class Memorial(models.Model):
     snapshot = models.JSONField(default=dict)
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     died_at = models.DateTimeField(auto_now_add=True)
+    # Set when the organiser reverses the death: the character is back on the
+    # roster and leaves the memorial listing; both history entries stay.
+    returned_at = models.DateTimeField(null=True, blank=True)
 
 
 class HistoryEntry(models.Model):
@@ -158,7 +226,32 @@ class HistoryEntry(models.Model):
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
+    # The reversal entry that undid this one (itself, or a game reversal undoing
+    # all of that game's steps at once). Set once; an undone entry stays.
+    undone_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undoes"
+    )
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="history")
 
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "history entries"
+
+    # Keys kept for the app (restoring a character), not for reading.
+    HIDDEN_KEYS = {"rows"}
+
+    def changes(self) -> list[tuple[str, str, str]]:
+        """(what, before, after) as text, for every key that differs, for the timeline."""
+        keys = [k for k in dict.fromkeys([*self.before, *self.after]) if k not in self.HIDDEN_KEYS]
+        return [(k.replace("_", " "), _show(self.before.get(k)), _show(self.after.get(k))) for k in keys
+                if self.before.get(k) != self.after.get(k)]
+
+
+def _show(value) -> str:
+    if value is None or value == "" or value == [] or value == {}:
+        return "–"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_show(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value)
+    return str(value)

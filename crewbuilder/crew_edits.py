@@ -284,8 +284,8 @@ EDITS = {
 
 
 # A crew enrolled in a campaign changes through the campaign (treasury,
-# injuries, history); in the editor its player may only rename and annotate.
-CAMPAIGN_COPY_EDITS = {"character", "crew"}
+# injuries, names and notes), so every change is in the campaign's history.
+CAMPAIGN_COPY_EDITS: frozenset = frozenset()
 
 
 def _guard_campaign_copy(crew: Crew, action: str, data) -> None:
@@ -294,8 +294,8 @@ def _guard_campaign_copy(crew: Crew, action: str, data) -> None:
     changes_budget = action == "crew" and str(data.get("budget", crew.budget)).strip() != str(crew.budget)
     if action not in CAMPAIGN_COPY_EDITS or changes_budget:
         raise EditError(
-            "This crew is enrolled in a campaign: hire and buy through the campaign's treasury; "
-            "here you can rename characters and write notes."
+            "This crew is enrolled in a campaign: hire, buy, rename and write notes through the "
+            "campaign's page, so every change is in its history."
         )
 
 

@@ -3,18 +3,16 @@ calls one service in campaigns/services.py, and renders."""
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.forms import CampaignForm, TableForm
-from campaigns.models import Campaign, CampaignCrew, Game, GameCrew, HistoryEntry, Membership, RollTable
+from campaigns.forms import CampaignForm, ScenarioForm, TableForm
+from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder.models import Crew, GameSystem
 
 
@@ -52,12 +50,16 @@ def standings(campaign: Campaign) -> list[dict]:
     crews = (
         CampaignCrew.objects.filter(campaign=campaign)
         .select_related("crew", "player")
-        .prefetch_related("memorial")
+        .prefetch_related(
+            # The memorial lists the dead; a reversed death is back on the roster.
+            Prefetch("memorial", queryset=Memorial.objects.filter(returned_at=None).order_by("died_at", "pk")),
+            "crew__characters",
+        )
         .annotate(
             played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
             won=Count("wins", filter=Q(wins__status=Game.APPLIED), distinct=True),
             drawn=Count("games", filter=Q(games__game__status=Game.APPLIED, games__game__is_draw=True), distinct=True),
-            lost_characters=Count("memorial", distinct=True),
+            lost_characters=Count("memorial", filter=Q(memorial__returned_at=None), distinct=True),
         )
         .order_by("-won", "-drawn", "crew__name")
     )
@@ -76,16 +78,27 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "invited": not member,
     }
     if member:
+        organiser = context["organiser"]
         crews = standings(campaign)
         mine = next((c for c in crews if c.player_id == request.user.pk), None)
+        # The organiser decides every pending request; a player sees their own latest one.
+        requests = EnrolmentRequest.objects.filter(campaign=campaign).select_related("crew", "player", "decided_by")
+        requests = list(requests.filter(status=EnrolmentRequest.PENDING) if organiser
+                        else requests.filter(player=request.user).order_by("-created_at", "-pk")[:1])
+        my_request = next((r for r in requests if r.player_id == request.user.pk), None)
+        waiting = my_request is not None and my_request.status == EnrolmentRequest.PENDING
         context.update(
             standings=crews,
             my_entry=mine,
             my_crews=Crew.objects.filter(owner=request.user, system=campaign.system).exclude(campaign_entry__isnull=False)
-            if mine is None else [],
-            games=list(campaign.games.select_related("winner__crew").prefetch_related("participants__campaign_crew__crew")[:10]),
+            if mine is None and not waiting else [],
+            enrolment_requests=[r for r in requests if r.status == EnrolmentRequest.PENDING] if organiser else [],
+            my_request=my_request,
+            games=list(campaign.games.select_related("winner__crew")[:10]),
             tables=list(campaign.tables.all()),
             table_form=TableForm(),
+            scenarios=list(campaign.scenarios.all()),
+            scenario_form=ScenarioForm(),
             memberships=list(campaign.memberships.select_related("user")),
             memorial=[m for c in crews for m in c.memorial.all()],
         )
@@ -123,10 +136,52 @@ def campaign_enrol(request: HttpRequest, pk: int) -> HttpResponse:
     if crew is None:
         return _fail(request, "Choose one of your crews.", campaign)
     try:
-        services.enrol(campaign, request.user, crew)
+        result = services.enrol(campaign, request.user, crew)
     except services.CampaignError as exc:
         return _fail(request, exc, campaign)
-    messages.success(request, f"“{crew.name}” is enrolled (as a campaign copy: your original stays as it is).")
+    if isinstance(result, EnrolmentRequest):
+        messages.info(request, f"“{crew.name}” is legal only with house rules: it joins once the organiser "
+                               "accepts them.")
+    else:
+        messages.success(request, f"“{crew.name}” is enrolled (as a campaign copy: your original stays as it is).")
+    return redirect(campaign)
+
+
+@login_required
+@require_POST
+def enrolment_decide(request: HttpRequest, pk: int, request_id: int) -> HttpResponse:
+    """The organiser approves or refuses a crew that is legal only with house rules."""
+    campaign = _get_campaign_for_user(request, pk)
+    if not services.is_organiser(campaign, request.user):
+        raise Http404
+    enrolment = get_object_or_404(EnrolmentRequest.objects.select_related("crew", "player"), pk=request_id,
+                                  campaign=campaign)
+    try:
+        if request.POST.get("decision") == "approve":
+            services.approve_enrolment(enrolment, request.user)
+            messages.success(request, f"“{enrolment.crew.name}” joins the campaign with its house rules.")
+        elif request.POST.get("decision") == "refuse":
+            services.refuse_enrolment(enrolment, request.user, request.POST.get("reason", ""))
+            messages.success(request, f"“{enrolment.crew.name}” was refused.")
+        else:
+            raise services.CampaignError("Approve or refuse?")
+    except (services.CampaignError, ValueError) as exc:
+        return _fail(request, exc, campaign)
+    return redirect(campaign)
+
+
+@login_required
+@require_POST
+def scenario_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    form = ScenarioForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
+    try:
+        services.create_scenario(campaign, request.user, **form.cleaned_data)
+    except (services.CampaignError, ValueError) as exc:
+        return _fail(request, exc, campaign)
+    messages.success(request, "Scenario saved.")
     return redirect(campaign)
 
 
@@ -152,13 +207,31 @@ def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     entries = (
         HistoryEntry.objects.filter(campaign=campaign)
-        .select_related("actor", "campaign_crew__crew", "reverses")
-        .prefetch_related("reversed_by")
+        .select_related("actor", "campaign_crew__crew", "reverses", "undone_by")
     )
     return render(request, "campaigns/history.html", {
         "campaign": campaign, "entries": entries,
         "organiser": services.is_organiser(campaign, request.user), "reversible": services.REVERSIBLE,
     })
+
+
+@login_required
+@require_POST
+def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player renames their campaign crew or a character, or changes notes (logged in the history)."""
+    campaign = _get_campaign_for_user(request, pk)
+    entry = get_object_or_404(CampaignCrew.objects.select_related("campaign"), campaign=campaign, player=request.user)
+    try:
+        if request.POST.get("character"):
+            done = services.edit_character(entry, request.user, request.POST["character"],
+                                           name=request.POST.get("name"), notes=request.POST.get("notes"))
+        else:
+            done = services.edit_crew(entry, request.user, name=request.POST.get("name"), notes=request.POST.get("notes"))
+    except (services.CampaignError, ValueError) as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Saved (see the history)." if done else "Nothing changed.")
+    return redirect("campaign-shop", pk=campaign.pk)
 
 
 @login_required

@@ -13,12 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.models import CampaignCrew, Game
 from campaigns.views.campaigns import _get_campaign_for_user
-import random
-
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
-from crewbuilder.dice_service import new_seed
-from crewbuilder.models import Complication, EnvironmentEffect, Item, Scenario
-from crewbuilder.rules import scenarios as scenario_rules
+from crewbuilder.models import Complication, Item
 
 OUTCOMES = [("", "fine"), ("ooa", "out of action"), ("dead", "dead")]
 
@@ -62,10 +58,17 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     crews = _crews(campaign)
     tables = list(campaign.tables.all())
-    scenarios = list(Scenario.objects.filter(system=campaign.system))
+    scenarios = services.scenario_choices(campaign)
     complications = list(Complication.objects.filter(system=campaign.system))
     problems = []
-    generated = _generate(request, complications, campaign) if request.GET.get("generate") else None
+    generated = None
+    if request.GET.get("generate"):
+        try:
+            seed = int(request.GET["seed"]) if request.GET.get("seed") else None
+            generated = services.generate_scenario(campaign, method=request.GET["generate"], seed=seed,
+                                                   pick=request.GET.get("pick", ""))
+        except (services.CampaignError, ValueError) as exc:
+            problems.append(str(exc) if isinstance(exc, services.CampaignError) else "The seed must be a whole number.")
     if request.method == "POST":
         participants, problems = _participants_from_post(request.POST, crews, tables)
         result = request.POST.get("result", "")
@@ -94,27 +97,13 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
+        "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
+        "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
         "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
+        "chosen_scenario": request.POST.get("scenario") or (generated["scenario"]["name"]
+                                                            if generated and generated["scenario"] else ""),
     }, status=422 if problems else 200)
-
-
-def _generate(request, complications, campaign) -> dict:
-    """A seeded scenario draw: the card, a complication, and the quick start's six environment rolls."""
-    method = "d12" if request.GET.get("generate") == "d12" else "deck"
-    try:
-        seed = int(request.GET.get("seed", ""))
-    except ValueError:
-        seed = new_seed()
-    rng = random.Random(seed)
-    card = scenario_rules.draw(rng, method)
-    complication_draw = scenario_rules.draw(rng, method)
-    entries = [{"number": c.number, "name": c.name, "text": c.text} for c in complications]
-    effects = [{"number": e.number, "name": e.name, "text": e.text}
-               for e in EnvironmentEffect.objects.filter(system=campaign.system)]
-    rounds = [(n + 1, scenario_rules.environment_effect(rng.randint(1, 6), effects)) for n in range(6)]
-    return {"seed": seed, "method": method, "card": card, "complication_card": complication_draw,
-            "complication": scenario_rules.complication_for(complication_draw.number, entries), "rounds": rounds}
 
 
 @login_required

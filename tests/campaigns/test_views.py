@@ -136,6 +136,10 @@ def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, toda
     assert client.get(reverse("campaign-summary-pdf", args=[campaign.pk])).status_code == 404
 
 
+# session, user, campaign, standings (+ memorial, + characters), requests, games, tables, scenarios, members
+PAGE_QUERIES = 11
+
+
 def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign, user, make_user, geared_crew, today):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -157,14 +161,31 @@ def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign,
                                         winner=entries[0])
             services.confirm_game(game, user, for_everyone=True)
 
+    def waiting(name):
+        """A player whose crew is legal only with house rules: a pending request on the page."""
+        player = make_user(name)
+        services.invite(campaign, user, player.username)
+        services.respond(campaign, player, accept=True)
+        crew = geared_crew(player, 2, name=f"{name} duo")
+        crew.accepted_findings = [{"code": "too-few-characters", "character": None, "note": "two-a-side"}]
+        crew.save()
+        services.enrol(campaign, player, crew)
+
     add_player("p1")
+    waiting("w1")
+    services.create_scenario(campaign, user, name="Ambush", card=3)
     play(2)
     client.get(url)
     with CaptureQueriesContext(connection) as small:
-        client.get(url)
+        html = client.get(url).content.decode()
+    assert "Crews waiting for your approval" in html and "Ambush" in html and "p1 crew <span class=\"muted\">3 characters" in html
     for name in ("p2", "p3", "p4"):
         add_player(name)
+    for name in ("w2", "w3"):
+        waiting(name)
+    services.create_scenario(campaign, user, name="Parley")
     play(12)
     with CaptureQueriesContext(connection) as large:
-        client.get(url)
-    assert len(large) == len(small)
+        html = client.get(url).content.decode()
+    assert html.count("enrolment-request") == 3 and "p4 crew <span class=\"muted\">3 characters" in html
+    assert len(large) == len(small) == PAGE_QUERIES, [q["sql"] for q in large.captured_queries]

@@ -95,3 +95,14 @@ def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str
     org.goto(campaign_url + "history/")
     for text in ("Sinners 1 of Sinners died", "Scars: Lost an eye", "bought sword", "carried off 2 Treasure Token"):
         expect(org.locator("ol.timeline > li").filter(has_text=text).first).to_be_visible()
+
+    # The organiser reverses the death: Sinners 1 is back on the roster, both entries stay.
+    org.once("dialog", lambda dialog: dialog.accept())
+    death = org.locator("ol.timeline > li").filter(has_text="Sinners 1 of Sinners died").filter(
+        has_not_text="reversed:")
+    death.get_by_role("button", name="reverse").click()
+    expect(org.get_by_text("Entry reversed.")).to_be_visible()
+    expect(org.locator("ol.timeline > li").filter(has_text="reversed: Sinners 1 of Sinners died")).to_be_visible()
+    org.goto(campaign_url)
+    expect(org.get_by_text("In memoriam")).to_have_count(0)
+    expect(org.get_by_role("heading", name="Rosters")).to_be_visible()
