@@ -54,7 +54,8 @@ class CrewRow:
 
 def list_rows(owner) -> list[CrewRow]:
     rows = []
-    for crew in Crew.objects.with_everything().filter(owner=owner).order_by("-updated_at"):
+    # Soylent Ghoul drone sets are listed by their own app (soylent.services.sets_for).
+    for crew in Crew.objects.with_everything().filter(owner=owner).exclude(system__slug="soylent-ghoul").order_by("-updated_at"):
         report = report_for(crew)
         rows.append(CrewRow(crew, report["points"], status_of(report)))
     return rows

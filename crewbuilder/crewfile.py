@@ -275,6 +275,10 @@ def catalogue_snapshot(system_slug: str):
 
 # The crew bodies this app can read and judge, by system; other games add theirs.
 CREW_READERS = {"cybernekro": (read_cybernekro_crew, validate_crew)}
+# How other games store and write their bodies (system -> function); Cybernekr0
+# is the default below. Games register theirs from their AppConfig.ready().
+CREW_IMPORTERS: dict = {}  # system -> import(data, owner) -> Crew
+CREW_EXPORTERS: dict = {}  # system -> export(crew, **options) -> file text
 
 
 def check_crew_file(raw, snapshot_lookup=catalogue_snapshot):
@@ -309,7 +313,8 @@ def import_crew_file(raw, owner):
     crew_data, report, _ = check_crew_file(raw)
     if crew_data is None or any(e["code"] in UNSTORABLE for e in report["errors"]):
         raise ImportRefused(report)
-    return import_crew_data(crew_data, owner), report
+    importer = CREW_IMPORTERS.get(crew_data["system"], import_crew_data)
+    return importer(crew_data, owner), report
 
 
 @transaction.atomic
@@ -364,12 +369,17 @@ def runs(slugs: list) -> list:
     return grouped
 
 
-def export_crew(crew) -> str:
+def export_crew(crew, **options) -> str:
     """The crew file text of a crew loaded with ``Crew.objects.with_everything()``.
 
     Accepted house rules travel with the crew under ``house_rules`` (a key
     added to crew-format.md, which allows adding), so another group sees them.
+    Other games' crews are written by their CREW_EXPORTERS entry (``options``
+    go to it, e.g. ``true_tokens=True`` for a drone set's owner).
     """
+    exporter = CREW_EXPORTERS.get(crew.system.slug)
+    if exporter is not None:
+        return exporter(crew, **options)
     data = crew_to_data(crew)
     if crew.accepted_findings:
         data["house_rules"] = crew.accepted_findings

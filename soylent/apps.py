@@ -5,3 +5,8 @@ class SoylentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "soylent"
     verbose_name = "Soylent Ghoul"
+
+    def ready(self):
+        from .crewfile import register
+
+        register()  # soylent-ghoul crew files: validate, import, export

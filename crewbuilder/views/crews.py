@@ -30,16 +30,56 @@ CREW_FILE_MAX_BYTES = 256 * 1024
 # --- access helpers ---------------------------------------------------------
 
 
+class _OtherGame(Exception):
+    """A crew of another game (a Soylent Ghoul drone set): its own pages show it."""
+
+    def __init__(self, url: str):
+        super().__init__(url)
+        self.url = url
+
+
+def _other_game_url(crew: Crew, token: str | None = None) -> str | None:
+    if crew.system.slug == "soylent-ghoul":
+        if token:
+            return reverse("soylent-set-shared", args=[token])
+        from soylent.views import set_url_for_crew
+
+        return set_url_for_crew(crew)
+    return None
+
+
+def _redirect_other_games(view):
+    """Send a request about another game's crew to that game's pages."""
+    from functools import wraps
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except _OtherGame as other:
+            return redirect(other.url)
+
+    return wrapper
+
+
 def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> Crew:
     """The signed-in user's crew, or 404 (also for other users' crews)."""
     queryset = Crew.objects.with_everything() if full else Crew.objects.select_related("system", "campaign_entry")
-    return get_object_or_404(queryset, pk=pk, owner=request.user)
+    crew = get_object_or_404(queryset, pk=pk, owner=request.user)
+    url = _other_game_url(crew)
+    if url:
+        raise _OtherGame(url)
+    return crew
 
 
 def _get_shared_crew(token: str) -> Crew:
     if not token or len(token) > 64:
         raise Http404
-    return get_object_or_404(Crew.objects.with_everything(), share_token=token)
+    crew = get_object_or_404(Crew.objects.with_everything(), share_token=token)
+    url = _other_game_url(crew, token)
+    if url:
+        raise _OtherGame(url)
+    return crew
 
 
 def _vary(response: HttpResponse) -> HttpResponse:
@@ -53,8 +93,10 @@ def _vary(response: HttpResponse) -> HttpResponse:
 @login_required
 @require_GET
 def crew_list(request: HttpRequest) -> HttpResponse:
+    from soylent.services import sets_for
+
     rows = crew_service.list_rows(request.user)
-    return render(request, "crewbuilder/crew_list.html", {"rows": rows})
+    return render(request, "crewbuilder/crew_list.html", {"rows": rows, "drone_sets": sets_for(request.user)})
 
 
 @login_required
@@ -109,6 +151,7 @@ def _editor_context(request: HttpRequest, crew: Crew, **extra) -> dict:
 
 @login_required
 @require_GET
+@_redirect_other_games
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
@@ -117,6 +160,7 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_redirect_other_games
 def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
     if action not in crew_edits.EDITS:
@@ -165,6 +209,7 @@ def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
 
 @login_required
 @require_GET
+@_redirect_other_games
 def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     picker = crew_service.picker(crew, character_id, kind)
@@ -180,12 +225,14 @@ def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> 
 
 @login_required
 @require_GET
+@_redirect_other_games
 def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, **_pdf_links(crew)})
 
 
 @require_GET
+@_redirect_other_games
 def crew_shared(request: HttpRequest, token: str) -> HttpResponse:
     crew = _get_shared_crew(token)
     # Remember the link so the dice assistant can offer this crew's characters as targets.
@@ -215,6 +262,7 @@ def _pdf_links(crew: Crew, token: str | None = None) -> dict:
 
 @login_required
 @require_GET
+@_redirect_other_games
 def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     response = HttpResponse(crew_service.export_file(crew), content_type="application/json; charset=utf-8")
@@ -225,6 +273,7 @@ def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_redirect_other_games
 def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     copy = crew_service.duplicate(crew, request.user)
@@ -234,6 +283,7 @@ def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_redirect_other_games
 def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
     if request.method == "POST":
@@ -246,6 +296,7 @@ def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_redirect_other_games
 def crew_share(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
     with transaction.atomic():

@@ -55,7 +55,8 @@ def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpRe
 @login_required
 @require_GET
 def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
-    crew = get_object_or_404(Crew.objects.with_everything(), pk=pk, owner=request.user)
+    # A Soylent Ghoul drone set has no roster (its printables are on its own page).
+    crew = get_object_or_404(Crew.objects.with_everything().exclude(system__slug="soylent-ghoul"), pk=pk, owner=request.user)
     return _roster(request, crew)
 
 
@@ -63,7 +64,7 @@ def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
 def crew_roster_shared(request: HttpRequest, token: str) -> HttpResponse:
     if not token or len(token) > 64:
         raise Http404
-    crew = get_object_or_404(Crew.objects.with_everything(), share_token=token)
+    crew = get_object_or_404(Crew.objects.with_everything().exclude(system__slug="soylent-ghoul"), share_token=token)
     return _roster(request, crew, shared=True)
 
 

@@ -70,6 +70,8 @@ def run_import(command, options) -> int:
 
 def add_export_arguments(parser):
     parser.add_argument("id", type=int, help="Crew id.")
+    parser.add_argument("--true-tokens", action="store_true",
+                        help="Soylent Ghoul drone sets: also write each drone's secret true token.")
 
 
 def run_export(command, options) -> int:
@@ -78,7 +80,8 @@ def run_export(command, options) -> int:
     crew = Crew.objects.with_everything().filter(pk=options["id"]).first()
     if crew is None:
         raise CommandError(f"no crew with id {options['id']}")
-    command.stdout.write(export_crew(crew), ending="")
+    options_for_system = {"true_tokens": True} if options.get("true_tokens") else {}
+    command.stdout.write(export_crew(crew, **options_for_system), ending="")
     return 0
 
 
@@ -94,7 +97,7 @@ def run_pdf(command, options) -> int:
 
     try:
         raw = sys.stdin.buffer.read() if options["file"] == "-" else read_file_bytes(options["file"])
-        data, report, code = crew_file_pdf(raw, options["paper"])
+        data, report, code = _soylent_cards_pdf(raw, options["paper"]) or crew_file_pdf(raw, options["paper"])
     except BadFormat as error:
         data, report, code = None, bad_format_report(error), EXIT_UNREADABLE
     if data is None:
@@ -110,6 +113,23 @@ def run_pdf(command, options) -> int:
         for finding in report.get("errors", []):
             command.stderr.write(f"{finding['code']}: {finding['message']}")
     return 0
+
+
+def _soylent_cards_pdf(raw, paper):
+    """A Soylent Ghoul drone set file prints its drone cards; None for any other file."""
+    from crewbuilder.crewfile import check_crew_file, read_envelope
+
+    try:
+        if read_envelope(raw).get("system") != "soylent-ghoul":
+            return None
+    except BadFormat:
+        return None
+    from soylent.printing import cards_pdf, view_from_file
+
+    crew, report, code = check_crew_file(raw)
+    if crew is None or not report["valid"]:
+        return None, report, code
+    return cards_pdf(view_from_file(crew), paper), report, code
 
 
 # name -> (add_arguments(parser), run(command, options) -> exit code)

@@ -1,0 +1,266 @@
+"""The Soylent Ghoul tracker's state transitions (crewbuilder/rules/soylent_game.py)."""
+
+import random
+
+import pytest
+
+from crewbuilder.rules import soylent_game as g
+
+
+class Dice:
+    """A random.Random stand-in that rolls the given D8 faces in order."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        assert (a, b) == (1, 8)
+        return self.faces.pop(0)
+
+
+def make_state(groups=("gardeners", "eyes"), nerves=(6, 3), drones=1, true_index=2, placed=True):
+    seats, pieces, pid = [], {}, 1
+    for seat, (group, nerve) in enumerate(zip(groups, nerves)):
+        name = ["vox", "mara", "zed"][seat]
+        seats.append(g.Seat(seat=seat, name=name, group=group, nerve=nerve,
+                            actions=("lighter", "darker") if group == "gardeners" else ("check",)))
+        for d in range(drones):
+            drone_id = pid
+            pieces[pid] = g.Piece(id=pid, seat=seat, kind="drone", drone=pid, code=f"{name}{d}", placed=placed)
+            pid += 1
+            for i in range(5):
+                pieces[pid] = g.Piece(id=pid, seat=seat, kind="token", drone=drone_id, code=f"{name[0].upper()}{d}{i}",
+                                      is_true=(i == true_index), placed=placed)
+                pid += 1
+    return g.State(seats=seats, pieces=pieces, current=0)
+
+
+def token(state, code):
+    return next(p for p in state.pieces.values() if p.code == code)
+
+
+def drone(state, name):
+    return next(p for p in state.pieces.values() if p.kind == "drone" and p.code == name)
+
+
+def activate_and_end(state, seat, piece, rng=None):
+    log = g.Log()
+    g.activate(state, seat, piece.id, rng or Dice(), log)
+    for s in list(g.standing(state)):
+        g.pass_panic(state, state.panic_seat, log)
+    g.end_turn(state, seat, log)
+    return log
+
+
+def test_place_stacks_five_tokens_and_passes_the_turn():
+    state = make_state(placed=False)
+    log = g.Log()
+    g.place(state, 0, drone(state, "vox0").id, log)
+    assert all(t.placed for t in g.tokens_of(state, drone(state, "vox0").id))
+    assert state.current == 1 and state.turn == 2 and state.phase == "turn"
+    with pytest.raises(g.IllegalAction):  # not vox's turn any more
+        g.place(state, 0, drone(state, "vox0").id, g.Log())
+    with pytest.raises(g.IllegalAction):  # mara cannot place vox's drone
+        g.place(state, 1, drone(state, "vox0").id, g.Log())
+
+
+def test_activating_the_same_character_twice_in_a_row_adds_a_panic_token():
+    state = make_state()
+    v0 = token(state, "V00")
+    activate_and_end(state, 0, v0)
+    assert v0.panic == 0
+    activate_and_end(state, 1, token(state, "M00"))
+    log = activate_and_end(state, 0, v0, Dice(1))  # 1 + 0 is not over Nerve 6
+    assert v0.panic == 1 and log.rolls[0]["die"] == 1 and not log.rolls[0]["snapped"]
+    assert log.rolls[0]["chance"] == "1/4"  # D8 7-8 over 6 with no tokens
+    # a different character breaks the row
+    activate_and_end(state, 1, token(state, "M00"), Dice(1))
+    activate_and_end(state, 0, token(state, "V01"))
+    assert token(state, "V01").panic == 0
+
+
+def test_a_place_turn_breaks_the_row():
+    state = make_state(drones=2)
+    vox1 = drone(state, "vox1")
+    vox1.placed = False
+    for t in g.tokens_of(state, vox1.id):
+        t.placed = False
+    activate_and_end(state, 0, token(state, "V00"))
+    activate_and_end(state, 1, token(state, "M00"))
+    g.place(state, 0, vox1.id, g.Log())
+    activate_and_end(state, 1, token(state, "M01"))
+    activate_and_end(state, 0, token(state, "V00"))  # no Dice: a roll would fail the test
+    assert token(state, "V00").panic == 0
+
+
+def test_panic_phase_goes_round_until_everyone_passes():
+    state = make_state()
+    log = g.Log()
+    g.activate(state, 0, token(state, "V00").id, Dice(), log)
+    assert state.phase == "panic" and state.panic_seat == 0
+    g.place_panic(state, 0, token(state, "M00").id, "spin", Dice(1), log)  # 1+0 over Nerve 3? no
+    assert state.panic_seat == 1 and token(state, "M00").panic == 1
+    with pytest.raises(g.IllegalAction):
+        g.pass_panic(state, 0, g.Log())  # not vox's go
+    g.pass_panic(state, 1, log)
+    g.place_panic(state, 0, token(state, "M01").id, "forward", Dice(2), log)
+    g.pass_panic(state, 1, log)
+    assert state.phase == "panic"  # vox has not passed since the last token
+    g.pass_panic(state, 0, log)
+    assert state.phase == "action" and state.current == 0
+
+
+def test_false_token_snaps_and_its_panic_is_moved_by_its_owner():
+    state = make_state()
+    m0 = token(state, "M00")
+    m0.panic = 2
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    log = g.Log()
+    g.place_panic(state, 0, m0.id, "spin", Dice(2), log)  # 2 + 2 = 4 > Nerve 3
+    assert m0.removed and m0.snapped and state.pending == {"seat": 1, "from": m0.id, "panic": 3}
+    assert "TRUE" not in " ".join(log.lines) and not log.reveals_truth
+    with pytest.raises(g.IllegalAction):  # vox waits
+        g.pass_panic(state, 1, g.Log())
+    with pytest.raises(g.IllegalAction):  # not vox's choice
+        g.choose_panic_token(state, 0, token(state, "M01").id, g.Log())
+    with pytest.raises(g.IllegalAction):  # another drone's token
+        g.choose_panic_token(state, 1, token(state, "V01").id, g.Log())
+    g.choose_panic_token(state, 1, token(state, "M03").id, g.Log())
+    assert token(state, "M03").panic == 3 and m0.panic == 0 and state.pending is None
+    assert state.panic_seat == 1  # the panic phase goes on
+
+
+def test_true_token_snaps_its_drone_and_the_last_drone_standing_wins():
+    state = make_state()
+    m_true = token(state, "M02")
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    log = g.Log()
+    g.place_panic(state, 0, m_true.id, "spin", Dice(4), log)  # 4 > 3
+    assert drone(state, "mara0").snapped and all(t.removed and t.revealed for t in g.tokens_of(state, m_true.drone))
+    assert log.reveals_truth and state.finished and state.winner == 0
+
+
+def test_scene_shifters_true_token_snapping_is_replaced_by_the_drone():
+    state = make_state(groups=("gardeners", "scene-shifters"), nerves=(6, 7))
+    t = token(state, "M02")
+    t.panic = 3
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.place_panic(state, 0, t.id, "spin", Dice(8), g.Log())
+    d = drone(state, "mara0")
+    assert d.snapped and d.revealed and d.in_play and d.panic == 4 and t.removed
+
+
+def test_gaze_reveals_false_and_removes_it_and_true_replaces_with_the_drone():
+    state = make_state(drones=2)
+    # vox's first drone is on the table (its true token replaced)
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
+    seer = drone(state, "vox0")
+    assert seer.in_play and not token(state, "V00").in_play
+    log = g.Log()
+    g.gaze(state, 0, token(state, "M00").id, seer.id, log)
+    assert token(state, "M00").removed and token(state, "M00").revealed and not token(state, "M00").is_true
+    assert "not the true token" in " ".join(log.lines)
+    log = g.Log()
+    g.gaze(state, 0, token(state, "M12").id, seer.id, log)
+    assert drone(state, "mara1").in_play and all(t.removed for t in g.tokens_of(state, drone(state, "mara1").id))
+    assert "TRUE" in " ".join(log.lines)
+
+
+def test_gaze_needs_a_drone_that_sees():
+    state = make_state()
+    with pytest.raises(g.IllegalAction):  # no drone on the table yet
+        g.gaze(state, 0, token(state, "M00").id, drone(state, "vox0").id, g.Log())
+    g.replace_with_drone(state, 1, token(state, "M02").id, g.Log())
+    with pytest.raises(g.IllegalAction):  # mara's un-Snapped drone is not vox's to use
+        g.gaze(state, 0, token(state, "M00").id, drone(state, "mara0").id, g.Log())
+    drone(state, "mara0").snapped = True  # a Snapped Eyes drone lends its sight to enemies
+    assert drone(state, "mara0") in g.seers(state, 0)
+
+
+def test_refusing_to_replace_never_tells_another_player_the_truth():
+    state = make_state()
+    for code in ("M00", "M02"):  # a false and the true token of mara: the same answer to vox
+        with pytest.raises(g.IllegalAction, match="only replace your own true token"):
+            g.replace_with_drone(state, 0, token(state, code).id, g.Log())
+    with pytest.raises(g.IllegalAction, match="Only the true token"):
+        g.replace_with_drone(state, 1, token(state, "M00").id, g.Log())
+
+
+def test_replacing_keeps_the_activation_row_and_the_panic():
+    state = make_state()
+    t = token(state, "V02")
+    t.panic = 2
+    activate_and_end(state, 0, t)
+    g.replace_with_drone(state, 0, t.id, g.Log())
+    d = drone(state, "vox0")
+    assert d.panic == 2 and state.seats[0].last_piece == d.id
+    activate_and_end(state, 1, token(state, "M00"))
+    activate_and_end(state, 0, d, Dice(1))
+    assert d.panic == 3
+
+
+def test_gardener_lighter_darker_and_snapped_effect():
+    state = make_state(groups=("gardeners", "gardeners"), nerves=(6, 6))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    with pytest.raises(g.IllegalAction):
+        g.perform(state, 0, "lighter", Dice(), g.Log(), level=8)
+    g.perform(state, 0, "lighter", Dice(), g.Log(), level=5)
+    assert drone(state, "vox0").lantern == 5
+    with pytest.raises(g.IllegalAction):  # exactly one action
+        g.perform(state, 0, "darker", Dice(8), g.Log(), reduction=2)
+    g.end_turn(state, 0, g.Log())
+    # mara's Darker: lantern 4 reduced by 2, D8 3 is over 2: the lantern stays, at 2
+    drone(state, "mara0").lantern = 4
+    g.activate(state, 1, token(state, "M00").id, Dice(), g.Log())
+    g.pass_panic(state, 1, g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    g.perform(state, 1, "darker", Dice(3), log, reduction=2)
+    assert drone(state, "mara0").lantern == 2 and log.rolls[0]["chance"] == "1/4"
+    # mara's true token Snaps: every Gardener drone takes Darker reducing by 6
+    g.give_panic(state, 1, token(state, "M02").id, Dice(8, 7, 1), g.Log())
+    assert drone(state, "mara0").snapped
+    assert drone(state, "vox0").lantern is None  # 5 - 6 leaves no light level
+    assert state.finished and state.winner == 0
+
+
+def test_three_players_skip_the_one_who_is_out():
+    state = make_state(groups=("eyes", "eyes", "eyes"), nerves=(3, 3, 3))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.place_panic(state, 0, token(state, "M02").id, "spin", Dice(8), g.Log())  # mara's drone Snaps
+    assert not state.finished and g.standing(state) == [0, 2]
+    assert state.panic_seat == 2  # mara is skipped
+    g.pass_panic(state, 2, g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.end_turn(state, 0, g.Log())
+    assert state.current == 2
+
+
+def test_fatal_area_removes_a_drone_from_the_game():
+    state = make_state()
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    with pytest.raises(g.IllegalAction):  # mara is not moving anything now
+        g.fatal(state, 1, token(state, "V00").id, g.Log())
+    g.fatal(state, 0, token(state, "M02").id, g.Log())
+    assert drone(state, "mara0").removed and state.finished and state.winner == 0
+
+
+def test_snapshot_restores_everything_and_holds_no_truth():
+    state = make_state()
+    snap = g.snapshot(state)
+    assert "is_true" not in repr(snap)
+    activate_and_end(state, 0, token(state, "V00"))
+    g.restore(state, snap)
+    assert g.snapshot(state) == snap
+
+
+def test_seeded_rolls_replay():
+    a, b = make_state(), make_state()
+    for s in (a, b):
+        g.activate(s, 0, token(s, "V00").id, Dice(), g.Log())
+    la, lb = g.Log(), g.Log()
+    g.place_panic(a, 0, token(a, "M00").id, "spin", random.Random(99), la)
+    g.place_panic(b, 0, token(b, "M00").id, "spin", random.Random(99), lb)
+    assert la.rolls == lb.rolls and la.lines == lb.lines

@@ -1,0 +1,36 @@
+import pytest
+from django.core.management import call_command
+
+
+@pytest.fixture
+def catalogue(db):
+    """Every game's catalogue loaded as `make run` loads it."""
+    call_command("loadcatalogue", verbosity=0)
+
+
+@pytest.fixture
+def make_set(catalogue):
+    from soylent import services
+
+    def make(owner, name="The Lamplit", group="gardeners", **extra):
+        return services.create_drone_set(owner, name, group, **extra)
+
+    return make
+
+
+@pytest.fixture
+def drone_set(make_set, user):
+    return make_set(user)
+
+
+def truth(drone_set) -> dict:
+    """{drone name: true code} straight from the database (the test's own view of the secret)."""
+    from soylent.models import Token
+
+    return {t.drone.name: t.code for t in Token.objects.filter(drone__drone_set=drone_set, is_true=True).select_related("drone")}
+
+
+def codes(drone_set) -> list[str]:
+    from soylent.models import Token
+
+    return list(Token.objects.filter(drone__drone_set=drone_set).order_by("drone__position", "position").values_list("code", flat=True))
