@@ -3,7 +3,8 @@
 Pure Python, no Django: the Django side persists a ``Trial`` and calls these
 functions, each returning a new ``Trial`` or raising ``IllegalAction(reason)``.
 Numbers (Energy per Advance, costs, Health defaults) are read with plain json
-from ``crewbuilder/catalogue/slasher-trial-1.json``.
+from ``crewbuilder/catalogue/slasher-trial-1.json`` as the defaults; a page passes
+the catalogue rows' (house-rule) numbers as ``Trial.numbers`` (``numbers_from_entries``).
 
 Readings (docs/rules-interpretations.md (Part 5), "The Slasher trial"):
 - Adjacent = the 8 surrounding squares (diagonals included); ``Trial.diagonals``
@@ -33,7 +34,7 @@ from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 CATALOGUE = Path(__file__).resolve().parent.parent / "catalogue" / "slasher-trial-1.json"
 
@@ -62,6 +63,73 @@ DEFAULT_HEALTH = _entry("defaults", "health")["number"]
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:ROWS]
 
 
+@dataclass(frozen=True)
+class Numbers:
+    """Every number the engine uses, so a page can pass the catalogue's (house-rule)
+    values: ``numbers_from_entries`` builds one from the catalogue sections. The
+    defaults are the data file's numbers (the rules text's)."""
+
+    monster_energy: int = MONSTER_ENERGY_PER_ADVANCE
+    survivor_energy_pool: int = SURVIVOR_ENERGY_POOL
+    caged_health_loss: int = CAGED_HEALTH_LOSS
+    dying_health_loss: int = DYING_HEALTH_LOSS
+    survivor_costs: tuple[tuple[str, int], ...] = tuple(SURVIVOR_ACTIONS.items())
+    monster_costs: tuple[tuple[str, int], ...] = tuple(MONSTER_ACTIONS.items())
+    repair_progress: int = _entry("survivor_actions", "repair")["progress"]
+    repair_points: int = _entry("survivor_actions", "repair")["points"]
+    heal_points: int = _entry("survivor_actions", "heal")["points"]
+    rescue_points: int = _entry("survivor_actions", "rescue")["points"]
+    hit_health: int = _entry("monster_actions", "hit")["health"]
+    generators: int = GENERATORS
+    to_repair: int = GENERATORS_TO_REPAIR
+    repair_max: int = REPAIR_MAX
+    health: int = DEFAULT_HEALTH
+
+    def cost(self, role: str, action: str) -> int:
+        table = dict(self.survivor_costs if role == "survivor" else self.monster_costs if role == "monster" else ())
+        if action not in table:
+            raise ValueError(f"no {role} action {action!r}")
+        return table[action]
+
+
+DEFAULT_NUMBERS = Numbers()
+
+
+def numbers_from_entries(sections: Mapping[str, Sequence[dict]]) -> Numbers:
+    """A ``Numbers`` from catalogue sections (``{"advance": [entry, ...], ...}``, as
+    the data file or the database rows give them). A later entry with the same slug
+    (a house rule) wins; a missing section or entry keeps the data file's number."""
+
+    def by_slug(section: str) -> dict[str, dict]:
+        return {e["slug"]: e for e in sections.get(section) or ()}
+
+    d = DEFAULT_NUMBERS
+    advance, grid, defaults = by_slug("advance"), by_slug("grid"), by_slug("defaults")
+    survivor, monster = by_slug("survivor_actions"), by_slug("monster_actions")
+
+    def num(table: dict, slug: str, key: str, default: int) -> int:
+        value = table.get(slug, {}).get(key)
+        return default if value is None else int(value)
+
+    return Numbers(
+        monster_energy=num(advance, "monster-energy", "number", d.monster_energy),
+        survivor_energy_pool=num(advance, "survivor-energy", "number", d.survivor_energy_pool),
+        caged_health_loss=num(advance, "caged-health-loss", "number", d.caged_health_loss),
+        dying_health_loss=num(advance, "dying-health-loss", "number", d.dying_health_loss),
+        survivor_costs=tuple((slug, num(survivor, slug, "cost", cost)) for slug, cost in d.survivor_costs),
+        monster_costs=tuple((slug, num(monster, slug, "cost", cost)) for slug, cost in d.monster_costs),
+        repair_progress=num(survivor, "repair", "progress", d.repair_progress),
+        repair_points=num(survivor, "repair", "points", d.repair_points),
+        heal_points=num(survivor, "heal", "points", d.heal_points),
+        rescue_points=num(survivor, "rescue", "points", d.rescue_points),
+        hit_health=num(monster, "hit", "health", d.hit_health),
+        generators=num(grid, "generators", "number", d.generators),
+        to_repair=num(grid, "generators", "to_repair", d.to_repair),
+        repair_max=num(grid, "generators", "repair_max", d.repair_max),
+        health=num(defaults, "health", "number", d.health),
+    )
+
+
 class IllegalAction(Exception):
     """An action whose cost or condition is not met; ``reason`` says which."""
 
@@ -70,11 +138,11 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
-def survivor_energy_per_advance(survivors: int) -> int:
+def survivor_energy_per_advance(survivors: int, pool: int = SURVIVOR_ENERGY_POOL) -> int:
     """Energy each Living Survivor gains at an Advance: 60 / number of Survivors, rounded down."""
     if survivors < 1:
         raise ValueError("an Advance needs at least one Survivor")
-    return SURVIVOR_ENERGY_POOL // survivors
+    return pool // survivors
 
 
 def action_cost(role: str, action: str) -> int:
@@ -190,6 +258,7 @@ class Trial:
     hit_since_advance: frozenset[str] = frozenset()
     advancing: bool = False
     diagonals: bool = True
+    numbers: Numbers = DEFAULT_NUMBERS
 
     def survivor(self, name: str) -> Survivor:
         for s in self.survivors:
@@ -208,14 +277,19 @@ class Trial:
         taken = self.inhabited()
         return tuple(sq for sq in all_squares() if sq not in taken)
 
+    def is_repaired(self, generator: Generator) -> bool:
+        return generator.progress >= self.numbers.repair_max
+
     def repaired(self) -> int:
-        return sum(1 for g in self.generators or () if g.repaired)
+        return sum(1 for g in self.generators or () if self.is_repaired(g))
 
 
-def new_trial(survivor_names: Sequence[str], monster: str = "Monster", diagonals: bool = True) -> Trial:
+def new_trial(survivor_names: Sequence[str], monster: str = "Monster", diagonals: bool = True,
+              numbers: Numbers = DEFAULT_NUMBERS) -> Trial:
     if len(set(survivor_names)) != len(survivor_names):
         raise ValueError("Survivor names must be unique")
-    return Trial(Monster(monster), tuple(Survivor(n) for n in survivor_names), diagonals=diagonals)
+    return Trial(Monster(monster), tuple(Survivor(n, health=numbers.health) for n in survivor_names),
+                 diagonals=diagonals, numbers=numbers)
 
 
 def _with_survivor(trial: Trial, survivor: Survivor) -> Trial:
@@ -262,7 +336,7 @@ def place_generators(trial: Trial, rng: random.Random) -> Trial:
     """The Monster randomly chooses seven uninhabited Squares for the Generators (once)."""
     if trial.generators is not None:
         raise IllegalAction("the Generators are already placed")
-    squares = rng.sample(trial.uninhabited(), GENERATORS)
+    squares = rng.sample(trial.uninhabited(), trial.numbers.generators)
     return replace(trial, generators=tuple(Generator(sq) for sq in squares))
 
 
@@ -271,6 +345,8 @@ def place_generators(trial: Trial, rng: random.Random) -> Trial:
 # ---------------------------------------------------------------------------
 
 def set_ready(trial: Trial, name: str) -> Trial:
+    if trial.advancing:
+        raise IllegalAction("the Monster's Advance is under way (it is one atomic action)")
     s = trial.survivor(name)
     if not s.living:
         raise IllegalAction(f"{name} is not Living")
@@ -283,7 +359,7 @@ def _survivor_pays(trial: Trial, name: str, action: str) -> Survivor:
     s = trial.survivor(name)
     if not s.can_act:
         raise IllegalAction(f"{name} is {s.status.value if s.status else 'without a Status'} and may not act")
-    cost = SURVIVOR_ACTIONS[action]
+    cost = trial.numbers.cost("survivor", action)
     if s.energy < cost:
         raise IllegalAction(f"{action} costs {cost} Energy, {name} has {s.energy}")
     if s.location is None and action != "move":
@@ -319,14 +395,14 @@ def repair(trial: Trial, name: str, generator: str) -> Trial:
     if generator not in gens:
         raise IllegalAction(f"no Generator on {generator}")
     g = gens[generator]
-    if g.repaired:
+    if trial.is_repaired(g):
         raise IllegalAction(f"the Generator on {generator} is already Repaired")
     if not adjacent(s.location, generator, trial.diagonals):
         raise IllegalAction(f"the Generator on {generator} is not adjacent to {s.location}")
-    rule = _entry("survivor_actions", "repair")
-    new_g = replace(g, progress=min(g.progress + rule["progress"], REPAIR_MAX))
+    n = trial.numbers
+    new_g = replace(g, progress=min(g.progress + n.repair_progress, n.repair_max))
     trial = replace(trial, generators=tuple(new_g if x.square == generator else x for x in trial.generators))
-    return _with_survivor(trial, replace(s, points=s.points + rule["points"]))
+    return _with_survivor(trial, replace(s, points=s.points + n.repair_points))
 
 
 def heal(trial: Trial, name: str, target: str) -> Trial:
@@ -338,7 +414,7 @@ def heal(trial: Trial, name: str, target: str) -> Trial:
     elif t.status == Status.INJURED:
         t = replace(t, status=Status.HEALTHY)
     trial = _with_survivor(trial, t)
-    return _with_survivor(trial, replace(s, points=s.points + _entry("survivor_actions", "heal")["points"]))
+    return _with_survivor(trial, replace(s, points=s.points + trial.numbers.heal_points))
 
 
 def rescue(trial: Trial, name: str, target: str) -> Trial:
@@ -348,7 +424,7 @@ def rescue(trial: Trial, name: str, target: str) -> Trial:
     if t.status != Status.CAGED:
         raise IllegalAction(f"{target} is not Caged")
     trial = _with_survivor(trial, replace(t, status=Status.INJURED))
-    return _with_survivor(trial, replace(s, points=s.points + _entry("survivor_actions", "rescue")["points"]))
+    return _with_survivor(trial, replace(s, points=s.points + trial.numbers.rescue_points))
 
 
 def escape(trial: Trial, name: str, escape_cost: int = 0) -> Trial:
@@ -359,8 +435,8 @@ def escape(trial: Trial, name: str, escape_cost: int = 0) -> Trial:
     s = trial.survivor(name)
     if not s.can_act:
         raise IllegalAction(f"{name} may not act")
-    if trial.repaired() < GENERATORS_TO_REPAIR:
-        raise IllegalAction(f"{GENERATORS_TO_REPAIR} Generators must be Repaired, {trial.repaired()} are")
+    if trial.repaired() < trial.numbers.to_repair:
+        raise IllegalAction(f"{trial.numbers.to_repair} Generators must be Repaired, {trial.repaired()} are")
     if s.energy < escape_cost:
         raise IllegalAction(f"escaping costs {escape_cost} Energy, {name} has {s.energy}")
     return _with_survivor(trial, replace(s, energy=s.energy - escape_cost, status=Status.ESCAPED, location=None))
@@ -383,7 +459,7 @@ def survivor_action(trial: Trial, name: str, action: str, target: str) -> Trial:
 def _monster_pays(trial: Trial, action: str) -> Monster:
     if not trial.advancing:
         raise IllegalAction("the Monster acts only during an Advance")
-    cost = MONSTER_ACTIONS[action]
+    cost = trial.numbers.cost("monster", action)
     if trial.monster.energy < cost:
         raise IllegalAction(f"{action} costs {cost} Energy, the Monster has {trial.monster.energy}")
     if trial.monster.location is None:
@@ -412,7 +488,7 @@ def hit(trial: Trial, target: str) -> Trial:
         t = replace(t, status=Status.INJURED)
     elif t.status == Status.INJURED:
         t = replace(t, status=Status.DYING)
-    t = _set_health(t, t.health - _entry("monster_actions", "hit")["health"])
+    t = _set_health(t, t.health - trial.numbers.hit_health)
     trial = _with_survivor(replace(trial, monster=m, hit_since_advance=trial.hit_since_advance | {target}), t)
     return trial
 
@@ -458,9 +534,9 @@ def begin_advance(trial: Trial) -> Trial:
         waiting = ", ".join(s.name for s in trial.survivors if s.living and s.readiness != Readiness.READY)
         raise IllegalAction(f"not every Living Survivor is Ready: {waiting}")
     counted = sum(1 for s in trial.survivors if s.status is not None)
-    gain = survivor_energy_per_advance(counted)
+    gain = survivor_energy_per_advance(counted, trial.numbers.survivor_energy_pool)
     survivors = tuple(replace(s, energy=s.energy + gain) if s.living else s for s in trial.survivors)
-    monster = replace(trial.monster, energy=trial.monster.energy + MONSTER_ENERGY_PER_ADVANCE)
+    monster = replace(trial.monster, energy=trial.monster.energy + trial.numbers.monster_energy)
     return replace(trial, monster=monster, survivors=survivors, advancing=True)
 
 
@@ -471,9 +547,9 @@ def end_advance(trial: Trial) -> Trial:
     survivors = []
     for s in trial.survivors:
         if s.status == Status.CAGED:
-            s = _set_health(s, s.health - CAGED_HEALTH_LOSS)
+            s = _set_health(s, s.health - trial.numbers.caged_health_loss)
         elif s.status == Status.DYING:
-            s = _set_health(s, s.health - DYING_HEALTH_LOSS)
+            s = _set_health(s, s.health - trial.numbers.dying_health_loss)
         survivors.append(replace(s, readiness=Readiness.UNREADY))
     return replace(trial, survivors=tuple(survivors), advancing=False, hit_since_advance=frozenset())
 

@@ -286,3 +286,55 @@ def test_catalogue():
         if isinstance(value, list):
             for entry in value:
                 assert entry["slug"] == re.sub(r"[^a-z0-9]+", "-", entry["name"].lower()).strip("-") and entry["text"]
+
+
+# --- Numbers passed by the pages (trials app): house rules reach the engine ---
+
+def _catalogue_sections():
+    data = json.loads(sl.CATALOGUE.read_text(encoding="utf-8"))
+    return {k: v for k, v in data.items() if isinstance(v, list)}
+
+
+def test_numbers_from_the_data_file_are_the_defaults():
+    assert sl.numbers_from_entries(_catalogue_sections()) == sl.DEFAULT_NUMBERS
+    assert sl.numbers_from_entries({}) == sl.DEFAULT_NUMBERS
+    n = sl.DEFAULT_NUMBERS
+    assert (n.monster_energy, n.survivor_energy_pool, n.caged_health_loss, n.dying_health_loss) == (15, 60, 10, 2)
+    assert [n.cost("survivor", a) for a in ("move", "repair", "heal", "rescue")] == [1, 1, 5, 5]
+    assert [n.cost("monster", a) for a in ("move", "hit", "cage")] == [1, 3, 3]
+    assert (n.generators, n.to_repair, n.repair_max, n.health) == (7, 5, 100, 100)
+    with pytest.raises(ValueError):
+        n.cost("monster", "heal")
+
+
+def test_house_rule_entries_change_what_the_engine_does():
+    sections = _catalogue_sections()
+    # A later entry with the same slug (a house rule) wins.
+    sections["survivor_actions"] = sections["survivor_actions"] + [{"slug": "move", "cost": 2}]
+    sections["advance"] = sections["advance"] + [{"slug": "monster-energy", "number": 20},
+                                                 {"slug": "survivor-energy", "number": 30}]
+    sections["grid"] = sections["grid"] + [{"slug": "generators", "number": 3, "to_repair": 1, "repair_max": 2}]
+    n = sl.numbers_from_entries(sections)
+    trial = sl.new_trial(["ann", "bob"], numbers=n)
+    trial = sl.set_location(sl.set_location(trial, "ann", "J10"), "Monster", "A1")
+    trial = sl.place_generators(trial, random.Random(1))
+    assert len(trial.generators) == 3
+    trial = sl.set_ready(sl.set_ready(trial, "ann"), "bob")
+    trial = sl.end_advance(sl.begin_advance(trial))
+    assert trial.monster.energy == 20 and trial.survivor("ann").energy == 15  # 30 // 2
+    trial = sl.survivor_move(trial, "ann", "J11")
+    assert trial.survivor("ann").energy == 13
+    # one Repair of 1 of a 2-progress Generator; escaping needs 1 Repaired
+    gen = sl.Generator("J12", 1)
+    trial = replace(trial, generators=(gen,) + trial.generators[1:])
+    trial = sl.repair(trial, "ann", "J12")
+    assert trial.is_repaired(trial.generators[0]) and trial.repaired() == 1
+    assert sl.escape(trial, "ann").survivor("ann").status == Status.ESCAPED
+
+
+def test_no_readiness_change_inside_the_atomic_advance():
+    trial = sl.set_ready(sl.new_trial(["ann"]), "ann")
+    trial = sl.begin_advance(trial)
+    with pytest.raises(IllegalAction, match="Advance is under way"):
+        sl.set_ready(trial, "ann")
+    assert sl.set_ready(sl.end_advance(trial), "ann").survivor("ann").readiness == Readiness.READY

@@ -1,0 +1,71 @@
+"""Two actions at the same moment cannot both spend the same Energy (the trial row lock)."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from tests.trials.conftest import place, row, setp
+from trials import services
+from trials.models import LogEntry
+
+
+def _race(calls):
+    barrier = threading.Barrier(len(calls))
+    outcomes = [None] * len(calls)
+
+    def run(i, fn):
+        barrier.wait()
+        try:
+            fn()
+            outcomes[i] = "ok"
+        except services.TrialError as exc:
+            outcomes[i] = str(exc)
+        except Exception as exc:  # noqa: BLE001 - reported in the assertion below
+            outcomes[i] = f"{type(exc).__name__}: {exc}"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_moves_for_one_energy_exactly_one_succeeds(catalogue, monster, survivors, attempt):
+    mara = survivors[0]
+    trial = services.create_trial(monster, "Race")
+    services.join(trial, mara)
+    trial = place(trial, monster)
+    services.act(trial, mara, "location", "J10")
+    setp(trial, mara, energy=1)
+    outcomes = _race([lambda: services.act(trial, mara, "move", "J11"),
+                      lambda: services.act(trial, mara, "move", "K10")])
+    assert sorted(outcomes) == sorted(["ok", "Move costs 1 Energy, mara has 0."]), outcomes
+    p = row(trial, mara)
+    assert p.energy == 0 and p.location in {"J11", "K10"}
+    assert LogEntry.objects.filter(trial=trial, action="move").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_monster_and_a_survivor_at_once_serialise(catalogue, monster, survivors):
+    """A Survivor's move and the Monster's Advance at the same moment: one happens first, never half of each."""
+    mara = survivors[0]
+    trial = services.create_trial(monster, "Race")
+    services.join(trial, mara)
+    trial = place(trial, monster)
+    services.act(trial, mara, "location", "J10")
+    services.act(trial, monster, "location", "A20")
+    setp(trial, mara, energy=1, readiness="Ready")
+    outcomes = _race([lambda: services.act(trial, mara, "move", "J11"),
+                      lambda: services.act(trial, monster, "advance")])
+    p = row(trial, mara)
+    if outcomes == ["ok", "ok"]:  # the move, then the Advance: 1 - 1 + 60
+        assert (p.energy, p.location) == (60, "J11")
+    else:  # the Advance first: the move is refused during it
+        assert outcomes == ["No Survivor Action during the Monster's Advance.", "ok"], outcomes
+        assert (p.energy, p.location) == (61, "J10")
