@@ -1,1 +1,135 @@
-"""ghoulrole: models (built by its issue)."""
+"""The Ghoul role sheet: one game of the Cave's Ghoul or the Vile Ghoul.
+
+The goals are fixed when the sheet is made (from the catalogue's rows, house
+rules included); the rest is the state of the role between and during turns.
+Every change is an Event holding the state before it, so the last action can
+be undone; Terror cards are rows named by the player (the rules do not print
+their texts).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class GhoulSheet(models.Model):
+    CAVE, VILE = "cave", "vile"
+    KIND_CHOICES = [(CAVE, "The Ghoul"), (VILE, "The Vile Ghoul")]
+
+    # Turn phases. The Ghoul: roll -> choose -> act -> (end turn) roll ...
+    # The Vile Ghoul: prepare -> select -> act -> (end turn) prepare ...
+    ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = "roll", "choose", "prepare", "select", "act", "over"
+    PHASE_CHOICES = [(ROLL, "Roll and Set Statistics"), (CHOOSE, "Choose two dice"), (PREPARE, "Prepare Board"),
+                     (SELECT, "Select Statistics"), (ACT, "Move and Act"), (OVER, "Game over")]
+    WON, LOST = "won", "lost"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoul_sheets")
+    name = models.CharField(max_length=100, blank=True)
+    kind = models.CharField(max_length=4, choices=KIND_CHOICES)
+    difficulty = models.CharField(max_length=40)
+    difficulty_name = models.CharField(max_length=60)
+    players = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=60)
+    variant_name = models.CharField(max_length=100)
+    # Goals, fixed at creation.
+    fury_goal = models.PositiveSmallIntegerField(null=True, blank=True)
+    crystal_goal = models.PositiveSmallIntegerField(null=True, blank=True)
+    kill_goal = models.CharField(max_length=10, blank=True)  # "knight", "dragon" or ""
+    kill_health = models.PositiveSmallIntegerField(null=True, blank=True)  # Vile: the target's starting Health
+    dice = models.PositiveSmallIntegerField()
+    chart = models.JSONField(default=dict, blank=True)  # Vile: {"1": [movement, attack], ...} typed by the player
+
+    # State.
+    turn = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=8, choices=PHASE_CHOICES)
+    result = models.CharField(max_length=4, blank=True)
+    roll = models.JSONField(default=list, blank=True)
+    backstab = models.PositiveSmallIntegerField(default=0)
+    movement = models.PositiveSmallIntegerField(default=0)
+    attack_discs = models.PositiveSmallIntegerField(default=0)  # Vile: the constant Attack
+    defense = models.PositiveSmallIntegerField(default=0)
+    fury = models.PositiveSmallIntegerField(default=0)
+    treasures = models.PositiveSmallIntegerField(default=0)
+    crystals = models.PositiveSmallIntegerField(default=0)
+    attacked = models.JSONField(default=list, blank=True)
+    target_health = models.SmallIntegerField(null=True, blank=True)
+    supply = models.JSONField(default=list, blank=True)
+    left = models.PositiveSmallIntegerField(null=True, blank=True)
+    right = models.JSONField(default=list, blank=True)
+    boost_dice = models.PositiveSmallIntegerField(default=0)
+    boost_spent = models.PositiveSmallIntegerField(default=0)
+    bonus = models.PositiveSmallIntegerField(default=0)
+
+    share_token = models.CharField(max_length=40, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    STATE_FIELDS = ("turn", "phase", "result", "roll", "backstab", "movement", "attack_discs", "defense", "fury",
+                    "treasures", "crystals", "attacked", "target_health", "supply", "left", "right", "boost_dice",
+                    "boost_spent", "bonus")
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def title(self) -> str:
+        return self.name or f"{self.get_kind_display()} · {self.variant_name}"
+
+    @property
+    def is_vile(self) -> bool:
+        return self.kind == self.VILE
+
+    def get_absolute_url(self) -> str:
+        return reverse("ghoulrole-sheet", args=[self.pk])
+
+
+class Event(models.Model):
+    """One action on a sheet: what was done, its seed if dice were rolled, and the state before it."""
+
+    sheet = models.ForeignKey(GhoulSheet, on_delete=models.CASCADE, related_name="events")
+    turn = models.PositiveIntegerField()
+    kind = models.CharField(max_length=30)
+    summary = models.CharField(max_length=300)
+    seed = models.BigIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    undone = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+class TerrorCard(models.Model):
+    HAND, PLAYED, DISCARDED = "hand", "played", "discarded"
+    STATUS_CHOICES = [(HAND, "In hand"), (PLAYED, "Once per game effect used (removed)"),
+                      (DISCARDED, "Discarded")]
+    REASONS = {
+        "roll": "low roll", "fury": "even Fury", "thief": "killed the Thief", "attack": "successful attack",
+        "treasures": "two Treasures or Gems", "manual": "added by hand",
+    }
+
+    sheet = models.ForeignKey(GhoulSheet, on_delete=models.CASCADE, related_name="terror_cards")
+    event = models.ForeignKey(Event, on_delete=models.SET_NULL, null=True, blank=True, related_name="cards")
+    name = models.CharField(max_length=60, blank=True)
+    drawn_turn = models.PositiveIntegerField()
+    reason = models.CharField(max_length=12)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=HAND)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name or "Terror card (unnamed)"
+
+    @property
+    def reason_label(self) -> str:
+        return self.REASONS.get(self.reason, self.reason)

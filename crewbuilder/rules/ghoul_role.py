@@ -73,35 +73,50 @@ TERROR_AT_OR_BELOW = terror_thresholds()
 # Fury goal and difficulty
 # ---------------------------------------------------------------------------
 
-def _difficulty(difficulty: str) -> dict:
-    table = difficulties()
+def _difficulty(difficulty: str, table: Mapping[str, dict] | None = None) -> dict:
+    table = difficulties() if table is None else table
     if difficulty not in table:
         raise ValueError(f"unknown difficulty {difficulty!r}: one of {', '.join(table)}")
     return table[difficulty]
 
 
-def fury_goal(players: int, difficulty: str = "ghoul", cap: int | None = None) -> int:
+def fury_goal(players: int, difficulty: str = "ghoul", cap: int | None = None,
+              table: Mapping[str, dict] | None = None) -> int:
     """Fury goal = the difficulty's base + the number of players, never above 14.
 
     Standard (Ghoul): 7 + players, e.g. 9 for two players, 12 for five.
+    ``table`` (slug -> entry with ``fury_base``) replaces the catalogue file's
+    difficulties, e.g. the database's rows with house rules.
     """
     if not isinstance(players, int) or isinstance(players, bool) or players < 1:
         raise ValueError(f"the number of players is a whole number >= 1, got {players!r}")
-    base = _difficulty(difficulty)["fury_base"]
+    base = _difficulty(difficulty, table)["fury_base"]
     return min(base + players, FURY_CAP if cap is None else cap)
 
 
-def ghoul_dice_for(difficulty: str) -> int:
+def ghoul_dice_for(difficulty: str, table: Mapping[str, dict] | None = None) -> int:
     """Ghoul dice rolled: 3, or 2 on Stalker (Hard) and Hunter (Expert)."""
-    return _difficulty(difficulty)["dice"]
+    return _difficulty(difficulty, table)["dice"]
 
 
-def variant_goal(variant: str) -> dict:
-    """A player-count variant's own goal: {"fury": n or None, "crystals": n or None}."""
-    for v in _catalogue()["player_variants"]:
+def variant_goal(variant: str, variants: Sequence[dict] | None = None) -> dict:
+    """A player-count variant's own goal: {"fury": n or None, "crystals": n or None}.
+
+    ``variants`` (entries with slug, fury, crystals) replaces the catalogue file's."""
+    for v in (_catalogue()["player_variants"] if variants is None else variants):
         if v["slug"] == variant:
             return {"fury": v["fury"], "crystals": v["crystals"]}
     raise ValueError(f"unknown player variant {variant!r}")
+
+
+# "The Ghoul wins if the Knight is killed, or if it gains 9 Fury ..." (Knight vs. Ghoul);
+# "The Ghoul wins if the Dragon is killed, or if it escapes the Cave after gaining 9 Fury" (Dragon vs. Ghoul).
+VARIANT_KILLS = {"knight-vs-ghoul": "knight", "dragon-vs-ghoul": "dragon"}
+
+
+def variant_kill(variant: str) -> str | None:
+    """The role whose death also wins the game for the Ghoul in a two-player variant, or None."""
+    return VARIANT_KILLS.get(variant)
 
 
 def has_won(fury: int, goal: int, entered_entrance: bool, crystals: int = 0, crystal_goal: int | None = None) -> bool:
@@ -397,10 +412,11 @@ def vile_terror_draws(successful_attacks: int, treasures_or_gems: int) -> int:
     return successful_attacks + treasures_or_gems // TREASURES_PER_FURY
 
 
-def vile_goal(difficulty: str = "ghoul", knight: bool = True, dragon: bool = True) -> dict:
+def vile_goal(difficulty: str = "ghoul", knight: bool = True, dragon: bool = True,
+              table: Mapping[str, dict] | None = None) -> dict:
     """What the Vile Ghoul must do: kill the Knight (her starting Health), else the
-    Dragon, else smash Crystals (then escape)."""
-    table = vile_difficulties()
+    Dragon, else smash Crystals (then escape). ``table`` replaces the file's difficulties."""
+    table = vile_difficulties() if table is None else table
     if difficulty not in table:
         raise ValueError(f"unknown difficulty {difficulty!r}: one of {', '.join(table)}")
     d = table[difficulty]
@@ -411,9 +427,11 @@ def vile_goal(difficulty: str = "ghoul", knight: bool = True, dragon: bool = Tru
     return {"smash_crystals": d["crystals"], "then_escape": True}
 
 
-def vile_crystals_vs_thief(thief_stash: int) -> int:
-    """Vile Ghoul vs. Thief: one more Crystal than the Treasures the Thief must stash (5 or 6)."""
-    variant = next(v for v in _catalogue()["vile_variants"] if v["slug"] == "vile-ghoul-vs-thief-vs-cave")
+def vile_crystals_vs_thief(thief_stash: int, variant: Mapping | None = None) -> int:
+    """Vile Ghoul vs. Thief: one more Crystal than the Treasures the Thief must stash (5 or 6).
+    ``variant`` (the entry with thief_stash and crystals_over_stash) replaces the file's."""
+    if variant is None:
+        variant = next(v for v in _catalogue()["vile_variants"] if v["slug"] == "vile-ghoul-vs-thief-vs-cave")
     if thief_stash not in variant["thief_stash"]:
         raise ValueError(f"the Thief must stash one of {variant['thief_stash']} Treasures")
     return thief_stash + variant["crystals_over_stash"]

@@ -247,3 +247,37 @@ def test_catalogue_shape():
                 assert entry["slug"] == re.sub(r"[^a-z0-9]+", "-", entry["name"].lower()).strip("-")
                 assert entry["text"] and entry["section"]
     assert [d["slug"] for d in data["difficulties"]] == ["ragpicker", "scavenger", "ghoul", "stalker", "hunter"]
+
+
+# --- Tables passed by the caller (house rules from the database) -----------------------
+
+def test_goals_and_dice_from_a_table_given_by_the_caller():
+    house = {slug: dict(entry) for slug, entry in g.difficulties().items()}
+    house["ghoul"]["fury_base"] = 6
+    house["ghoul"]["dice"] = 2
+    assert g.fury_goal(2, "ghoul", table=house) == 8 and g.fury_goal(2, "ghoul") == 9
+    assert g.ghoul_dice_for("ghoul", table=house) == 2 and g.ghoul_dice_for("ghoul") == 3
+    assert g.fury_goal(7, "hunter", cap=12, table=house) == 12
+    with pytest.raises(ValueError, match="difficulty"):
+        g.fury_goal(2, "ghoul", table={})
+    variants = [{"slug": "cave-vs-ghoul", "fury": 8, "crystals": 5}]
+    assert g.variant_goal("cave-vs-ghoul", variants) == {"fury": 8, "crystals": 5}
+    with pytest.raises(ValueError):
+        g.variant_goal("knight-vs-ghoul", variants)
+    vile = {slug: dict(entry) for slug, entry in g.vile_difficulties().items()}
+    vile["ghoul"]["knight_health"] = 9
+    assert g.vile_goal("ghoul", table=vile) == {"kill": "knight", "health": 9}
+    assert g.vile_crystals_vs_thief(6, {"thief_stash": [6, 7], "crystals_over_stash": 1}) == 7
+    with pytest.raises(ValueError):
+        g.vile_crystals_vs_thief(5, {"thief_stash": [6, 7], "crystals_over_stash": 1})
+
+
+def test_variant_kill_goals_from_the_text():
+    # "The Ghoul wins if the Knight is killed" / "The Ghoul wins if the Dragon is killed"
+    assert g.variant_kill("knight-vs-ghoul") == "knight"
+    assert g.variant_kill("dragon-vs-ghoul") == "dragon"
+    for slug in ("goblins-vs-ghoul", "cave-vs-ghoul", "thief-vs-ghoul", "3-players-any-2-roles-vs-ghoul", "4-players",
+                 "solo-easy"):
+        assert g.variant_kill(slug) is None
+    slugs = {v["slug"] for v in json.loads(g.CATALOGUE.read_text(encoding="utf-8"))["player_variants"]}
+    assert set(g.VARIANT_KILLS) <= slugs
