@@ -437,3 +437,55 @@ def game_winners(scores: Mapping[str, int], all_tokens_resolved: bool = False) -
         best = max(scores.values())
         return tuple(p for p, vp in scores.items() if vp == best)
     return ()
+
+
+# ---------------------------------------------------------------------------
+# Additions for the game tracker (ghoulash app)
+# ---------------------------------------------------------------------------
+
+# Value cards range "from 1 to 3" (the 4s are Specialty cards)
+VALUE_CARD_MAX = next(c for c in _catalogue()["cards"] if c["slug"] == "value")["max_value"]
+
+def deal_board(
+    rng: random.Random,
+    tokens: Sequence[EncounterToken] | None = None,
+    extras: Sequence[EncounterToken] = (),
+) -> tuple[tuple[Placement, ...], ...]:
+    """``deal_tokens`` for a board without the printed shaded squares: each scenario
+    extra goes to a random tile (the Briefing says only "according to regular
+    rules ... also on shaded squares"), then each tile's tokens are put in random
+    order, so a token's place on its tile tells nothing about what it is."""
+    by_tile: dict[int, list[EncounterToken]] = {}
+    for token in extras:
+        by_tile.setdefault(rng.randrange(TILES), []).append(token)
+    board = deal_tokens(rng, tokens, extras=by_tile)
+    shuffled = []
+    for tile in board:
+        placements = list(tile)
+        rng.shuffle(placements)
+        shuffled.append(tuple(placements))
+    return tuple(shuffled)
+
+
+def battle_values(cards: Sequence[Card]) -> tuple[int, ...]:
+    """The Value points of cards put down in a Ghoul battle or a challenge.
+
+    Value cards and Specialty cards with a value (double labels such as
+    SPECIALTY VALUE are "played with the limitations of the second label") may be
+    put down; any other card, or a card without a value, is refused."""
+    values = []
+    for card in cards:
+        if card.value is None or card.kind not in (CardKind.VALUE, CardKind.SPECIALTY):
+            raise IllegalPlay(f"{card.name} is not a Value card")
+        if card.kind == CardKind.VALUE and card.value > VALUE_CARD_MAX:
+            raise IllegalPlay(f"{card.name}: a Value card is worth {MIN_CARD_VALUE} to {VALUE_CARD_MAX}")
+        values.append(card.value)
+    _check_values(values, "battle")
+    return tuple(values)
+
+
+def all_tokens_resolved(tokens: Sequence[tuple[bool, bool]]) -> bool:
+    """Every Encounter Token "revealed and resolved": given (revealed, ghoul still
+    standing on the board) per token, true when each is revealed and no revealed
+    Ghoul is still waiting to be defeated (a lost battle leaves it on its square)."""
+    return all(revealed and not standing for revealed, standing in tokens)

@@ -1,0 +1,52 @@
+"""Two requests at the same moment cannot both apply (the game row lock)."""
+
+import threading
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.utils.datastructures import MultiValueDict
+
+from ghoulash import services
+from ghoulash.models import Event
+
+from .conftest import complete_box, ghoul, player
+
+
+def _race(calls):
+    barrier = threading.Barrier(len(calls))
+    outcomes = [None] * len(calls)
+
+    def run(i, fn):
+        barrier.wait()
+        try:
+            fn()
+            outcomes[i] = "ok"
+        except services.GameError as exc:
+            outcomes[i] = str(exc)
+        except Exception as exc:  # noqa: BLE001 - reported in the assertion below
+            outcomes[i] = f"{type(exc).__name__}: {exc}"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_reveals_at_once_only_one_encounter(make_user, attempt):
+    call_command("loadcatalogue", verbosity=0)
+    del_, brian = make_user("del"), make_user("brian")
+    game = services.create_game(del_, complete_box(del_), "Race", [("del", "lake"), ("brian", "gray")])
+    services.act(game.pk, del_, "replenish", MultiValueDict())
+    a, b = ghoul(game, 4), ghoul(game, 6)
+    outcomes = _race([lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(a.pk)]})),
+                      lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(b.pk)]}))])
+    assert sorted(outcomes) == ["Put down your Value cards against the Ghoul first.", "ok"], outcomes
+    assert Event.objects.filter(game=game, kind="reveal").count() == 1
+    assert player(game, del_).hand  # untouched
