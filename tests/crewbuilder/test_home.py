@@ -43,3 +43,12 @@ def test_htmx_is_served_from_static(client):
     assert path is not None
     with open(path) as f:
         assert "htmx" in f.read(200)
+
+
+def test_games_menu_links_every_game(client):
+    from crewbuilder.views.games import GAMES
+
+    body = client.get("/games/").content.decode()
+    assert len(GAMES) == 4
+    for name, title, _ in GAMES:
+        assert f'href="{reverse(name)}"' in body and title in body
