@@ -804,7 +804,7 @@ def reverse_entry(entry: HistoryEntry, actor) -> HistoryEntry:
     """Undo a mistaken entry with a new one, in one transaction; nothing is erased."""
     campaign = entry.campaign
     _require_organiser(campaign, actor)
-    entry = HistoryEntry.objects.select_for_update().select_related("campaign_crew__crew").get(pk=entry.pk)
+    entry = HistoryEntry.objects.select_for_update(of=("self",)).select_related("campaign_crew__crew").get(pk=entry.pk)
     if entry.undone_by_id is not None or HistoryEntry.objects.filter(reverses=entry).exists():
         raise CampaignError("That entry was already reversed.")
     if entry.kind not in REVERSIBLE:

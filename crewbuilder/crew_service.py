@@ -9,7 +9,6 @@ validator what an option would break by validating the crew with it added.
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass
 
 from django.db import transaction

@@ -19,7 +19,7 @@ import math
 import random
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from fractions import Fraction
 from functools import lru_cache

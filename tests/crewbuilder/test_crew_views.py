@@ -1,7 +1,5 @@
 import json
 
-import json
-
 import pytest
 from django.urls import reverse
 

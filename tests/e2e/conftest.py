@@ -39,3 +39,35 @@ def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"rep_{report.when}", report)
     return report
+
+
+PHONE = {"width": 390, "height": 844}
+_OPEN_CONTEXTS: list = []
+
+
+@pytest.fixture(autouse=True)
+def _close_player_contexts():
+    """Close every player's browser at the end of its test, so no polling
+    request is still in flight when the live server stops."""
+    yield
+    while _OPEN_CONTEXTS:
+        context = _OPEN_CONTEXTS.pop()
+        try:
+            context.close()
+        except Exception:  # already closed by the test
+            pass
+
+
+def log_in(browser, server_url: str, username: str, password: str, viewport: dict | None = None) -> Page:
+    """A new browser context (its own cookies: another player) logged in through the login form."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
+    _OPEN_CONTEXTS.append(context)
+    page = context.new_page()
+    page.goto(server_url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
+    return page

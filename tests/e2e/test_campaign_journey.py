@@ -4,6 +4,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.conftest import log_in
+
 PASSWORD = "neon-bones-1138"
 LEGAL = {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1, "discipline": -2}
 
@@ -25,13 +27,7 @@ def _crew(user, name):
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:
-    page = browser.new_context().new_page()
-    page.goto(server_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
-    return page
+    return log_in(browser, server_url, username, PASSWORD)
 
 
 def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str, catalogue, django_user_model):

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import wait_for_htmx
+from tests.e2e.conftest import PHONE, log_in, wait_for_htmx
 
 PASSWORD = "neon-bones-1138"
 
@@ -19,13 +19,7 @@ def catalogue(transactional_db):
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:
-    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone at the table
-    page.goto(server_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
-    return page
+    return log_in(browser, server_url, username, PASSWORD, viewport=PHONE)  # a phone at the table
 
 
 def _key(page: Page) -> list[str]:

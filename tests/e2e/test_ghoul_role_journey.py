@@ -9,7 +9,7 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
 from crewbuilder.rules import ghoul_role as rules
-from tests.e2e.conftest import wait_for_htmx
+from tests.e2e.conftest import PHONE, log_in, wait_for_htmx
 
 PASSWORD = "fury-cube-0014"
 
@@ -25,13 +25,7 @@ def _seed(wanted) -> int:
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:
-    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone
-    page.goto(server_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
-    return page
+    return log_in(browser, server_url, username, PASSWORD, viewport=PHONE)  # a phone at the table
 
 
 def test_ghoul_sheet_turn_fury_and_terror_card(browser: Browser, server_url: str, catalogue, django_user_model,

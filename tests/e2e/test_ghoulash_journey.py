@@ -5,6 +5,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.conftest import log_in
+
 PASSWORD = "ghoo-for-the-job-42"
 SLOW = 15000  # the other player's page polls every 3 s
 
@@ -52,13 +54,7 @@ def _hand(player, values, secret=""):
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:
-    page = browser.new_context().new_page()
-    page.goto(server_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
-    return page
+    return log_in(browser, server_url, username, PASSWORD)
 
 
 def test_two_players_fight_a_ghoul_battle_with_a_challenge(browser: Browser, server_url: str, catalogue,

@@ -7,6 +7,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.conftest import log_in
+
 PASSWORD = "neon-bones-1138"
 SLOW = 15000  # the other player's board refreshes every 5 s
 
@@ -34,13 +36,7 @@ def _drone_set(user, name, group, codes, true_code):
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:
-    page = browser.new_context().new_page()
-    page.goto(server_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
-    return page
+    return log_in(browser, server_url, username, PASSWORD)
 
 
 def test_two_players_play_soylent_ghoul_to_a_win(browser: Browser, server_url: str, catalogue, django_user_model,

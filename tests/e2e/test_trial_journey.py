@@ -8,7 +8,7 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
 from crewbuilder.catalogue.loader import CATALOGUE_DIR
-from tests.e2e.conftest import wait_for_htmx
+from tests.e2e.conftest import log_in, wait_for_htmx
 
 PASSWORD = "neon-bones-1138"
 
@@ -20,13 +20,7 @@ def catalogue(transactional_db, tmp_path):
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:
-    page = browser.new_context().new_page()
-    page.goto(server_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name=f"Welcome back, {username}")).to_be_visible()
-    return page
+    return log_in(browser, server_url, username, PASSWORD)
 
 
 def _square(page: Page, label_start: str, which: str = "first") -> str:
