@@ -145,7 +145,8 @@ def _get_card(request: HttpRequest, pk: int, card_pk: int) -> BoxCard:
 @require_http_methods(["GET", "POST"])
 def box_card_edit(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
     card = _get_card(request, pk, card_pk)
-    form = CardForm(request.POST or None, instance=card, names=_names(services.catalogue()))
+    form = CardForm(request.POST if request.method == "POST" else None, instance=card,
+                    names=_names(services.catalogue()))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, f"{card.name} saved.")

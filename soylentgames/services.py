@@ -277,11 +277,15 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
     except engine.IllegalAction as exc:
         raise GameError(str(exc)) from None
     turn = game.turn
+    # a token removed (Snapped, fatal area) is known to be false from then on: that cannot be
+    # taken back either, or a player could test another player's tokens and undo each test
+    removed_token = any(p.kind == "token" and p.removed and not before["pieces"][str(p.id)]["removed"]
+                        for p in state.pieces.values())
     _write_back(game, players, pieces, state)
     last = game.events.order_by("-number").values_list("number", flat=True).first() or 0
     return Event.objects.create(
         game=game, number=last + 1, turn=turn, actor=user, kind=kind, payload=log.as_payload(),
-        seed=seed if log.rolls else None, undoable=not log.reveals_truth, before=before,
+        seed=seed if log.rolls else None, undoable=not (log.reveals_truth or removed_token), before=before,
     )
 
 

@@ -117,8 +117,10 @@ def _write_back(trial: Trial, participants: list[Participant], generators: list[
 def _log(trial: Trial, actor, action: str, text: str, target: str = "", energy: int = 0,
          seed: int | None = None) -> LogEntry:
     last = trial.log.order_by("-number").values_list("number", flat=True).first() or 0
-    return LogEntry.objects.create(trial=trial, number=last + 1, actor=actor, action=action, target=target,
-                                   text=text, energy_spent=energy, seed=seed)
+    # the column lengths (a PostgreSQL database refuses longer values: a 500, not a message);
+    # "ready" and "end" take no target, so a posted one is whatever the request sent
+    return LogEntry.objects.create(trial=trial, number=last + 1, actor=actor, action=action[:20],
+                                   target=target[:150], text=text[:500], energy_spent=energy, seed=seed)
 
 
 def _locked(pk: int, work):

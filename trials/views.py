@@ -35,7 +35,7 @@ def _vary(response: HttpResponse) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def trial_list(request: HttpRequest) -> HttpResponse:
-    form = TrialForm(request.POST or None)
+    form = TrialForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         trial = services.create_trial(request.user, form.cleaned_data["name"],
                                       diagonals=form.cleaned_data["adjacency"] == "diagonals")

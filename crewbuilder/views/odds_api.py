@@ -23,6 +23,8 @@ def odds_endpoint(request: HttpRequest) -> JsonResponse:
         answer = odds(json.loads(request.body), weapons=_catalogue_weapons())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return JsonResponse({"error": f"not JSON: {exc}"}, status=400)
+    except RecursionError:  # "[[[[...": 16 KiB of nesting is deeper than the parser goes
+        return JsonResponse({"error": "not JSON: nested too deeply"}, status=400)
     except OddsRequestError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse(answer)
