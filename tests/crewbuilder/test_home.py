@@ -52,3 +52,29 @@ def test_games_menu_links_every_game(client):
     assert len(GAMES) == 4
     for name, title, _ in GAMES:
         assert f'href="{reverse(name)}"' in body and title in body
+
+
+def test_home_lists_the_games_you_play_that_are_not_over(client, make_user):
+    from django.core.management import call_command
+
+    from trials import services as trials
+    from trials.models import Trial
+
+    call_command("loadcatalogue", verbosity=0, stdout=__import__("io").StringIO())
+    vox, mara, eve = make_user("vox"), make_user("mara"), make_user("eve")
+    night = trials.create_trial(vox, "Night at the yard")
+    trials.join(night, mara)
+    over = trials.create_trial(mara, "Last week")
+    Trial.objects.filter(pk=over.pk).update(state=Trial.OVER)
+    trials.create_trial(eve, "Eve's own trial")
+
+    client.force_login(mara)
+    html = client.get(reverse("home")).content.decode()
+    assert "Your games in progress" in html
+    assert f'href="{night.get_absolute_url()}"' in html and "The Slasher trial" in html
+    assert "Last week" not in html and "Eve&#x27;s own trial" not in html and "Eve's own trial" not in html
+
+    client.force_login(eve)
+    assert "Night at the yard" not in client.get(reverse("home")).content.decode()
+    client.force_login(make_user("newcomer"))
+    assert "Your games in progress" not in client.get(reverse("home")).content.decode()
