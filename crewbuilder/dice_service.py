@@ -88,7 +88,7 @@ def visible_characters(user, share_tokens=()) -> list[dict]:
         report = crew_service.report_for(crew)
         for model, ch in zip(crew.characters.all(), report["characters"]):
             out.append({
-                "id": model.pk, "own": own,
+                "id": model.pk, "key": f"crew:{model.pk}", "own": own,
                 "label": f"{ch['name']} ({crew.name}{'' if own else ', shared'})", "report": ch,
                 "traits": [t.trait.slug for t in model.traits.all()],
                 "body_mods": [m.body_mod.slug for m in model.body_mods.all()],

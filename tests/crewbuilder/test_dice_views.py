@@ -284,3 +284,22 @@ def test_morale_page_query_budget_does_not_grow_with_the_crew(client, user, gear
 
 
 MORALE_QUERIES = 10  # session, user, the crews and their characters (prefetched), the catalogue: not per character
+
+
+def test_picked_characters_stay_selected_on_a_full_page_load(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1},
+                                        "traits": ["jinxed"]}])
+    key = f"crew:{crew.characters.get().pk}"
+    client.force_login(user)
+
+    def selected(html, select_id):
+        start = html.index(f'id="{select_id}"')
+        options = html[start:html.index("</select>", start)]
+        return re.findall(r'<option value="([^"]+)" selected', options)
+
+    morale = client.get(reverse("dice-quick", args=["morale"]) + f"?character={key}&dread=2").content.decode()
+    assert selected(morale, "character") == [key]
+    attack = client.get(f"{reverse('dice-home')}?attacker={key}&target={key}&weapon=fists").content.decode()
+    assert key in selected(attack, "attacker") and key in selected(attack, "target")
+    typed = client.get(reverse("dice-quick", args=["morale"]) + "?character=typed&dread=2").content.decode()
+    assert selected(typed, "character") == []
