@@ -110,6 +110,9 @@ def validate(crew: dict, snapshot=None, house_rules=None, rules=None) -> dict:
             errors.append(_finding("true-token-unknown", name, f"{name}'s true token is not one of its tokens.", SECTION_APP))
     return {
         "valid": not errors,
+        # crew-format.md's report keys; a drone set has no points or budget
+        "points": None,
+        "budget": None,
         "system": services.SYSTEM,
         "group": services.group_card(group) if group else None,
         "characters": [

@@ -37,6 +37,9 @@ def test_a_minimal_file_is_valid_with_the_groups_numbers(catalogue):
     crew, report, code = core.check_crew_file(raw())
     assert code == 0 and report["valid"] and report["errors"] == [] and report["warnings"] == []
     assert report["group"]["name"] == "Eyes"
+    # the report has every key of crew-format.md's report (points and budget: none for a drone set)
+    assert {"valid", "points", "budget", "characters", "errors", "warnings"} <= set(report)
+    assert report["points"] is None and report["budget"] is None
     assert report["characters"][0] == {"name": "Eye 1", "move": 12, "nerve": 3, "tokens": 5}
 
 
