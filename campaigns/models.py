@@ -161,8 +161,9 @@ class EnrolmentRequest(models.Model):
 
 
 class Game(models.Model):
-    PENDING, APPLIED, REVERSED = "pending", "applied", "reversed"
-    STATUS_CHOICES = [(PENDING, "Waiting for confirmation"), (APPLIED, "Counted"), (REVERSED, "Reversed")]
+    PENDING, APPLIED, REVERSED, WITHDRAWN = "pending", "applied", "reversed", "withdrawn"
+    STATUS_CHOICES = [(PENDING, "Waiting for confirmation"), (APPLIED, "Counted"), (REVERSED, "Reversed"),
+                      (WITHDRAWN, "Withdrawn before it counted")]
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="games")
     played_on = models.DateField()

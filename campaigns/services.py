@@ -428,6 +428,27 @@ def confirm_game(game: Game, actor, game_crew: GameCrew | None = None, for_every
         return True
 
 
+def withdraw_game(game: Game, actor, reason: str = "") -> Game:
+    """Take back a game recorded by mistake, before it counts: its recorder or the
+    organiser. Nothing was applied, so nothing is undone; the game stays, marked
+    withdrawn, and the history says who withdrew it and why."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if not (game.recorded_by_id == actor.pk or is_organiser(game.campaign, actor)):
+            raise CampaignError("Only whoever recorded the game, or the organiser, can withdraw it.")
+        if game.status != Game.PENDING:
+            raise CampaignError("Only a game still waiting for confirmation can be withdrawn; "
+                                "the organiser reverses a counted game from the history instead.")
+        game.status = Game.WITHDRAWN
+        game.save(update_fields=["status"])
+        reason = " ".join((reason or "").split())[:200]
+        _log(game.campaign, actor, "game-withdrawn",
+             f"{actor.username} withdrew {game.scenario} on {game.played_on} before it counted"
+             + (f": {reason}" if reason else "."),
+             before={"game": Game.PENDING}, after={"game": Game.WITHDRAWN, "reason": reason}, game=game)
+        return game
+
+
 def _apply_game(game: Game, parts: list[GameCrew], actor) -> None:
     campaign = game.campaign
     for part in parts:

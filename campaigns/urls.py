@@ -18,5 +18,6 @@ urlpatterns = [
     path("campaigns/<int:pk>/games/new/", games.game_create, name="game-create"),
     path("campaigns/<int:pk>/games/<int:game_id>/", games.game_detail, name="game-detail"),
     path("campaigns/<int:pk>/games/<int:game_id>/confirm/", games.game_confirm, name="game-confirm"),
+    path("campaigns/<int:pk>/games/<int:game_id>/withdraw/", games.game_withdraw, name="game-withdraw"),
     path("campaigns/<int:pk>/shop/", games.crew_shop, name="campaign-shop"),
 ]

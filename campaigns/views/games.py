@@ -116,6 +116,8 @@ def game_detail(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
         "campaign": campaign, "game": game, "parts": parts,
         "organiser": services.is_organiser(campaign, request.user),
         "can_confirm": any(p.campaign_crew.player_id == request.user.pk and p.confirmed_at is None for p in parts),
+        "can_withdraw": game.status == Game.PENDING and (
+            game.recorded_by_id == request.user.pk or services.is_organiser(campaign, request.user)),
     })
 
 
@@ -130,6 +132,20 @@ def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Confirmed. The result now counts." if counted else "Confirmed. Waiting for the other players.")
+    return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_withdraw(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk)
+    game = get_object_or_404(Game, pk=game_id, campaign=campaign)
+    try:
+        services.withdraw_game(game, request.user, request.POST.get("reason", ""))
+    except services.CampaignError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Game withdrawn. It will never count; the history keeps it.")
     return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
 
 
