@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import random
 import secrets
-import time
+
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connection, transaction
-from django.db.models import F
+from django.db import transaction
 
 from crewbuilder.catalogue.loader import current_system
+from crewbuilder.locking import run_locked
 from crewbuilder.models import RulesEntry
 from crewbuilder.rules import ghoulash as gh
 from ghoulash.models import CHARACTER_SLUGS, BoxCard, Event, Game, GhoulashBox, Player, TileToken
@@ -179,25 +179,8 @@ def deck_problems(cards: list[BoxCard], slugs, names: dict | None = None) -> lis
 # ---------------------------------------------------------------------------
 
 def _locked(pk: int, work):
-    """Run ``work(game)`` in a transaction holding the game row's lock.
-
-    The first statement bumps ``version`` (on PostgreSQL that takes the row lock,
-    like ``select_for_update``; on SQLite the database's write lock), then the row
-    is read with ``select_for_update``. SQLite's shared-cache test database
-    refuses a locked table instead of waiting: retry briefly then.
-    """
-    for attempt in range(100):
-        try:
-            with transaction.atomic():
-                if not Game.objects.filter(pk=pk).update(version=F("version") + 1):
-                    raise GameError("No such game.")
-                game = Game.objects.select_for_update().get(pk=pk)
-                return work(game)
-        except OperationalError as exc:
-            if connection.vendor != "sqlite" or "locked" not in str(exc) or connection.in_atomic_block:
-                raise
-            time.sleep(0.02 + 0.01 * attempt)
-    raise GameError("The game is busy: try again.")
+    """Run ``work(game)`` in a transaction holding the game row's lock (crewbuilder.locking)."""
+    return run_locked(Game, pk, work, missing=GameError("No such game."), busy=GameError("The game is busy: try again."))
 
 
 def _log(game: Game, actor, kind: str, text: str, seed: int | None = None) -> Event:

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import random
 import secrets
-import time
 from dataclasses import dataclass
 
-from django.db import OperationalError, connection, transaction
-from django.db.models import F
+from django.db import transaction
 
+from crewbuilder.locking import run_locked
 from crewbuilder.models import RulesEntry
 from crewbuilder.rules import slasher as sl
 from trials.models import Generator, LogEntry, Participant, Trial
@@ -124,26 +123,8 @@ def _log(trial: Trial, actor, action: str, text: str, target: str = "", energy: 
 
 
 def _locked(pk: int, work):
-    """Run ``work(trial)`` in a transaction holding the trial row's lock.
-
-    The first statement writes the row (bumping ``version``): on PostgreSQL that
-    takes the row lock at once, like ``select_for_update``; on SQLite it takes the
-    database's write lock before anything is read, so a racing request waits
-    instead of acting on a stale snapshot. SQLite's shared-cache test database
-    refuses a locked table outright instead of waiting: retry briefly then.
-    """
-    for attempt in range(100):
-        try:
-            with transaction.atomic():
-                if not Trial.objects.filter(pk=pk).update(version=F("version") + 1):
-                    raise TrialError("No such trial.")
-                trial = Trial.objects.select_for_update().get(pk=pk)
-                return work(trial)
-        except OperationalError as exc:
-            if connection.vendor != "sqlite" or "locked" not in str(exc) or connection.in_atomic_block:
-                raise
-            time.sleep(0.02 + 0.01 * attempt)
-    raise TrialError("The trial is busy: try again.")
+    """Run ``work(trial)`` in a transaction holding the trial row's lock (crewbuilder.locking)."""
+    return run_locked(Trial, pk, work, missing=TrialError("No such trial."), busy=TrialError("The trial is busy: try again."))
 
 
 # ---------------------------------------------------------------------------

@@ -1,40 +1,18 @@
 """Two requests at the same moment cannot both apply (the game row lock)."""
 
-import threading
-
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from django.utils.datastructures import MultiValueDict
 
 from ghoulash import services
 from ghoulash.models import Event
+from tests.race import race
 
 from .conftest import complete_box, ghoul, player
 
 
 def _race(calls):
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(i, fn):
-        barrier.wait()
-        try:
-            fn()
-            outcomes[i] = "ok"
-        except services.GameError as exc:
-            outcomes[i] = str(exc)
-        except Exception as exc:  # noqa: BLE001 - reported in the assertion below
-            outcomes[i] = f"{type(exc).__name__}: {exc}"
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return outcomes
+    return race(calls, services.GameError)
 
 
 @pytest.mark.django_db(transaction=True)

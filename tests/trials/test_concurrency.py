@@ -1,37 +1,15 @@
 """Two actions at the same moment cannot both spend the same Energy (the trial row lock)."""
 
-import threading
-
 import pytest
-from django.db import connection
 
+from tests.race import race
 from tests.trials.conftest import place, row, setp
 from trials import services
 from trials.models import LogEntry
 
 
 def _race(calls):
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(i, fn):
-        barrier.wait()
-        try:
-            fn()
-            outcomes[i] = "ok"
-        except services.TrialError as exc:
-            outcomes[i] = str(exc)
-        except Exception as exc:  # noqa: BLE001 - reported in the assertion below
-            outcomes[i] = f"{type(exc).__name__}: {exc}"
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return outcomes
+    return race(calls, services.TrialError)
 
 
 @pytest.mark.django_db(transaction=True)
