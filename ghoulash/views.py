@@ -12,19 +12,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from crewbuilder.htmx import vary_on_htmx
 from ghoulash import services
 from ghoulash.forms import BoxForm, CardForm, GameForm, NumbersForm
 from ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
 
 TABLE = "ghoulash/game_detail.html#table"
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ["HX-Request"])
-    return response
 
 
 def _get_box_for_user(request: HttpRequest, pk: int) -> GhoulashBox:
@@ -196,9 +191,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
         if request.GET.get("v") == str(game.version):
-            return _vary(HttpResponse(status=204))  # nothing changed since the page's version
-        return _vary(render(request, TABLE, _table_context(request, game)))
-    return _vary(render(request, "ghoulash/game_detail.html", _table_context(request, game)))
+            return vary_on_htmx(HttpResponse(status=204))  # nothing changed since the page's version
+        return vary_on_htmx(render(request, TABLE, _table_context(request, game)))
+    return vary_on_htmx(render(request, "ghoulash/game_detail.html", _table_context(request, game)))
 
 
 @login_required
@@ -215,4 +210,4 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
         if error:
             messages.error(request, error)
         return redirect(game)
-    return _vary(render(request, TABLE, _table_context(request, game, error), status=422 if error else 200))
+    return vary_on_htmx(render(request, TABLE, _table_context(request, game, error), status=422 if error else 200))

@@ -8,20 +8,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.rules import ghoul_role as rules
 from ghoulrole import services
 from ghoulrole.forms import CaveSheetForm, VileSheetForm
 from ghoulrole.models import GhoulSheet, TerrorCard
 
 SHEET = "ghoulrole/sheet.html"
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ("HX-Request",))
-    return response
 
 
 def _get_sheet_for_user(request: HttpRequest, pk: int) -> GhoulSheet:
@@ -136,7 +131,7 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = _get_sheet_for_user(request, pk)
     template = f"{SHEET}#sheet" if request.htmx else SHEET
-    return _vary(render(request, template, sheet_context(sheet, editable=True)))
+    return vary_on_htmx(render(request, template, sheet_context(sheet, editable=True)))
 
 
 def _after(request: HttpRequest, sheet_pk: int, error: str = "", done: str = "") -> HttpResponse:
@@ -144,7 +139,7 @@ def _after(request: HttpRequest, sheet_pk: int, error: str = "", done: str = "")
     if request.htmx:
         sheet = GhoulSheet.objects.get(pk=sheet_pk)
         response = render(request, f"{SHEET}#sheet", sheet_context(sheet, True, error), status=422 if error else 200)
-        return _vary(response)
+        return vary_on_htmx(response)
     if error:
         messages.error(request, error)
     return redirect("ghoulrole-sheet", pk=sheet_pk)
@@ -212,4 +207,4 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
     if sheet is None:
         raise Http404("No such sheet.")
     template = f"{SHEET}#sheet" if request.htmx else SHEET
-    return _vary(render(request, template, sheet_context(sheet, editable=False)))
+    return vary_on_htmx(render(request, template, sheet_context(sheet, editable=False)))

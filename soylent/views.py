@@ -14,10 +14,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.pdf import pdf_filename
 from crewbuilder.views.pdfs import paper_for, pdf_response
 
@@ -40,11 +40,6 @@ def _get_shared_set(token: str) -> DroneSet:
     if found is None:
         raise Http404
     return found
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ("HX-Request",))
-    return response
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -122,7 +117,7 @@ def set_detail(request: HttpRequest, pk: int) -> HttpResponse:
     drone_set = _get_set_for_user(request, pk)
     show_key = request.GET.get("key") == "1"
     template = "soylent/set_detail.html#key" if request.htmx and request.GET.get("part") == "key" else "soylent/set_detail.html"
-    return _private(_vary(render(request, template, _detail_context(request, drone_set, show_key=show_key))))
+    return _private(vary_on_htmx(render(request, template, _detail_context(request, drone_set, show_key=show_key))))
 
 
 @login_required
@@ -147,11 +142,11 @@ def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         fresh = _get_set_for_user(request, pk)
         context = _detail_context(request, fresh, show_key=False, rejected={"action": action, "message": str(exc)})
         template = "soylent/set_detail.html#editor" if request.htmx else "soylent/set_detail.html"
-        return _private(_vary(render(request, template, context, status=422)))
+        return _private(vary_on_htmx(render(request, template, context, status=422)))
     if not request.htmx:
         return redirect("soylent-set-detail", pk=pk)
     fresh = _get_set_for_user(request, pk)
-    return _private(_vary(render(request, "soylent/set_detail.html#editor", _detail_context(request, fresh, show_key=False))))
+    return _private(vary_on_htmx(render(request, "soylent/set_detail.html#editor", _detail_context(request, fresh, show_key=False))))
 
 
 @login_required

@@ -11,20 +11,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from crewbuilder.htmx import vary_on_htmx
 from soylent.models import DroneSet
 from soylentgames import services
 from soylentgames.board import board
 from soylentgames.models import Game, Player
 
 BOARD = "soylentgames/game_detail.html#board"
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ["HX-Request"])
-    return response
 
 
 def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
@@ -81,16 +76,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
         if request.GET.get("version") == str(game.version):
-            return _vary(HttpResponse(status=204))  # nothing changed: the poll keeps the page as it is
-        return _vary(render(request, BOARD, _board_context(request, game)))
-    return _vary(render(request, "soylentgames/game_detail.html", _board_context(request, game)))
+            return vary_on_htmx(HttpResponse(status=204))  # nothing changed: the poll keeps the page as it is
+        return vary_on_htmx(render(request, BOARD, _board_context(request, game)))
+    return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game)))
 
 
 def _answer(request: HttpRequest, game: Game, error: str | None = None, status: int = 200) -> HttpResponse:
     if request.htmx:
         context = _board_context(request, Game.objects.get(pk=game.pk))
         context["error"] = error
-        return _vary(render(request, BOARD, context, status=status))
+        return vary_on_htmx(render(request, BOARD, context, status=status))
     if error:
         messages.error(request, error)
     return redirect(game)

@@ -10,9 +10,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.rules import slasher as sl
 from trials import services
 from trials.forms import TrialForm
@@ -25,11 +25,6 @@ def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
     if trial is None:
         raise Http404("No such trial.")
     return trial
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ["HX-Request"])
-    return response
 
 
 @login_required
@@ -101,9 +96,9 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     if request.htmx and request.GET.get("v") == str(trial.version):
-        return _vary(HttpResponse(status=204))  # nothing changed since the page's version
+        return vary_on_htmx(HttpResponse(status=204))  # nothing changed since the page's version
     template = "trials/trial_detail.html#board" if request.htmx else "trials/trial_detail.html"
-    return _vary(render(request, template, _context(request, trial)))
+    return vary_on_htmx(render(request, template, _context(request, trial)))
 
 
 @login_required
@@ -122,6 +117,6 @@ def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         if not error:
             return redirect(trial)
-        return _vary(render(request, "trials/trial_detail.html", _context(request, trial, error), status=422))
-    return _vary(render(request, "trials/trial_detail.html#board", _context(request, trial, error),
+        return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial, error), status=422))
+    return vary_on_htmx(render(request, "trials/trial_detail.html#board", _context(request, trial, error),
                         status=422 if error else 200))

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import retarget
 
 from crewbuilder import crew_edits, crew_service
+from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
 
@@ -80,11 +81,6 @@ def _get_shared_crew(token: str) -> Crew:
     if url:
         raise _OtherGame(url)
     return crew
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    response["Vary"] = "HX-Request" if "Vary" not in response else response["Vary"] + ", HX-Request"
-    return response
 
 
 # --- list, create, import ----------------------------------------------------
@@ -155,7 +151,7 @@ def _editor_context(request: HttpRequest, crew: Crew, **extra) -> dict:
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-    return _vary(render(request, template, _editor_context(request, crew)))
+    return vary_on_htmx(render(request, template, _editor_context(request, crew)))
 
 
 @login_required
@@ -176,7 +172,7 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         rejected = {"action": action, "message": str(exc), "values": request.POST.dict(),
                     "character": request.POST.get("character", "")}
         template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-        return _vary(render(request, template, _editor_context(request, fresh, rejected=rejected), status=422))
+        return vary_on_htmx(render(request, template, _editor_context(request, fresh, rejected=rejected), status=422))
     if not request.htmx:
         anchor = f"#character-{request.POST['character']}" if request.POST.get("character") else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
@@ -185,26 +181,26 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     context = _editor_context(request, crew)
     if action in crew_edits.CHARACTER_EDITS:
         return _character_update(request, context, request.POST.get("character"))
-    return _vary(render(request, "crewbuilder/crew_edit.html#editor", context))
+    return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
 
 
 def _character_update(request: HttpRequest, context: dict, character_id) -> HttpResponse:
     """Only the edited character's card, with out-of-band updates: constant size whatever the crew."""
     edited = next((ch for ch in context["view"]["characters"] if str(ch["model"].pk) == str(character_id)), None)
     if edited is None:
-        return _vary(render(request, "crewbuilder/crew_edit.html#editor", context))
+        return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
     response = render(request, "crewbuilder/_character_update.html", {**context, "ch": edited, "edited": edited["model"].pk})
     response["HX-Retarget"] = f"#character-{edited['model'].pk}"
     response["HX-Reswap"] = "outerHTML"
-    return _vary(response)
+    return vary_on_htmx(response)
 
 
 def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
     context = {"crew": crew, "submitted": request.POST.dict()}
     if request.htmx:
         response = render(request, "crewbuilder/_conflict.html", context, status=409)
-        return _vary(retarget(response, "#conflict"))
-    return _vary(render(request, "crewbuilder/crew_conflict.html", context, status=409))
+        return vary_on_htmx(retarget(response, "#conflict"))
+    return vary_on_htmx(render(request, "crewbuilder/crew_conflict.html", context, status=409))
 
 
 @login_required
@@ -217,7 +213,7 @@ def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> 
         raise Http404
     context = {"crew": crew, "picker": picker, "version": crew.version}
     template = "crewbuilder/crew_picker.html#picker" if request.htmx else "crewbuilder/crew_picker.html"
-    return _vary(render(request, template, context))
+    return vary_on_htmx(render(request, template, context))
 
 
 # --- read-only pages ---------------------------------------------------------

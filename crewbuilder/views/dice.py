@@ -20,15 +20,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from crewbuilder import dice_service
+from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.rules import OddsRequestError, odds, rolls
 from crewbuilder.rules import cybernekro as cn
 
 LOG_SIZE = 20
-
-
-def _vary(response):
-    response["Vary"] = "HX-Request"
-    return response
 
 
 def _bars(dist: dict, labels: dict | None = None) -> list[dict]:
@@ -128,7 +124,7 @@ def dice_home(request: HttpRequest) -> HttpResponse:
     context = _attack_context(request)
     context["log"] = request.session.get("dice_log", [])
     template = "dice/home.html#odds" if request.htmx else "dice/home.html"
-    return _vary(render(request, template, context, status=422 if context["errors"] else 200))
+    return vary_on_htmx(render(request, template, context, status=422 if context["errors"] else 200))
 
 
 @require_GET
@@ -340,4 +336,4 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
         "characters": characters, "character": character, "params": params, "share_query": share_query,
     }
     template = "dice/quick.html#quick" if request.htmx else "dice/quick.html"
-    return _vary(render(request, template, context, status=422 if errors else 200))
+    return vary_on_htmx(render(request, template, context, status=422 if errors else 200))

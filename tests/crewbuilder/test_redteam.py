@@ -4,20 +4,13 @@ exports and PDFs, the crew editor's inputs, the JSON odds API, the admin."""
 import json
 
 import pytest
-from django.test import Client
-from django.urls import reverse
 
 from crewbuilder import crew_edits
 from crewbuilder.models import Character, CharacterTrait, Crew
+from tests.clients import logged_in
 
 HX = {"HTTP_HX_REQUEST": "true"}
 BAD = ["", "abc", "-1", "0", "1.5", "99999999999999999999999", "x" * 2000, "\u0661", "strength:9", ":"]
-
-
-def logged(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 @pytest.fixture
@@ -43,7 +36,7 @@ def snapshot(crew) -> dict:
 
 def test_another_users_crew_is_404_everywhere_and_unchanged(two_crews, user):
     mine, theirs = two_crews
-    c = logged(user)
+    c = logged_in(user)
     before = snapshot(theirs)
     for u in owner_urls(theirs):
         r = c.get(u)
@@ -70,7 +63,7 @@ def test_a_visitor_is_sent_to_log_in(client, two_crews):
 
 def test_another_crews_character_or_trait_row_through_my_own_crew(two_crews, user):
     mine, theirs = two_crews
-    c = logged(user)
+    c = logged_in(user)
     foreign = theirs.characters.first()
     foreign_row = CharacterTrait.objects.filter(character=foreign).first()
     before = snapshot(theirs)
@@ -93,7 +86,7 @@ def test_another_crews_character_or_trait_row_through_my_own_crew(two_crews, use
 @pytest.mark.parametrize("action", sorted(crew_edits.EDITS))
 def test_bad_input_in_the_editor_is_a_4xx(two_crews, user, action):
     mine, _ = two_crews
-    c = logged(user)
+    c = logged_in(user)
     for bad in BAD:
         version = Crew.objects.get(pk=mine.pk).version
         data = {k: bad for k in ("character", "name", "notes", "budget", "code", "note", "direction", "attribute",
@@ -109,7 +102,7 @@ def test_bad_input_in_the_editor_is_a_4xx(two_crews, user, action):
 
 def test_the_share_link_is_read_only_and_revocable(client, two_crews, user):
     mine, _ = two_crews
-    c = logged(user)
+    c = logged_in(user)
     c.post(f"/crews/{mine.pk}/share/")
     token = Crew.objects.get(pk=mine.pk).share_token
     assert token
@@ -136,7 +129,7 @@ def test_the_drone_set_crew_cannot_be_edited_or_exported_through_the_crew_pages(
     drone_set = soylent_services.create_drone_set(user, "Lamplit", "gardeners")
     crew = drone_set.crew
     truth = set(Token.objects.filter(drone__drone_set=drone_set, is_true=True).values_list("pk", flat=True))
-    c = logged(user)
+    c = logged_in(user)
     for action in sorted(crew_edits.EDITS):
         r = c.post(f"/crews/{crew.pk}/edit/{action}/", {"name": "Changed", "version": crew.version}, **HX)
         assert r.status_code == 302 and r["Location"] == f"/games/soylent/sets/{drone_set.pk}/", action
@@ -145,7 +138,7 @@ def test_the_drone_set_crew_cannot_be_edited_or_exported_through_the_crew_pages(
     assert export.status_code == 302
     assert set(Token.objects.filter(drone__drone_set=drone_set, is_true=True).values_list("pk", flat=True)) == truth
     # another user: 404, not a redirect that confirms the set exists
-    other = logged(make_user("zed"))
+    other = logged_in(make_user("zed"))
     for u in (f"/crews/{crew.pk}/", f"/crews/{crew.pk}/export/", f"/crews/{crew.pk}/edit/"):
         assert other.get(u).status_code == 404, u
 
@@ -202,7 +195,7 @@ def test_only_the_stateless_odds_api_is_csrf_exempt():
 
 
 def test_the_admin_is_closed_to_players(two_crews, user):
-    c = logged(user)
+    c = logged_in(user)
     for u in ("/admin/", "/admin/crewbuilder/crew/", f"/admin/crewbuilder/crew/{two_crews[1].pk}/change/",
               "/admin/auth/user/", "/admin/soylent/", "/admin/ghoulash/ghoulashbox/"):
         r = c.get(u)

@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from ghoulash import services
 from ghoulash.models import BoxCard, Game, Player, TileToken
@@ -87,3 +88,10 @@ def token_of(game, kind) -> TileToken:
 
 def refresh(game) -> Game:
     return Game.objects.get(pk=game.pk)
+
+def page_url(game):
+    return reverse("ghoulash-game", args=[game.pk])
+
+
+def act_url(game):
+    return reverse("ghoulash-game-act", args=[game.pk])

@@ -1,19 +1,13 @@
 """Game boxes: the catalogue's cards pre-listed, the owner's numbers (never the rules' own), cards, checks, PDF."""
 
-from django.test import Client
 from django.urls import reverse
 
 from crewbuilder.rules import ghoulash as gh
 from ghoulash import services
 from ghoulash.models import BoxCard, GhoulashBox
+from tests.clients import logged_in
 
 from .conftest import complete_box
-
-
-def logged_in(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def test_the_games_menu_lists_ghoulash(client, user):

@@ -3,29 +3,15 @@
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from ghoulash import services
 from ghoulash.models import Event, Game, Player, TileToken
+from tests.clients import logged_in
 
-from .conftest import arrange_hand, ghoul, player, refresh, token_of
+from .conftest import act_url, arrange_hand, ghoul, page_url, player, refresh, token_of
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def page_url(game):
-    return reverse("ghoulash-game", args=[game.pk])
-
-
-def act_url(game):
-    return reverse("ghoulash-game-act", args=[game.pk])
-
-
-def logged_in(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def stable(html: str) -> str:

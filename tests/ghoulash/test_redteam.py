@@ -14,27 +14,14 @@ from django.test import Client
 from django.urls import reverse
 
 from ghoulash import services, views
-from ghoulash.models import BoxCard, Event, Game, GhoulashBox, Player, TileToken
+from ghoulash.models import BoxCard, Event, Game, TileToken
+from tests.clients import logged_in
 
-from .conftest import arrange_hand, ghoul, player, refresh
+from .conftest import act_url, arrange_hand, ghoul, page_url, player, refresh
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 BAD = ["", "abc", "1.5", "-1", "0", "99999999999999999999999"]
-
-
-def page_url(game):
-    return reverse("ghoulash-game", args=[game.pk])
-
-
-def act_url(game):
-    return reverse("ghoulash-game-act", args=[game.pk])
-
-
-def logged_in(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def stable(response) -> tuple:

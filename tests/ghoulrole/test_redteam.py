@@ -10,17 +10,12 @@ from django.urls import reverse
 
 from ghoulrole import services, views
 from ghoulrole.models import Event, GhoulSheet, TerrorCard
+from tests.clients import logged_in
 
 HX = {"HTTP_HX_REQUEST": "true"}
 FIELDS = ("pair", "keep", "why", "what", "target", "label", "use", "source", "card", "amount", "dice", "face",
           "n", "value", "count", "steps", "attack", "share", "name")
 BAD = ["", "abc", "-1", "0-0", "0-9", "9-9", "-1--2", "1.5", "99999999999999999999999", "x" * 300, "\u0661", "0-1-2"]
-
-
-def logged(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def sheet_urls(sheet, card_id=1):
@@ -54,7 +49,7 @@ def test_a_visitor_is_sent_to_log_in_everywhere(client, shared):
 
 
 def test_another_user_gets_404_everywhere(shared, stranger):
-    c = logged(stranger)
+    c = logged_in(stranger)
     before = state(shared)
     for u in sheet_urls(shared):
         assert c.get(u).status_code in (404, 405), u
@@ -78,7 +73,7 @@ def test_the_read_only_link_has_no_way_to_change_anything(client, shared, strang
         assert "Undo the last action" not in html
     for method in ("post", "put", "delete"):
         assert getattr(client, method)(link).status_code == 405
-    owner_page = logged(owner).get(reverse("ghoulrole-sheet", args=[shared.pk])).content.decode()
+    owner_page = logged_in(owner).get(reverse("ghoulrole-sheet", args=[shared.pk])).content.decode()
     assert 'method="post"' in owner_page and "hx-post" in owner_page
 
 
@@ -97,7 +92,7 @@ def test_a_card_of_another_sheet_cannot_be_named_played_or_discarded(make_sheet,
     theirs = make_sheet(user=stranger)
     services.act(theirs.pk, stranger, "draw", {})
     card = TerrorCard.objects.get(sheet=theirs)
-    c = logged(owner)
+    c = logged_in(owner)
     before = state(theirs)
     r = c.post(reverse("ghoulrole-card-name", args=[mine.pk, card.pk]), {"name": "Stolen"}, **HX)
     assert r.status_code == 422
@@ -110,7 +105,7 @@ def test_a_card_of_another_sheet_cannot_be_named_played_or_discarded(make_sheet,
 @pytest.mark.parametrize("kind", ["cave", "vile"])
 def test_no_input_is_a_500(make_sheet, owner, kind):
     sheet = make_sheet() if kind == "cave" else make_sheet(kind="vile", variant="knight", players=3)
-    c = logged(owner)
+    c = logged_in(owner)
     for action in services.ACTIONS:
         for bad in BAD:
             data = {f: bad for f in FIELDS}
@@ -127,7 +122,7 @@ def test_no_input_is_a_500(make_sheet, owner, kind):
 def test_choosing_dice_that_were_not_rolled_is_refused(make_sheet, owner):
     """The Cave Ghoul keeps two of its three dice: positions outside the roll (or negative) are refused."""
     sheet = make_sheet()
-    c = logged(owner)
+    c = logged_in(owner)
     assert c.post(reverse("ghoulrole-action", args=[sheet.pk, "roll"]), {}, **HX).status_code == 200
     sheet.refresh_from_db()
     if sheet.phase != GhoulSheet.CHOOSE:

@@ -34,3 +34,14 @@ def codes(drone_set) -> list[str]:
     from soylent.models import Token
 
     return list(Token.objects.filter(drone__drone_set=drone_set).order_by("drone__position", "position").values_list("code", flat=True))
+
+
+def move_truth(drone_set) -> None:
+    """Every drone's true token moves to its next token; nothing else changes."""
+    from soylent.models import Token
+
+    for drone in drone_set.drones.all():
+        tokens = list(drone.tokens.all())
+        index = next(i for i, t in enumerate(tokens) if t.is_true)
+        Token.objects.filter(drone=drone).update(is_true=False)
+        Token.objects.filter(pk=tokens[(index + 1) % len(tokens)].pk).update(is_true=True)

@@ -16,8 +16,9 @@ from django.test import Client
 
 from crewbuilder.models import Crew
 from soylent import printing, services
-from soylent.models import Token
 from tests.soylent.conftest import truth
+
+from .conftest import move_truth
 
 CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 
@@ -27,15 +28,6 @@ def shared_set(drone_set):
     services.set_sharing(drone_set, True)
     drone_set.crew.refresh_from_db()
     return drone_set
-
-
-def move_truth(drone_set) -> None:
-    """Every drone's true token moves to its next token; nothing else changes."""
-    for drone in drone_set.drones.all():
-        tokens = list(drone.tokens.all())
-        index = next(i for i, t in enumerate(tokens) if t.is_true)
-        Token.objects.filter(drone=drone).update(is_true=False)
-        Token.objects.filter(pk=tokens[(index + 1) % len(tokens)].pk).update(is_true=True)
 
 
 def owner_urls(s) -> list[str]:
@@ -139,7 +131,7 @@ def test_the_owners_own_table_views_hide_the_key_until_asked(shared_set, client,
     key_pdf = content(client.get(f"/games/soylent/sets/{shared_set.pk}/key.pdf")).decode()
     export = client.get(f"/games/soylent/sets/{shared_set.pk}/export/?true_tokens=1").content.decode()
     for code in truth(shared_set).values():
-        assert f'class="sg-code sg-true"' in key_page and f">{code}</span>" in key_page
+        assert 'class="sg-code sg-true"' in key_page and f">{code}</span>" in key_page
         assert code in key_pdf and f'"true_token": "{code}"' in export
 
 

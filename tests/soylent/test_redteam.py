@@ -10,25 +10,14 @@ from django.test import Client
 
 from soylent import services, views
 from soylent.models import Drone, DroneSet, Token
+from tests.clients import logged_in
 from tests.soylent.conftest import truth
+
+from .conftest import move_truth
 
 HX = {"HTTP_HX_REQUEST": "true"}
 CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 BAD = ["", "abc", "-1", "0", "1.5", "99999999999999999999999", "x" * 500, "\u0661"]
-
-
-def logged(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
-
-
-def move_truth(drone_set) -> None:
-    for drone in drone_set.drones.all():
-        tokens = list(drone.tokens.all())
-        index = next(i for i, t in enumerate(tokens) if t.is_true)
-        Token.objects.filter(drone=drone).update(is_true=False)
-        Token.objects.filter(pk=tokens[(index + 1) % len(tokens)].pk).update(is_true=True)
 
 
 def stable(r) -> tuple:
@@ -40,7 +29,7 @@ def test_the_key_partial_is_404_for_others_and_a_login_for_visitors(drone_set, o
     for u in key_urls:
         r = client.get(u, **HX)
         assert r.status_code == 302 and r["Location"].startswith("/accounts/login/")
-    c = logged(other_user)
+    c = logged_in(other_user)
     for u in key_urls:
         r = c.get(u, **HX)
         assert r.status_code == 404
@@ -49,7 +38,7 @@ def test_the_key_partial_is_404_for_others_and_a_login_for_visitors(drone_set, o
 
 def test_the_owners_refused_and_accepted_edits_never_put_the_key_on_screen(drone_set, user):
     """At the table the key stays hidden: an edit's answer (htmx or not, 422 or 200) is the same whatever the truth."""
-    c = logged(user)
+    c = logged_in(user)
     drone = drone_set.drones.first()
     posts = [("rename", {"name": ""}), ("group", {"group": "nonsense"}), ("rename-drone", {"drone": "abc", "name": "x"}),
              ("remove-drone", {"drone": "999999"}), ("add-drone", {"name": "x" * 500}),
@@ -79,7 +68,7 @@ def test_another_users_drone_through_my_own_set_is_refused(make_set, user, other
     mine = make_set(user, "Mine")
     theirs = make_set(other_user, "Theirs")
     foreign = theirs.drones.first()
-    c = logged(user)
+    c = logged_in(user)
     for action in ("rename-drone", "remove-drone"):
         r = c.post(f"/games/soylent/sets/{mine.pk}/edit/{action}/", {"drone": foreign.pk, "name": "Hacked"}, **HX)
         assert r.status_code == 422, action
@@ -99,7 +88,7 @@ REFUSED = {
 
 @pytest.mark.parametrize("action", views.EDIT_ACTIONS)
 def test_bad_input_on_every_edit_is_a_422_and_changes_nothing(drone_set, user, action):
-    c = logged(user)
+    c = logged_in(user)
     before = (list(Drone.objects.filter(drone_set=drone_set).values()), truth(drone_set), drone_set.crew.name,
               DroneSet.objects.get(pk=drone_set.pk).group)
     (field, values), = REFUSED[action].items()
@@ -115,7 +104,7 @@ def test_bad_input_on_every_edit_is_a_422_and_changes_nothing(drone_set, user, a
 
 
 def test_bad_input_on_create_is_a_422(catalogue, user):
-    c = logged(user)
+    c = logged_in(user)
     for data in ({}, {"name": "x", "group": "nonsense", "drones": "4"}, {"name": "", "group": "gardeners", "drones": "4"},
                  {"name": "x", "group": "gardeners", "drones": "abc"}, {"name": "x", "group": "gardeners", "drones": "-1"},
                  {"name": "x", "group": "gardeners", "drones": "99999999999999999999999"},
@@ -152,7 +141,7 @@ def test_only_post_changes_and_csrf_is_on(drone_set, user):
     for name in ("soylent_home", "set_detail", "set_edit", "set_redeal", "set_share", "set_delete", "set_export",
                  "cards_pdf", "tokens_pdf", "key_pdf", "set_shared", "shared_cards_pdf", "shared_tokens_pdf"):
         assert not getattr(getattr(views, name), "csrf_exempt", False), name
-    c = logged(user)
+    c = logged_in(user)
     old = truth(drone_set)
     for u in ("share", "redeal", "delete"):
         assert c.get(f"/games/soylent/sets/{drone_set.pk}/{u}/").status_code in (200, 405)

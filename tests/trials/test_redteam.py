@@ -5,6 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.clients import logged_in
 from trials import services, views
 from trials.models import LogEntry, Participant, Trial
 
@@ -21,12 +22,6 @@ def url(trial, name="trial-detail"):
     return reverse(name, args=[trial.pk])
 
 
-def logged(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
-
-
 def every_url(trial):
     return [url(trial), url(trial, "trial-act"), reverse("trial-join", args=[trial.join_token])]
 
@@ -41,7 +36,7 @@ def test_a_visitor_is_sent_to_log_in_everywhere(client, started):
 
 
 def test_a_stranger_gets_404_and_cannot_act(started, make_user, survivors):
-    z = logged(make_user("nosy"))
+    z = logged_in(make_user("nosy"))
     version = Trial.objects.get(pk=started.pk).version
     assert z.get(url(started)).status_code == 404
     assert z.get(url(started) + "?v=1", **HX).status_code == 404
@@ -66,7 +61,7 @@ def test_a_survivor_cannot_do_the_monsters_part_or_act_for_another(started, surv
     mara, zed = survivors[:2]
     setp(started, mara, energy=20)
     setp(started, zed, energy=20)
-    m = logged(mara)
+    m = logged_in(mara)
     version = Trial.objects.get(pk=started.pk).version
     for act in ("generators:", "advance:", "end:", "hit:zed", "cage:zed"):
         assert m.post(url(started, "trial-act"), {"act": act}, **HX).status_code == 422, act
@@ -76,14 +71,14 @@ def test_a_survivor_cannot_do_the_monsters_part_or_act_for_another(started, surv
     assert Participant.objects.get(trial=started, user=mara).location == "C4"
     assert Trial.objects.get(pk=started.pk).version == version + 1
     # the Monster cannot make a Survivor Ready or move as one
-    v = logged(monster)
+    v = logged_in(monster)
     assert v.post(url(started, "trial-act"), {"act": "ready:"}, **HX).status_code == 422
     assert Participant.objects.get(trial=started, user=monster).readiness == ""
 
 
 def test_a_long_ignored_target_fits_the_log(started, survivors):
     """"ready" takes no target: a posted one lands in the log's target column (150 characters)."""
-    m = logged(survivors[0])
+    m = logged_in(survivors[0])
     assert m.post(url(started, "trial-act"), {"act": "ready:" + "x" * 500}, **HX).status_code == 200
     entry = LogEntry.objects.filter(trial=started).order_by("-number").first()
     assert entry.action == "ready" and len(entry.target) <= LogEntry._meta.get_field("target").max_length
@@ -94,7 +89,7 @@ def test_another_trials_participant_name_is_no_way_in(started, survivors, monste
     other = services.create_trial(make_user("boss"), "Elsewhere")
     services.join(other, survivors[2])
     before = list(Participant.objects.filter(trial=other).values())
-    m = logged(survivors[0])
+    m = logged_in(survivors[0])
     setp(started, survivors[0], energy=20)
     for act in ("heal:ivy", "rescue:ivy", "hit:ivy"):
         assert m.post(url(started, "trial-act"), {"act": act}, **HX).status_code == 422
@@ -111,7 +106,7 @@ def test_no_input_is_a_500(started, open_trial, survivors, monster, stage):
     if stage == "over":
         Trial.objects.filter(pk=trial.pk).update(state=Trial.OVER)
     for user in (monster, survivors[0]):
-        c = logged(user)
+        c = logged_in(user)
         for action in ACTIONS:
             for target in TARGETS:
                 forms = [{"act": f"{action}:{target}"}] + ([{"action": action, "target": target}] if target in ("", ":") else [])
@@ -146,7 +141,7 @@ def test_no_view_is_csrf_exempt_and_csrf_is_enforced(started, survivors):
 
 
 def test_the_admin_is_closed_to_players(started, survivors):
-    c = logged(survivors[0])
+    c = logged_in(survivors[0])
     for u in ("/admin/trials/trial/", f"/admin/trials/trial/{started.pk}/change/", "/admin/trials/logentry/"):
         r = c.get(u)
         assert r.status_code == 302 and "/admin/login/" in r["Location"], u
