@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-fast test-e2e test-postgres bench setup system-deps migrate catalogue clean
+.PHONY: run serve test test-fast test-e2e test-postgres bench setup runtime-deps system-deps migrate catalogue clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,23 +33,27 @@ migrate: setup
 catalogue: migrate
 	$(PY) manage.py loadcatalogue
 
-run: catalogue
+run: catalogue runtime-deps
 	@echo "Crewbuilder is at http://$(HOST):$(PORT)/ (Ctrl-C to stop; data is kept in var/)."
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production-like: DEBUG off, gunicorn, static files through whitenoise.
-serve: catalogue
+serve: catalogue runtime-deps
 	$(PY) scripts/serve.py --bind $(HOST):$(PORT)
 
-# Debian packages the tests need: Chromium for the browser tests, poppler
-# for reading PDFs back. Installed only when missing.
+# Debian packages, installed only when missing: HarfBuzz's font subsetter
+# for WeasyPrint (app and tests); Chromium for the browser tests and poppler
+# for reading PDFs back (tests only).
+runtime-deps:
+	@scripts/system-deps.sh run
+
 system-deps:
-	@scripts/system-deps.sh
+	@scripts/system-deps.sh test
 
 test: $(DEV_STAMP) system-deps
 	$(PY) -m pytest
 
-test-fast: $(DEV_STAMP)
+test-fast: $(DEV_STAMP) runtime-deps
 	$(PY) -m pytest -m "not e2e"
 
 test-e2e: $(DEV_STAMP) system-deps
@@ -59,7 +63,7 @@ test-e2e: $(DEV_STAMP) system-deps
 test-postgres: $(DEV_STAMP) system-deps
 	scripts/with-postgres.sh $(PY) -m pytest
 
-bench: $(DEV_STAMP)
+bench: $(DEV_STAMP) runtime-deps
 	$(PY) scripts/bench.py
 
 clean:

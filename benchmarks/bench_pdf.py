@@ -4,7 +4,9 @@ Prints the median wall and CPU time and the peak Python memory (tracemalloc)
 of each, through the same WeasyPrint path (crewbuilder.pdf.html_to_pdf:
 static-only fetcher, pdf.css and the shipped fonts, loaded once per thread),
 and the roster/hello ratios (target: at most 4). For reference it also prints
-a bare WeasyPrint "hello" (no stylesheet, no fonts). Cold renders bypass the
+a bare WeasyPrint "hello" (no stylesheet, no fonts) and a floor: the roster's
+own words as plain paragraphs in two columns, with no cards, tables or spans,
+which is the least any WeasyPrint layout of that text can cost. Cold renders bypass the
 PDF cache; the cached figure is printed separately. CPU time is printed
 because wall time is noisy on a shared machine.
 No database: the crew is validated against the catalogue data file.
@@ -80,6 +82,7 @@ def measure(render):
 
 
 def main() -> int:
+    from html import escape
     from io import BytesIO
 
     from pypdf import PdfReader
@@ -94,7 +97,12 @@ def main() -> int:
     roster_bytes = pdf.roster_pdf(CREW, report, catalogue, cache=False)
     pages = len(PdfReader(BytesIO(roster_bytes)).pages)
 
+    words = " ".join(page.extract_text() for page in PdfReader(BytesIO(roster_bytes)).pages).split()
+    paragraphs = (" ".join(words[i:i + 40]) for i in range(0, len(words), 40))
+    plain = '<div class="cards">' + "".join(f"<p>{escape(p)}</p>" for p in paragraphs) + "</div>"
+
     roster = measure(lambda: pdf.roster_pdf(CREW, report, catalogue, cache=False))
+    floor = measure(lambda: pdf.html_to_pdf(plain, cache=False))
     hello = measure(lambda: pdf.html_to_pdf(HELLO, cache=False))
     bare = measure(lambda: HTML(string=HELLO).write_pdf())
     cached = measure(lambda: pdf.roster_pdf(CREW, report, catalogue))
@@ -105,12 +113,15 @@ def main() -> int:
 
     print(f"runs per figure: {RUNS} (median), peak = tracemalloc peak of one render")
     line(f"roster, 7 characters ({len(roster_bytes) // 1024} KiB, {pages} pages):", roster)
+    line(f"floor: the same {len(words)} words as plain text:", floor)
     line("hello page (same path: pdf.css, fonts):", hello)
     line("hello page (bare WeasyPrint, no fonts):", bare)
     line("roster again, from the PDF cache:", cached)
     for name, index in (("wall", 0), ("cpu", 1)):
         ratio = roster[index] / hello[index]
         print(f"ratio roster / hello ({name}): {ratio:.1f}x (target <= 4x: {'met' if ratio <= 4 else 'NOT met'})")
+    print(f"ratio floor / hello (wall): {floor[0] / hello[0]:.1f}x (no layout of this text can beat it)")
+    print(f"ratio roster / floor (wall): {roster[0] / floor[0]:.1f}x (the cost of the cards' structure)")
     print(f"ratio roster / hello (peak memory): {roster[2] / hello[2]:.1f}x")
     print(f"ratio cached roster / hello (wall): {cached[0] / hello[0]:.2f}x")
     print(f"process max RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
