@@ -31,7 +31,7 @@ from crewbuilder.models import (
 
 @admin.register(GameSystem)
 class GameSystemAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "edition", "catalogue_version")
+    list_display = ("name", "slug", "edition", "rules_are_house_rules", "catalogue_version")
     readonly_fields = ("catalogue_version",)
 
 

@@ -65,7 +65,7 @@ def list_rows(owner) -> list[CrewRow]:
 
 def create_crew(owner, system, name: str) -> Crew:
     name = crew_edits._clean_text(name, "Crew name", crew_edits.NAME_MAX, required=True)
-    budget = (system.rules or {}).get("crew_rules", {}).get("budget") or snapshot_for_system(system).rules.get("budget", 150)
+    budget = snapshot_for_system(system).rules["budget"]
     return Crew.objects.create(owner=owner, system=system, name=name, budget=budget)
 
 

@@ -128,9 +128,12 @@ def load_catalogue_data(data: dict, label: str = "") -> LoadResult:
     system, _ = GameSystem.objects.get_or_create(slug=data["system"], edition=data["edition"], defaults={"name": data["name"]})
     system.name = data["name"]
     system.source = data.get("source", "") or ""
-    system.rules = data.get("crew_rules", {}) or {}
-    system.save()
     result = LoadResult(label=f"{label} ({system.slug} {system.edition})")
+    if system.rules_are_house_rules:
+        result.messages.append("crew rules: edited as house rules; kept them, the file's not loaded")
+    else:
+        system.rules = data.get("crew_rules", {}) or {}
+    system.save()
     for section, entries in data.items():
         if section in HEADER_KEYS:
             continue

@@ -31,6 +31,10 @@ class GameSystem(models.Model):
     # Crew-creation numbers (crew size, budget, base cost, capacity...) and the
     # rule sections findings cite: data, so no number is written in Python.
     rules = models.JSONField(default=dict, blank=True)
+    rules_are_house_rules = models.BooleanField(
+        default=False,
+        help_text="Tick after editing the crew rules above: loading the catalogue then keeps your numbers instead of the data file's.",
+    )
     # Bumped on every catalogue change; keys the in-process catalogue snapshot
     # cache, and lives in the database so every worker sees a change.
     catalogue_version = models.PositiveIntegerField(default=0)
@@ -43,6 +47,17 @@ class GameSystem(models.Model):
 
     def __str__(self):
         return f"{self.name} {self.edition}"
+
+    def save(self, *args, **kwargs):
+        # The crew rules (budget, crew size...) live on this row: editing them
+        # is a catalogue change like an entry's, so it bumps the version in the
+        # same UPDATE and every worker drops its stale snapshot.
+        if self._state.adding or kwargs.get("update_fields") is not None:
+            return super().save(*args, **kwargs)
+        self.catalogue_version = F("catalogue_version") + 1
+        super().save(*args, **kwargs)
+        self.refresh_from_db(fields=["catalogue_version"])
+        SNAPSHOT_CACHE.clear()
 
     def bump_catalogue_version(self):
         """Mark the catalogue changed: other processes see the new version, this

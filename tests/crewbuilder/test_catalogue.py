@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from crewbuilder.catalogue.loader import load_catalogues, rules_entries
@@ -244,6 +245,42 @@ def test_loader_keeps_house_rules(tmp_path):
     run("loadcatalogue")
     assert Item.objects.get(system=system, slug="sword").cost == 99
     assert Item.objects.filter(slug="laser-lance").exists()
+
+
+@pytest.mark.django_db
+def test_crew_rules_edited_as_house_rules_survive_a_reload():
+    run("loadcatalogue")
+    system = GameSystem.objects.get(slug="cybernekro")
+    system.rules = {**system.rules, "budget": 200}
+    system.save()
+    run("loadcatalogue")
+    system.refresh_from_db()
+    assert system.rules["budget"] == 150  # not ticked: the data file wins, as for entries
+    system.rules = {**system.rules, "budget": 200}
+    system.rules_are_house_rules = True
+    system.save()
+    run("loadcatalogue")
+    system.refresh_from_db()
+    assert system.rules["budget"] == 200
+
+
+@pytest.mark.django_db
+def test_editing_the_crew_rules_bumps_the_catalogue_version():
+    from crewbuilder.catalogue.loader import snapshot_for_system
+    from crewbuilder.crew_service import create_crew
+    from crewbuilder.models import Crew
+
+    run("loadcatalogue")
+    system = GameSystem.objects.get(slug="cybernekro")
+    assert snapshot_for_system(system).rules["budget"] == 150  # cached for this version
+    before = system.catalogue_version
+    system.rules = {**system.rules, "budget": 200}
+    system.save()
+    assert system.catalogue_version == before + 1
+    assert GameSystem.objects.get(pk=system.pk).catalogue_version == before + 1
+    owner = get_user_model().objects.create_user("org")
+    crew = create_crew(owner, GameSystem.objects.get(pk=system.pk), "Big game")
+    assert Crew.objects.get(pk=crew.pk).budget == 200
 
 
 @pytest.mark.django_db
