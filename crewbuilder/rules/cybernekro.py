@@ -526,6 +526,8 @@ def _gain_wound(draw, plan: HitPlan, state: HitState, from_weapon: bool = True) 
     if plan.one_shotter:  # a Wound knocks it Prone instead; already Prone: OoA
         if state.prone:
             return state._replace(ooa=True)
+        if plan.monstrous:
+            return state  # R35: the Wound became a knock-down that Monstrous prevents
         return state._replace(prone=True, knocked=True)
     if state.organs:  # Extra organs: the first Wound of the game asks for a Toughness test
         state = state._replace(organs=False)
@@ -668,7 +670,7 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
         reroll=frozenset(reroll),
         armor=effective_armor(armor, kw.piercing, electric),
         wounds=target.wounds,
-        prone=target.prone and "monstrous" not in traits,
+        prone=target.prone,
         toughness=target.toughness + (target.dread if "driven-by-madness" in traits else 0),
         jinxed="jinxed" in traits,
         brutal=kw.has("brutal"),
@@ -1050,7 +1052,7 @@ def fall_process(draw, plan: HitPlan, hits: int) -> HitState:
 def fall_plan(target: Target) -> HitPlan:
     traits = target.traits
     return HitPlan(dice=1, keep=2, reroll=frozenset(), armor=0, wounds=target.wounds,
-                   prone=target.prone and "monstrous" not in traits, toughness=target.toughness,
+                   prone=target.prone, toughness=target.toughness,
                    jinxed="jinxed" in traits, brutal=False,
                    tio="auto" if "monstrous" in traits else ("none" if "npc" in traits and "unstoppable" not in traits
                                                              else "roll"),

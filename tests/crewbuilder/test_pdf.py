@@ -437,6 +437,11 @@ def test_quick_reference_sheet(rules):
         assert row["text"] in text
     for phrase in ["in cover or in melee", "Target Prone", "Sorcerer in melee", "Morale Test", "Flee move", "Queen", "Joker", "Get up", "Fix / Reload"]:
         assert phrase in text, phrase
+    # Rules text, DAMAGE: "If any 6s are scored roll one additional D6" (one die, not one per 6);
+    # FALL DAMAGE: "per every 3" fallen (rounded up)"; SURROUNDED: the ally's conditions.
+    for phrase in ["roll one more D6 (one, however many 6s)", '3" fallen (rounded up)', "not Prone or in melee", "in melee with the target"]:
+        assert phrase in text, phrase
+    assert "each 6 adds" not in text
     letter = pdf.quick_reference_pdf(rules, "LETTER")
     assert len(page_sizes(letter)) == 1
     assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(letter))

@@ -1,5 +1,7 @@
 """Readings R33/R34 (docs/rules-interpretations.md (Part 4)): slugs that are accepted but leave the odds alone."""
 
+from fractions import Fraction
+
 from crewbuilder.rules import odds
 
 BASE = {"roll": "attack", "action": "fight",
@@ -35,3 +37,35 @@ def test_a_standing_target_with_stim_injectors_still_rolls_tough_it_out():
     tougher = {**BASE, "target": {**BASE["target"], "toughness": 5, "body_mods": ["stim-injectors"]}}
     assert odds(tougher)["exact"]["target"] != odds({**BASE, "target": {**BASE["target"],
                                                                          "body_mods": ["stim-injectors"]}})["exact"]["target"]
+
+
+# --- R35/R36: Monstrous with One-shotter, and a Monstrous target given as Prone -----
+
+STILL = {"agility": 0, "discipline": 0, "strength": 0, "traits": [], "body_mods": []}
+
+
+def monstrous_attack(weapon, prone, traits):
+    return odds({"roll": "attack", "action": "fight", "attacker": STILL, "weapon": weapon,
+                 "target": {"toughness": 0, "strength": 0, "armor": 0, "wounds": 0, "prone": prone,
+                            "traits": traits, "body_mods": [], "gear": []}})["exact"]
+
+
+def test_a_monstrous_one_shotter_is_never_wounded_nor_knocked_prone():
+    # One-shotter turns every Wound into a knock-down, which Monstrous forbids; Tough it Out
+    # passes by itself, so only a Lethal Injury (12+, no Tough it Out) takes it out.
+    answer = monstrous_attack("staff", False, ["monstrous", "one-shotter"])
+    assert answer["target"]["wounded"] == "0" and answer["target"]["prone"] == "0"
+    assert answer["expected_wounds"] == "0"
+    hits = Fraction(answer["to_hit"]["hit"]) + Fraction(answer["to_hit"]["critical"])
+    lethal = Fraction(odds({"roll": "damage", "dice": 2, "keywords": [], "armor": 0, "wounds": 0})["exact"]["lethal"])
+    assert Fraction(answer["target"]["out_of_action"]) == hits * lethal == Fraction(7, 135)
+
+
+def test_a_monstrous_target_given_as_prone_is_prone_for_every_rule():
+    # +2 to hit for Prone on top of Monstrous' +4, and Feeble wounds it because it is Prone.
+    answer = monstrous_attack("fists", True, ["monstrous"])
+    assert answer["to_hit"] == {"critical": "1/20", "hit": "3/4", "miss": "3/20", "fumble": "1/20"}
+    assert answer["target"] == {"unharmed": "33/40", "wounded": "109/720", "prone": "0", "out_of_action": "17/720"}
+    assert answer["expected_wounds"] == "23/120"
+    standing = monstrous_attack("fists", False, ["monstrous"])
+    assert standing["target"]["wounded"] == "0"  # Feeble: no Wounds unless the target is Prone
