@@ -20,12 +20,14 @@ from crewbuilder.validation import CatalogueSnapshot, crew_to_data, validate_cre
 
 FORMAT = "crewbuilder.crew/1"
 MAX_BYTES = 256 * 1024
-NAME_MAX = 100
+# Reading follows crew-format.md alone: any name, notes, budget or attribute
+# value of the right type is read and judged by the rules (an attribute of 100
+# is attribute-range, not bad-format). What the app can store is checked only
+# on import (storage_problem), with the editor's limits, so an imported crew
+# can always be edited and exported again.
 SLUG_MAX = 100
-NOTES_MAX = 10_000
+HOUSE_RULE_NOTE_MAX = 300
 CHOICE_DEPTH = 3  # {"raise": [...]} needs one level; a little room for later traits
-ATTRIBUTE_BOUND = 99  # beyond this a value is nonsense, not a rules question
-BUDGET_MAX = 100_000
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
 # Invisible direction overrides can make a name read as something else.
 BIDI_CONTROLS = {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
@@ -78,12 +80,12 @@ def reject_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def check_text(value, where: str, *, limit: int, allowed_controls=frozenset(), required=True) -> str:
+def check_text(value, where: str, *, limit: int | None, allowed_controls=frozenset(), required=True) -> str:
     if not isinstance(value, str):
         raise BadFormat(where, "expected a string")
     if required and not value.strip():
         raise BadFormat(where, "must not be empty")
-    if len(value) > limit:
+    if limit is not None and len(value) > limit:
         raise BadFormat(where, f"longer than {limit} characters")
     for char in value:
         if char in BIDI_CONTROLS or (unicodedata.category(char) in ("Cc", "Cs") and char not in allowed_controls):
@@ -92,11 +94,11 @@ def check_text(value, where: str, *, limit: int, allowed_controls=frozenset(), r
     return value
 
 
-def check_int(value, where: str, low: int, high: int) -> int:
+def check_int(value, where: str, low: int | None = None, high: int | None = None) -> int:
     # bool is an int in Python but not a number in a crew file
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadFormat(where, "expected an integer")
-    if not low <= value <= high:
+    if low is not None and value < low or high is not None and value > high:
         raise BadFormat(where, f"expected an integer from {low} to {high}")
     return value
 
@@ -135,12 +137,12 @@ def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
     crew = {
         "format": FORMAT,
         "system": data["system"],
-        "name": check_text(data.get("name"), "name", limit=NAME_MAX) if "name" in data else missing("name"),
-        "budget": check_int(data["budget"], "budget", 0, BUDGET_MAX) if "budget" in data else default_budget,
+        "name": check_text(data.get("name"), "name", limit=None, required=False) if "name" in data else missing("name"),
+        "budget": check_int(data["budget"], "budget", 0) if "budget" in data else default_budget,
         "characters": [],
     }
     if "notes" in data:
-        crew["notes"] = check_text(data["notes"], "notes", limit=NOTES_MAX,
+        crew["notes"] = check_text(data["notes"], "notes", limit=None,
                                    allowed_controls=NOTES_ALLOWED_CONTROLS, required=False)
     if "characters" not in data:
         missing("characters")
@@ -161,11 +163,11 @@ def read_house_rules(value) -> list:
             missing(f"{where}.code" if "code" not in entry else f"{where}.note")
         character = entry.get("character")
         if character is not None:
-            character = check_text(character, f"{where}.character", limit=NAME_MAX)
+            character = check_text(character, f"{where}.character", limit=None, required=False)
         accepted.append({
             "code": check_slug(entry["code"], f"{where}.code"),
             "character": character,
-            "note": check_text(entry["note"], f"{where}.note", limit=300),
+            "note": check_text(entry["note"], f"{where}.note", limit=HOUSE_RULE_NOTE_MAX),
         })
     return accepted
 
@@ -185,7 +187,7 @@ def read_character(value, where: str) -> dict:
         if key not in ATTRIBUTES:
             raise BadFormat(f"{where}.attributes.{key}", "not an attribute (strength, toughness, agility, intellect, discipline)")
     character = {
-        "name": check_text(value["name"], f"{where}.name", limit=NAME_MAX),
+        "name": check_text(value["name"], f"{where}.name", limit=None, required=False),
         "attributes": {},
         "traits": [],
         "body_mods": [],
@@ -194,16 +196,18 @@ def read_character(value, where: str) -> dict:
     for attribute in ATTRIBUTES:
         if attribute not in attributes:
             missing(f"{where}.attributes.{attribute}")
-        character["attributes"][attribute] = check_int(
-            attributes[attribute], f"{where}.attributes.{attribute}", -ATTRIBUTE_BOUND, ATTRIBUTE_BOUND
-        )
-    for index, trait in enumerate(check_list(value.get("traits", []), f"{where}.traits")):
+        character["attributes"][attribute] = check_int(attributes[attribute], f"{where}.attributes.{attribute}")
+    # crew-format.md names only budget and notes as optional: the lists are required.
+    for key in ("traits", "body_mods", "gear"):
+        if key not in value:
+            missing(f"{where}.{key}")
+    for index, trait in enumerate(check_list(value["traits"], f"{where}.traits")):
         character["traits"].append(read_trait(trait, f"{where}.traits[{index}]"))
     for key in ("body_mods", "gear"):
-        for index, slug in enumerate(check_list(value.get(key, []), f"{where}.{key}")):
+        for index, slug in enumerate(check_list(value[key], f"{where}.{key}")):
             character[key].append(check_slug(slug, f"{where}.{key}[{index}]"))
     if "notes" in value:
-        character["notes"] = check_text(value["notes"], f"{where}.notes", limit=NOTES_MAX,
+        character["notes"] = check_text(value["notes"], f"{where}.notes", limit=None,
                                         allowed_controls=NOTES_ALLOWED_CONTROLS, required=False)
     return character
 
@@ -313,8 +317,41 @@ def import_crew_file(raw, owner):
     crew_data, report, _ = check_crew_file(raw)
     if crew_data is None or any(e["code"] in UNSTORABLE for e in report["errors"]):
         raise ImportRefused(report)
-    importer = CREW_IMPORTERS.get(crew_data["system"], import_crew_data)
+    importer = CREW_IMPORTERS.get(crew_data["system"])
+    if importer is None:
+        importer = import_crew_data
+        try:
+            check_storable(crew_data)
+        except BadFormat as error:
+            raise ImportRefused(bad_format_report(error)) from None
     return importer(crew_data, owner), report
+
+
+def check_storable(crew: dict) -> None:
+    """BadFormat when a readable Cybernekr0 crew is beyond what the editor can hold."""
+    from crewbuilder import crew_edits
+
+    def text(value, where, required):
+        if required and not value.strip():
+            raise BadFormat(where, "must not be empty to be stored")
+        limit = crew_edits.NOTES_MAX if where.endswith("notes") else crew_edits.NAME_MAX
+        if len(value) > limit:
+            raise BadFormat(where, f"longer than {limit} characters, the most the app stores")
+
+    text(crew["name"], "name", True)
+    text(crew.get("notes", ""), "notes", False)
+    if crew["budget"] > crew_edits.BUDGET_MAX:
+        raise BadFormat("budget", f"above {crew_edits.BUDGET_MAX}, the most the app stores")
+    if len(crew["characters"]) > crew_edits.CHARACTERS_HARD_LIMIT:
+        raise BadFormat("characters", f"more than {crew_edits.CHARACTERS_HARD_LIMIT}, the most the app stores")
+    low, high = crew_edits.ATTRIBUTE_STORAGE_RANGE
+    for index, character in enumerate(crew["characters"]):
+        where = f"characters[{index}]"
+        text(character["name"], f"{where}.name", True)
+        text(character.get("notes", ""), f"{where}.notes", False)
+        for attribute, value in character["attributes"].items():
+            if not low <= value <= high:
+                raise BadFormat(f"{where}.attributes.{attribute}", f"outside {low}..{high}, the most the app stores")
 
 
 @transaction.atomic

@@ -245,9 +245,8 @@ class Generator:
     square: str
     progress: int = 0
 
-    @property
-    def repaired(self) -> bool:
-        return self.progress >= REPAIR_MAX
+    # Repaired or not depends on the trial's (possibly house-ruled) numbers:
+    # ask Trial.is_repaired(generator).
 
 
 @dataclass(frozen=True)
@@ -324,6 +323,10 @@ def set_location(trial: Trial, who: str, square: str) -> Trial:
         if trial.monster.location is not None:
             raise IllegalAction("the Monster's Location is not blank")
         return replace(trial, monster=replace(trial.monster, location=square))
+    if trial.advancing:
+        # ST5: the Advance is atomic; a Survivor placing themselves mid-Advance
+        # could dodge after seeing the Monster's moves.
+        raise IllegalAction("the Monster's Advance is under way (it is one atomic action)")
     s = trial.survivor(who)
     if s.location is not None:
         raise IllegalAction(f"{who}'s Location is not blank")
@@ -439,7 +442,9 @@ def escape(trial: Trial, name: str, escape_cost: int = 0) -> Trial:
         raise IllegalAction(f"{trial.numbers.to_repair} Generators must be Repaired, {trial.repaired()} are")
     if s.energy < escape_cost:
         raise IllegalAction(f"escaping costs {escape_cost} Energy, {name} has {s.energy}")
-    return _with_survivor(trial, replace(s, energy=s.energy - escape_cost, status=Status.ESCAPED, location=None))
+    # Escaping is taking part in the trial: the escapee is in the winner's draw (ST9).
+    return _with_survivor(trial, replace(s, energy=s.energy - escape_cost, status=Status.ESCAPED, location=None,
+                                         participated=True))
 
 
 SURVIVOR_ACTION_FUNCTIONS = {"move": survivor_move, "repair": repair, "heal": heal, "rescue": rescue}

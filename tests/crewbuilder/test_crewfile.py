@@ -121,15 +121,26 @@ def test_file_just_under_the_limit_is_read():
     assert check(raw)[2] == EXIT_VALID
 
 
-def test_name_of_100_characters_is_fine_101_is_not():
-    data = crew_data()
-    data["characters"][0]["name"] = "x" * 100
+def test_reading_follows_the_format_alone_long_texts_big_numbers_included():
+    # crew-format.md: bad-format is "not JSON, wrong format, missing or mistyped field, file too large".
+    data = crew_data(name="", budget=50_000, notes="n" * 20_000)
+    data["characters"][0]["name"] = "x" * 5_000
+    data["characters"][0]["notes"] = "y" * 20_000
     assert check(data)[2] == EXIT_VALID
-    data["characters"][0]["name"] = "x" * 101
-    assert bad_format_message(data).startswith("characters[0].name: longer than 100")
+    data["characters"][0]["attributes"]["strength"] = 100
+    crew, report, code = check(data)
+    assert code == EXIT_ERRORS and [e["code"] for e in report["errors"]] == ["attribute-modifiers", "attribute-range"]
 
 
-@pytest.mark.parametrize("name", ["Vox\x00", "Vox\nMara", "\u202eVox", "   "])
+@pytest.mark.parametrize("key", ["traits", "body_mods", "gear"])
+def test_a_character_without_its_lists_is_bad_format(key):
+    # crew-format.md names only budget and notes as optional.
+    data = crew_data()
+    del data["characters"][1][key]
+    assert bad_format_message(data) == f"characters[1].{key}: missing"
+
+
+@pytest.mark.parametrize("name", ["Vox\x00", "Vox\nMara", "\u202eVox"])
 def test_hostile_names_are_bad_format(name):
     assert bad_format_message(crew_data(name=name)).startswith("name:")
 
@@ -224,6 +235,40 @@ def test_unstorable_crew_imports_nothing(catalogue, user, change):
     with pytest.raises(ImportRefused):
         import_crew_file(json.dumps(data), user)
     assert Crew.objects.count() == 0
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: d.update(name="   "), "name: must not be empty"),
+    (lambda d: d["characters"][0].update(name="x" * 101), "characters[0].name: longer than 100"),
+    (lambda d: d.update(notes="n" * 5_001), "notes: longer than 5000"),
+    (lambda d: d["characters"][1].update(notes="n" * 5_001), "characters[1].notes: longer than 5000"),
+    (lambda d: d.update(budget=10_001), "budget: above 10000"),
+    (lambda d: d["characters"][0]["attributes"].update(strength=10), "characters[0].attributes.strength: outside -9..9"),
+])
+def test_import_refuses_what_the_editor_could_not_hold(catalogue, user, change, where):
+    # Readable and judged by `crew validate`, but stored only within the editor's limits,
+    # so an imported crew can always be edited and exported again.
+    data = crew_data()
+    change(data)
+    assert check(data)[2] in (EXIT_VALID, EXIT_ERRORS)
+    with pytest.raises(ImportRefused) as refused:
+        import_crew_file(json.dumps(data), user)
+    assert refused.value.report["errors"][0]["code"] == "bad-format"
+    assert refused.value.report["errors"][0]["message"].startswith(where)
+    assert Crew.objects.count() == 0
+
+
+def test_the_limits_are_the_editors_so_an_import_can_be_edited(catalogue, user):
+    from crewbuilder import crew_edits
+
+    data = crew_data(budget=crew_edits.BUDGET_MAX, notes="n" * crew_edits.NOTES_MAX)
+    data["characters"][0]["name"] = "x" * crew_edits.NAME_MAX
+    data["characters"][0]["notes"] = "y" * crew_edits.NOTES_MAX
+    crew, _ = import_crew_file(json.dumps(data), user)
+    crew_edits.update_crew(crew, {"name": "Renamed"})
+    character = crew.characters.order_by("position").first()
+    crew_edits.update_character(crew, {"character": character.pk, "notes": character.notes + ""})
+    assert Crew.objects.get(pk=crew.pk).name == "Renamed"
 
 
 def test_import_is_one_transaction(catalogue, user, monkeypatch):

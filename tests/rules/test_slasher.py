@@ -114,7 +114,7 @@ def test_repair():
     with pytest.raises(IllegalAction, match="not adjacent"):
         sl.repair(t, "a", "C3")
     t = sl.repair(t, "a", "A2")
-    assert t.generators[0].progress == 100 and t.generators[0].repaired and t.survivor("a").points == 1
+    assert t.generators[0].progress == 100 and t.is_repaired(t.generators[0]) and t.survivor("a").points == 1
     with pytest.raises(IllegalAction, match="Repaired"):
         sl.repair(t, "a", "A2")
     with pytest.raises(IllegalAction, match="no Generator"):
@@ -338,3 +338,23 @@ def test_no_readiness_change_inside_the_atomic_advance():
     with pytest.raises(IllegalAction, match="Advance is under way"):
         sl.set_ready(trial, "ann")
     assert sl.set_ready(sl.end_advance(trial), "ann").survivor("ann").readiness == Readiness.READY
+
+
+def test_no_survivor_places_themselves_inside_the_atomic_advance():
+    # "Advance, which is an atomic action" (ST5): a blank Location cannot be set mid-Advance.
+    trial = sl.set_ready(sl.set_location(sl.new_trial(["ann", "zed"]), "ann", "A1"), "ann")
+    trial = sl.set_ready(trial, "zed")
+    trial = sl.set_location(trial, trial.monster.name, "J10")
+    trial = sl.begin_advance(trial)
+    with pytest.raises(IllegalAction, match="Advance is under way"):
+        sl.set_location(trial, "zed", "T20")
+    assert sl.set_location(sl.end_advance(trial), "zed", "T20").survivor("zed").location == "T20"
+
+
+def test_an_escapee_is_in_the_winners_draw_even_without_another_action():
+    # "the winner is randomly picked from among every Survivor who participated" (ST9).
+    gens = tuple(sl.Generator(sq, 100) for sq in ("C1", "C3", "C5", "C7", "C9", "C11", "C13"))
+    t = replace(_trial(a="A1", b="A3"), generators=gens)
+    t = _status(sl.escape(t, "a"), "b", Status.DEAD, health=0)
+    assert t.survivor("a").participated
+    assert sl.is_over(t) and sl.winner_odds(t) == {"a": F(1)}
