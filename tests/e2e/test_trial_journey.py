@@ -1,7 +1,9 @@
 """A Monster and two Survivors, each in their own browser, play a short Slasher trial."""
 
+import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -124,3 +126,30 @@ def test_a_short_trial(browser: Browser, server_url: str, catalogue, django_user
     eve = _login(browser, server_url, "eve")
     response = eve.goto(trial_url)
     assert response.status == 404
+
+
+def test_on_a_phone_the_row_letters_stay_in_view_while_the_grid_scrolls(
+        browser: Browser, server_url: str, catalogue, django_user_model):
+    from tests.e2e.conftest import PHONE
+    from trials import services
+
+    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
+    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
+    trial = services.create_trial(vox, "Phone night")
+    services.join(trial, mara)
+    services.act(trial, vox, "generators")
+    services.act(trial, mara, "location", "C18")
+
+    page = log_in(browser, server_url, "mara", PASSWORD, viewport=PHONE)
+    page.goto(f"{server_url}/games/trials/{trial.pk}/")
+    wrap = page.locator(".trial-grid-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")  # 20 tappable columns do not fit 390 px
+    wrap.evaluate("w => { w.scrollIntoView({block: 'start'}); w.scrollLeft = w.scrollWidth; }")
+    row_c = page.locator("table.trial-grid tbody th", has_text="C")
+    left_edge = wrap.bounding_box()["x"]
+    assert abs(row_c.bounding_box()["x"] - left_edge) < 2  # the letter is pinned at the left edge
+    mara_square = page.locator('td.sq-survivor[data-square="C18"]')
+    expect(mara_square).to_be_in_viewport()
+    assert mara_square.bounding_box()["x"] > row_c.bounding_box()["x"] + row_c.bounding_box()["width"] - 1
+    if "E2E_SCREENSHOTS" in os.environ:  # for looking at the page, not for asserting
+        page.screenshot(path=str(Path(os.environ["E2E_SCREENSHOTS"]) / "trial-phone-scrolled.png"))
