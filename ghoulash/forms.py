@@ -61,8 +61,9 @@ class CardForm(forms.ModelForm):
         self.fields["card_type"].choices = [("", "— choose —")] + BoxCard.TYPES
         self.fields["count"].required = True
         self.fields["count"].min_value = 0
-        self.fields["value"].help_text = (f"Value cards {gh.MIN_CARD_VALUE}–{gh.VALUE_CARD_MAX}; Specialty cards up to "
-                                          f"{gh.MAX_CARD_VALUE}; blank for cards without a value.")
+        self.fields["value"].help_text = (f"Value cards {gh.MIN_CARD_VALUE}–{gh.VALUE_CARD_MAX}; Specialty Value cards up to "
+                                          f"{gh.MAX_CARD_VALUE}; blank for every other type (only these two are put "
+                                          "down as Values).")
 
     def clean(self):
         data = super().clean()
@@ -71,11 +72,17 @@ class CardForm(forms.ModelForm):
             self.add_error("value", "A Value card needs its value.")
         elif kind == BoxCard.VALUE and value is not None and not gh.MIN_CARD_VALUE <= value <= gh.VALUE_CARD_MAX:
             self.add_error("value", f"Value cards range from {gh.MIN_CARD_VALUE} to {gh.VALUE_CARD_MAX} (the rules: Cards).")
-        elif kind and kind.startswith(BoxCard.SPECIALTY) and value is not None \
+        elif kind == BoxCard.SPECIALTY_VALUE and value is not None \
                 and not gh.MIN_CARD_VALUE <= value <= gh.MAX_CARD_VALUE:
             self.add_error("value", f"Specialty cards have a value of {gh.MIN_CARD_VALUE} to {gh.MAX_CARD_VALUE}.")
         elif kind in (BoxCard.ACTION, BoxCard.RESCUE) and value is not None:
             self.add_error("value", "Action and Rescue cards have no value: leave it blank.")
+        elif kind and kind not in BoxCard.VALUE_TYPES and value is not None \
+                and not (self.instance.pk and value == self.instance.value):
+            # a Specialty card is played with the limitations of its second label: only SPECIALTY VALUE is a Value
+            # (GT2); a value saved before is kept, unused
+            self.add_error("value", "Only Value and Specialty Value cards have a value (a double label is played "
+                                    "as its second label): leave it blank.")
         return data
 
 

@@ -48,6 +48,8 @@ class BoxCard(models.Model):
         (SPECIALTY_VALUE, "Specialty Value"), (SPECIALTY_ACTION, "Specialty Action"),
         (SPECIALTY_RESCUE, "Specialty Rescue"),
     ]
+    # the types put down as a Value in a battle or a challenge (a double label is played as its second label)
+    VALUE_TYPES = (VALUE, SPECIALTY_VALUE)
 
     box = models.ForeignKey(GhoulashBox, on_delete=models.CASCADE, related_name="cards")
     character = models.CharField(max_length=20, choices=[(s, s.title()) for s in CHARACTER_SLUGS])
@@ -66,6 +68,11 @@ class BoxCard(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.character})"
+
+    @property
+    def value_unused(self) -> bool:
+        """A value saved on a card that is never put down as a Value (kept, not used: GT2)."""
+        return self.value is not None and self.card_type not in self.VALUE_TYPES
 
 
 class Game(models.Model):

@@ -19,6 +19,7 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.text import slugify
 
 from crewbuilder.catalogue.loader import current_system
 from crewbuilder.locking import run_locked
@@ -37,7 +38,12 @@ TYPE_KINDS = {
     BoxCard.SPECIALTY: gh.CardKind.SPECIALTY, BoxCard.SPECIALTY_VALUE: gh.CardKind.SPECIALTY,
     BoxCard.SPECIALTY_ACTION: gh.CardKind.SPECIALTY, BoxCard.SPECIALTY_RESCUE: gh.CardKind.SPECIALTY,
 }
+# a double-labelled Specialty card "is played with the limitations of the second label"
+SECOND_LABELS = {BoxCard.SPECIALTY_VALUE: gh.CardKind.VALUE, BoxCard.SPECIALTY_ACTION: gh.CardKind.ACTION,
+                 BoxCard.SPECIALTY_RESCUE: gh.CardKind.RESCUE}
 TYPE_LABELS = dict(BoxCard.TYPES)
+# Specialty cards that make the Initial Combat Value the Ghoul's strength (FAQ: Heavy Artillery, The Right Ghoo)
+STRENGTH_ICV_CARDS = ("heavy-artillery", "the-right-ghoo-for-the-job")
 
 
 class GameError(Exception):
@@ -138,8 +144,20 @@ def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict) -> None:
 
 def engine_card(card: BoxCard | dict, copy: int = 0) -> gh.Card:
     if isinstance(card, dict):
-        return gh.Card(card["name"], TYPE_KINDS[card["type"]], card.get("value"), card["owner"], card["id"])
-    return gh.Card(card.name, TYPE_KINDS[card.card_type], card.value, card.character, copy)
+        return gh.Card(card["name"], TYPE_KINDS[card["type"]], card.get("value"), card["owner"], card["id"],
+                       SECOND_LABELS.get(card["type"]))
+    return gh.Card(card.name, TYPE_KINDS[card.card_type], card.value, card.character, copy,
+                   SECOND_LABELS.get(card.card_type))
+
+
+def is_card(card: dict, slug: str) -> bool:
+    """A deck card is the catalogue's ``slug`` card (pre-listed, or added by hand under the same name)."""
+    return card.get("slug") == slug or slugify(card.get("name", "")) == slug
+
+
+def is_value_card(card: dict) -> bool:
+    """May be put down as a Value in a battle or a challenge: a Value or SPECIALTY VALUE card (GT2)."""
+    return card["type"] in BoxCard.VALUE_TYPES and card.get("value") is not None
 
 
 def engine_decks(cards: list[BoxCard], slugs) -> dict[str, list[gh.Card]]:
@@ -334,8 +352,13 @@ def card_text(cards: list[dict]) -> str:
     return ", ".join(f"{c['name']} {c['value']}" if c.get("value") is not None else c["name"] for c in cards) or "no cards"
 
 
-def current_icv(player: Player, tokens: list[TileToken]) -> int:
+def current_icv(player: Player, tokens: list[TileToken], battle: dict | None = None) -> int:
+    """The player's Initial Combat Value: the character's plus the Ghoo Guns held; in ``battle``, where they
+    played Heavy Artillery / The Right Ghoo for the Job, the Ghoul's strength instead (FAQ; H4: Guns dropped)."""
     guns = sum(1 for t in tokens if t.holder_id == player.pk and t.kind == "ghoo-gun" and t.state == TileToken.TAKEN)
+    if battle and battle.get("icv_card") is not None and battle["seat"] == player.seat:
+        token = next(t for t in tokens if t.pk == battle["token"])
+        return gh.initial_combat_value(player.initial_combat_value, guns, token.strength, becomes_ghoul_strength=True)
     return gh.initial_combat_value(player.initial_combat_value, ghoo_guns=guns)
 
 
@@ -361,6 +384,17 @@ def _check_end(game: Game, players: list[Player], tokens: list[TileToken], actor
             else "every Encounter Token is revealed and resolved: the most Victory Points"
         _log(game, actor, "win", f"The game is over ({how}). Winner{'s' if len(winners) > 1 else ''}: "
              f"{', '.join(winners)}.")
+
+
+# what the game waits for while an encounter is being resolved: no end check then
+PENDING = (Game.BATTLE, Game.CHALLENGE, Game.RESPONSE, Game.FIRST_AID)
+
+
+def _end_if_over(game: Game, players: list[Player], tokens: list[TileToken], actor) -> None:
+    """The end check after any step (GT4, GT12): 10 VP, or every token revealed and resolved, whatever the last
+    one was; not while an encounter is still being resolved (a battle, a First-Aid Kit to use or leave)."""
+    if game.status == Game.PLAYING and game.phase not in PENDING:
+        _check_end(game, players, tokens, actor)
 
 
 def _wound(game: Game, player: Player, wounds: int, tokens: list[TileToken], why: str) -> None:
@@ -437,6 +471,7 @@ def act(game_pk: int, user, action: str, data) -> Game:
         tokens = list(game.tokens.all())
         current = next(p for p in players if p.seat == game.current_seat)
         HANDLERS[action](game, players, tokens, me, current, data)
+        _end_if_over(game, players, tokens, user)
         game.save()
         return game
 
@@ -515,7 +550,9 @@ def _do_reveal(game, players, tokens, me, current, data) -> None:
         me.save(update_fields=["in_hole"])
         _log(game, me.user, "hole", f"{me.user.username} falls into the Hole: out of the game until the "
              "beginning of their next turn.")
-        _end_turn(game, players, me)
+        _end_if_over(game, players, tokens, me.user)  # the last token may be this Hole (GT12)
+        if game.status == Game.PLAYING:
+            _end_turn(game, players, me)
     elif token.kind == "first-aid":
         if me.wounds:
             game.phase = Game.FIRST_AID
@@ -589,9 +626,9 @@ def _do_play(game, players, tokens, me, current, data) -> None:
     battle["played"] = ids
     _put_down(me, ids)
     me.save(update_fields=["hand"])
-    result = _battle_result(battle, token, me, current_icv(me, tokens))
+    result = _battle_result(battle, token, me, current_icv(me, tokens, battle))
     _log(game, me.user, "play", f"{me.user.username} puts down {card_text(cards)}: Initial Combat Value "
-         f"{current_icv(me, tokens)} + {sum(c['value'] for c in cards)} = {result.total_before_challenge} "
+         f"{current_icv(me, tokens, battle)} + {sum(c['value'] for c in cards)} = {result.total_before_challenge} "
          f"against strength {token.strength} ({result.needed} needed).")
     if not result.won:
         _finish_battle(game, players, tokens, result)
@@ -627,7 +664,7 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
     battle.update({"challenger": me.seat, "challenge": ids, "challenge_values": list(values), "offers": []})
     battler = next(p for p in players if p.seat == battle["seat"])
     token = _token(tokens, battle["token"])
-    result = _battle_result(battle, token, battler, current_icv(battler, tokens))
+    result = _battle_result(battle, token, battler, current_icv(battler, tokens, battle))
     _log(game, me.user, "challenge", f"{me.user.username} challenges with {card_text(cards)}: "
          f"{battler.user.username}'s total drops to {result.after_challenge} ({result.needed} needed).")
     if result.won:
@@ -644,7 +681,7 @@ def _do_decline(game, players, tokens, me, current, data) -> None:
     if not battle["offers"]:
         battler = next(p for p in players if p.seat == battle["seat"])
         token = _token(tokens, battle["token"])
-        _finish_battle(game, players, tokens, _battle_result(battle, token, battler, current_icv(battler, tokens)))
+        _finish_battle(game, players, tokens, _battle_result(battle, token, battler, current_icv(battler, tokens, battle)))
 
 
 def _do_respond(game, players, tokens, me, current, data) -> None:
@@ -666,7 +703,7 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     battle["parry"] = parry_ids
     battle["response"] = ids
     token = _token(tokens, battle["token"])
-    result = _battle_result(battle, token, me, current_icv(me, tokens), response=True)
+    result = _battle_result(battle, token, me, current_icv(me, tokens, battle), response=True)
     _put_down(me, ids + parry_ids)
     me.save(update_fields=["hand"])
     parry_text = f", Parry ignores {', '.join(map(str, battle['parried_values']))}" if parries else ""
@@ -676,9 +713,21 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     _finish_battle(game, players, tokens, result)
 
 
+def _strength_icv_check(game: Game, me: Player, card: dict) -> None:
+    """Heavy Artillery / The Right Ghoo for the Job "change the player's initial combat value in a Ghoul
+    battle" (FAQ): played in the player's own battle as it begins, before the Value cards are put down (GT13)."""
+    battle = game.battle
+    if not (game.phase == Game.BATTLE and battle and battle["seat"] == me.seat):
+        raise GameError(f"{card['name']} changes your Initial Combat Value in your own Ghoul battle: play it "
+                        "when the battle begins, before putting down your Value cards.")
+    if battle.get("icv_card") is not None:
+        raise GameError("Your Initial Combat Value is already the Ghoul's strength in this battle.")
+
+
 def _do_card(game, players, tokens, me, current, data) -> None:
     """Play an Action, Rescue or Specialty card from the hand: it goes to the discard pile and the log;
-    its effect is applied at the table (the tracker referees battles, tokens and wounds)."""
+    its effect is applied at the table (the tracker referees battles, tokens and wounds), except Heavy
+    Artillery / The Right Ghoo for the Job, which set the battle's Initial Combat Value (GT13)."""
     ids = _card_ids([data.get("card")])
     card = _from_hand(me, ids)[0]
     if card["type"] == BoxCard.VALUE:
@@ -688,11 +737,119 @@ def _do_card(game, players, tokens, me, current, data) -> None:
         _my_turn(game, me, current, (Game.TURN,))
     if me.in_hole:
         raise GameError("You are in a Hole: no cards until the beginning of your next turn.")
-    _put_down(me, ids)
-    me.discard = me.discard + ids
+    sets_icv = any(is_card(card, slug) for slug in STRENGTH_ICV_CARDS)
+    if sets_icv:
+        _strength_icv_check(game, me, card)
+    _discard(me, ids)
     me.save(update_fields=["hand", "discard"])
     _log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
          + (f": {card['text']}" if card.get("text") else "."))
+    if sets_icv:
+        game.battle["icv_card"] = card["id"]
+        token = _token(tokens, game.battle["token"])
+        _log(game, me.user, "icv", f"{me.user.username}'s Initial Combat Value in this battle becomes the Ghoul's "
+             f"strength: {current_icv(me, tokens, game.battle)} ({token.strength + gh.BEAT_BY} needed).")
+
+
+def _discard(player: Player, ids: list[int]) -> None:
+    _put_down(player, ids)
+    player.discard = player.discard + ids
+
+
+def _action_card(me: Player, data, slug: str, name: str) -> dict:
+    card = _from_hand(me, _card_ids([data.get("card")]))[0]
+    if card["type"] != BoxCard.ACTION or not is_card(card, slug):
+        raise GameError(f"Choose a {name} Action card from your hand.")
+    return card
+
+
+def _targets(players: list[Player], me: Player, data) -> list[Player]:
+    """The opponents standing on the square an Action card targets (FAQ: every player on it is hit)."""
+    try:
+        seats = [int(x) for x in data.getlist("targets")]
+    except (TypeError, ValueError):
+        raise GameError("Choose the opponents on the target square.") from None
+    by_seat = {p.seat: p for p in players}
+    if not seats or len(set(seats)) != len(seats) or any(s not in by_seat or s == me.seat for s in seats):
+        raise GameError("Choose the opponents on the target square.")
+    targets = [by_seat[s] for s in seats]
+    dead = [t.user.username for t in targets if t.dead]
+    if dead:
+        raise GameError(f"{', '.join(dead)}: the character is dead, the playing piece is off the board.")
+    return targets
+
+
+def _names(targets: list[Player]) -> str:
+    return " and ".join(t.user.username for t in targets)
+
+
+def _do_hole(game, players, tokens, me, current, data) -> None:
+    """A Hole Action card played on a square where opponents stand (l.385-402, FAQ): each falls into the Hole,
+    out of the game until the beginning of their next turn (GT14)."""
+    _my_turn(game, me, current, Game.TURN)
+    card = _action_card(me, data, "hole", "Hole")
+    targets = _targets(players, me, data)
+    already = [t.user.username for t in targets if t.in_hole]
+    if already:
+        raise GameError(f"{', '.join(already)} already in a Hole: only one Hole token can be placed on a square.")
+    _discard(me, [card["id"]])
+    me.save(update_fields=["hand", "discard"])
+    for t in targets:
+        t.in_hole = True
+        t.save(update_fields=["in_hole"])
+    _log(game, me.user, "hole", f"{me.user.username} plays {card['name']} (Action) on the square of {_names(targets)}: "
+         f"a Hole token under their playing piece; {_names(targets)} "
+         f"{'falls' if len(targets) == 1 else 'fall'} into the Hole, out of the game until the beginning of "
+         f"{'their' if len(targets) == 1 else 'each one’s'} next turn.")
+
+
+def _do_debris(game, players, tokens, me, current, data) -> None:
+    """A Debris Action card, perhaps with one Value card, played on a square where opponents stand
+    (l.421-461, FAQ): each suffers 1 wound plus the Value, taken like battle wounds (GT15)."""
+    _my_turn(game, me, current, Game.TURN)
+    card = _action_card(me, data, "debris", "Debris")
+    targets = _targets(players, me, data)
+    value_ids = _card_ids([v for v in data.getlist("value") if v])
+    if len(value_ids) > 1:
+        raise GameError("One Value card can be played with the Debris card.")
+    value_cards = _from_hand(me, [card["id"]] + value_ids)[1:]
+    value = _values(value_cards)[0] if value_cards else None
+    wounds = gh.debris_wounds(by_action=True, value_card=value)
+    _discard(me, [card["id"]] + value_ids)
+    _log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
+         + (f" with {card_text(value_cards)}" if value_cards else "")
+         + f" on the square of {_names(targets)}: a Debris token under their playing piece.")
+    for t in targets:
+        _wound(game, t, wounds, tokens, "a Debris Action card" + (f" enhanced by a {value}" if value else ""))
+    Player.objects.bulk_update(players, ["hand", "draw", "discard", "wounds", "dead", "victory_points"])
+
+
+def debris_in_game(players: list[Player]) -> int:
+    """How many Debris tokens can be on the board: one per Debris Action card in the game's decks."""
+    return sum(1 for p in players for c in p.deck if c["type"] == BoxCard.ACTION and is_card(c, "debris"))
+
+
+def _do_debris_square(game, players, tokens, me, current, data) -> None:
+    """The player enters a square holding Debris tokens: one wound per token, cumulative (l.421-461); it is the
+    turn's encounter (Stacking, Example 2) (GT15)."""
+    _my_turn(game, me, current, Game.TURN)
+    _no_piece(me)
+    if game.encountered:
+        raise GameError("You already had an encounter this turn: it ended your movement.")
+    most = debris_in_game(players)
+    try:
+        count = int(data.get("tokens"))
+    except (TypeError, ValueError):
+        count = 0
+    if not 1 <= count <= most:
+        raise GameError(f"Give the number of Debris tokens on the square (1 to {most}: one per Debris card)."
+                        if most else "The decks hold no Debris cards: no Debris token can be on the board.")
+    game.encountered = True
+    wounds = gh.debris_wounds(by_action=False, tokens=count)
+    _log(game, me.user, "debris", f"{me.user.username} enters a square with {count} Debris token"
+         f"{'s' if count != 1 else ''} and stops.")
+    _wound(game, me, wounds, tokens, "Debris, one wound per token")
+    Player.objects.bulk_update([me], ["hand", "draw", "discard", "wounds", "dead", "victory_points"])
 
 
 def _end_turn(game: Game, players: list[Player], me: Player) -> None:
@@ -720,6 +877,7 @@ HANDLERS = {
     "replenish": _do_replenish, "reveal": _do_reveal, "fight": _do_fight, "first-aid": _do_first_aid,
     "leave-first-aid": _do_leave_first_aid, "play": _do_play, "challenge": _do_challenge, "decline": _do_decline,
     "respond": _do_respond, "card": _do_card, "end-turn": _do_end_turn,
+    "hole": _do_hole, "debris": _do_debris, "debris-square": _do_debris_square,
 }
 
 
@@ -762,7 +920,7 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
         deck = {c["id"]: c for c in battler.deck}
         played = [deck[i] for i in b["played"]]
         challenger = by_seat.get(b["challenger"]) if b.get("challenger") is not None else None
-        icv = current_icv(battler, tokens)
+        icv = current_icv(battler, tokens, b)
         total = icv + sum(c["value"] for c in played)
         after = total - sum(b.get("challenge_values", []))
         battle = {
@@ -770,6 +928,8 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
             "played": played, "total": total, "challenger": challenger.user.username if challenger else "",
             "challenge": [({c["id"]: c for c in challenger.deck})[i] for i in b["challenge"]] if challenger else [],
             "after": after, "offered_to": by_seat[b["offers"][0]].user.username if b.get("offers") else "",
+            "icv_card": ({c["id"]: c for c in battler.deck})[b["icv_card"]]["name"] if b.get("icv_card") is not None
+            else "",
         }
     mine = {}
     if me is not None:
@@ -780,13 +940,28 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
         def playable(card: dict) -> bool:  # what _do_card accepts: Action cards on your own turn only
             if not playing or card["type"] == BoxCard.VALUE:
                 return False
+            if any(is_card(card, slug) for slug in STRENGTH_ICV_CARDS):  # in one's own battle, as it begins
+                try:
+                    _strength_icv_check(game, me, card)
+                except GameError:
+                    return False
+                return True
             return my_turn_now or card["type"] not in (BoxCard.ACTION, BoxCard.SPECIALTY_ACTION)
 
+        hand = [{**deck[i], "type_label": TYPE_LABELS.get(deck[i]["type"], ""), "playable": playable(deck[i]),
+                 "is_value": is_value_card(deck[i])} for i in me.hand]
+        on_players = my_turn_now and playing
         mine = {
-            "hand": [{**deck[i], "type_label": TYPE_LABELS.get(deck[i]["type"], ""), "playable": playable(deck[i])}
-                     for i in me.hand],
+            "hand": hand,
             "wound_cards": [deck[i] for i in me.wounds],
             "discard_cards": [deck[i] for i in me.discard],
+            # Hole and Debris Action cards played on opponents' squares (GT14, GT15)
+            "hole_card": next((c for c in hand if on_players and c["type"] == BoxCard.ACTION
+                               and is_card(c, "hole")), None),
+            "debris_card": next((c for c in hand if on_players and c["type"] == BoxCard.ACTION
+                                 and is_card(c, "debris")), None),
+            "targets": [{"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole}
+                        for p in players if p.pk != me.pk and not p.dead],
         }
     can = {}
     if me is not None and game.status == Game.PLAYING:
@@ -801,11 +976,13 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
             "respond": my_turn and game.phase == Game.RESPONSE,
             "first_aid": my_turn and game.phase == Game.FIRST_AID,
         }
+        can["debris_square"] = can["move"] and debris_in_game(players) > 0
     current = by_seat.get(game.current_seat)
     return {
         "game": game, "me": me, "seats": seats, "tiles": tiles, "battle": battle, "mine": mine, "can": can,
         "current": current, "events": events, "show_seeds": game.status == Game.FINISHED,
         "winning_vp": gh.WINNING_VP, "hand_size": gh.HAND_SIZE, "challenge_max": gh.CHALLENGE_MAX_CARDS,
+        "debris_max": debris_in_game(players),
     }
 
 

@@ -109,9 +109,10 @@ class Event(models.Model):
 
 
 class TerrorCard(models.Model):
-    HAND, PLAYED, DISCARDED = "hand", "played", "discarded"
-    STATUS_CHOICES = [(HAND, "In hand"), (PLAYED, "Once per game effect used (removed)"),
-                      (DISCARDED, "Discarded")]
+    HAND, ACTIVE, PLAYED, DISCARDED = "hand", "active", "played", "discarded"
+    # ACTIVE: a once per game effect that begins "During this turn": removed at the end of the turn
+    STATUS_CHOICES = [(HAND, "In hand"), (ACTIVE, "In play until the end of this turn"),
+                      (PLAYED, "Once per game effect used (removed)"), (DISCARDED, "Discarded")]
     REASONS = {
         "roll": "low roll", "fury": "even Fury", "thief": "killed the Thief", "attack": "successful attack",
         "treasures": "two Treasures or Gems", "manual": "added by hand",

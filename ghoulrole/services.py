@@ -4,7 +4,8 @@ The numbers come from the catalogue rows in the database (house rules
 included) and every rule from ``crewbuilder.rules.ghoul_role``. Each action
 runs in one transaction on the locked sheet and writes an Event holding the
 state before it, so the last action can be undone and every roll replayed
-from its seed.
+from its seed. A roll and a Terror card draw are final: such an event (and
+so every event before it) cannot be undone (GS12).
 """
 
 from __future__ import annotations
@@ -494,13 +495,22 @@ def do_end(sheet: GhoulSheet, data: Mapping) -> Outcome:
         _store(sheet, rules.set_defense(_state(sheet)))
         sheet.phase = GhoulSheet.ROLL
     sheet.movement = sheet.bonus = sheet.boost_dice = sheet.boost_spent = 0
-    return Outcome(f"End of turn {sheet.turn}: Defense {sheet.defense}.", {"defense": sheet.defense})
+    # "If you resolve a once per game effect that begins with "During this turn," remove the card
+    # from the game at the end of your turn."
+    ending = list(sheet.terror_cards.filter(status=TerrorCard.ACTIVE))
+    for card in ending:
+        card.status = TerrorCard.PLAYED
+        card.save(update_fields=["status"])
+    removed = f" {', '.join(str(c) for c in ending)} leave{'s' if len(ending) == 1 else ''} the game." if ending else ""
+    return Outcome(f"End of turn {sheet.turn}: Defense {sheet.defense}.{removed}", {"defense": sheet.defense})
 
 
 def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    """The Vile Ghoul's Prepare Board: roll an empty supply (seeded) or slide the left die right."""
+    """The Vile Ghoul's Prepare Board: roll an empty supply (seeded) or slide the left die right.
+    The Thief's Backstab cubes are entered here, as the Ghoul enters them with its roll (GS13)."""
     _need_kind(sheet, GhoulSheet.VILE)
     _need_phase(sheet, GhoulSheet.PREPARE)
+    backstab = _int(data, "backstab", "the Thief's Backstab Action cubes", 0, 20, default=0)
     seed = secrets.randbits(32)
     rolled = not sheet.supply
     board = rules.prepare_board(_board(sheet), random.Random(seed), sheet.dice)
@@ -508,13 +518,15 @@ def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
     sheet.supply, sheet.left, sheet.right = list(board.supply), board.left, list(board.right)
     sheet.attack_discs = sheet.defense = sheet.movement = sheet.bonus = 0
     sheet.attacked = []
+    sheet.backstab = backstab
     sheet.phase = GhoulSheet.SELECT
+    stab = f"; Backstab −{backstab} movement" if backstab else ""
     if rolled:
         dice = ", ".join(str(d) for d in board.supply)
-        return Outcome(f"Turn {sheet.turn}: no dice in the supply, rolled {dice} into it.",
-                       {"dice": list(board.supply)}, seed)
-    return Outcome(f"Turn {sheet.turn}: the die on the left slides to the right side of its row.",
-                   {"right": list(board.right)})
+        return Outcome(f"Turn {sheet.turn}: no dice in the supply, rolled {dice} into it{stab}.",
+                       {"dice": list(board.supply), "backstab": backstab}, seed)
+    return Outcome(f"Turn {sheet.turn}: the die on the left slides to the right side of its row{stab}.",
+                   {"right": list(board.right), "backstab": backstab})
 
 
 def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -526,12 +538,15 @@ def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
     except ValueError as exc:
         raise SheetError(str(exc)) from None
     sheet.supply, sheet.left, sheet.right = list(board.supply), board.left, list(board.right)
-    sheet.movement, sheet.attack_discs, sheet.boost_dice = stats.movement, stats.attack, stats.boost_dice
+    # Backstab "reduces your Movement during your next turn by 1 for each Action cube" (not below 0)
+    movement = max(stats.movement - sheet.backstab, 0)
+    sheet.movement, sheet.attack_discs, sheet.boost_dice = movement, stats.attack, stats.boost_dice
     sheet.boost_spent = sheet.bonus = 0
     sheet.phase = GhoulSheet.ACT
     boost = f", {stats.boost_dice} Boost dice" if stats.boost_dice else ""
-    return Outcome(f"Selected the {face}: Movement {stats.movement}, Attack {stats.attack}{boost}.",
-                   {"face": face, "movement": stats.movement, "attack": stats.attack, "boost": stats.boost_dice})
+    stab = f" (Backstab −{sheet.backstab})" if sheet.backstab else ""
+    return Outcome(f"Selected the {face}: Movement {movement}{stab}, Attack {stats.attack}{boost}.",
+                   {"face": face, "movement": movement, "attack": stats.attack, "boost": stats.boost_dice})
 
 
 def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -621,15 +636,45 @@ def _card(sheet: GhoulSheet, data: Mapping) -> TerrorCard:
     return card
 
 
-def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def _cards_used_this_turn(sheet: GhoulSheet, kind: str) -> set:
+    """The cards whose effect (``use``: persistent or once per turn; ``play``: once per game) was
+    recorded this turn, from the standing events."""
+    events = sheet.events.filter(turn=sheet.turn, kind=kind, undone=False)
+    return {e.data.get("card") for e in events}
+
+
+def do_use(sheet: GhoulSheet, data: Mapping) -> Outcome:
+    """A card's persistent or once per turn effect used this turn (recorded so that its once per
+    game effect is refused this turn: "You cannot use both of a card's effects on the same turn")."""
+    _not_over(sheet)
     card = _card(sheet, data)
-    card.status = TerrorCard.PLAYED
+    return Outcome(f"Used the persistent or once per turn effect of {card}.", {"card": card.pk})
+
+
+def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
+    """The once per game effect: the card leaves the game now, or at the end of the turn when the
+    effect begins "During this turn" (GS14)."""
+    card = _card(sheet, data)
+    if card.pk in _cards_used_this_turn(sheet, "use"):
+        raise SheetError(f"You used the other effect of {card} this turn: you cannot use both of a card's "
+                         "effects on the same turn.")
+    name = card.name.strip().casefold()
+    if name:
+        played = sheet.terror_cards.filter(pk__in=_cards_used_this_turn(sheet, "play")).exclude(pk=card.pk)
+        if any(other.name.strip().casefold() == name for other in played):
+            raise SheetError(f"You already used the once per game effect of a {card.name} card this turn: "
+                             "not that of identical cards on the same turn.")
+    during = _flag(data, "during")
+    card.status = TerrorCard.ACTIVE if during else TerrorCard.PLAYED
     card.save(update_fields=["status"])
+    if during:
+        return Outcome(f"Used the once per game effect of {card} (\u201cDuring this turn\u201d): it stays in play "
+                       "until the end of the turn, then leaves the game.", {"card": card.pk, "during": True})
     return Outcome(f"Used the once per game effect of {card}: removed from the game.", {"card": card.pk})
 
 
 def do_discard(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    card = _card(sheet, data)
+    card = _card(sheet, data)  # a card in play "During this turn" is not in the hand to discard
     card.status = TerrorCard.DISCARDED
     card.save(update_fields=["status"])
     return Outcome(f"Discarded {card}.", {"card": card.pk})
@@ -640,7 +685,7 @@ ACTIONS = {
     "collect": do_collect, "attack": do_attack, "crystal": do_crystal, "end": do_end, "prepare": do_prepare,
     "select": do_select, "boost": do_boost, "spores": do_spores, "pickpocket": do_pickpocket,
     "health": do_health, "killed": do_killed, "lost": do_lost, "draw": do_draw, "play": do_play,
-    "discard": do_discard,
+    "use": do_use, "discard": do_discard,
 }
 
 
@@ -671,13 +716,31 @@ def act(sheet_id: int, user, action: str, data: Mapping) -> Event:
     return event
 
 
+def why_final(event: Event, drew_cards: bool) -> str | None:
+    """Why this event can never be undone (nor, so, any before it), or None (GS12)."""
+    if event.seed is not None:
+        return "it rolled dice, and a roll is final"
+    if drew_cards:
+        return "it drew a Terror card, and a card drawn is final"
+    return None
+
+
+def last_standing(events) -> Event | None:
+    """The latest event not undone (newest first): the only one undo may take back."""
+    return next((e for e in events if not e.undone and e.kind != "created"), None)
+
+
 @transaction.atomic
 def undo(sheet_id: int, user) -> Event:
-    """Undo the last action not yet undone: its state back, its Terror cards gone."""
+    """Undo the last action not yet undone: its state back, its card plays undone.
+    A roll or a Terror card draw cannot be undone (GS12)."""
     sheet = _locked(sheet_id, user)
     event = sheet.events.filter(undone=False).exclude(kind="created").first()
     if event is None:
         raise SheetError("Nothing to undo.")
+    final = why_final(event, event.cards.exists())
+    if final:
+        raise SheetError(f"That action cannot be undone: {final}.")
     before = event.before
     for name in GhoulSheet.STATE_FIELDS:
         setattr(sheet, name, before[name])

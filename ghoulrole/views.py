@@ -96,11 +96,14 @@ def _fury_track(sheet: GhoulSheet) -> list[dict]:
 def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
     cards = list(sheet.terror_cards.all())
     events = list(sheet.events.all()[:services.LONG])
+    last = services.last_standing(events)
+    final = services.why_final(last, any(c.event_id == last.pk for c in cards)) if last else None
     context = {
         "sheet": sheet, "editable": editable, "error": error, "goal": services.describe_goal(sheet),
         "hand": [c for c in cards if c.status == TerrorCard.HAND],
-        "gone": [c for c in cards if c.status != TerrorCard.HAND],
-        "events": events, "can_undo": any(not e.undone and e.kind != "created" for e in events),
+        "in_play": [c for c in cards if c.status == TerrorCard.ACTIVE],
+        "gone": [c for c in cards if c.status not in (TerrorCard.HAND, TerrorCard.ACTIVE)],
+        "events": events, "can_undo": last is not None and not final, "undo_final": final,
         "targets": services.TARGETS, "fury_track": _fury_track(sheet),
         "attack_cost_base": rules.attack_cost(0), "crystal_cost": rules.CRYSTAL_COST,
         "collect_cost": rules.COLLECT_COST,

@@ -68,6 +68,7 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
                       "is_me": p.seat == my_seat, "has_lantern": p.group == engine.GARDENERS})
     by_seat = {p.seat: p for p in players}
     active = state.pieces.get(state.active) if state.active is not None else None
+    effect = engine.snap_effect(state)
     context.update(
         state=state, seats=seats, turn_order=[by_seat[s] for s in order],
         current=by_seat.get(state.current), panic_player=by_seat.get(state.panic_seat),
@@ -76,6 +77,9 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
         active_player=by_seat.get(active.seat) if active else None,
         pending_player=by_seat.get(state.pending["seat"]) if state.pending else None,
         pending_from=view(state.pieces[state.pending["from"]]) if state.pending else None,
+        waiting=engine.waiting_for(state) is not None,
+        snap_player=by_seat.get(effect["seat"]) if effect else None,
+        snap_drone=view(state.pieces[effect["drone"]]) if effect else None,
     )
     if me is None or state.finished:
         return context
@@ -112,15 +116,24 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
             context["action_choices"] = actions
         else:
             context["give_targets"] = targets
+    if effect and effect["seat"] == my_seat and not state.pending:
+        context["snap_targets"] = targets
     if acting == my_seat:
         context["fatal_targets"] = [view(p) for p in engine.characters(state)]
-    if not state.pending and my_seat in alive:
+    elif acting is not None and state.pushed and state.pushed["seat"] == my_seat:
+        # SG13: the player whose panic token pushed a Character may record where it went
+        context["fatal_targets"] = [view(p) for p in engine.characters(state) if engine.pushed_by(state, my_seat, p.id)]
+    if engine.waiting_for(state) is None and my_seat in alive:
         seers = engine.seers(state, my_seat)
         gaze_targets = engine.gaze_targets(state)
         if seers and gaze_targets:
             context["seers"] = [view(s) for s in seers]
             context["gaze_targets"] = [view(t) for t in gaze_targets]
     last = services.undoable_event(events)
-    if last is not None and last.actor_id == viewer.pk and last.undoable and last.kind != "start":
-        context["undo_event"] = last
+    if last is not None and last.actor_id == viewer.pk and last.kind != "start":
+        final = services.why_final(last)
+        if final:
+            context["undo_final"] = final  # no button: say why in one line
+        else:
+            context["undo_event"] = last
     return context

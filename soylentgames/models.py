@@ -34,6 +34,9 @@ class Game(models.Model):
     acted = models.BooleanField(default=False)
     pending = models.JSONField(null=True, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Gardeners' Snapped effects still giving panic tokens ([{"seat", "drone"}], the latest last)
+    snap_effects = models.JSONField(default=list, blank=True)
+    pushed = models.JSONField(null=True, blank=True)  # {"seat", "piece"}: whose panic token pushed what
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -198,6 +198,7 @@ def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engin
         seats=seats, pieces=state_pieces, current=game.current_seat, turn=game.turn, phase=game.phase,
         active=game.active_piece, panic_seat=game.panic_seat, passes=game.passes, acted=game.acted,
         pending=game.pending, finished=game.status == Game.FINISHED, winner=game.winner_seat,
+        snap_effects=list(game.snap_effects or []), pushed=game.pushed,
     )
 
 
@@ -205,6 +206,7 @@ def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: e
     game.current_seat, game.turn, game.phase = state.current, state.turn, state.phase
     game.active_piece, game.panic_seat, game.passes = state.active, state.panic_seat, state.passes
     game.acted, game.pending, game.winner_seat = state.acted, state.pending, state.winner
+    game.snap_effects, game.pushed = list(state.snap_effects), state.pushed
     if state.finished:
         game.status = Game.FINISHED
     elif game.status == Game.FINISHED:
@@ -252,6 +254,8 @@ ACTIONS = {
     "replace": (engine.replace_with_drone, ("piece",), False),
     "gaze": (engine.gaze, ("piece", "seer"), False),
     "fatal": (engine.fatal, ("piece",), False),
+    "snap-panic": (engine.give_snap_panic, ("piece",), True),
+    "snap-done": (engine.end_snap_effect, (), False),
 }
 
 
@@ -278,14 +282,15 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
         raise GameError(str(exc)) from None
     turn = game.turn
     # a token removed (Snapped, fatal area) is known to be false from then on: that cannot be
-    # taken back either, or a player could test another player's tokens and undo each test
+    # taken back either, or a player could test another player's tokens and undo each test.
+    # Nor can a die roll (log.final): undoing it would let a player roll again (SG10).
     removed_token = any(p.kind == "token" and p.removed and not before["pieces"][str(p.id)]["removed"]
                         for p in state.pieces.values())
     _write_back(game, players, pieces, state)
     last = game.events.order_by("-number").values_list("number", flat=True).first() or 0
     return Event.objects.create(
         game=game, number=last + 1, turn=turn, actor=user, kind=kind, payload=log.as_payload(),
-        seed=seed if log.rolls else None, undoable=not (log.reveals_truth or removed_token), before=before,
+        seed=seed if log.rolls else None, undoable=not (log.final or removed_token), before=before,
     )
 
 
@@ -294,17 +299,29 @@ def undoable_event(events) -> Event | None:
     return next((e for e in events if not e.undone), None)
 
 
+def why_final(event: Event) -> str | None:
+    """Why this event can never be undone (so neither can any before it), or None.
+
+    The dice are checked in the payload too, so an event logged before rolls were final is final."""
+    if (event.payload or {}).get("rolls"):
+        return "it rolled dice, and a roll is final"
+    if not event.undoable:
+        return "it revealed or removed a token, and that cannot be taken back"
+    return None
+
+
 @transaction.atomic
 def undo(game_id: int, user, version) -> Event:
-    """Undo the latest event, by the player who made it; a revealed truth cannot be taken back."""
+    """Undo the latest event, by the player who made it; a revealed truth or a roll cannot be taken back."""
     game, players, pieces, me = _load_for_play(game_id, user, version)
     event = undoable_event(game.events.order_by("-number"))
     if event is None or event.kind == "start":
         raise GameError("There is nothing to undo.")
     if event.actor_id != user.pk:
         raise GameError("Only the player who made the last change may undo it.")
-    if not event.undoable:
-        raise GameError("That event revealed a token: it cannot be undone.")
+    final = why_final(event)
+    if final:
+        raise GameError(f"That event cannot be undone: {final}.")
     state = build_state(game, players, pieces)
     engine.restore(state, event.before)
     _write_back(game, players, pieces, state)

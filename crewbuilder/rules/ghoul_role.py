@@ -273,15 +273,17 @@ def start_turn(state: GhoulState, roll: Sequence[int], keep: tuple[int, int] | N
                backstab: int = 0) -> GhoulState:
     """Roll and Set Statistics from a roll already made.
 
-    Discs return from the Attack space; a Terror card is drawn if the roll is
-    low; the kept pair sets movement (minus Backstab cubes, not below 0) and
-    attack discs. ``keep`` defaults to the pair maximising movement.
+    Discs return from the Attack space, so last turn's Defense ends ("until
+    the start of your next turn"); a Terror card is drawn if the roll is low;
+    the kept pair sets movement (minus Backstab cubes, not below 0) and attack
+    discs. ``keep`` defaults to the pair maximising movement.
     """
     movement, attack = choose_dice(roll, keep) if keep is not None else choose(roll, "movement")
     return replace(
         state,
         movement=max(movement - backstab, 0),
         attack_discs=attack,
+        defense=0,
         attacked=frozenset(),
         terror_draws=state.terror_draws + (1 if draws_terror(roll) else 0),
     )

@@ -76,13 +76,15 @@ class CardKind(str, Enum):
 @dataclass(frozen=True)
 class Card:
     """One card. ``owner`` is the deck (character) it belongs to; ``copy`` tells
-    identical cards apart."""
+    identical cards apart; ``second_label`` is a Specialty card's second label
+    (SPECIALTY VALUE -> VALUE), whose limitations it is played with."""
 
     name: str
     kind: CardKind
     value: int | None = None
     owner: str = ""
     copy: int = 0
+    second_label: CardKind | None = None
 
 
 def check_decks(decks: Mapping[str, Sequence[Card]], value_check: str = "per_value") -> list[str]:
@@ -243,13 +245,20 @@ def challenge_order(seating: Sequence[str], battler: str, unable: Sequence[str] 
     return tuple(p for p in order if p not in unable)
 
 
-def debris_wounds(by_action: bool, value_card: int | None = None, parried: bool = False) -> int:
-    """Debris: 1 wound when entered by movement; by an Action card 1 plus the Value
-    card played with it (ignored with a Parry). Example: Debris + a 3 -> 4 wounds."""
+def debris_wounds(by_action: bool, value_card: int | None = None, parried: bool = False, tokens: int = 1) -> int:
+    """Debris: 1 wound per Debris token on the square entered by movement ("More
+    than one Debris token can be placed on a square (wounds are cumulative)");
+    by an Action card 1 plus the Value card played with it (ignored with a Parry).
+    Example: Debris + a 3 -> 4 wounds. An Action card places one token: the ones
+    already under the player wounded them when they came, so ``tokens`` is 1."""
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+        raise ValueError(f"the number of Debris tokens is 1 or more, got {tokens!r}")
     if not by_action:
         if value_card is not None:
             raise ValueError("a Value card only enhances a Debris Action card")
-        return 1
+        return tokens
+    if tokens != 1:
+        raise ValueError("a Debris Action card places one Debris token")
     if value_card is not None:
         _check_values((value_card,), "debris")
     return 1 + (value_card if value_card is not None and not parried else 0)
@@ -470,12 +479,15 @@ def deal_board(
 def battle_values(cards: Sequence[Card]) -> tuple[int, ...]:
     """The Value points of cards put down in a Ghoul battle or a challenge.
 
-    Value cards and Specialty cards with a value (double labels such as
-    SPECIALTY VALUE are "played with the limitations of the second label") may be
-    put down; any other card, or a card without a value, is refused."""
+    Value cards and SPECIALTY VALUE cards (double labels "are played with the
+    limitations of the second label") may be put down; any other card (a plain
+    Specialty, a SPECIALTY ACTION or RESCUE, even with a value), or a card without
+    a value, is refused."""
     values = []
     for card in cards:
-        if card.value is None or card.kind not in (CardKind.VALUE, CardKind.SPECIALTY):
+        is_value = card.kind == CardKind.VALUE or (card.kind == CardKind.SPECIALTY
+                                                   and card.second_label == CardKind.VALUE)
+        if card.value is None or not is_value:
             raise IllegalPlay(f"{card.name} is not a Value card")
         if card.kind == CardKind.VALUE and card.value > VALUE_CARD_MAX:
             raise IllegalPlay(f"{card.name}: a Value card is worth {MIN_CARD_VALUE} to {VALUE_CARD_MAX}")

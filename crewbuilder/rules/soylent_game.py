@@ -18,6 +18,11 @@ Readings (docs/rules-interpretations.md, "Soylent Ghoul game tracker"):
 - Moved panic tokens are not "received": no panic test for them.
 - The panic phase ends after every player still in the game passes in a row.
 - A player with no un-Snapped drone left is out: skipped in turns and panic.
+- A Gardener's Snap opens its Snapped effect: the Snapped drone's owner gives the
+  panic tokens of the Darker actions before anyone else acts (SG12).
+- The player whose panic token pushed a Character 6" forwards may record that it
+  went into a fatal area, until the next panic token or pass (SG13).
+- Dice and revealed truths are final: ``Log.final`` (SG10).
 """
 
 from __future__ import annotations
@@ -103,6 +108,10 @@ class State:
     pending: dict | None = None  # {"seat", "from", "panic"}: the owner chooses where panic goes
     finished: bool = False
     winner: int | None = None
+    # Gardeners' Snapped effects still giving panic tokens, the latest last: [{"seat", "drone"}]
+    # (replaced, never mutated in place: snapshots share the list)
+    snap_effects: list = field(default_factory=list)
+    pushed: dict | None = None  # {"seat", "piece"}: the last panic token moved this Character 6" forwards
 
 
 @dataclass
@@ -112,6 +121,12 @@ class Log:
     lines: list[str] = field(default_factory=list)
     rolls: list[dict] = field(default_factory=list)
     reveals_truth: bool = False  # a token's truth became public (cannot be undone)
+
+    @property
+    def final(self) -> bool:
+        """The event cannot be undone: it made a truth public or its outcome came from a die
+        (a roll is final: undoing it would let a player roll again, SG10)."""
+        return self.reveals_truth or bool(self.rolls)
 
     def say(self, text: str) -> None:
         self.lines.append(text)
@@ -226,9 +241,29 @@ def move_candidates(state: State) -> list[Piece]:
     return [t for t in tokens_of(state, source.drone) if t.in_play and t.id != source.id]
 
 
+def snap_effect(state: State) -> dict | None:
+    """The Gardeners' Snapped effect giving panic tokens now (the latest Snap), or None."""
+    return state.snap_effects[-1] if state.snap_effects and not state.finished else None
+
+
+def waiting_for(state: State) -> int | None:
+    """The seat everyone waits for (a panic choice, then a Snapped effect), or None."""
+    if state.finished:
+        return None
+    if state.pending:
+        return state.pending["seat"]
+    effect = snap_effect(state)
+    return effect["seat"] if effect else None
+
+
+def pushed_by(state: State, seat: int, piece_id) -> bool:
+    """Whether ``seat``'s last panic token moved this Character 6" forwards (SG13)."""
+    return bool(state.pushed) and state.pushed["seat"] == seat and str(state.pushed["piece"]) == str(piece_id)
+
+
 def acting_seat(state: State) -> int | None:
     """Who acts now for turn steps: the panic phase's player, else the player whose turn it is."""
-    if state.finished or state.pending:
+    if state.finished or waiting_for(state) is not None:
         return None
     return state.panic_seat if state.phase == "panic" else state.current
 
@@ -237,7 +272,10 @@ def acting_seat(state: State) -> int | None:
 # Snapshots (undo): every mutable field, never a token's truth
 # ---------------------------------------------------------------------------
 
-GAME_FIELDS = ("current", "turn", "phase", "active", "panic_seat", "passes", "acted", "pending", "finished", "winner")
+GAME_FIELDS = ("current", "turn", "phase", "active", "panic_seat", "passes", "acted", "pending", "finished", "winner",
+               "snap_effects", "pushed")
+# fields added later: a snapshot made before them restores them to these
+GAME_DEFAULTS = {"snap_effects": [], "pushed": None}
 PIECE_FIELDS = ("panic", "placed", "revealed", "snapped", "removed", "lantern")
 SEAT_FIELDS = ("last_kind", "last_piece")
 
@@ -252,7 +290,7 @@ def snapshot(state: State) -> dict:
 
 def restore(state: State, snap: dict) -> None:
     for f in GAME_FIELDS:
-        setattr(state, f, snap["game"][f])
+        setattr(state, f, snap["game"].get(f, GAME_DEFAULTS.get(f)))
     for s in state.seats:
         for f in SEAT_FIELDS:
             setattr(s, f, snap["seats"][str(s.seat)][f])
@@ -274,6 +312,10 @@ def _require_no_pending(state: State) -> None:
     if state.pending:
         owner = seat_of(state, state.pending["seat"]).name
         raise IllegalAction(f"Waiting for {owner} to choose where the panic tokens go.")
+    effect = snap_effect(state)
+    if effect:
+        owner = seat_of(state, effect["seat"]).name
+        raise IllegalAction(f"Waiting for {owner} to give the panic tokens of the Gardeners' Snapped effect.")
 
 
 def _require_step(state: State, seat: int, phase: str) -> None:
@@ -336,11 +378,18 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
     drone.snapped = True
     log.say(f"{label(state, drone)} is Snapped: it may no longer move or take actions "
             f"({seat_of(state, drone.seat).group} Snapped effect).")
-    if seat_of(state, drone.seat).group == GARDENERS:
+    gardener = seat_of(state, drone.seat).group == GARDENERS
+    if gardener:
         for other in drones(state):
             if seat_of(state, other.seat).group == GARDENERS and not other.removed:
                 _darker(state, other, GARDENER_SNAP_REDUCTION, rng, log)
     _check_winner(state, log)
+    if gardener and not state.finished:
+        # Darker: "All Characters with light tokens that are not within the light level ... gain 5
+        # panic tokens": the owner gives them now, whatever the phase (SG12)
+        state.snap_effects = [*state.snap_effects, {"seat": drone.seat, "drone": drone.id}]
+        log.say(f"{seat_of(state, drone.seat).name} now gives the panic tokens of the Darker actions "
+                "(5 to each Character with a light token outside the light), then ends the Snapped effect.")
 
 
 def _remove_set(state: State, true_token: Piece) -> None:
@@ -431,6 +480,8 @@ def _settle(state: State, log: Log) -> None:
         state.phase = "turn"
         state.active = None
         state.panic_seat = None
+        state.snap_effects = []
+        state.pushed = None
         return
     alive = standing(state)
     if state.current not in alive:
@@ -449,6 +500,7 @@ def _end_turn(state: State, log: Log) -> None:
     state.panic_seat = None
     state.passes = 0
     state.acted = False
+    state.pushed = None
     state.current = next_standing(state, state.current)
     state.turn += 1
     log.say(f"Turn {state.turn}: {seat_of(state, state.current).name} to play.")
@@ -459,6 +511,7 @@ def _panic_over(state: State, log: Log) -> None:
     active = state.pieces.get(state.active) if state.active is not None else None
     state.panic_seat = None
     state.passes = 0
+    state.pushed = None
     if active is not None and active.in_play and not active.snapped and seat_of(state, active.seat).actions:
         state.phase = "action"
         log.say(f"{label(state, active)} may perform one action.")
@@ -526,6 +579,7 @@ def place_panic(state: State, seat: int, piece_id, effect: str, rng: random.Rand
     if piece.snapped:
         raise IllegalAction("That drone has already Snapped.")
     log.say(f"{seat_of(state, seat).name} places a panic token on {label(state, piece)}: it {PANIC_EFFECTS[effect]}.")
+    state.pushed = {"seat": seat, "piece": piece.id} if effect == "forward" else None
     _receive(state, piece, 1, rng, log)
     state.passes = 0
     if not state.finished:
@@ -536,6 +590,7 @@ def place_panic(state: State, seat: int, piece_id, effect: str, rng: random.Rand
 def pass_panic(state: State, seat: int, log: Log) -> None:
     _require_step(state, seat, "panic")
     state.passes += 1
+    state.pushed = None
     log.say(f"{seat_of(state, seat).name} places no panic token.")
     if state.passes >= len(standing(state)):
         _panic_over(state, log)
@@ -588,6 +643,42 @@ def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) 
         raise IllegalAction("That character cannot receive panic tokens.")
     log.say(f"The action gives {label(state, piece)} a panic token.")
     _receive(state, piece, 1, rng, log)
+    _settle(state, log)
+
+
+def _owned_snap_effect(state: State, seat: int, what: str) -> dict:
+    """The Snapped effect now giving panic tokens, which only its drone's owner records."""
+    _require_playing(state)
+    if state.pending:
+        _require_no_pending(state)
+    effect = snap_effect(state)
+    if effect is None:
+        raise IllegalAction("No Snapped effect is giving panic tokens now.")
+    if effect["seat"] != seat:
+        raise IllegalAction(f"{seat_of(state, effect['seat']).name} {what}, not you.")
+    return effect
+
+
+def give_snap_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) -> None:
+    """A panic token given by the Gardeners' Snapped effect ("All Gardener drones take the Darker
+    action"; Darker: lit Characters outside the light "gain 5 panic tokens"), recorded by the Snapped
+    drone's owner when the Snap happens, in any phase (the table judges light and sight)."""
+    effect = _owned_snap_effect(state, seat, "gives the panic tokens of their Snapped Gardener")
+    piece = piece_of(state, piece_id)
+    if not can_receive_panic(piece):
+        raise IllegalAction("That character cannot receive panic tokens.")
+    log.say(f"The Snapped effect of {label(state, state.pieces[effect['drone']])} (Darker) gives "
+            f"{label(state, piece)} a panic token.")
+    _receive(state, piece, 1, rng, log)
+    _settle(state, log)
+
+
+def end_snap_effect(state: State, seat: int, log: Log) -> None:
+    """The Snapped drone's owner has given every panic token of its Snapped effect."""
+    effect = _owned_snap_effect(state, seat, "ends their Snapped effect")
+    state.snap_effects = state.snap_effects[:-1]
+    log.say(f"{seat_of(state, seat).name} has given the panic tokens of the Snapped effect of "
+            f"{label(state, state.pieces[effect['drone']])}.")
     _settle(state, log)
 
 
@@ -657,14 +748,19 @@ def gaze(state: State, seat: int, token_id, seer_id, log: Log) -> None:
 
 
 def fatal(state: State, seat: int, piece_id, log: Log) -> None:
-    """"Off the playing area is considered “fatal”, any drone moved there is removed from the game"."""
+    """"Off the playing area is considered “fatal”, any drone moved there is removed from the game".
+    Recorded by the player moving characters now, or by the player whose panic token just pushed
+    this Character 6" forwards (SG13)."""
     acting = acting_seat(state)
     if acting is None:
         _require_playing(state)
         _require_no_pending(state)
-    if seat != acting:
-        raise IllegalAction("Only the player moving characters now may record that one went into a fatal area.")
+    if seat != acting and not pushed_by(state, seat, piece_id):
+        raise IllegalAction("Only the player moving characters now (or whose panic token pushed it) may record "
+                            "that one went into a fatal area.")
     piece = piece_of(state, piece_id)
+    if state.pushed and str(state.pushed["piece"]) == str(piece.id):
+        state.pushed = None
     if not piece.in_play:
         raise IllegalAction("That character is not on the table.")
     log.say(f"{label(state, piece)} goes into a fatal area and is removed.")

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from playwright.sync_api import Page
 
@@ -46,10 +48,21 @@ _OPEN_CONTEXTS: list = []
 
 
 @pytest.fixture(autouse=True)
-def _close_player_contexts():
+def _close_player_contexts(request):
     """Close every player's browser at the end of its test, so no polling
-    request is still in flight when the live server stops."""
+    request is still in flight when the live server stops.
+
+    With E2E_SCREENSHOTS=DIR set, each player's last page is saved there first
+    (for people to look at; nothing is asserted on it)."""
     yield
+    out = os.environ.get("E2E_SCREENSHOTS")
+    if out:
+        for number, context in enumerate(_OPEN_CONTEXTS):
+            for page_number, page in enumerate(context.pages):
+                try:
+                    page.screenshot(path=f"{out}/{request.node.name}-{number}-{page_number}.png", full_page=True)
+                except Exception:  # a page the test already closed
+                    pass
     while _OPEN_CONTEXTS:
         context = _OPEN_CONTEXTS.pop()
         try:

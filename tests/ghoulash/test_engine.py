@@ -27,10 +27,14 @@ def test_deal_board_spreads_extras_on_random_tiles_and_shuffles_each_tile():
         gh.deal_board(random.Random(1), gh.core_tokens()[:23])
 
 
-def test_battle_values_takes_value_and_specialty_cards_only():
+def test_battle_values_takes_value_and_specialty_value_cards_only():
     assert gh.VALUE_CARD_MAX == 3
-    assert gh.battle_values([Card("V", CardKind.VALUE, 3), Card("Marked", CardKind.SPECIALTY, 4)]) == (3, 4)
+    marked = Card("Marked", CardKind.SPECIALTY, 4, second_label=CardKind.VALUE)
+    assert gh.battle_values([Card("V", CardKind.VALUE, 3), marked]) == (3, 4)
+    # GT2: a double label is played as its second label; only SPECIALTY VALUE is a Value, whatever its value
     for bad in (Card("Hole", CardKind.ACTION), Card("Parry", CardKind.RESCUE), Card("Intel", CardKind.SPECIALTY),
+                Card("Special 3", CardKind.SPECIALTY, 3), Card("Study", CardKind.SPECIALTY, 3, second_label=CardKind.ACTION),
+                Card("Dodge", CardKind.SPECIALTY, 2, second_label=CardKind.RESCUE),
                 Card("V4", CardKind.VALUE, 4), Card("V0", CardKind.VALUE, 0)):
         with pytest.raises(gh.IllegalPlay):
             gh.battle_values([bad])

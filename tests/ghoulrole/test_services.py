@@ -8,6 +8,7 @@ from crewbuilder.models import RulesEntry
 from crewbuilder.rules import ghoul_role as rules
 from ghoulrole import services
 from ghoulrole.models import Event, GhoulSheet, TerrorCard
+from tests.ghoulrole.conftest import CHART
 
 # The numbers below are typed from vast-ghoul-role.txt, not read from the catalogue.
 FURY_BASE = {"ragpicker": 5, "scavenger": 6, "ghoul": 7, "stalker": 7, "hunter": 8}  # Difficulty Variants
@@ -415,33 +416,86 @@ def test_a_card_of_another_sheet_cannot_be_played(make_sheet):
 # --- undo ---------------------------------------------------------------------------------------
 
 
-def test_undo_restores_the_state_and_removes_the_cards_drawn(make_sheet):
-    sheet = _acting(make_sheet, attack=5, fury=1)
-    _act(sheet, "attack", target="knight", defense=1)
-    assert (sheet.fury, sheet.attack_discs, sheet.terror_cards.count()) == (2, 3, 1)
+def test_undo_restores_the_state(make_sheet):
+    sheet = _acting(make_sheet, attack=5, fury=0)
+    _act(sheet, "attack", target="knight", defense=1)  # Fury 1 is odd: no card drawn
+    assert (sheet.fury, sheet.attack_discs, sheet.terror_cards.count()) == (1, 3, 0)
     services.undo(sheet.pk, sheet.owner)
     sheet.refresh_from_db()
-    assert (sheet.fury, sheet.attack_discs, sheet.attacked, sheet.terror_cards.count()) == (1, 5, [], 0)
+    assert (sheet.fury, sheet.attack_discs, sheet.attacked) == (0, 5, [])
     assert sheet.events.first().undone
     with pytest.raises(services.SheetError, match="Nothing to undo"):
         services.undo(sheet.pk, sheet.owner)
 
 
 def test_undo_walks_back_several_actions_and_card_statuses(make_sheet):
-    sheet = make_sheet()
+    sheet = _acting(make_sheet)
     _act(sheet, "draw")
     card = sheet.terror_cards.get()
-    _act(sheet, "roll")
+    _act(sheet, "move", wall=1)
     _act(sheet, "discard", card=card.pk)
     services.undo(sheet.pk, sheet.owner)
     card.refresh_from_db()
     assert card.status == TerrorCard.HAND
     services.undo(sheet.pk, sheet.owner)
     sheet.refresh_from_db()
-    assert (sheet.turn, sheet.phase, sheet.roll) == (0, GhoulSheet.ROLL, [])
+    assert sheet.movement == 6
+    with pytest.raises(services.SheetError, match="drew a Terror card"):  # the draw is final (GS12)
+        services.undo(sheet.pk, sheet.owner)
+    assert sheet.terror_cards.count() == 1
+    assert list(sheet.events.values_list("undone", flat=True)) == [True, True, False, False]
+
+
+def test_a_ghoul_roll_cannot_be_undone_and_rolled_again(make_sheet, monkeypatch):
+    """GS12: undoing the roll would let the player roll again (and again draw or dodge a Terror card)."""
+    seed = _seed_for(3, lambda r: sum(r) >= 8)
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed)
+    sheet = _act(make_sheet(), "roll")
+    roll = list(sheet.roll)
+    with pytest.raises(services.SheetError, match="rolled dice, and a roll is final"):
+        services.undo(sheet.pk, sheet.owner)
+    sheet.refresh_from_db()
+    assert (sheet.roll, sheet.phase, sheet.turn) == (roll, GhoulSheet.CHOOSE, 1)
+    _act(sheet, "choose", pair="0-1")
+    services.undo(sheet.pk, sheet.owner)  # choosing the pair is not random: it can be taken back
+    sheet.refresh_from_db()
+    assert (sheet.roll, sheet.phase) == (roll, GhoulSheet.CHOOSE)
+    with pytest.raises(services.SheetError, match="a roll is final"):
+        services.undo(sheet.pk, sheet.owner)
+
+
+def test_a_terror_draw_cannot_be_undone(make_sheet, monkeypatch):
+    low = _seed_for(3, lambda r: sum(r) <= 7)
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: low)
+    sheet = _act(make_sheet(), "roll")
+    with pytest.raises(services.SheetError, match="a roll is final"):
+        services.undo(sheet.pk, sheet.owner)
+    assert sheet.terror_cards.count() == 1
+    acting = _acting(make_sheet, attack=5, fury=1)
+    _act(acting, "attack", target="knight", defense=1)  # Fury 2: even, a Terror card
+    with pytest.raises(services.SheetError, match="drew a Terror card, and a card drawn is final"):
+        services.undo(acting.pk, acting.owner)
+    acting.refresh_from_db()
+    assert (acting.fury, acting.terror_cards.count()) == (2, 1)
+
+
+def test_a_vile_roll_into_the_supply_is_final_a_slide_is_not(make_sheet):
+    sheet = _act(_vile(make_sheet), "prepare")
+    with pytest.raises(services.SheetError, match="a roll is final"):
+        services.undo(sheet.pk, sheet.owner)
+    _act(sheet, "select", face=sheet.supply[0])
+    _act(sheet, "end")
+    _act(sheet, "prepare")  # slides the left die: nothing random
     services.undo(sheet.pk, sheet.owner)
-    assert not sheet.terror_cards.exists()
-    assert list(sheet.events.values_list("undone", flat=True)) == [True, True, True, False]
+    sheet.refresh_from_db()
+    assert sheet.phase == GhoulSheet.PREPARE and sheet.turn == 1
+
+
+def test_vile_attack_draw_is_final(make_sheet):
+    sheet = _vile(make_sheet, phase=GhoulSheet.ACT, turn=1, attack_discs=3, movement=4)
+    _act(sheet, "attack", target="goblins", defense=1)
+    with pytest.raises(services.SheetError, match="drew a Terror card"):
+        services.undo(sheet.pk, sheet.owner)
 
 
 def test_only_the_owner_acts(make_sheet, stranger):
@@ -545,3 +599,82 @@ def test_vile_cannot_roll_or_lose_fury(make_sheet):
             services.act(sheet.pk, sheet.owner, action, {})
     _act(sheet, "health", delta=-2)
     assert sheet.target_health == 5
+
+
+def test_vile_backstab_lowers_movement_not_below_zero(make_sheet):
+    """VG-L189 Backstab; VG-L321 the Vile Ghoul follows the Ghoul's rules (GS13)."""
+    sheet = _act(_vile(make_sheet), "prepare", backstab=2)
+    assert sheet.backstab == 2 and "Backstab −2" in sheet.events.first().summary
+    face = max(sheet.supply)
+    _act(sheet, "select", face=face)
+    assert sheet.movement == max(CHART[face][0] - 2, 0) and sheet.attack_discs == CHART[face][1]
+    assert "Backstab −2" in sheet.events.first().summary
+    _act(sheet, "end")
+    _act(sheet, "prepare", backstab=9)
+    _act(sheet, "select", face=sheet.supply[0])
+    assert sheet.movement == 0
+    _act(sheet, "end")
+    with pytest.raises(services.SheetError, match="Backstab"):
+        services.act(sheet.pk, sheet.owner, "prepare", {"backstab": "-1"})
+    _act(sheet, "prepare")  # no cubes this time
+    _act(sheet, "select", face=sheet.supply[0])
+    assert sheet.backstab == 0 and sheet.movement == CHART[sheet.left][0]
+
+
+# --- Terror card limits (GS14) ------------------------------------------------------------------
+
+
+def test_not_both_effects_of_one_card_on_the_same_turn(make_sheet):
+    sheet = _act(_acting(make_sheet), "draw")
+    card = sheet.terror_cards.get()
+    _act(sheet, "use", card=card.pk)
+    _act(sheet, "use", card=card.pk)  # a persistent effect applies every time it is triggered
+    with pytest.raises(services.SheetError, match="cannot use both of a card's effects"):
+        services.act(sheet.pk, sheet.owner, "play", {"card": str(card.pk)})
+    _act(sheet, "end")
+    _act(sheet, "roll")  # the next turn
+    _act(sheet, "play", card=card.pk)
+    card.refresh_from_db()
+    assert card.status == TerrorCard.PLAYED
+
+
+def test_undoing_the_other_effect_allows_the_once_per_game_one(make_sheet):
+    sheet = _act(_acting(make_sheet), "draw")
+    card = sheet.terror_cards.get()
+    _act(sheet, "use", card=card.pk)
+    services.undo(sheet.pk, sheet.owner)
+    _act(sheet, "play", card=card.pk)
+    card.refresh_from_db()
+    assert card.status == TerrorCard.PLAYED
+
+
+def test_not_the_once_per_game_effect_of_identical_cards_on_the_same_turn(make_sheet):
+    sheet = _acting(make_sheet)
+    for _ in range(3):
+        _act(sheet, "draw")
+    chase, chase_too, hunt = sheet.terror_cards.all()
+    for card, name in ((chase, "Chase"), (chase_too, " chase"), (hunt, "Hunt")):
+        services.name_card(sheet.pk, sheet.owner, card.pk, name)
+    _act(sheet, "play", card=chase.pk)
+    _act(sheet, "play", card=hunt.pk)  # "the once per game effect of a Chase card and ... a Hunt card"
+    with pytest.raises(services.SheetError, match="identical cards"):
+        services.act(sheet.pk, sheet.owner, "play", {"card": str(chase_too.pk)})
+    _act(sheet, "end")
+    _act(sheet, "roll")
+    _act(sheet, "play", card=chase_too.pk)
+
+
+def test_a_during_this_turn_card_stays_in_play_until_the_end_of_the_turn(make_sheet):
+    sheet = _act(_acting(make_sheet), "draw")
+    card = sheet.terror_cards.get()
+    _act(sheet, "play", card=card.pk, during=1)
+    card.refresh_from_db()
+    assert card.status == TerrorCard.ACTIVE and "until the end of the turn" in sheet.events.first().summary
+    with pytest.raises(services.SheetError, match="not in your hand"):
+        services.act(sheet.pk, sheet.owner, "discard", {"card": str(card.pk)})
+    _act(sheet, "end")
+    card.refresh_from_db()
+    assert card.status == TerrorCard.PLAYED and "leaves the game" in sheet.events.first().summary
+    services.undo(sheet.pk, sheet.owner)  # ending the turn is bookkeeping: the card is back in play
+    card.refresh_from_db()
+    assert card.status == TerrorCard.ACTIVE

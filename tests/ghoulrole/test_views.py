@@ -179,10 +179,39 @@ def test_terror_card_named_then_undo(owner_client, make_sheet):
     assert 'value="Hunt"' in body and "even Fury" in body
     response = owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": " "}, **HX)
     assert response.status_code == 422
+    assert 'id="undo"' not in body  # a card drawn is final (GS12): no undo button, one line says why
+    assert "The last action cannot be undone: it drew a Terror card, and a card drawn is final." in body
+    response = owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX)
+    assert response.status_code == 422 and "a card drawn is final" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.fury, sheet.attack_discs, TerrorCard.objects.count()) == (2, 1, 1)
+
+
+def test_no_undo_button_after_a_roll(owner_client, make_sheet):
+    sheet = make_sheet()
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
+    assert 'id="undo"' not in page and "it rolled dice, and a roll is final" in page
+    assert owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX).status_code == 422
+    sheet.refresh_from_db()
+    roll = sheet.roll
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {"pair": "0-1"}, **HX).content.decode()
+    assert 'id="undo"' in page and 'id="undo-final"' not in page  # bookkeeping can be taken back
     owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX)
     sheet.refresh_from_db()
-    assert (sheet.fury, sheet.attack_discs, TerrorCard.objects.count()) == (1, 2, 0)
-    assert owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX).status_code == 422
+    assert sheet.roll == roll and sheet.phase == "choose"
+
+
+def test_vile_prepare_takes_backstab_cubes(owner_client, make_sheet):
+    sheet = make_sheet("vile", variant="knight", players=3)
+    page = owner_client.get(sheet.get_absolute_url()).content.decode()
+    assert 'name="backstab"' in page.split('id="prepare-heading"')[1].split("</section>")[0]
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/prepare/", {"backstab": "1"}, **HX).content.decode()
+    assert "Backstab: −1 movement this turn" in page
+    sheet.refresh_from_db()
+    face = sheet.supply[0]
+    owner_client.post(f"{HOME}{sheet.pk}/act/select/", {"face": str(face)}, **HX)
+    sheet.refresh_from_db()
+    assert sheet.movement == max(face - 1, 0)  # the test chart's Movement is the face
 
 
 # --- permissions ------------------------------------------------------------------------------------
@@ -254,3 +283,16 @@ def test_vile_page_query_budget_does_not_grow(owner_client, make_sheet, django_a
         owner_client.post(f"{HOME}{sheet.pk}/act/draw/")
     with django_assert_num_queries(5):
         owner_client.get(sheet.get_absolute_url(), **HX)
+
+
+def test_a_during_this_turn_card_is_shown_in_play(owner_client, make_sheet):
+    sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=3)
+    owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
+    card = TerrorCard.objects.get(sheet=sheet)
+    owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": "Hunt"}, **HX)
+    page = owner_client.get(sheet.get_absolute_url()).content.decode()
+    assert 'name="during"' in page and "/act/use/" in page
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/play/", {"card": str(card.pk), "during": "1"}, **HX).content.decode()
+    assert "In play until the end of this turn: Hunt" in page
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/use/", {"card": str(card.pk)}, **HX)
+    assert response.status_code == 422

@@ -281,3 +281,9 @@ def test_variant_kill_goals_from_the_text():
         assert g.variant_kill(slug) is None
     slugs = {v["slug"] for v in json.loads(g.CATALOGUE.read_text(encoding="utf-8"))["player_variants"]}
     assert set(g.VARIANT_KILLS) <= slugs
+
+
+def test_start_turn_ends_last_turns_defense():
+    """VG-L129: Defense lasts "until the start of your next turn"."""
+    state = g.start_turn(g.GhoulState(defense=4, attack_discs=4, fury=3), (6, 5, 1))
+    assert state.defense == 0 and state.fury == 3 and (state.movement, state.attack_discs) == (6, 5)

@@ -264,3 +264,105 @@ def test_seeded_rolls_replay():
     g.place_panic(a, 0, token(a, "M00").id, "spin", random.Random(99), la)
     g.place_panic(b, 0, token(b, "M00").id, "spin", random.Random(99), lb)
     assert la.rolls == lb.rolls and la.lines == lb.lines
+
+
+# --- rolls are final (SG10), the Gardeners' Snapped effect (SG12), a push into a fatal area (SG13) ---
+
+def test_a_roll_makes_the_log_final():
+    state = make_state()
+    plain = g.Log()
+    g.activate(state, 0, token(state, "V00").id, Dice(), plain)
+    assert not plain.final  # no die rolled, no truth shown
+    rolled = g.Log()
+    g.place_panic(state, 0, token(state, "M00").id, "spin", Dice(1), rolled)  # holds
+    assert rolled.rolls and not rolled.reveals_truth and rolled.final
+
+
+def test_a_gardener_snapping_in_the_panic_phase_gives_its_panic_tokens_at_once():
+    state = make_state(drones=2)
+    drone(state, "vox1").lantern = 3
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    # mara's panic token on vox's true token V02: D8 7 over Nerve 6, vox0 Snaps; then every
+    # Gardener drone takes Darker by 6: vox0 has no lantern (no roll), vox1 rolls (2: lost)
+    g.place_panic(state, 1, token(state, "V02").id, "spin", Dice(7, 2), log)
+    assert drone(state, "vox0").snapped and drone(state, "vox1").lantern is None
+    assert not state.finished and state.snap_effects == [{"seat": 0, "drone": drone(state, "vox0").id}]
+    assert g.waiting_for(state) == 0 and g.acting_seat(state) is None
+    assert any("gives the panic tokens" in line for line in log.lines)
+    with pytest.raises(g.IllegalAction, match="Waiting for vox"):
+        g.pass_panic(state, 0, g.Log())  # the panic phase waits for the effect
+    with pytest.raises(g.IllegalAction, match="vox gives"):
+        g.give_snap_panic(state, 1, token(state, "V10").id, Dice(1), g.Log())  # the owner records it
+    given = g.Log()
+    g.give_snap_panic(state, 0, token(state, "M00").id, Dice(1), given)  # 1 + 0 is not over Nerve 3
+    assert token(state, "M00").panic == 1 and given.final
+    assert "Snapped effect of vox's drone vox0" in given.lines[0]
+    with pytest.raises(g.IllegalAction, match="cannot receive"):
+        g.give_snap_panic(state, 0, drone(state, "vox0").id, Dice(1), g.Log())
+    with pytest.raises(g.IllegalAction):
+        g.end_snap_effect(state, 1, g.Log())
+    done = g.Log()
+    g.end_snap_effect(state, 0, done)
+    assert not done.final and state.snap_effects == [] and g.acting_seat(state) == 0
+    assert state.phase == "panic" and state.panic_seat == 0  # the panic phase goes on
+    with pytest.raises(g.IllegalAction, match="No Snapped effect"):
+        g.give_snap_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())
+
+
+def test_a_gardener_snapped_in_anothers_action_step_is_its_owners_to_record():
+    state = make_state(groups=("gardeners", "gardeners"), nerves=(6, 6), drones=2)
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    g.perform(state, 0, "lighter", Dice(), g.Log(), level=3)
+    # mara's true token: mara0 Snaps; vox0's lantern 3 takes Darker by 6 (D8 1)
+    g.give_panic(state, 0, token(state, "M02").id, Dice(8, 1), g.Log())
+    assert drone(state, "mara0").snapped and drone(state, "vox0").lantern is None
+    assert state.snap_effects[-1]["seat"] == 1
+    with pytest.raises(g.IllegalAction, match="Waiting for mara"):
+        g.end_turn(state, 0, g.Log())
+    g.give_snap_panic(state, 1, token(state, "V01").id, Dice(1), g.Log())
+    g.end_snap_effect(state, 1, g.Log())
+    g.end_turn(state, 0, g.Log())
+    assert state.current == 1 and token(state, "V01").panic == 1
+
+
+def test_a_gardener_snap_that_ends_the_game_opens_no_effect():
+    state = make_state(groups=("gardeners", "eyes"))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.place_panic(state, 1, token(state, "V02").id, "spin", Dice(8), g.Log())
+    assert state.finished and state.winner == 1 and state.snap_effects == []
+
+
+def test_the_player_whose_panic_token_pushed_a_character_records_the_fatal_area():
+    state = make_state(groups=("eyes", "eyes"), nerves=(3, 3), drones=2)
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.place_panic(state, 0, token(state, "M00").id, "forward", Dice(1), g.Log())  # holds, moves 6"
+    assert state.panic_seat == 1 and state.pushed == {"seat": 0, "piece": token(state, "M00").id}
+    with pytest.raises(g.IllegalAction, match="pushed"):  # only the Character it pushed
+        g.fatal(state, 0, token(state, "M01").id, g.Log())
+    g.fatal(state, 0, token(state, "M00").id, g.Log())
+    assert token(state, "M00").removed and state.pushed is None
+    g.choose_panic_token(state, 1, token(state, "M03").id, g.Log())  # its panic token moves (SG3)
+    # mara (moving now) pushes V01 forwards; vox's pass ends her say as the pusher
+    g.place_panic(state, 1, token(state, "V01").id, "forward", Dice(1), g.Log())
+    assert state.pushed == {"seat": 1, "piece": token(state, "V01").id}
+    g.pass_panic(state, 0, g.Log())
+    assert state.pushed is None
+    # a spin moves nothing: its placer may not record a fatal area once the go has passed on
+    g.place_panic(state, 1, token(state, "M01").id, "spin", Dice(1), g.Log())
+    assert state.pushed is None and g.acting_seat(state) == 0
+    with pytest.raises(g.IllegalAction):
+        g.fatal(state, 1, token(state, "M01").id, g.Log())
+
+
+def test_an_old_snapshot_restores_the_new_fields_to_their_defaults():
+    state = make_state()
+    snap = g.snapshot(state)
+    del snap["game"]["snap_effects"], snap["game"]["pushed"]
+    state.snap_effects, state.pushed = [{"seat": 0, "drone": 1}], {"seat": 0, "piece": 2}
+    g.restore(state, snap)
+    assert state.snap_effects == [] and state.pushed is None

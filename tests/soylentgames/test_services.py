@@ -36,6 +36,12 @@ def act(game, user, kind, **data):
     return services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
 
 
+def place_both_drones(game, vox, mara):
+    """Turns 1 and 2: each player stacks their one drone's tokens on the table."""
+    act(game, vox, "place", piece=Piece.objects.get(game=game, player__user=vox, kind="drone").pk)
+    act(game, mara, "place", piece=Piece.objects.get(game=game, player__user=mara, kind="drone").pk)
+
+
 def test_create_requires_own_set_known_users_and_equal_drone_counts(players, make_set, make_user):
     vox, mara = players
     mine = make_set(vox, "Pale Hands", drones=2)
@@ -99,8 +105,7 @@ def test_a_short_game_to_a_win_with_the_log(two_player_game, players, fixed_seed
 def test_twice_in_a_row_panic_through_the_service(two_player_game, players, fixed_seed):
     game = two_player_game
     vox, mara = players
-    act(game, vox, "place", piece=Piece.objects.get(game=game, player__user=vox, kind="drone").pk)
-    act(game, mara, "place", piece=Piece.objects.get(game=game, player__user=mara, kind="drone").pk)
+    place_both_drones(game, vox, mara)
     mine = piece(game, "P1K")
     for _ in range(2):
         fixed_seed(1)
@@ -131,22 +136,20 @@ def test_stale_submissions_cannot_double_apply(two_player_game, players):
     assert game.turn == 2 and game.version == seen + 1
 
 
-def test_undo_by_its_maker_only_and_before_the_next_turn(two_player_game, players, fixed_seed):
+def test_undo_by_its_maker_only_and_before_the_next_turn(two_player_game, players):
     game = two_player_game
     vox, mara = players
-    act(game, vox, "place", piece=Piece.objects.get(game=game, player__user=vox, kind="drone").pk)
-    act(game, mara, "place", piece=Piece.objects.get(game=game, player__user=mara, kind="drone").pk)
+    place_both_drones(game, vox, mara)
     act(game, vox, "activate", piece=piece(game, "P1K").pk)
-    fixed_seed(1)
-    act(game, vox, "panic", piece=piece(game, "W1K").pk, effect="spin")
-    assert piece(game, "W1K").panic == 1
+    act(game, vox, "pass")
     game.refresh_from_db()
+    assert game.panic_seat == 1
     with pytest.raises(services.GameError, match="Only the player who made"):
         services.undo(game.pk, mara, game.version)
     services.undo(game.pk, vox, game.version)
     game.refresh_from_db()
-    assert piece(game, "W1K").panic == 0 and game.panic_seat == 0 and game.phase == "panic"
-    assert Event.objects.get(game=game, kind="panic").undone
+    assert game.panic_seat == 0 and game.phase == "panic" and game.passes == 0
+    assert Event.objects.get(game=game, kind="pass").undone
     # then the activation itself; then mara's place is hers, not vox's
     services.undo(game.pk, vox, game.version)
     game.refresh_from_db()
@@ -155,11 +158,125 @@ def test_undo_by_its_maker_only_and_before_the_next_turn(two_player_game, player
         services.undo(game.pk, vox, game.version)
 
 
+def test_a_panic_test_that_held_cannot_be_undone_and_rolled_again(two_player_game, players, fixed_seed):
+    """SG10: a roll is final. Undoing a test that held would let the placer roll until it Snaps."""
+    game = two_player_game
+    vox, mara = players
+    place_both_drones(game, vox, mara)
+    act(game, vox, "activate", piece=piece(game, "P1K").pk)
+    fixed_seed(1)
+    event = act(game, vox, "panic", piece=piece(game, "W1K").pk, effect="spin")
+    assert not event.undoable and event.payload["rolls"][0]["snapped"] is False
+    game.refresh_from_db()
+    version = game.version
+    with pytest.raises(services.GameError, match="a roll is final"):
+        services.undo(game.pk, vox, version)
+    game.refresh_from_db()
+    assert piece(game, "W1K").panic == 1 and game.panic_seat == 1 and game.version == version
+    assert not Event.objects.filter(game=game, undone=True).exists()  # nor the activation before it
+
+
+def test_a_snap_that_ended_the_game_cannot_be_undone(two_player_game, players, fixed_seed):
+    """The audit's case: a revealed Eyes drone activated twice in a row rolls, Snaps and ends the game."""
+    game = two_player_game
+    vox, mara = players
+    place_both_drones(game, vox, mara)
+    watcher = Piece.objects.get(game=game, player__user=mara, kind="drone")
+    for vox_piece in ("P1K", "P1M"):
+        act(game, vox, "activate", piece=piece(game, vox_piece).pk)
+        act(game, vox, "pass")
+        act(game, mara, "pass")
+        act(game, vox, "end-turn")
+        if vox_piece == "P1K":
+            act(game, mara, "replace", piece=Piece.objects.get(game=game, player__user=mara, is_true=True).pk)
+            act(game, mara, "activate", piece=watcher.pk)
+            act(game, mara, "pass")
+            act(game, vox, "pass")
+            act(game, mara, "end-turn")
+    fixed_seed(4)  # 4 + 0 is over the Eyes' Nerve 3
+    event = act(game, mara, "activate", piece=watcher.pk)  # twice in a row: a panic token
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.winner_seat == 0 and not event.undoable
+    with pytest.raises(services.GameError, match="a roll is final"):
+        services.undo(game.pk, mara, game.version)
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and Piece.objects.get(pk=watcher.pk).snapped
+
+
+def test_an_event_logged_with_dice_before_rolls_were_final_is_final(two_player_game, players, fixed_seed):
+    game = two_player_game
+    vox, mara = players
+    place_both_drones(game, vox, mara)
+    act(game, vox, "activate", piece=piece(game, "P1K").pk)
+    fixed_seed(1)
+    event = act(game, vox, "panic", piece=piece(game, "W1K").pk, effect="spin")
+    Event.objects.filter(pk=event.pk).update(undoable=True)  # a row written by the old rule
+    game.refresh_from_db()
+    with pytest.raises(services.GameError, match="a roll is final"):
+        services.undo(game.pk, vox, game.version)
+
+
+@pytest.fixture
+def two_drone_game(players, make_set):
+    """Gardeners (vox, true tokens P1N and P2N) vs Eyes (mara), 2 drones each, all placed; vox to play."""
+    vox, mara = players
+    game = services.create_game(vox, make_set(vox, "Pale Hands", "gardeners", drones=2), ["mara"])
+    services.join(game.pk, mara, make_set(mara, "Watchers", "eyes", drones=2))
+    game = services.start(game.pk, vox, 0)
+    for user in (vox, mara, vox, mara):
+        drone = Piece.objects.filter(game=game, player__user=user, kind="drone", placed=False).first()
+        act(game, user, "place", piece=drone.pk)
+    return game
+
+
+def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_drone_game, players, fixed_seed):
+    """SG12: a Gardener Snapping outside the action step; its owner records the Darker panic tokens."""
+    game = two_drone_game
+    vox, mara = players
+    act(game, vox, "activate", piece=piece(game, "P2K").pk)
+    act(game, vox, "pass")
+    fixed_seed(7)  # 7 + 0 over the Gardeners' Nerve 6: vox's true token P1N Snaps its drone
+    act(game, mara, "panic", piece=piece(game, "P1N").pk, effect="spin")
+    game.refresh_from_db()
+    assert game.status == Game.PLAYING and game.snap_effects == [
+        {"seat": 0, "drone": Piece.objects.get(game=game, code="Pale Hands 1").pk}]
+    with pytest.raises(services.GameError, match="Waiting for vox"):
+        act(game, vox, "pass")
+    with pytest.raises(services.GameError, match="vox gives"):
+        act(game, mara, "snap-panic", piece=piece(game, "P2M").pk)
+    fixed_seed(1)
+    event = act(game, vox, "snap-panic", piece=piece(game, "W1K").pk)
+    assert piece(game, "W1K").panic == 1 and not event.undoable and event.seed is not None
+    assert "Snapped effect" in event.payload["lines"][0]
+    done = act(game, vox, "snap-done")
+    assert done.undoable
+    game.refresh_from_db()
+    assert game.snap_effects == [] and game.phase == "panic" and game.panic_seat == 0
+    services.undo(game.pk, vox, game.version)  # ending the effect was bookkeeping
+    game.refresh_from_db()
+    assert len(game.snap_effects) == 1
+
+
+def test_the_pusher_records_a_push_into_a_fatal_area(two_player_game, players, fixed_seed):
+    """SG13: the player whose panic token moved a Character 6" forwards may record where it went."""
+    game = two_player_game
+    vox, mara = players
+    place_both_drones(game, vox, mara)
+    act(game, vox, "activate", piece=piece(game, "P1K").pk)
+    fixed_seed(1)
+    act(game, vox, "panic", piece=piece(game, "W1K").pk, effect="forward")
+    game.refresh_from_db()
+    assert game.panic_seat == 1 and game.pushed == {"seat": 0, "piece": piece(game, "W1K").pk}
+    with pytest.raises(services.GameError, match="pushed"):
+        act(game, vox, "fatal", piece=piece(game, "W1M").pk)
+    act(game, vox, "fatal", piece=piece(game, "W1K").pk)
+    assert piece(game, "W1K").removed
+
+
 def test_a_gaze_cannot_be_undone(two_player_game, players):
     game = two_player_game
     vox, mara = players
-    act(game, vox, "place", piece=Piece.objects.get(game=game, player__user=vox, kind="drone").pk)
-    act(game, mara, "place", piece=Piece.objects.get(game=game, player__user=mara, kind="drone").pk)
+    place_both_drones(game, vox, mara)
     act(game, vox, "replace", piece=Piece.objects.get(game=game, player__user=vox, is_true=True).pk)
     seer = Piece.objects.get(game=game, player__user=vox, kind="drone")
     act(game, vox, "gaze", piece=piece(game, "W1K").pk, seer=seer.pk)

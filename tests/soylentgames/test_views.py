@@ -267,3 +267,61 @@ def test_game_page_query_budget(client, request, size, django_assert_num_queries
     assert r.status_code == 200
     with django_assert_num_queries(6):
         assert client.get(url(game), **HTMX).status_code == 200
+
+
+# --- rolls are final (SG10), the Snapped effect (SG12), the pusher (SG13) -----------------------
+
+def _fix_seed(monkeypatch, *faces):
+    from tests.soylentgames.test_services import seed_rolling
+
+    seed = seed_rolling(*faces)
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed)
+
+
+def test_no_undo_button_after_a_roll_and_the_page_says_why(client, two_player_game, players, monkeypatch):
+    vox, mara = players
+    game = placed(two_player_game, players)
+    client.force_login(vox)
+    post_act(client, game, "activate", piece=Piece.objects.get(game=game, code="P1K").pk)
+    assert "Undo your last change" in client.get(url(game)).content.decode()  # no dice yet
+    _fix_seed(monkeypatch, 1)
+    post_act(client, game, "panic", piece=Piece.objects.get(game=game, code="W1K").pk, effect="forward")
+    page = client.get(url(game)).content.decode()
+    assert "Undo your last change" not in page
+    assert "Your last change cannot be undone: it rolled dice, and a roll is final." in page
+    answer = post_act(client, game, "undo")
+    assert answer.status_code == 422 and "a roll is final" in answer.content.decode()
+    assert Piece.objects.get(game=game, code="W1K").panic == 1
+    # the pusher may record that the Character it pushed went into a fatal area (SG13)
+    assert 'name="kind" value="fatal"' in page and page.count('id="fatal-piece"') == 1
+    fatal_form = page.split('id="fatal-piece"')[1].split("</select>")[0]
+    assert "W1K" in fatal_form and "W1M" not in fatal_form
+
+
+def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_set, monkeypatch):
+    vox, mara = players
+    game = services.create_game(vox, make_set(vox, "Pale Hands", "gardeners", drones=2), ["mara"])
+    services.join(game.pk, mara, make_set(mara, "Watchers", "eyes", drones=2))
+    game = services.start(game.pk, vox, 0)
+    for user in (vox, mara, vox, mara):
+        game.refresh_from_db()
+        drone = Piece.objects.filter(game=game, player__user=user, kind="drone", placed=False).first()
+        services.play(game.pk, user, game.version, "place", {"piece": str(drone.pk)})
+    for user, kind, data in ((vox, "activate", {"piece": Piece.objects.get(game=game, code="P2K").pk}),
+                             (vox, "pass", {})):
+        game.refresh_from_db()
+        services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
+    client.force_login(mara)
+    _fix_seed(monkeypatch, 7)
+    post_act(client, game, "panic", piece=Piece.objects.get(game=game, code="P1N").pk, effect="spin")
+    page = client.get(url(game)).content.decode()
+    assert "waiting for <strong>vox</strong> to give the panic tokens" in page
+    assert 'value="snap-panic"' not in page and 'value="pass"' not in page
+    client.force_login(vox)
+    page = client.get(url(game)).content.decode()
+    assert 'value="snap-panic"' in page and 'value="snap-done"' in page
+    _fix_seed(monkeypatch, 1)
+    assert post_act(client, game, "snap-panic", piece=Piece.objects.get(game=game, code="W1K").pk).status_code == 200
+    assert post_act(client, game, "snap-done").status_code == 200
+    game.refresh_from_db()
+    assert game.snap_effects == [] and Piece.objects.get(game=game, code="W1K").panic == 1
