@@ -38,6 +38,7 @@ from crewbuilder.rules.character import (
     move_distance,
     valid_raise_choice,
     weapon_profile,
+    worn_armor,
 )
 
 ITEM_SECTIONS = {"equipment": "equipment", "armor": "armor", "weapons": "weapon"}
@@ -213,12 +214,16 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
         + sum(item["cost"] for item in gear)
     )
     armor_items = [item for item in gear if catalogue.category.get(item["slug"]) == "armor"]
+    armor_sets = [i for i in armor_items if i.get("kind") != "shield"]
+    worn = worn_armor(armor_sets)
+    # Only the one worn set moves the numbers (two heavy armors: -1", not -2").
+    move_items = [i for i in gear if not any(i is s for s in armor_sets)] + ([worn] if worn else [])
     return {
         "name": name,
         "points": points,
         "attributes": attributes,
-        "armor": armor_points([i for i in armor_items if i.get("kind") != "shield"], body_mods),
-        "move": move_distance(rules["move"], rules["move_minimum"], gear),
+        "armor": armor_points(armor_sets, body_mods),
+        "move": move_distance(rules["move"], rules["move_minimum"], move_items),
         "carry": {"used": carry_used, "max": carry_max},
         "ap": ap_cap(rules["ap"], traits),
         "weapons": weapons,

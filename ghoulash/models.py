@@ -148,6 +148,8 @@ class TileToken(models.Model):
     SECRET while ``revealed`` is False."""
 
     ON_BOARD, TAKEN, USED, SET_ASIDE = "board", "taken", "used", "set-aside"
+    # a Hole token stacked on a square that already holds a Hole: "remove the uppermost Hole token"
+    REMOVED = "removed"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tokens")
     tile = models.PositiveSmallIntegerField()  # 1..4

@@ -482,12 +482,27 @@ def _my_turn(game: Game, me: Player, current: Player, phase: str | tuple) -> Non
     if me.pk != current.pk:
         raise GameError(f"It is {current.user.username}'s turn.")
     phases = (phase,) if isinstance(phase, str) else phase
+    seat = (game.battle or {}).get("seat") if game.phase in PENDING else None
+    if game.phase not in phases and seat is not None and seat != me.seat:
+        raise GameError("Wait for the player on whose square the token was moved to resolve the encounter.")
     if game.phase not in phases:
         raise GameError({Game.TURN_START: "Replenish your hand first: it begins the turn.",
                          Game.BATTLE: "Put down your Value cards against the Ghoul first.",
                          Game.CHALLENGE: "Wait for the challenge to be offered around the table.",
                          Game.RESPONSE: "Answer the challenge first.",
                          Game.FIRST_AID: "Use the First-Aid Kit or leave it first."}.get(game.phase, "Not now."))
+
+
+def _resolving(game: Game, players: list[Player], me: Player, current: Player, phase: str) -> None:
+    """The encounter waiting in ``phase`` is resolved by the player it happened to: on their own turn, or on
+    the turn of whoever moved the token onto their square (it is still that player's turn afterwards)."""
+    seat = (game.battle or {}).get("seat")
+    if game.phase == phase and seat is not None:
+        who = next(p for p in players if p.seat == seat)
+        if me.pk != who.pk:
+            raise GameError(f"{who.user.username} is resolving the encounter now.")
+        return
+    _my_turn(game, me, current, phase)
 
 
 def _do_replenish(game, players, tokens, me, current, data) -> None:
@@ -540,30 +555,78 @@ def _do_reveal(game, players, tokens, me, current, data) -> None:
         raise GameError("That token is already revealed.")
     token.revealed = True
     game.encountered = True
-    what = {"ghoul": f"a strength-{token.strength} Ghoul ({token.victory_points} Victory Points)", "hole": "a Hole",
+    _log(game, me.user, "reveal", f"{me.user.username} enters {token.label.lower()} and reveals {_what(token)}.")
+    _encounter(game, players, tokens, me, token)
+
+
+def _what(token: TileToken) -> str:
+    return {"ghoul": f"a strength-{token.strength} Ghoul ({token.victory_points} Victory Points)", "hole": "a Hole",
             "first-aid": "a First-Aid Kit", "ghoo-gun": "a Ghoo Gun"}.get(token.kind, token.kind)
-    _log(game, me.user, "reveal", f"{me.user.username} enters {token.label.lower()} and reveals {what}.")
+
+
+WOUND_FIELDS = ["hand", "draw", "discard", "wounds", "dead", "victory_points"]
+
+
+def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: Player, token: TileToken) -> None:
+    """``who`` resolves the encounter with the revealed ``token``: entered by movement on their turn, or moved
+    onto their square by the player whose turn it is ("that player must resolve that encounter immediately,
+    even though it is not their turn"). A player in a Hole "is helpless against any encounter" (l.405-412)."""
     if token.kind == "ghoul":
-        _start_battle(game, me, token)
-    elif token.kind == "hole":
-        me.in_hole = True
-        me.save(update_fields=["in_hole"])
-        _log(game, me.user, "hole", f"{me.user.username} falls into the Hole: out of the game until the "
-             "beginning of their next turn.")
-        _end_if_over(game, players, tokens, me.user)  # the last token may be this Hole (GT12)
-        if game.status == Game.PLAYING:
-            _end_turn(game, players, me)
-    elif token.kind == "first-aid":
-        if me.wounds:
-            game.phase = Game.FIRST_AID
-            game.battle = {"token": token.pk}
+        if who.in_hole:
+            result = gh.ghoul_battle(token.strength, token.victory_points, current_icv(who, tokens), in_hole=True)
+            _log(game, who.user, "battle-lost", f"{who.user.username} is in a Hole and cannot play Value cards: "
+                 f"the battle against the strength-{token.strength} Ghoul is lost. The Ghoul stays on its square.")
+            _wound(game, who, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
+            who.save(update_fields=WOUND_FIELDS)
         else:
-            _log(game, me.user, "first-aid", f"{me.user.username} has no wounds: the kit stays on the square, revealed.")
+            _start_battle(game, who, token)
+    elif token.kind == "hole":
+        if who.in_hole:
+            token.state = TileToken.REMOVED
+            _log(game, who.user, "hole", f"{who.user.username} is already in a Hole: only one Hole token can be "
+                 "placed on a square, so the uppermost Hole token is removed from the board.")
+        else:
+            who.in_hole = True
+            who.save(update_fields=["in_hole"])
+            _log(game, who.user, "hole", f"{who.user.username} falls into the Hole: out of the game until the "
+                 "beginning of their next turn.")
+            if who.seat == game.current_seat:
+                token.save(update_fields=["revealed", "holder", "state"])
+                _end_if_over(game, players, tokens, who.user)  # the last token may be this Hole (GT12)
+                if game.status == Game.PLAYING:
+                    _end_turn(game, players, who)
+    elif token.kind == "first-aid":
+        if who.in_hole:
+            _log(game, who.user, "first-aid", f"{who.user.username} is in a Hole and can take no action: the kit "
+                 "stays on the square, revealed.")
+        elif who.wounds:
+            game.phase = Game.FIRST_AID
+            game.battle = {"token": token.pk, "seat": who.seat}
+        else:
+            _log(game, who.user, "first-aid", f"{who.user.username} has no wounds: the kit stays on the square, revealed.")
     elif token.kind == "ghoo-gun":
-        token.holder, token.state = me, TileToken.TAKEN
-        _log(game, me.user, "ghoo-gun", f"{me.user.username} takes the Ghoo Gun: Initial Combat Value "
-             f"{current_icv(me, tokens)} for the rest of the game.")
+        token.holder, token.state = who, TileToken.TAKEN
+        _log(game, who.user, "ghoo-gun", f"{who.user.username} takes the Ghoo Gun: Initial Combat Value "
+             f"{current_icv(who, tokens)} for the rest of the game.")
     token.save(update_fields=["revealed", "holder", "state"])
+
+
+def _do_enter(game, players, tokens, me, current, data) -> None:
+    """The player enters a square holding a revealed Hole or Ghoo Gun (one left face up: by a Hole that took
+    someone earlier, or by Cornealius' specialty). A Hole "can be encountered by other players"; Stacking,
+    Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
+    turn". A Ghoul is battled ("fight") and a First-Aid Kit used ("first-aid") through their own buttons."""
+    _my_turn(game, me, current, Game.TURN)
+    _no_piece(me)
+    if game.encountered:
+        raise GameError("You already had an encounter this turn: it ended your movement.")
+    token = _token(tokens, data.get("token"))
+    if not (token.revealed and token.state == TileToken.ON_BOARD and token.kind in ("hole", "ghoo-gun")):
+        raise GameError("Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is battled, a "
+                        "First-Aid Kit used, a face-down token revealed).")
+    game.encountered = True
+    _log(game, me.user, "enter", f"{me.user.username} enters {token.label.lower()}, {_what(token)}, and stops.")
+    _encounter(game, players, tokens, me, token)
 
 
 def _do_fight(game, players, tokens, me, current, data) -> None:
@@ -593,7 +656,7 @@ def _heal(game: Game, me: Player, token: TileToken) -> None:
 
 def _do_first_aid(game, players, tokens, me, current, data) -> None:
     if game.phase == Game.FIRST_AID:
-        _my_turn(game, me, current, Game.FIRST_AID)
+        _resolving(game, players, me, current, Game.FIRST_AID)
         token = _token(tokens, game.battle["token"])
     else:
         _my_turn(game, me, current, Game.TURN)
@@ -611,18 +674,19 @@ def _do_first_aid(game, players, tokens, me, current, data) -> None:
 
 
 def _do_leave_first_aid(game, players, tokens, me, current, data) -> None:
-    _my_turn(game, me, current, Game.FIRST_AID)
+    _resolving(game, players, me, current, Game.FIRST_AID)
     game.phase, game.battle = Game.TURN, None
     _log(game, me.user, "first-aid", f"{me.user.username} leaves the First-Aid Kit on the square, revealed.")
 
 
 def _do_play(game, players, tokens, me, current, data) -> None:
-    _my_turn(game, me, current, Game.BATTLE)
+    _resolving(game, players, me, current, Game.BATTLE)
     battle = game.battle
     token = _token(tokens, battle["token"])
     ids = _card_ids(data.getlist("cards"))
     cards = _from_hand(me, ids)
     _values(cards)
+    reveals = _specialty_reveals(me, tokens, cards, data)
     battle["played"] = ids
     _put_down(me, ids)
     me.save(update_fields=["hand"])
@@ -630,6 +694,7 @@ def _do_play(game, players, tokens, me, current, data) -> None:
     _log(game, me.user, "play", f"{me.user.username} puts down {card_text(cards)}: Initial Combat Value "
          f"{current_icv(me, tokens, battle)} + {sum(c['value'] for c in cards)} = {result.total_before_challenge} "
          f"against strength {token.strength} ({result.needed} needed).")
+    _reveal_on_tile(game, me, reveals)
     if not result.won:
         _finish_battle(game, players, tokens, result)
         return
@@ -659,6 +724,7 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
         raise GameError(f"A challenge is 1 to {gh.CHALLENGE_MAX_CARDS} Value cards.")
     cards = _from_hand(me, ids)
     values = _values(cards)
+    reveals = _specialty_reveals(me, tokens, cards, data)
     _put_down(me, ids)
     me.save(update_fields=["hand"])
     battle.update({"challenger": me.seat, "challenge": ids, "challenge_values": list(values), "offers": []})
@@ -667,6 +733,7 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
     result = _battle_result(battle, token, battler, current_icv(battler, tokens, battle))
     _log(game, me.user, "challenge", f"{me.user.username} challenges with {card_text(cards)}: "
          f"{battler.user.username}'s total drops to {result.after_challenge} ({result.needed} needed).")
+    _reveal_on_tile(game, me, reveals)
     if result.won:
         _finish_battle(game, players, tokens, result)
     else:
@@ -685,7 +752,7 @@ def _do_decline(game, players, tokens, me, current, data) -> None:
 
 
 def _do_respond(game, players, tokens, me, current, data) -> None:
-    _my_turn(game, me, current, Game.RESPONSE)
+    _resolving(game, players, me, current, Game.RESPONSE)
     battle = game.battle
     ids = _card_ids(data.getlist("cards"))
     parry_ids = _card_ids(data.getlist("parry"))
@@ -698,6 +765,7 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     if len(parries) > len(battle["challenge_values"]):
         raise GameError("Each Parry ignores one challenge card: that is more Parry cards than challenge cards.")
     _values(cards)
+    reveals = _specialty_reveals(me, tokens, cards, data)
     # each Parry ignores one challenge card: the highest ones (the battling player's best choice)
     battle["parried_values"] = sorted(battle["challenge_values"], reverse=True)[:len(parries)]
     battle["parry"] = parry_ids
@@ -710,7 +778,53 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     _log(game, me.user, "respond", f"{me.user.username} answers with {card_text(cards)}{parry_text}: "
          f"total {result.total} ({result.needed} needed)." if cards or parries else
          f"{me.user.username} has no answer to the challenge.")
+    _reveal_on_tile(game, me, reveals)
     _finish_battle(game, players, tokens, result)
+
+
+SPECIALTY_TYPES = (BoxCard.SPECIALTY, BoxCard.SPECIALTY_VALUE, BoxCard.SPECIALTY_ACTION, BoxCard.SPECIALTY_RESCUE)
+
+
+def _specialty_reveals(me: Player, tokens: list[TileToken], cards: list[dict], data) -> list[TileToken]:
+    """The face-down tokens Cornealius reveals with the Specialty cards of this play ("Cornealius can reveal a
+    token on his tile every time he uses a Specialty card"): at most one per Specialty card, all on one tile
+    (his), each face down on the board. Checked before anything changes (GT16)."""
+    raw = [x for x in data.getlist("reveal") if x]
+    if not raw:
+        return []
+    if me.character != gh.REVEALS_WITH_SPECIALTY:
+        raise GameError("Only Cornealius reveals a token when he uses a Specialty card.")
+    if me.dead:
+        raise GameError("Cornealius is dead: his playing piece is off the board, so he has no tile to reveal a "
+                        "token on.")
+    used = sum(1 for c in cards if c["type"] in SPECIALTY_TYPES)
+    allowed = gh.specialty_reveals(me.character, used, has_piece=True)
+    if not allowed:
+        raise GameError("Cornealius reveals a token on his tile when he uses a Specialty card: these cards are "
+                        "not Specialty cards.")
+    if len(raw) > allowed:
+        raise GameError(f"One token per Specialty card used: at most {allowed} here.")
+    chosen = [_token(tokens, x) for x in raw]
+    if len({t.pk for t in chosen}) != len(chosen):
+        raise GameError("Choose each token to reveal once.")
+    for t in chosen:
+        if t.revealed or t.state != TileToken.ON_BOARD:
+            raise GameError(f"{t.label} is already face up: choose a face-down token on your tile.")
+    if len({t.tile for t in chosen}) > 1:
+        raise GameError("The tokens Cornealius reveals are on his tile: choose them on one tile.")
+    return chosen
+
+
+def _reveal_on_tile(game: Game, me: Player, chosen: list[TileToken]) -> None:
+    """Cornealius' specialty: the token is flipped over where it lies. He does not enter its square, so it is
+    no encounter: nothing is resolved, his movement and his turn's encounter are untouched, and the token
+    stays on its square, face up, for whoever enters it (GT16)."""
+    for t in chosen:
+        t.revealed = True
+        t.save(update_fields=["revealed"])
+        _log(game, me.user, "specialty-reveal", f"{me.user.username} (Cornealius' specialty, with the Specialty "
+             f"card) reveals {t.label.lower()} on his tile: {_what(t)}. It stays on its square, face up; no "
+             "encounter.")
 
 
 def _strength_icv_check(game: Game, me: Player, card: dict) -> None:
@@ -740,6 +854,10 @@ def _do_card(game, players, tokens, me, current, data) -> None:
     sets_icv = any(is_card(card, slug) for slug in STRENGTH_ICV_CARDS)
     if sets_icv:
         _strength_icv_check(game, me, card)
+    reveals = _specialty_reveals(me, tokens, [card], data)
+    if is_action:
+        _no_action_after_token_move(game)
+        game.action_taken = True
     _discard(me, ids)
     me.save(update_fields=["hand", "discard"])
     _log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
@@ -749,6 +867,7 @@ def _do_card(game, players, tokens, me, current, data) -> None:
         token = _token(tokens, game.battle["token"])
         _log(game, me.user, "icv", f"{me.user.username}'s Initial Combat Value in this battle becomes the Ghoul's "
              f"strength: {current_icv(me, tokens, game.battle)} ({token.strength + gh.BEAT_BY} needed).")
+    _reveal_on_tile(game, me, reveals)
 
 
 def _discard(player: Player, ids: list[int]) -> None:
@@ -789,9 +908,11 @@ def _do_hole(game, players, tokens, me, current, data) -> None:
     _my_turn(game, me, current, Game.TURN)
     card = _action_card(me, data, "hole", "Hole")
     targets = _targets(players, me, data)
+    _no_action_after_token_move(game)
     already = [t.user.username for t in targets if t.in_hole]
     if already:
         raise GameError(f"{', '.join(already)} already in a Hole: only one Hole token can be placed on a square.")
+    game.action_taken = True
     _discard(me, [card["id"]])
     me.save(update_fields=["hand", "discard"])
     for t in targets:
@@ -815,6 +936,8 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
     value_cards = _from_hand(me, [card["id"]] + value_ids)[1:]
     value = _values(value_cards)[0] if value_cards else None
     wounds = gh.debris_wounds(by_action=True, value_card=value)
+    _no_action_after_token_move(game)
+    game.action_taken = True
     _discard(me, [card["id"]] + value_ids)
     _log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
          + (f" with {card_text(value_cards)}" if value_cards else "")
@@ -852,6 +975,118 @@ def _do_debris_square(game, players, tokens, me, current, data) -> None:
     Player.objects.bulk_update([me], ["hand", "draw", "discard", "wounds", "dead", "victory_points"])
 
 
+def holes_in_game(players: list[Player]) -> int:
+    """How many Hole tokens Hole Action cards can place: one per Hole Action card in the game's decks."""
+    return sum(1 for p in players for c in p.deck if c["type"] == BoxCard.ACTION and is_card(c, "hole"))
+
+
+def _do_hole_square(game, players, tokens, me, current, data) -> None:
+    """The player enters a square where a Hole Action card placed a Hole token: "The Hole token stays on the
+    square for the remainder of the game and can be encountered by other players" (l.385-390); Stacking,
+    Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
+    turn". The Hole tokens of the deal are entered with their own "Enter" button (GT19)."""
+    _my_turn(game, me, current, Game.TURN)
+    _no_piece(me)
+    if game.encountered:
+        raise GameError("You already had an encounter this turn: it ended your movement.")
+    if not holes_in_game(players):
+        raise GameError("The decks hold no Hole cards: no Hole token can have been placed by a card.")
+    game.encountered = True
+    me.in_hole = True
+    me.save(update_fields=["in_hole"])
+    _log(game, me.user, "hole", f"{me.user.username} enters a square with a Hole token placed by a Hole card and "
+         "falls into the Hole: out of the game until the beginning of their next turn.")
+    _end_if_over(game, players, tokens, me.user)
+    if game.status == Game.PLAYING:
+        _end_turn(game, players, me)
+
+
+def _no_action_after_token_move(game: Game) -> None:
+    """"When taking an action, a player has two options: A. They can play an Action card ... B. They can move
+    an unrevealed Encounter Token": a turn whose Action was a token move has no Action card (GT18)."""
+    if Event.objects.filter(game=game, turn=game.turn, kind="move-token").exists():
+        raise GameError("Your Action this turn was moving an Encounter Token: no Action card as well.")
+
+
+def _tile(raw, message: str) -> int:
+    try:
+        tile = int(raw)
+    except (TypeError, ValueError):
+        raise GameError(message) from None
+    if not 1 <= tile <= gh.TILES:
+        raise GameError(message)
+    return tile
+
+
+def _do_move_token(game, players, tokens, me, current, data) -> None:
+    """The Action's option B: "move an unrevealed Encounter Token up to five spaces ... The token being moved
+    cannot be on the tile currently occupied by the player, nor can the player move the token onto their
+    tile" (Lake excepted: "Lake can move tokens that are on his own tile"). "A token can be moved into a square
+    occupied by another player, in which case that player must resolve that encounter immediately, even though
+    it is not their turn" (GT17, GT18). The tracker has no squares: the player gives their tile, the tile the
+    token goes to and who stands on the square it lands on; the spaces and walls are counted at the table."""
+    _my_turn(game, me, current, Game.TURN)
+    if me.in_hole:
+        raise GameError("You are in a Hole: no action until the beginning of your next turn.")
+    if game.action_taken:
+        raise GameError("You have taken your Action this turn: one Action, an Action card or a token move.")
+    token = _token(tokens, data.get("token"))
+    if token.revealed or token.state != TileToken.ON_BOARD:
+        raise GameError("Only an unrevealed Encounter Token on the board can be moved.")
+    to_tile = _tile(data.get("to_tile"), f"Choose the tile the token is moved to (1 to {gh.TILES}).")
+    my_tile = None if me.dead else _tile(data.get("my_tile"), f"Give the tile your playing piece is on (1 to "
+                                                             f"{gh.TILES}): the tracker has no squares.")
+    try:
+        gh.check_token_move(me.character, token.tile, to_tile, my_tile)
+    except gh.IllegalPlay as exc:
+        msg = str(exc)
+        raise GameError(msg[0].upper() + msg[1:] + ".") from None
+    try:
+        seats = [int(x) for x in data.getlist("on_square") if x != ""]
+    except (TypeError, ValueError):
+        raise GameError("Choose the players standing on the square the token is moved to.") from None
+    by_seat = {p.seat: p for p in players}
+    if len(set(seats)) != len(seats) or any(x not in by_seat for x in seats):
+        raise GameError("Choose the players standing on the square the token is moved to.")
+    on_square = [by_seat[x] for x in seats]
+    dead = [p.user.username for p in on_square if p.dead]
+    if dead:
+        raise GameError(f"{', '.join(dead)}: the character is dead, the playing piece is off the board.")
+    if me in on_square and my_tile != to_tile:
+        raise GameError(f"You are on tile {my_tile}: a token moved to tile {to_tile} cannot land on your square.")
+    old_label, from_tile = token.label, token.tile
+    if to_tile != token.tile:
+        token.slot = max((t.slot for t in tokens if t.tile == to_tile), default=0) + 1
+        token.tile = to_tile
+    game.action_taken = True
+    specialty = (" (Lake's specialty: he moves tokens on his own tile and onto it)"
+                 if me.character == gh.MOVES_TOKENS_ON_OWN_TILE and my_tile in (from_tile, to_tile) else "")
+    where = f"to tile {to_tile} (now {token.label.lower()})" if to_tile != from_tile else "on its tile"
+    _log(game, me.user, "move-token", f"{me.user.username} moves the face-down {old_label.lower()} up to "
+         f"{gh.MOVE_TOKEN_SPACES} spaces {where}{specialty}.")
+    if not on_square:
+        token.save(update_fields=["tile", "slot"])
+        return
+    token.revealed = True
+    token.save(update_fields=["tile", "slot", "revealed"])
+    names = [p.user.username for p in on_square]
+    _log(game, me.user, "move-token", f"It lands on the square of {' and '.join(names)} and is revealed: "
+         f"{_what(token)}.")
+    if token.kind == "hole" and any(p.in_hole for p in on_square):
+        token.state = TileToken.REMOVED
+        token.save(update_fields=["state"])
+        _log(game, me.user, "hole", "A Hole token is already on that square: only one Hole token can be placed "
+             "on a square, so the uppermost Hole token is removed from the board.")
+        return
+    order = gh.moved_token_resolvers([p.user.username for p in players], me.user.username, names, token.kind)
+    by_name = {p.user.username: p for p in players}
+    for name in order:
+        who = by_name[name]
+        if who.pk == me.pk:
+            game.encountered = True  # "Any encounter ... ends the player's movement"
+        _encounter(game, players, tokens, who, token)
+
+
 def _end_turn(game: Game, players: list[Player], me: Player) -> None:
     seats = [p.seat for p in players]
     nxt = next(p for p in players if p.seat == seats[(seats.index(me.seat) + 1) % len(seats)])
@@ -878,6 +1113,7 @@ HANDLERS = {
     "leave-first-aid": _do_leave_first_aid, "play": _do_play, "challenge": _do_challenge, "decline": _do_decline,
     "respond": _do_respond, "card": _do_card, "end-turn": _do_end_turn,
     "hole": _do_hole, "debris": _do_debris, "debris-square": _do_debris_square,
+    "move-token": _do_move_token, "enter": _do_enter, "hole-square": _do_hole_square,
 }
 
 
@@ -934,7 +1170,9 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
     mine = {}
     if me is not None:
         deck = {c["id"]: c for c in me.deck}
-        my_turn_now = me.seat == game.current_seat and game.phase == Game.TURN
+        # Action cards: on one's own turn, unless its Action was a token move (GT18)
+        moved = any(e.kind == "move-token" and e.turn == game.turn for e in events)
+        my_turn_now = me.seat == game.current_seat and game.phase == Game.TURN and not moved
         playing = game.status == Game.PLAYING and not me.in_hole
 
         def playable(card: dict) -> bool:  # what _do_card accepts: Action cards on your own turn only
@@ -949,7 +1187,12 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
             return my_turn_now or card["type"] not in (BoxCard.ACTION, BoxCard.SPECIALTY_ACTION)
 
         hand = [{**deck[i], "type_label": TYPE_LABELS.get(deck[i]["type"], ""), "playable": playable(deck[i]),
-                 "is_value": is_value_card(deck[i])} for i in me.hand]
+                 "is_value": is_value_card(deck[i]), "is_specialty": deck[i]["type"] in SPECIALTY_TYPES}
+                for i in me.hand]
+        face_down = [{"id": t.pk, "label": t.label, "tile": t.tile} for t in tokens
+                     if not t.revealed and t.state == TileToken.ON_BOARD]
+        # Cornealius' specialty: a face-down token on his tile with each Specialty card he uses (GT16)
+        reveals = me.character == gh.REVEALS_WITH_SPECIALTY and not me.dead and not me.in_hole and bool(face_down)
         on_players = my_turn_now and playing
         mine = {
             "hand": hand,
@@ -962,27 +1205,43 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
                                  and is_card(c, "debris")), None),
             "targets": [{"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole}
                         for p in players if p.pk != me.pk and not p.dead],
+            "face_down": face_down,
+            "reveal_tokens": face_down if reveals else [],
+            "specialty_value_slots": list(range(sum(1 for c in hand if c["is_value"] and c["is_specialty"])))
+            if reveals else [],
+            # players who may stand on the square a moved token lands on: Lake's own square too (GT17)
+            "move_targets": [{"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole, "me": p.pk == me.pk}
+                             for p in players if not p.dead
+                             and (p.pk != me.pk or me.character == gh.MOVES_TOKENS_ON_OWN_TILE)],
+            "lake": me.character == gh.MOVES_TOKENS_ON_OWN_TILE,
         }
     can = {}
     if me is not None and game.status == Game.PLAYING:
         my_turn = me.seat == game.current_seat
+        # who resolves the pending encounter (a First-Aid Kit found before GT17 carries no seat: the current player)
+        resolving = game.battle is not None and game.battle.get("seat", game.current_seat) == me.seat
         can = {
             "replenish": my_turn and game.phase == Game.TURN_START,
             "turn": my_turn and game.phase == Game.TURN,
             "move": my_turn and game.phase == Game.TURN and not game.encountered and not me.dead and not me.in_hole,
-            "play": my_turn and game.phase == Game.BATTLE,
+            "play": resolving and game.phase == Game.BATTLE,
             "challenge": game.phase == Game.CHALLENGE and bool(game.battle.get("offers"))
             and game.battle["offers"][0] == me.seat,
-            "respond": my_turn and game.phase == Game.RESPONSE,
-            "first_aid": my_turn and game.phase == Game.FIRST_AID,
+            "respond": resolving and game.phase == Game.RESPONSE,
+            "first_aid": resolving and game.phase == Game.FIRST_AID,
+            # the Action's option B (GT17, GT18)
+            "move_token": my_turn and game.phase == Game.TURN and not game.action_taken and not me.in_hole,
         }
         can["debris_square"] = can["move"] and debris_in_game(players) > 0
+        can["hole_square"] = can["move"] and holes_in_game(players) > 0
     current = by_seat.get(game.current_seat)
+    resolver = by_seat.get((game.battle or {}).get("seat", game.current_seat)) if game.phase in PENDING else None
     return {
         "game": game, "me": me, "seats": seats, "tiles": tiles, "battle": battle, "mine": mine, "can": can,
         "current": current, "events": events, "show_seeds": game.status == Game.FINISHED,
         "winning_vp": gh.WINNING_VP, "hand_size": gh.HAND_SIZE, "challenge_max": gh.CHALLENGE_MAX_CARDS,
-        "debris_max": debris_in_game(players),
+        "debris_max": debris_in_game(players), "resolver": resolver or current, "tiles_count": range(1, gh.TILES + 1),
+        "move_spaces": gh.MOVE_TOKEN_SPACES,
     }
 
 

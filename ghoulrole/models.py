@@ -40,6 +40,9 @@ class GhoulSheet(models.Model):
     kill_health = models.PositiveSmallIntegerField(null=True, blank=True)  # Vile: the target's starting Health
     dice = models.PositiveSmallIntegerField()
     chart = models.JSONField(default=dict, blank=True)  # Vile: {"1": [movement, attack], ...} typed by the player
+    # The Terror deck's size from the catalogue's components ("13 Terror Cards"), fixed at creation;
+    # null on sheets made before it was kept: the catalogue file's number.
+    terror_deck = models.PositiveSmallIntegerField(null=True, blank=True)
 
     # State.
     turn = models.PositiveIntegerField(default=0)
@@ -109,10 +112,13 @@ class Event(models.Model):
 
 
 class TerrorCard(models.Model):
-    HAND, ACTIVE, PLAYED, DISCARDED = "hand", "active", "played", "discarded"
+    HAND, ACTIVE, PLAYED, DISCARDED, RETURNED = "hand", "active", "played", "discarded", "returned"
     # ACTIVE: a once per game effect that begins "During this turn": removed at the end of the turn
+    # RETURNED: discarded "shuffling it back into the Terror deck" (Pickpocket): in the deck again
     STATUS_CHOICES = [(HAND, "In hand"), (ACTIVE, "In play until the end of this turn"),
-                      (PLAYED, "Once per game effect used (removed)"), (DISCARDED, "Discarded")]
+                      (PLAYED, "Once per game effect used (removed)"), (DISCARDED, "Discarded"),
+                      (RETURNED, "Shuffled back into the Terror deck")]
+    OUT_OF_DECK = (HAND, ACTIVE, PLAYED, DISCARDED)
     REASONS = {
         "roll": "low roll", "fury": "even Fury", "thief": "killed the Thief", "attack": "successful attack",
         "treasures": "two Treasures or Gems", "manual": "added by hand",

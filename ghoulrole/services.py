@@ -5,7 +5,8 @@ included) and every rule from ``crewbuilder.rules.ghoul_role``. Each action
 runs in one transaction on the locked sheet and writes an Event holding the
 state before it, so the last action can be undone and every roll replayed
 from its seed. A roll and a Terror card draw are final: such an event (and
-so every event before it) cannot be undone (GS12).
+so every event before it) cannot be undone (GS12). Cards are drawn from a
+Terror deck of the catalogue's size: an empty deck gives none (GS15-GS17).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class SheetError(ValueError):
 def catalogue() -> dict:
     """The Ghoul role's sections from the database, by slug where the engine wants tables."""
     rows = {part: rules_entries(SYSTEM, part) for part in
-            ("rules", "difficulties", "vile_difficulties", "player_variants", "vile_variants")}
+            ("rules", "difficulties", "vile_difficulties", "player_variants", "vile_variants", "components")}
     by_slug = {part: {e["slug"]: e for e in entries} for part, entries in rows.items()}
     return {**by_slug, "lists": rows}
 
@@ -72,6 +73,16 @@ def variant_choices(cat: dict) -> list[tuple[str, str]]:
 
 def vile_variant_choices(cat: dict) -> list[tuple[str, str]]:
     return VILE_OPPONENTS + [(v["slug"], v["name"]) for v in _ordered(cat, "vile_variants")]
+
+
+def terror_deck_for(cat: dict) -> int:
+    """The Terror deck's size from the catalogue's components ("13 Terror Cards"), house rules
+    included; the catalogue file's when the database has no components section."""
+    components = list(cat.get("components", {}).values())
+    try:
+        return rules.terror_deck_size(components) if components else rules.TERROR_DECK
+    except (KeyError, TypeError, ValueError):
+        raise SheetError("The catalogue's Terror cards (components) have no usable number.") from None
 
 
 def goals_for(cat: dict, kind: str, difficulty: str, variant: str, players: int | None = None,
@@ -104,7 +115,7 @@ def goals_for(cat: dict, kind: str, difficulty: str, variant: str, players: int 
         "kind": kind, "difficulty": difficulty, "difficulty_name": table[difficulty]["name"],
         "players": players, "variant": variant, "variant_name": entry["name"],
         "fury_goal": fury, "crystal_goal": crystals, "kill_goal": rules.variant_kill(variant) or "",
-        "kill_health": None, "dice": rules.ghoul_dice_for(difficulty, table),
+        "kill_health": None, "dice": rules.ghoul_dice_for(difficulty, table), "terror_deck": terror_deck_for(cat),
     }
 
 
@@ -139,7 +150,7 @@ def _vile_goals(cat, difficulty, variant, players, thief_stash) -> dict:
         "kind": GhoulSheet.VILE, "difficulty": difficulty, "difficulty_name": table[difficulty]["name"],
         "players": players, "variant": variant, "variant_name": names[variant],
         "fury_goal": None, "crystal_goal": crystals, "kill_goal": kill or "", "kill_health": health,
-        "dice": table[difficulty]["dice"],
+        "dice": table[difficulty]["dice"], "terror_deck": terror_deck_for(cat),
     }
 
 
@@ -177,6 +188,25 @@ def describe_goal(sheet: GhoulSheet) -> str:
         kill = f"kill the {who}" + (health if sheet.kill_health else "")
         text = f"{kill}, or {text}" if text else kill
     return text[0].upper() + text[1:]
+
+
+# --- the Terror deck ---------------------------------------------------------------------
+
+
+def deck_size(sheet: GhoulSheet) -> int:
+    """Cards in the sheet's Terror deck (fixed at creation from the catalogue)."""
+    return sheet.terror_deck if sheet.terror_deck is not None else rules.TERROR_DECK
+
+
+def deck_left(sheet: GhoulSheet, cards=None) -> int:
+    """Cards still in the Terror deck: every card in hand, in play, removed or discarded is out
+    of it; a card shuffled back (Pickpocket) is in it again. ``cards``: the sheet's cards if
+    already fetched (no query)."""
+    if cards is None:
+        out = sheet.terror_cards.filter(status__in=TerrorCard.OUT_OF_DECK).count()
+    else:
+        out = sum(1 for c in cards if c.status in TerrorCard.OUT_OF_DECK)
+    return rules.terror_cards_left(deck_size(sheet), out)
 
 
 # --- state <-> engine ---------------------------------------------------------------------
@@ -331,20 +361,24 @@ def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
         raise SheetError("You can only attack on entering a space that holds a player piece.")
     extras = [w for w, on in (("through a wall", wall), ("into an occupied space", occupied),
                               ("to attack at once", attacking)) if on]
+    if attacking and not sheet.is_vile and sheet.attack_discs < rules.attack_cost(0):
+        # an attack costs "Ghoul discs equal to 1 + the target's defense statistic": at least 1
+        raise SheetError("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space "
+                         "costs +1.")
+    unattackable = _flag(data, "unattackable")
+    if unattackable and not occupied:
+        raise SheetError("A piece you cannot attack is only there if the space is occupied.")
     if sheet.is_vile:
         if occupied:
             defense = _int(data, "defense", "the piece's defense statistic", 0, 20)
-            cost = rules.vile_enter_cost(sheet.attack_discs, defense, attacking, sheet.bonus, wall)
+            cost = rules.vile_enter_cost(sheet.attack_discs, defense, attacking, sheet.bonus, wall, unattackable)
             extras.append(f"defense {defense}")
         else:
             cost = rules.move_cost(through_wall=wall)
     else:
-        unattackable = _flag(data, "unattackable")
-        if unattackable and not occupied:
-            raise SheetError("A piece you cannot attack is only there if the space is occupied.")
-        if unattackable:
-            extras.append("holding a piece you cannot attack")
         cost = rules.move_cost(wall, occupied, attacking, unattackable)
+    if unattackable:
+        extras.append("holding a piece you cannot attack")
     try:
         state = rules.spend_movement(_state(sheet), cost)
     except rules.IllegalGhoulAction as exc:
@@ -438,6 +472,7 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
     role, name = _target(data)
     defense = _int(data, "defense", f"the {name}'s defense statistic", 0, 20)
     thief_killed = role == "thief"
+    loot = _int(data, "loot", "the Thief's Loot Drop Level", 0, 20, default=1) if thief_killed else 0
     before = _state(sheet)
     cards: list[str] = []
     if sheet.is_vile:
@@ -461,12 +496,23 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
         cards = _fury_cards(before, after)
         _store(sheet, after)
         terror = ": even Fury, draw a Terror card" if cards else ""
-        summary = (f"Attacked the {name} (defense {defense}): {rules.attack_cost(defense)} Ghoul discs, "
+        cost = rules.attack_cost(defense)
+        summary = (f"Attacked the {name} (defense {defense}): {cost} Ghoul disc{'s' if cost != 1 else ''}, "
                    f"1 Fury (now {sheet.fury}){terror}; then skitter.")
+    data_out = {"target": role, "name": name, "defense": defense}
     if thief_killed:
-        cards.append("thief")
-        summary += " The Thief is killed: draw Terror cards equal to his Loot Drop Level (minimum 1) and keep one."
-    return Outcome(summary, {"target": role, "name": name, "defense": defense}, cards=cards)
+        # Resolving the attack (the Thief's cards) comes before the Fury gained after it.
+        drawn, _kept, returned = rules.thief_loot(loot, deck_left(sheet))
+        cards = ["thief"] + cards  # the card kept (none drawn from an empty deck: see act)
+        summary += " The Thief is killed"
+        if drawn:
+            back = f", return {returned} to the bottom of the Terror deck" if returned else ""
+            summary += (f": drew {drawn} Terror card{'s' if drawn != 1 else ''} (Loot Drop Level {loot}, "
+                        f"minimum 1), keep one{back}.")
+        else:
+            summary += "."
+        data_out.update(loot=loot, loot_drawn=drawn, loot_returned=returned)
+    return Outcome(summary, data_out, cards=cards)
 
 
 def do_crystal(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -620,9 +666,17 @@ def do_lost(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_draw(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    """A Terror card drawn by hand (an effect the sheet does not count)."""
+    """A Terror card drawn by hand (an effect the sheet does not count); none from an empty deck."""
     _not_over(sheet)
+    if deck_left(sheet) == 0:
+        raise SheetError(_empty_deck(sheet))
     return Outcome("Drew a Terror card.", cards=["manual"])
+
+
+def _empty_deck(sheet: GhoulSheet) -> str:
+    size = deck_size(sheet)
+    return (f"The Terror deck is empty: all {size} Terror cards are in your hand, in play, removed from the game "
+            "or discarded. Only cards returned to the deck (the Thief's Pickpocket) can be drawn again.")
 
 
 def _card(sheet: GhoulSheet, data: Mapping) -> TerrorCard:
@@ -654,6 +708,7 @@ def do_use(sheet: GhoulSheet, data: Mapping) -> Outcome:
 def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """The once per game effect: the card leaves the game now, or at the end of the turn when the
     effect begins "During this turn" (GS14)."""
+    _not_over(sheet)
     card = _card(sheet, data)
     if card.pk in _cards_used_this_turn(sheet, "use"):
         raise SheetError(f"You used the other effect of {card} this turn: you cannot use both of a card's "
@@ -673,11 +728,30 @@ def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(f"Used the once per game effect of {card}: removed from the game.", {"card": card.pk})
 
 
+# Why a Terror card is discarded (the text's cases) -> (its status afterwards, the log's words).
+DISCARDS = {
+    "other": (TerrorCard.DISCARDED, ""),
+    "scratch": (TerrorCard.DISCARDED, " (the Dragon's Scratch)"),
+    "unicorn": (TerrorCard.DISCARDED, " (the Unicorn attacked with 3 Anger)"),
+    # "he may choose ... to discard a Terror card, shuffling it back into the Terror deck"
+    "pickpocket": (TerrorCard.RETURNED, " (the Thief's Pickpocket), shuffling it back into the Terror deck"),
+}
+DISCARD_CHOICES = [("other", "Another effect"), ("scratch", "The Dragon's Scratch"),
+                   ("unicorn", "The Unicorn, with 3 Anger"), ("pickpocket", "The Thief's Pickpocket: back into the deck")]
+
+
 def do_discard(sheet: GhoulSheet, data: Mapping) -> Outcome:
+    """Discard a card from the hand. Pickpocket shuffles it back into the Terror deck; the text
+    names no place for the other discards, which stay out of the deck (GS16)."""
+    _not_over(sheet)
+    why = data.get("why") or "other"
+    if why not in DISCARDS:
+        raise SheetError("Choose why the card is discarded.")
     card = _card(sheet, data)  # a card in play "During this turn" is not in the hand to discard
-    card.status = TerrorCard.DISCARDED
+    status, words = DISCARDS[why]
+    card.status = status
     card.save(update_fields=["status"])
-    return Outcome(f"Discarded {card}.", {"card": card.pk})
+    return Outcome(f"Discarded {card}{words}.", {"card": card.pk, "why": why})
 
 
 ACTIONS = {
@@ -706,13 +780,22 @@ def act(sheet_id: int, user, action: str, data: Mapping) -> Event:
     before = _snapshot(sheet, sheet.terror_cards.all())
     turn = sheet.turn
     outcome = handler(sheet, data)
+    cards = outcome.cards
+    if cards:  # cards come off the Terror deck while it has any (GS15)
+        drawn, _short = rules.draw_terror_cards(deck_left(sheet), len(cards))
+        cards, missed = cards[:drawn], cards[drawn:]
+        if missed:
+            why = ", ".join(TerrorCard.REASONS.get(r, r) for r in missed)
+            outcome.summary += (f" The Terror deck is empty: {len(missed)} Terror card{'s' if len(missed) != 1 else ''}"
+                                f" not drawn ({why}).")
+            outcome.data["not_drawn"] = missed
     sheet.save()
     event = Event.objects.create(sheet=sheet, turn=sheet.turn if action in ("roll", "prepare") else turn,
                                  kind=action, summary=outcome.summary[:300], seed=outcome.seed,
                                  data=outcome.data, before=before)
-    if outcome.cards:
+    if cards:
         TerrorCard.objects.bulk_create([TerrorCard(sheet=sheet, event=event, drawn_turn=sheet.turn, reason=r)
-                                        for r in outcome.cards])
+                                        for r in cards])
     return event
 
 

@@ -107,6 +107,8 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
         "targets": services.TARGETS, "fury_track": _fury_track(sheet),
         "attack_cost_base": rules.attack_cost(0), "crystal_cost": rules.CRYSTAL_COST,
         "collect_cost": rules.COLLECT_COST,
+        "deck_size": services.deck_size(sheet), "deck_left": services.deck_left(sheet, cards),
+        "discard_choices": services.DISCARD_CHOICES,
     }
     if sheet.is_vile:
         right = sheet.right

@@ -45,7 +45,7 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
         row = {"id": piece.id, "kind": piece.kind, "code": piece.code, "panic": piece.panic,
                "status": _status(piece), "in_play": piece.in_play, "snapped": piece.snapped,
                "removed": piece.removed, "placed": piece.placed, "revealed": piece.revealed,
-               "lantern": piece.lantern, "label": engine.label(state, piece),
+               "lantern": piece.lantern, "light": piece.light, "label": engine.label(state, piece),
                "active": piece.id == state.active, "mine": piece.seat == my_seat}
         if piece.kind == "token" and (piece.revealed or piece.seat == my_seat):
             # public once revealed; otherwise the owner's own key (never anyone else's)
@@ -79,7 +79,8 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
         pending_from=view(state.pieces[state.pending["from"]]) if state.pending else None,
         waiting=engine.waiting_for(state) is not None,
         snap_player=by_seat.get(effect["seat"]) if effect else None,
-        snap_drone=view(state.pieces[effect["drone"]]) if effect else None,
+        snap_drone=view(state.pieces[effect["drone"]]) if effect and effect.get("drone") in state.pieces else None,
+        dark_drone=view(state.pieces[effect["darker"]]) if effect and effect.get("darker") in state.pieces else None,
     )
     if me is None or state.finished:
         return context
@@ -107,6 +108,8 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
                 row = dict(a)
                 if a["slug"] == "lighter":
                     row["levels"] = engine.LIGHT_LEVELS
+                    # SG14: the acting Character gains a light token anyway; the player ticks the others
+                    row["lit_choices"] = [view(p) for p in engine.characters(state) if p.id != active.id]
                 if a["slug"] == "darker":
                     if drone.lantern is None:
                         continue  # nothing to reduce
@@ -114,10 +117,19 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
                                          for n in range(1, drone.lantern + 1)]
                 actions.append(row)
             context["action_choices"] = actions
-        else:
+        elif state.performed not in engine.NO_COUNTED_PANIC:
             context["give_targets"] = targets
-    if effect and effect["seat"] == my_seat and not state.pending:
-        context["snap_targets"] = targets
+    if effect and effect["seat"] == my_seat and not state.pending and effect.get("out") is None:
+        # SG16/SG17: tick who is out of the light; each gains 5 panic tokens, one test each
+        dark = []
+        for p in engine.dark_candidates(state):
+            row = view(p)
+            nerve = engine.seat_of(state, p.seat).nerve
+            row["chance5"] = _pct(soylent.panic_batch_distribution(nerve, p.panic, engine.DARKNESS_PANIC)["snapped"])
+            dark.append(row)
+        context["dark_targets"] = dark
+        context["lights"] = [view(d) for d in engine.lanterns(state)]
+        context["darkness_panic"] = engine.DARKNESS_PANIC
     if acting == my_seat:
         context["fatal_targets"] = [view(p) for p in engine.characters(state)]
     elif acting is not None and state.pushed and state.pushed["seat"] == my_seat:

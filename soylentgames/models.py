@@ -32,9 +32,11 @@ class Game(models.Model):
     panic_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     passes = models.PositiveSmallIntegerField(default=0)
     acted = models.BooleanField(default=False)
+    performed = models.CharField(max_length=40, blank=True, default="")  # the action performed this turn
     pending = models.JSONField(null=True, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Gardeners' Snapped effects still giving panic tokens ([{"seat", "drone"}], the latest last)
+    # Darker actions waiting for who is out of the light (the action step's, a Gardener's Snapped
+    # effect's): [{"seat", "drone", "darker", "queue", "out"}], the latest last
     snap_effects = models.JSONField(default=list, blank=True)
     pushed = models.JSONField(null=True, blank=True)  # {"seat", "piece"}: whose panic token pushed what
 
@@ -92,6 +94,7 @@ class Piece(models.Model):
     snapped = models.BooleanField(default=False)
     removed = models.BooleanField(default=False)
     lantern = models.PositiveSmallIntegerField(null=True, blank=True)  # Gardeners' lantern number
+    light = models.PositiveSmallIntegerField(default=0)  # light tokens on this Character (Lighter)
 
     class Meta:
         ordering = ["player__seat", "position", "code", "id"]

@@ -191,14 +191,15 @@ def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engin
         piece.pk: engine.Piece(id=piece.pk, seat=seat_by_player[piece.player_id], kind=piece.kind,
                                drone=piece.drone_id or piece.pk, code=piece.code, is_true=piece.is_true,
                                panic=piece.panic, placed=piece.placed, revealed=piece.revealed,
-                               snapped=piece.snapped, removed=piece.removed, lantern=piece.lantern)
+                               snapped=piece.snapped, removed=piece.removed, lantern=piece.lantern,
+                               light=piece.light)
         for piece in pieces
     }
     return engine.State(
         seats=seats, pieces=state_pieces, current=game.current_seat, turn=game.turn, phase=game.phase,
         active=game.active_piece, panic_seat=game.panic_seat, passes=game.passes, acted=game.acted,
         pending=game.pending, finished=game.status == Game.FINISHED, winner=game.winner_seat,
-        snap_effects=list(game.snap_effects or []), pushed=game.pushed,
+        snap_effects=list(game.snap_effects or []), pushed=game.pushed, performed=game.performed or None,
     )
 
 
@@ -207,6 +208,7 @@ def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: e
     game.active_piece, game.panic_seat, game.passes = state.active, state.panic_seat, state.passes
     game.acted, game.pending, game.winner_seat = state.acted, state.pending, state.winner
     game.snap_effects, game.pushed = list(state.snap_effects), state.pushed
+    game.performed = state.performed or ""
     if state.finished:
         game.status = Game.FINISHED
     elif game.status == Game.FINISHED:
@@ -250,13 +252,23 @@ ACTIONS = {
     "perform": (engine.perform, ("action",), True),
     "give-panic": (engine.give_panic, ("piece",), True),
     "end-turn": (engine.end_turn, (), False),
-    "move-panic": (engine.choose_panic_token, ("piece",), False),
+    "move-panic": (engine.choose_panic_token, ("piece",), True),  # the darkness may go on (rolls)
     "replace": (engine.replace_with_drone, ("piece",), False),
     "gaze": (engine.gaze, ("piece", "seer"), False),
     "fatal": (engine.fatal, ("piece",), False),
-    "snap-panic": (engine.give_snap_panic, ("piece",), True),
-    "snap-done": (engine.end_snap_effect, (), False),
+    "dark": (engine.darken, ("piece*",), True),  # the Characters ticked as out of the light
 }
+
+
+def _field(data, name: str):
+    """A POST field; ``name*`` is a list (ticked boxes)."""
+    if not name.endswith("*"):
+        return data.get(name)
+    name = name[:-1]
+    if hasattr(data, "getlist"):
+        return data.getlist(name)
+    value = data.get(name)
+    return value if isinstance(value, (list, tuple)) else ([] if value in (None, "") else [value])
 
 
 @transaction.atomic
@@ -270,10 +282,11 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
     func, fields, rolls = ACTIONS[kind]
     log = engine.Log()
     seed = secrets.randbits(32)
-    args = [data.get(f) for f in fields]
+    args = [_field(data, f) for f in fields]
     try:
         if kind == "perform":
-            func(state, me.seat, args[0], random.Random(seed), log, level=data.get("level"), reduction=data.get("reduction"))
+            func(state, me.seat, args[0], random.Random(seed), log, level=data.get("level"),
+                 reduction=data.get("reduction"), lit=_field(data, "lit*"))
         elif rolls:
             func(state, me.seat, *args, random.Random(seed), log)
         else:

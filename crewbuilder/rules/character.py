@@ -97,10 +97,25 @@ def move_distance(base_move: int, minimum: int, items: list) -> int:
     return max(minimum, base_move + sum(item.get("move_modifier", 0) for item in items))
 
 
+def worn_armor(armor_items: list):
+    """The one set of armor a model wears ("at most one set of armor ... equipped"):
+    the one with the most points (the first listed on a tie); None without armor.
+
+    A crew carrying more (a ``too-many-armor`` error) still gets the numbers of
+    one worn set: its armor points and its move modifier, never two sets' worth.
+    """
+    worn = None
+    for item in armor_items:
+        if worn is None or (item.get("armor") or 0) > (worn.get("armor") or 0):
+            worn = item
+    return worn
+
+
 def armor_points(armor_items: list, body_mods: list) -> int:
     """Points of the worn armor set plus body-mod bonuses (Reinforced body)."""
-    worn = max((item.get("armor") or 0 for item in armor_items), default=0)
-    return worn + sum(mod.get("armor_bonus", 0) for mod in body_mods)
+    worn = worn_armor(armor_items)
+    points = (worn.get("armor") or 0) if worn else 0
+    return points + sum(mod.get("armor_bonus", 0) for mod in body_mods)
 
 
 def ap_cap(base_ap: int, traits: list) -> int:

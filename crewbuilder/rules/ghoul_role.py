@@ -20,6 +20,10 @@ Readings (docs/rules-interpretations.md (Part 5), "The Ghoul role"):
 - Smashing a Crystal costs 3 discs and skitters but gives no Fury (the Fury
   section names only attacking a player and 2 Treasures); a parameter allows
   the other reading.
+- The Terror deck is the components' "13 Terror Cards". A card drawn comes off
+  the deck; cards returned "to the bottom of the Terror deck" or discarded
+  "shuffling it back into the Terror deck" go back; the text prints no other
+  way back (no reshuffle), so an empty deck gives no card.
 """
 
 from __future__ import annotations
@@ -67,6 +71,22 @@ COLLECT_COST = _rule("collect-treasures-and-gems")["cost"]
 TREASURES_PER_FURY = _rule("two-treasures-make-one-fury")["treasures"]
 VILE_CRYSTAL_ATTACK = _rule("vile-ghoul-smash-a-crystal")["attack_at_least"]
 TERROR_AT_OR_BELOW = terror_thresholds()
+
+
+def terror_deck_size(components: Sequence[Mapping] | None = None) -> int:
+    """Cards in the Terror deck: the components list's "13 Terror Cards".
+
+    ``components`` (entries with slug and number) replaces the catalogue file's."""
+    for entry in (_catalogue()["components"] if components is None else components):
+        if entry["slug"] == "terror-cards":
+            number = entry["number"]
+            if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+                raise ValueError(f"the Terror deck needs a whole number of cards, got {number!r}")
+            return number
+    raise ValueError("the components list has no Terror cards")
+
+
+TERROR_DECK = terror_deck_size()
 
 
 # ---------------------------------------------------------------------------
@@ -227,6 +247,39 @@ def terror_cards_for_fury(before: int, after: int) -> int:
     one for each even-numbered space reached."""
     every = _rule("terror-card-on-even-fury")["every"]
     return sum(1 for f in range(before + 1, after + 1) if f % every == 0)
+
+
+# ---------------------------------------------------------------------------
+# The Terror deck
+# ---------------------------------------------------------------------------
+
+def terror_cards_left(deck: int, out_of_deck: int) -> int:
+    """Cards still in the Terror deck: the deck minus the cards out of it (in hand, in
+    play, removed from the game, discarded). Never below 0."""
+    if deck < 0 or out_of_deck < 0:
+        raise ValueError("card counts cannot be negative")
+    return max(deck - out_of_deck, 0)
+
+
+def draw_terror_cards(left: int, wanted: int) -> tuple[int, int]:
+    """(drawn, not drawn): each draw takes the top card while the deck has one;
+    the text has no rule to refill an empty deck, so the rest are not drawn."""
+    if left < 0 or wanted < 0:
+        raise ValueError("card counts cannot be negative")
+    drawn = min(left, wanted)
+    return drawn, wanted - drawn
+
+
+def thief_loot(loot_drop_level: int, left: int) -> tuple[int, int, int]:
+    """The Thief killed: "Draw Terror cards equal in number to the Thief's Loot Drop Level
+    (minimum 1), keep one, and return the others to the bottom of the Terror deck."
+
+    (drawn, kept, returned): as many as the deck holds; one is kept if any was drawn."""
+    if loot_drop_level < 0 or left < 0:
+        raise ValueError("card counts cannot be negative")
+    drawn, _short = draw_terror_cards(left, max(loot_drop_level, _rule("thief-killed")["at_least"]))
+    kept = min(drawn, _rule("thief-killed")["keep"])
+    return drawn, kept, drawn - kept
 
 
 def move_cost(through_wall: bool = False, occupied: bool = False, attacking: bool = False,
@@ -399,12 +452,13 @@ def vile_can_smash_crystal(attack_value: int, bonus: int = 0) -> bool:
 
 
 def vile_enter_cost(attack_value: int, defense: int, attacking: bool, bonus: int = 0,
-                    through_wall: bool = False) -> int:
+                    through_wall: bool = False, holds_unattackable: bool = False) -> int:
     """Movement to enter a space with a player piece: +1 if Attack <= its defense
-    statistic or if not immediately attacking it."""
+    statistic or if not immediately attacking it; +1 (once) as well if the space also
+    holds a piece you cannot attack, as for the Ghoul (GS18)."""
     rule = _rule("move")
     cost = rule["cost"] + (rule["wall_extra"] if through_wall else 0)
-    if attack_value + bonus <= defense or not attacking:
+    if attack_value + bonus <= defense or not attacking or holds_unattackable:
         cost += rule["occupied_extra"]
     return cost
 

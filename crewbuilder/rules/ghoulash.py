@@ -19,6 +19,11 @@ Readings (docs/rules-interpretations.md (Part 5), "Ghoulash"):
 - Wounds: one random hand card per wound (another player picks blind, here the
   seeded rng), then the top of the Draw Pile; the Discard Pile is reshuffled
   when the Draw Deck runs out, for wounds as for drawing.
+- Moving an unrevealed token (the Action's option B): not from nor onto the
+  mover's tile, except for Lake (his specialty, profile card included); a token
+  moved onto players is resolved by the next of them in play order (a Hole by
+  all of them). Cornealius reveals one token on his tile per Specialty card he
+  uses, without an encounter (GT16, GT17 in the tracker's readings).
 - Deck check: "Value cards in equal amounts" = the same number of Value cards
   of each value in every deck (strict); ``value_check="count"`` compares only
   the number of Value cards.
@@ -501,3 +506,62 @@ def all_tokens_resolved(tokens: Sequence[tuple[bool, bool]]) -> bool:
     standing on the board) per token, true when each is revealed and no revealed
     Ghoul is still waiting to be defeated (a lost battle leaves it on its square)."""
     return all(revealed and not standing for revealed, standing in tokens)
+
+
+# ---------------------------------------------------------------------------
+# Moving an Encounter Token (the Action's option B) and the characters' specialties
+# ---------------------------------------------------------------------------
+
+MOVE_TOKEN_SPACES = _rule("move-an-encounter-token")["number"]  # "up to five spaces"
+# "Lake can move tokens that are on his own tile" (profile card: "or onto his tile from other tiles")
+MOVES_TOKENS_ON_OWN_TILE = "lake"
+# "Cornealius can reveal a token on his tile every time he uses a Specialty card"
+REVEALS_WITH_SPECIALTY = "cornealius"
+
+
+def check_token_move(character: str, token_tile: int, to_tile: int, player_tile: int | None) -> None:
+    """The tile rule of moving an unrevealed Encounter Token: "The token being moved cannot be on the tile
+    currently occupied by the player, nor can the player move the token onto their tile." Lake's specialty
+    lifts it: "Lake can move tokens that are on his own tile" (profile card: "Subject can move Encounter
+    Tokens on his own tile or onto his tile from other tiles"). ``player_tile`` None: no playing piece (a
+    dead character), so no tile to keep away from. Raises IllegalPlay."""
+    if character == MOVES_TOKENS_ON_OWN_TILE or player_tile is None:
+        return
+    if token_tile == player_tile:
+        raise IllegalPlay("the token being moved cannot be on the tile you occupy (only Lake moves tokens "
+                          "on his own tile)")
+    if to_tile == player_tile:
+        raise IllegalPlay("you cannot move the token onto your own tile (only Lake moves tokens onto his tile)")
+
+
+def specialty_reveals(character: str, specialty_cards_used: int, has_piece: bool = True) -> int:
+    """How many face-down tokens on the player's tile may be revealed after using Specialty cards: one per
+    card for Cornealius ("every time he uses a Specialty card"), none for the others; none without a
+    playing piece (a dead character has no tile)."""
+    if specialty_cards_used < 0:
+        raise ValueError("specialty_cards_used cannot be negative")
+    if character != REVEALS_WITH_SPECIALTY or not has_piece:
+        return 0
+    return specialty_cards_used
+
+
+def moved_token_resolvers(seating: Sequence[str], mover: str, on_square: Sequence[str], kind: str) -> tuple[str, ...]:
+    """Who resolves an unrevealed token moved onto a square where players stand ("that player must resolve
+    that encounter immediately, even though it is not their turn").
+
+    A Ghoul: "If the token is moved onto a square occupied by two or more players and is revealed to be a
+    Ghoul, the player who is next among them in play order is the one to resolve the encounter" (play order
+    from the mover's left, the mover last). A Hole: every player on the square (Holes are "played upon the
+    square, not the opponent", FAQ). Any other token (a First-Aid Kit, a Ghoo Gun: one token, one player):
+    the next in play order, as for a Ghoul."""
+    if mover not in seating:
+        raise ValueError(f"{mover!r} is not at the table")
+    if not on_square:
+        return ()
+    unknown = [p for p in on_square if p not in seating]
+    if unknown or len(set(on_square)) != len(on_square):
+        raise ValueError(f"players on the square must be at the table, each once: {list(on_square)!r}")
+    i = list(seating).index(mover)
+    order = tuple(seating[i + 1:]) + tuple(seating[:i]) + (mover,)
+    here = tuple(p for p in order if p in on_square)
+    return here if kind == "hole" else here[:1]

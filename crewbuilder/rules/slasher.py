@@ -14,7 +14,9 @@ Readings (docs/rules-interpretations.md (Part 5), "The Slasher trial"):
 - Heal and Hit need an adjacent Survivor; their Status change is conditional
   but the Points (+2) / Health (-1) are not (as written). Rescue needs an adjacent
   Caged Survivor and Cage an adjacent Dying one (otherwise they would do nothing).
-- Monster Actions are taken only inside an Advance; Survivor Actions never inside one.
+- Monster Actions are taken only inside an Advance; Survivor Actions never inside one,
+  nor any other change (Readiness, a blank Location set, the Monster's too: ST5, ST10).
+- Only an Unready Survivor becomes Ready; Health at or below 0 makes any Survivor Dead.
 - Dead Survivors keep their Location (nothing in the text clears it).
 - A Caged Survivor takes no actions but may still become Ready (it is Living;
   otherwise no Advance could ever happen again).
@@ -161,7 +163,7 @@ def parse_square(square: str) -> tuple[int, int]:
     if not isinstance(square, str) or len(square) < 2:
         raise ValueError(f"not a Square: {square!r}")
     row, col = square[0].upper(), square[1:]
-    if row not in ROW_LETTERS or not col.isdigit() or not 1 <= int(col) <= COLUMNS or col != str(int(col)):
+    if row not in ROW_LETTERS or not (col.isascii() and col.isdigit()) or not 1 <= int(col) <= COLUMNS or col != str(int(col)):
         raise ValueError(f"not a Square of the Trial Grounds (A1-{ROW_LETTERS[-1]}{COLUMNS}): {square!r}")
     return ROW_LETTERS.index(row), int(col)
 
@@ -287,7 +289,11 @@ def new_trial(survivor_names: Sequence[str], monster: str = "Monster", diagonals
               numbers: Numbers = DEFAULT_NUMBERS) -> Trial:
     if len(set(survivor_names)) != len(survivor_names):
         raise ValueError("Survivor names must be unique")
-    return Trial(Monster(monster), tuple(Survivor(n, health=numbers.health) for n in survivor_names),
+    if monster in survivor_names:
+        raise ValueError("a Survivor may not share the Monster's name")
+    # "When a Survivor's Health is at or below 0, their Status is immediately set to
+    # Dead": a (house-rule) default Health of 0 or less starts the Survivor Dead.
+    return Trial(Monster(monster), tuple(_set_health(Survivor(n), numbers.health) for n in survivor_names),
                  diagonals=diagonals, numbers=numbers)
 
 
@@ -296,8 +302,9 @@ def _with_survivor(trial: Trial, survivor: Survivor) -> Trial:
 
 
 def _set_health(survivor: Survivor, health: int) -> Survivor:
-    """Health at or below 0 sets the Status to Dead at once."""
-    if health <= 0 and survivor.status is not None:
+    """"When a Survivor's Health is at or below 0, their Status is immediately set to
+    Dead": every Survivor, a blank Status included."""
+    if health <= 0:
         return replace(survivor, health=health, status=Status.DEAD)
     return replace(survivor, health=health)
 
@@ -319,18 +326,20 @@ def set_location(trial: Trial, who: str, square: str) -> Trial:
     square = _check_square(square)
     if square in trial.inhabited():
         raise IllegalAction(f"{square} is inhabited")
+    if trial.advancing:
+        # ST5: the Advance is atomic; a Survivor placing themselves mid-Advance
+        # could dodge after seeing the Monster's moves. ST10: the Monster neither
+        # (setting a Location is not one of the Advance's steps).
+        raise IllegalAction("the Monster's Advance is under way (it is one atomic action)")
     if who == trial.monster.name:
         if trial.monster.location is not None:
             raise IllegalAction("the Monster's Location is not blank")
         return replace(trial, monster=replace(trial.monster, location=square))
-    if trial.advancing:
-        # ST5: the Advance is atomic; a Survivor placing themselves mid-Advance
-        # could dodge after seeing the Monster's moves.
-        raise IllegalAction("the Monster's Advance is under way (it is one atomic action)")
     s = trial.survivor(who)
     if s.location is not None:
         raise IllegalAction(f"{who}'s Location is not blank")
-    if s.status in (Status.DEAD, Status.ESCAPED):
+    # "A Survivor whose status is Caged, Dead or Escaped may not take any dynastic actions."
+    if s.status in (Status.CAGED, Status.DEAD, Status.ESCAPED):
         raise IllegalAction(f"{who} is {s.status.value}")
     return _with_survivor(trial, replace(s, location=square))
 
@@ -353,6 +362,9 @@ def set_ready(trial: Trial, name: str) -> Trial:
     s = trial.survivor(name)
     if not s.living:
         raise IllegalAction(f"{name} is not Living")
+    # "A Living Survivor with a Readiness of Unready may change their Readiness to Ready"
+    if s.readiness == Readiness.READY:
+        raise IllegalAction(f"{name} is already Ready")
     return _with_survivor(trial, replace(s, readiness=Readiness.READY))
 
 
@@ -539,7 +551,8 @@ def begin_advance(trial: Trial) -> Trial:
         waiting = ", ".join(s.name for s in trial.survivors if s.living and s.readiness != Readiness.READY)
         raise IllegalAction(f"not every Living Survivor is Ready: {waiting}")
     counted = sum(1 for s in trial.survivors if s.status is not None)
-    gain = survivor_energy_per_advance(counted, trial.numbers.survivor_energy_pool)
+    # No Survivor with a Status means no Living Survivor to feed (ST11): no 60 / 0.
+    gain = survivor_energy_per_advance(counted, trial.numbers.survivor_energy_pool) if counted else 0
     survivors = tuple(replace(s, energy=s.energy + gain) if s.living else s for s in trial.survivors)
     monster = replace(trial.monster, energy=trial.monster.energy + trial.numbers.monster_energy)
     return replace(trial, monster=monster, survivors=survivors, advancing=True)

@@ -18,8 +18,12 @@ Readings (docs/rules-interpretations.md, "Soylent Ghoul game tracker"):
 - Moved panic tokens are not "received": no panic test for them.
 - The panic phase ends after every player still in the game passes in a row.
 - A player with no un-Snapped drone left is out: skipped in turns and panic.
-- A Gardener's Snap opens its Snapped effect: the Snapped drone's owner gives the
-  panic tokens of the Darker actions before anyone else acts (SG12).
+- Lighter sets the drone's lantern number (the light level) and gives a light token to
+  the acting Character and to each Character the player ticks as within range (SG14).
+  Light tokens stay on a Character until it leaves the table (SG15).
+- Darker (and each Darker of a Gardener's Snapped effect, one drone after another) rolls
+  its D8, then waits while one player ticks the Characters with light tokens that are out
+  of the light; each gains 5 panic tokens, one panic test each (SG16, SG17, SG12).
 - The player whose panic token pushed a Character 6" forwards may record that it
   went into a fatal area, until the next panic token or pass (SG13).
 - Dice and revealed truths are final: ``Log.final`` (SG10).
@@ -41,6 +45,11 @@ SIGHT_LENDING_GROUPS = frozenset({"eyes", "mannikins"})
 GARDENER_SNAP_REDUCTION = 6
 # Lighter: "This Character sets a light level from 1-7"
 LIGHT_LEVELS = tuple(range(1, 8))
+# Darker: "All Characters with light tokens that are not within the light level ... gain 5 panic tokens."
+DARKNESS_PANIC = 5
+# Actions whose text gives no panic tokens to count at the table (Darker's are given by ticking
+# who is out of the light): "give a panic token" is not offered after them
+NO_COUNTED_PANIC = frozenset({"scene", "lighter", "darker"})
 # Panic: "placing 1 panic token on them to either spin them on the spot up to a facing of
 # their choice or move them 6” directly forwards"
 PANIC_EFFECTS = {"spin": "spins on the spot", "forward": "moves 6\u201d directly forwards"}
@@ -74,6 +83,7 @@ class Piece:
     snapped: bool = False
     removed: bool = False
     lantern: int | None = None
+    light: int = 0  # light tokens on this Character (Lighter); any number > 0 counts as "with light tokens"
 
     @property
     def in_play(self) -> bool:
@@ -105,10 +115,14 @@ class State:
     panic_seat: int | None = None
     passes: int = 0
     acted: bool = False
+    performed: str | None = None  # the action the active Character performed this turn
     pending: dict | None = None  # {"seat", "from", "panic"}: the owner chooses where panic goes
     finished: bool = False
     winner: int | None = None
-    # Gardeners' Snapped effects still giving panic tokens, the latest last: [{"seat", "drone"}]
+    # Darker actions waiting for who is out of the light, the latest last (SG12, SG16, SG17):
+    # [{"seat": who ticks, "drone": the Snapped Gardener (None for the action step's Darker),
+    #   "darker": the drone whose Darker it is, "queue": Gardener drones still to take Darker,
+    #   "out": None until ticked, then the Characters still to gain their 5 panic tokens}]
     # (replaced, never mutated in place: snapshots share the list)
     snap_effects: list = field(default_factory=list)
     pushed: dict | None = None  # {"seat", "piece"}: the last panic token moved this Character 6" forwards
@@ -242,8 +256,21 @@ def move_candidates(state: State) -> list[Piece]:
 
 
 def snap_effect(state: State) -> dict | None:
-    """The Gardeners' Snapped effect giving panic tokens now (the latest Snap), or None."""
+    """The Darker action waiting now (the latest; from the action step or a Gardener's Snap), or None."""
     return state.snap_effects[-1] if state.snap_effects and not state.finished else None
+
+
+def dark_candidates(state: State) -> list[Piece]:
+    """Characters that may be ticked as out of the light: on the table, with a light token,
+    able to receive panic tokens (a Snapped Drone receives no more)."""
+    return [p for p in characters(state) if p.light > 0 and can_receive_panic(p)]
+
+
+def lanterns(state: State) -> list[Piece]:
+    """Every Gardener drone still in the game, in table order (for the lights shown to the table)."""
+    order = {s.seat: i for i, s in enumerate(state.seats)}
+    return sorted((d for d in drones(state) if seat_of(state, d.seat).group == GARDENERS and not d.removed),
+                  key=lambda d: (order[d.seat], d.id))
 
 
 def waiting_for(state: State) -> int | None:
@@ -273,10 +300,11 @@ def acting_seat(state: State) -> int | None:
 # ---------------------------------------------------------------------------
 
 GAME_FIELDS = ("current", "turn", "phase", "active", "panic_seat", "passes", "acted", "pending", "finished", "winner",
-               "snap_effects", "pushed")
+               "snap_effects", "pushed", "performed")
 # fields added later: a snapshot made before them restores them to these
-GAME_DEFAULTS = {"snap_effects": [], "pushed": None}
-PIECE_FIELDS = ("panic", "placed", "revealed", "snapped", "removed", "lantern")
+GAME_DEFAULTS = {"snap_effects": [], "pushed": None, "performed": None}
+PIECE_FIELDS = ("panic", "placed", "revealed", "snapped", "removed", "lantern", "light")
+PIECE_DEFAULTS = {"light": 0}
 SEAT_FIELDS = ("last_kind", "last_piece")
 
 
@@ -296,7 +324,7 @@ def restore(state: State, snap: dict) -> None:
             setattr(s, f, snap["seats"][str(s.seat)][f])
     for p in state.pieces.values():
         for f in PIECE_FIELDS:
-            setattr(p, f, snap["pieces"][str(p.id)][f])
+            setattr(p, f, snap["pieces"][str(p.id)].get(f, PIECE_DEFAULTS.get(f)))
 
 
 # ---------------------------------------------------------------------------
@@ -315,7 +343,7 @@ def _require_no_pending(state: State) -> None:
     effect = snap_effect(state)
     if effect:
         owner = seat_of(state, effect["seat"]).name
-        raise IllegalAction(f"Waiting for {owner} to give the panic tokens of the Gardeners' Snapped effect.")
+        raise IllegalAction(f"Waiting for {owner} to mark who is out of the light (Darker).")
 
 
 def _require_step(state: State, seat: int, phase: str) -> None:
@@ -378,18 +406,15 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
     drone.snapped = True
     log.say(f"{label(state, drone)} is Snapped: it may no longer move or take actions "
             f"({seat_of(state, drone.seat).group} Snapped effect).")
-    gardener = seat_of(state, drone.seat).group == GARDENERS
-    if gardener:
-        for other in drones(state):
-            if seat_of(state, other.seat).group == GARDENERS and not other.removed:
-                _darker(state, other, GARDENER_SNAP_REDUCTION, rng, log)
     _check_winner(state, log)
-    if gardener and not state.finished:
-        # Darker: "All Characters with light tokens that are not within the light level ... gain 5
-        # panic tokens": the owner gives them now, whatever the phase (SG12)
-        state.snap_effects = [*state.snap_effects, {"seat": drone.seat, "drone": drone.id}]
-        log.say(f"{seat_of(state, drone.seat).name} now gives the panic tokens of the Darker actions "
-                "(5 to each Character with a light token outside the light), then ends the Snapped effect.")
+    if seat_of(state, drone.seat).group == GARDENERS and not state.finished:
+        # "All Gardener drones take the Darker action reducing their lantern number by 6": one after
+        # another (the Snapped drone first, then table order), each with its D8 and then its darkness,
+        # ticked by the Snapped drone's owner whatever the phase (SG12, SG17)
+        others = [d.id for d in _table_order_from(state, drone.seat, lanterns(state)) if d.id != drone.id]
+        log.say(f"Snapped: all Gardener drones take the Darker action reducing their lantern number by "
+                f"{GARDENER_SNAP_REDUCTION}.")
+        _next_darker(state, drone.seat, drone.id, [drone.id, *others], rng, log)
 
 
 def _remove_set(state: State, true_token: Piece) -> None:
@@ -408,6 +433,8 @@ def _replace_with_drone(state: State, token: Piece, log: Log) -> None:
     drone.revealed = True
     drone.panic = token.panic
     token.panic = 0
+    drone.light += token.light  # the same Character (SG4), in the same place: it keeps its light tokens (SG15)
+    token.light = 0
     token.removed = True
     token.revealed = True
     _remove_set(state, token)
@@ -459,6 +486,59 @@ def _darker(state: State, drone: Piece, reduction: int, rng: random.Random, log:
             f"D8 {die} ({'equal to or under' if lost else 'over'} {reduction}): {outcome}.")
 
 
+def _table_order_from(state: State, seat: int, pieces: list[Piece]) -> list[Piece]:
+    order = [s.seat for s in state.seats]
+    start = order.index(seat)
+    rank = {s: (i - start) % len(order) for i, s in enumerate(order)}
+    return sorted(pieces, key=lambda p: (rank[p.seat], p.id))
+
+
+def _next_darker(state: State, seat: int, snapped: int | None, queue: list, rng: random.Random, log: Log) -> None:
+    """The next Gardener drone of a Snapped effect with a lantern number takes Darker (its D8 now);
+    then the game waits for ``seat`` to tick who is out of the light. Drones without a lantern
+    number have nothing to reduce and take no Darker."""
+    queue = list(queue)
+    while queue:
+        gardener = state.pieces.get(queue.pop(0))
+        if gardener is None or gardener.removed:
+            continue
+        if gardener.lantern is None:
+            log.say(f"{label(state, gardener)} has no lantern number to reduce: it takes no Darker action.")
+            continue
+        _darker(state, gardener, GARDENER_SNAP_REDUCTION, rng, log)
+        state.snap_effects = [*state.snap_effects, {"seat": seat, "drone": snapped, "darker": gardener.id,
+                                                    "queue": queue, "out": None}]
+        return
+    if snapped is not None:
+        log.say(f"The Snapped effect of {label(state, state.pieces[snapped])} is over.")
+
+
+def _run_darkness(state: State, rng: random.Random, log: Log) -> None:
+    """Give the ticked Characters their 5 panic tokens, one Character after another; stop while a
+    choice is awaited (moved panic, SG3) or a new Snap's Darker waits to be ticked; then go on with
+    the next Gardener drone of a Snapped effect."""
+    while not state.finished and not state.pending and state.snap_effects:
+        effects = state.snap_effects
+        top = effects[-1]
+        out = top.get("out")
+        if out is None:
+            if dark_candidates(state):
+                return  # waiting for the player to tick who is out of the light
+            log.say("No Character on the table that can gain panic tokens has a light token: "
+                    "nobody gains panic tokens from the darkness.")
+            state.snap_effects = [*effects[:-1], {**top, "out": []}]
+        elif out:
+            state.snap_effects = [*effects[:-1], {**top, "out": list(out[1:])}]
+            piece = state.pieces.get(out[0])
+            if piece is not None and can_receive_panic(piece):
+                log.say(f"{label(state, piece)} is out of the light: it gains {DARKNESS_PANIC} panic tokens.")
+                _receive(state, piece, DARKNESS_PANIC, rng, log)
+        else:
+            state.snap_effects = effects[:-1]
+            if top.get("drone") is not None:
+                _next_darker(state, top["seat"], top["drone"], top.get("queue") or [], rng, log)
+
+
 def _check_winner(state: State, log: Log) -> None:
     if state.finished:
         return
@@ -500,6 +580,7 @@ def _end_turn(state: State, log: Log) -> None:
     state.panic_seat = None
     state.passes = 0
     state.acted = False
+    state.performed = None
     state.pushed = None
     state.current = next_standing(state, state.current)
     state.turn += 1
@@ -556,6 +637,7 @@ def activate(state: State, seat: int, piece_id, rng: random.Random, log: Log) ->
     if twice:
         log.say("Activated twice in a row: it gains a panic token.")
         _receive(state, piece, 1, rng, log)
+        _run_darkness(state, rng, log)
     _settle(state, log)
     if state.finished or state.current != seat:
         return
@@ -581,6 +663,7 @@ def place_panic(state: State, seat: int, piece_id, effect: str, rng: random.Rand
     log.say(f"{seat_of(state, seat).name} places a panic token on {label(state, piece)}: it {PANIC_EFFECTS[effect]}.")
     state.pushed = {"seat": seat, "piece": piece.id} if effect == "forward" else None
     _receive(state, piece, 1, rng, log)
+    _run_darkness(state, rng, log)
     state.passes = 0
     if not state.finished:
         state.panic_seat = next_standing(state, seat)
@@ -598,7 +681,19 @@ def pass_panic(state: State, seat: int, log: Log) -> None:
         state.panic_seat = next_standing(state, seat)
 
 
-def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, *, level=None, reduction=None) -> None:
+def _ids(values) -> list[int]:
+    if values is None:
+        return []
+    if isinstance(values, (str, int)):
+        values = [values]
+    try:
+        return [int(v) for v in values if str(v).strip() != ""]
+    except (TypeError, ValueError):
+        raise IllegalAction("There is no such character in this game.") from None
+
+
+def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, *, level=None, reduction=None,
+            lit=None) -> None:
     """"If the Character has any actions it may perform exactly one of them now"."""
     _require_step(state, seat, "action")
     s = seat_of(state, seat)
@@ -615,8 +710,19 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
             level = None
         if level not in LIGHT_LEVELS:
             raise IllegalAction("Lighter sets a light level from 1 to 7.")
+        on_table = {p.id for p in characters(state)}
+        chosen = set(_ids(lit))
+        if not chosen <= on_table:
+            raise IllegalAction("Only Characters on the table can gain a light token.")
+        # "all Characters within the number in inches from this drone (including this drone) gains a
+        # light token": the acting Character always, the others the player ticks (SG14)
+        chosen.add(piece.id)
         drone.lantern = level
-        log.say(f"{label(state, piece)} performs Lighter: lantern number {level}.")
+        gained = [p for p in characters(state) if p.id in chosen]
+        for p in gained:
+            p.light += 1
+        log.say(f"{label(state, piece)} performs Lighter: light level (lantern number) {level}. "
+                f"A light token each for: {', '.join(label(state, p) for p in gained)}.")
     elif action == "darker":
         try:
             reduction = int(reduction)
@@ -628,9 +734,16 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
             raise IllegalAction(f"Reduce the lantern number by 1 to {drone.lantern}.")
         log.say(f"{label(state, piece)} performs Darker.")
         _darker(state, drone, reduction, rng, log)
+        # then "All Characters with light tokens that are not within the light level ... gain 5 panic
+        # tokens": the player ticks them, knowing the new light (SG16)
+        state.snap_effects = [*state.snap_effects, {"seat": seat, "drone": None, "darker": drone.id, "queue": [],
+                                                    "out": None}]
     else:
         log.say(f"{label(state, piece)} performs {action.replace('-', ' ').title()}.")
     state.acted = True
+    state.performed = action
+    _run_darkness(state, rng, log)
+    _settle(state, log)
 
 
 def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) -> None:
@@ -638,47 +751,43 @@ def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) 
     _require_step(state, seat, "action")
     if not state.acted:
         raise IllegalAction("Perform the action first; then give the panic tokens it causes.")
+    if state.performed in NO_COUNTED_PANIC:
+        if state.performed == "darker":
+            raise IllegalAction("Darker's panic tokens go to the Characters marked out of the light.")
+        raise IllegalAction(f"{state.performed.title()} gives no panic tokens.")
     piece = piece_of(state, piece_id)
     if not can_receive_panic(piece):
         raise IllegalAction("That character cannot receive panic tokens.")
     log.say(f"The action gives {label(state, piece)} a panic token.")
     _receive(state, piece, 1, rng, log)
+    _run_darkness(state, rng, log)
     _settle(state, log)
 
 
-def _owned_snap_effect(state: State, seat: int, what: str) -> dict:
-    """The Snapped effect now giving panic tokens, which only its drone's owner records."""
+def darken(state: State, seat: int, piece_ids, rng: random.Random, log: Log) -> None:
+    """Darker, its second sentence: "All Characters with light tokens that are not within the light level
+    in inches of a gardener or able to trace clear line of sight to a Gardener Drone other than themselves
+    gain 5 panic tokens." The player ticks them (the table judges light and sight); each gains 5 panic
+    tokens, one panic test each (S2)."""
     _require_playing(state)
     if state.pending:
         _require_no_pending(state)
     effect = snap_effect(state)
-    if effect is None:
-        raise IllegalAction("No Snapped effect is giving panic tokens now.")
+    if effect is None or effect.get("out") is not None:
+        raise IllegalAction("No Darker action is waiting for who is out of the light.")
     if effect["seat"] != seat:
-        raise IllegalAction(f"{seat_of(state, effect['seat']).name} {what}, not you.")
-    return effect
-
-
-def give_snap_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) -> None:
-    """A panic token given by the Gardeners' Snapped effect ("All Gardener drones take the Darker
-    action"; Darker: lit Characters outside the light "gain 5 panic tokens"), recorded by the Snapped
-    drone's owner when the Snap happens, in any phase (the table judges light and sight)."""
-    effect = _owned_snap_effect(state, seat, "gives the panic tokens of their Snapped Gardener")
-    piece = piece_of(state, piece_id)
-    if not can_receive_panic(piece):
-        raise IllegalAction("That character cannot receive panic tokens.")
-    log.say(f"The Snapped effect of {label(state, state.pieces[effect['drone']])} (Darker) gives "
-            f"{label(state, piece)} a panic token.")
-    _receive(state, piece, 1, rng, log)
-    _settle(state, log)
-
-
-def end_snap_effect(state: State, seat: int, log: Log) -> None:
-    """The Snapped drone's owner has given every panic token of its Snapped effect."""
-    effect = _owned_snap_effect(state, seat, "ends their Snapped effect")
-    state.snap_effects = state.snap_effects[:-1]
-    log.say(f"{seat_of(state, seat).name} has given the panic tokens of the Snapped effect of "
-            f"{label(state, state.pieces[effect['drone']])}.")
+        raise IllegalAction(f"{seat_of(state, effect['seat']).name} marks who is out of the light, not you.")
+    candidates = {p.id for p in dark_candidates(state)}
+    chosen = set(_ids(piece_ids))
+    if not chosen <= candidates:
+        raise IllegalAction("Only Characters on the table with a light token (and not Snapped) "
+                            "can be out of the light.")
+    out = [p for p in characters(state) if p.id in chosen]
+    whose = label(state, state.pieces[effect["darker"]]) if effect.get("darker") in state.pieces else "the Gardeners"
+    log.say(f"{seat_of(state, seat).name} marks who is out of the light after the Darker of {whose}: "
+            + (", ".join(label(state, p) for p in out) if out else "nobody") + ".")
+    state.snap_effects = [*state.snap_effects[:-1], {**effect, "out": [p.id for p in out]}]
+    _run_darkness(state, rng, log)
     _settle(state, log)
 
 
@@ -688,8 +797,8 @@ def end_turn(state: State, seat: int, log: Log) -> None:
     _end_turn(state, log)
 
 
-def choose_panic_token(state: State, seat: int, target_id, log: Log) -> None:
-    """The owner picks the token that takes a removed token's panic."""
+def choose_panic_token(state: State, seat: int, target_id, rng: random.Random, log: Log) -> None:
+    """The owner picks the token that takes a removed token's panic (then any darkness goes on)."""
     _require_playing(state)
     if not state.pending:
         raise IllegalAction("No panic tokens are waiting to be moved.")
@@ -699,6 +808,7 @@ def choose_panic_token(state: State, seat: int, target_id, log: Log) -> None:
     if target not in move_candidates(state):
         raise IllegalAction("Choose another token of the same drone that is on the table.")
     _move_panic(state, state.pieces[state.pending["from"]], target, log)
+    _run_darkness(state, rng, log)
     _settle(state, log)
 
 

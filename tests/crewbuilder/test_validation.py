@@ -380,6 +380,19 @@ def test_default_ap_move_armor():
     assert (c["move"], c["armor"], c["ap"]) == (6, 0, 3)
 
 
+def test_a_second_set_of_armor_does_not_slow_the_model_twice():
+    """"A model can have at most one set of armor and one shield equipped." /
+    heavy armor "reduces all movement by 1"": two heavy armors are an error
+    (too-many-armor), and the report shows the one worn set, as for armor points
+    (3, not 6): 5", not 4"."""
+    report = report_of(char(gear=["heavy-armor", "heavy-armor"]))
+    c = report["characters"][0]
+    assert "too-many-armor" in codes(report)
+    assert (c["move"], c["armor"]) == (5, 3)
+    light_then_heavy = report_of(char(gear=["light-armor", "heavy-armor"]))["characters"][0]
+    assert (light_then_heavy["move"], light_then_heavy["armor"]) == (5, 3)
+
+
 def test_hazard_suit_plain_armor_is_zero():
     assert report_of(char(gear=["hazard-suit"]))["characters"][0]["armor"] == 0
 

@@ -24,6 +24,16 @@ def wait_for_htmx(page: Page) -> None:
     )
 
 
+def assert_fits_a_phone(page: Page) -> None:
+    """On a phone-wide viewport the page never scrolls sideways (wide tables scroll in their own box)."""
+    size = page.viewport_size
+    page.set_viewport_size(PHONE)
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    if size:
+        page.set_viewport_size(size)
+    assert widths[0] <= widths[1], f"the page is {widths[0]}px wide on a {widths[1]}px phone"
+
+
 @pytest.fixture(autouse=True)
 def _screenshot_on_failure(request, page: Page):
     yield

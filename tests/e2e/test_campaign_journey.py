@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import assert_fits_a_phone, log_in
 
 PASSWORD = "neon-bones-1138"
 LEGAL = {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1, "discipline": -2}
@@ -102,3 +102,4 @@ def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str
     org.goto(campaign_url)
     expect(org.get_by_text("In memoriam")).to_have_count(0)
     expect(org.get_by_role("heading", name="Rosters")).to_be_visible()
+    assert_fits_a_phone(org)  # standings and rosters on a phone

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import wait_for_htmx
+from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
 
 PLACEMENT = [("Strength", "Raise"), ("Strength", "Raise"), ("Toughness", "Raise"), ("Agility", "Raise"),
              ("Intellect", "Lower"), ("Discipline", "Lower"), ("Discipline", "Lower")]
@@ -79,6 +79,7 @@ def test_build_fix_export_import_and_share(page: Page, server_url: str, catalogu
     _pick(page, "Ish", "gear", "rifle")
     assert _points(page) == "45 / 150 pts".replace("45", str(45 + 5 + 4 + 8))
     expect(page.locator("[data-status]").first).to_have_text("Valid")
+    assert_fits_a_phone(page)  # the editor is used on a phone at the table too
 
     # Break it (over budget), see the error, then fix it.
     page.get_by_text("Crew name, budget and notes").click()
@@ -122,6 +123,7 @@ def test_build_fix_export_import_and_share(page: Page, server_url: str, catalogu
     expect(other.get_by_role("heading", name="Saints of Rust")).to_be_visible()
     expect(other.get_by_role("heading", name=re.compile("^Vox"))).to_be_visible()
     expect(other.get_by_role("link", name="Edit")).to_have_count(0)
+    assert_fits_a_phone(other)
     stranger.close()
 
 

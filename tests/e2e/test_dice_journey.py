@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import wait_for_htmx
+from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
 
 
 @pytest.fixture
@@ -34,6 +34,7 @@ def test_odds_update_in_place_then_roll_and_share(page: Page, server_url: str, c
     assert re.search(r"seed=\d+", page.url)
     dice = page.locator(".die").all_inner_texts()
     assert dice, "the roll shows its dice"
+    assert_fits_a_phone(page)
 
     stranger = browser.new_context()
     other = stranger.new_page()

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE, log_in, wait_for_htmx
+from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
 
 PASSWORD = "neon-bones-1138"
 
@@ -78,6 +78,7 @@ def test_create_show_key_redeal_print_and_share(browser: Browser, server_url: st
     page.goto(set_url)
     page.get_by_role("button", name="Create share link").click()
     share_url = page.locator("#share-link").get_attribute("href")
+    assert_fits_a_phone(page)
     mara = _login(browser, server_url, "mara")
     mara.goto(server_url + share_url)
     expect(mara.get_by_role("heading", name="The Lamplit")).to_be_visible()

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
 from crewbuilder.rules import ghoul_role as rules
-from tests.e2e.conftest import PHONE, log_in, wait_for_htmx
+from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
 
 PASSWORD = "fury-cube-0014"
 
@@ -107,6 +107,8 @@ def test_ghoul_sheet_turn_fury_and_terror_card(browser: Browser, server_url: str
     expect(page.locator("#stat-defense")).to_have_text(str(low - 3))
     expect(page.get_by_role("button", name="Roll 3 Ghoul dice")).to_be_visible()
     assert page.evaluate("window.__noReload") == 9  # every step was an htmx swap
+
+    assert_fits_a_phone(page)  # a Terror card's discard menu once pushed it sideways
 
     page.get_by_role("button", name="Share a read-only link").click()
     link = page.locator(".share-link").inner_text()

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import assert_fits_a_phone, log_in
 
 PASSWORD = "ghoo-for-the-job-42"
 SLOW = 15000  # the other player's page polls every 3 s
@@ -115,3 +115,5 @@ def test_two_players_fight_a_ghoul_battle_with_a_challenge(browser: Browser, ser
     expect(guest.locator('td.gh-vp[data-player="vox"]')).to_have_text("2", timeout=SLOW)
     expect(guest.get_by_text("— vox")).to_be_visible()
     assert "Vox Secret Card" not in guest.content()
+    for player in (host, guest):
+        assert_fits_a_phone(player)  # the table's phones: hands, forms and board wrap

@@ -1,4 +1,4 @@
-"""Two players in two browsers play a short Soylent Ghoul game to a win."""
+"""Two players in two browsers play a short Soylent Ghoul game to a win (the Gardeners' lantern included)."""
 
 import random
 import re
@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import assert_fits_a_phone, log_in
 
 PASSWORD = "neon-bones-1138"
 SLOW = 15000  # the other player's board refreshes every 5 s
@@ -97,10 +97,39 @@ def test_two_players_play_soylent_ghoul_to_a_win(browser: Browser, server_url: s
     guest.get_by_role("button", name="Pass").click()
     expect(guest.get_by_text("Nothing to do until your go.")).to_be_visible()
 
-    host.get_by_label("Place a panic token on").select_option(
-        label="token WD7Q (mara's Watchers 1): 0 panic, snaps on 62.5%", timeout=SLOW)
-    host.get_by_role("button", name="Place the panic token and roll").click()
+    # vox passes too: the panic phase is over and PA3K may perform one action: Lighter (SG14)
+    host.get_by_role("button", name="Pass").click(timeout=SLOW)
+    expect(host.locator(".sg-phase")).to_contain_text("may perform one action")
+    host.get_by_label("Light level").select_option("4")
+    host.get_by_label("token WD7Q (mara's Watchers 1)").check()
+    host.get_by_role("button", name="Perform Lighter").click()
+    expect(host.get_by_text("Lantern number (light level): 4")).to_be_visible()
+    expect(host.locator(".sg-token .sg-light")).to_have_count(2)  # PA3K ("including this drone") and WD7Q
+    host.get_by_role("button", name="End the turn").click()
+    expect(host.get_by_role("heading", name="Turn 4: mara to play")).to_be_visible()
+    expect(guest.get_by_text("Lantern number (light level): 4")).to_be_visible(timeout=SLOW)
+    guest.get_by_role("button", name="Activate WB7Q").click()
+    guest.get_by_role("button", name="Pass").click()
+    host.get_by_role("button", name="Pass").click(timeout=SLOW)
+    guest.get_by_role("button", name="End the turn").click(timeout=SLOW)
+
+    # turn 5: vox's Darker rolls its D8 (8: over the reduction of 1, the lantern is now 3), then vox
+    # ticks who is out of the light: WD7Q gains 5 panic tokens and its first test Snaps it (SG16)
+    expect(host.get_by_role("heading", name="Turn 5: vox to play")).to_be_visible(timeout=SLOW)
+    host.get_by_role("button", name="Activate PB3K").click()
+    host.get_by_role("button", name="Pass").click()
+    guest.get_by_role("button", name="Pass").click(timeout=SLOW)
+    host.get_by_label("Reduce the lantern number by").select_option("1", timeout=SLOW)
+    host.get_by_role("button", name="Perform Darker").click()
+    expect(host.get_by_text("who is out of the light?")).to_be_visible()
+    assert_fits_a_phone(host)  # the light form, the board and the log on the table's phone
+    expect(host.get_by_text("Lantern number (light level): 3")).to_be_visible()
+    expect(guest.get_by_text("to mark who is out of the light")).to_be_visible(timeout=SLOW)
+    host.get_by_label("token WD7Q (mara's Watchers 1)").check()
+    host.get_by_role("button", name="Give the panic tokens and roll").click()
     expect(host.get_by_role("heading", name="vox wins!")).to_be_visible()
+    expect(host.get_by_text("Odds before the roll: 1/8 (12.5%) of losing the lantern.")).to_be_visible()
+    expect(host.get_by_text("is out of the light: it gains 5 panic tokens")).to_be_visible()
     expect(host.get_by_text("was the true token")).to_be_visible()
     expect(guest.get_by_role("heading", name="vox wins!")).to_be_visible(timeout=SLOW)
     expect(guest.get_by_text("Odds before the roll: 5/8 (62.5%) of Snapping.").first).to_be_visible()

@@ -14,7 +14,8 @@ from tests.clients import logged_in
 
 HX = {"HTTP_HX_REQUEST": "true"}
 FIELDS = ("pair", "keep", "why", "what", "target", "label", "use", "source", "card", "amount", "dice", "face",
-          "n", "value", "count", "steps", "attack", "share", "name")
+          "n", "value", "count", "steps", "attack", "share", "name", "loot", "unattackable", "defense",
+          "points", "delta", "backstab")
 BAD = ["", "abc", "-1", "0-0", "0-9", "9-9", "-1--2", "1.5", "99999999999999999999999", "x" * 300, "\u0661", "0-1-2"]
 
 
@@ -155,3 +156,18 @@ def test_no_view_is_csrf_exempt_and_csrf_is_enforced(make_sheet, owner):
     c.force_login(owner)
     assert c.post(reverse("ghoulrole-delete", args=[sheet.pk])).status_code == 403
     assert GhoulSheet.objects.filter(pk=sheet.pk).exists()
+
+
+def test_bad_loot_levels_and_discard_reasons_are_422(make_sheet, owner):
+    sheet = make_sheet(phase="act", turn=1, movement=6, attack_discs=9)
+    services.act(sheet.pk, owner, "draw", {})
+    card = TerrorCard.objects.get(sheet=sheet)
+    c = logged_in(owner)
+    before = state(sheet)
+    for bad in [b for b in BAD[1:] if b != "\u0661"] + ["21"]:  # "\u0661" is the digit 1
+        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "attack"]),
+                   {"target": "thief", "defense": "0", "loot": bad}, **HX)
+        assert r.status_code == 422, bad
+        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "discard"]), {"card": card.pk, "why": bad}, **HX)
+        assert r.status_code == 422, bad
+    assert state(sheet) == before

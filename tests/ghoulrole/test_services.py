@@ -678,3 +678,167 @@ def test_a_during_this_turn_card_stays_in_play_until_the_end_of_the_turn(make_sh
     services.undo(sheet.pk, sheet.owner)  # ending the turn is bookkeeping: the card is back in play
     card.refresh_from_db()
     assert card.status == TerrorCard.ACTIVE
+
+
+# --- the Terror deck (GS15-GS17) ------------------------------------------------------------------
+
+DECK = 13  # Components: "13 Terror Cards"
+
+
+def _out_of_deck(sheet, n, status=TerrorCard.HAND):
+    """``n`` cards already drawn (in hand, or another status out of the deck)."""
+    TerrorCard.objects.bulk_create([TerrorCard(sheet=sheet, drawn_turn=0, reason="manual", status=status)
+                                    for _ in range(n)])
+
+
+def test_the_sheet_keeps_the_catalogues_thirteen_card_deck(cat, owner, make_sheet):
+    assert make_sheet().terror_deck == DECK
+    assert _vile(make_sheet).terror_deck == DECK
+    assert services.deck_left(make_sheet()) == DECK
+    row = RulesEntry.objects.get(system__slug="ghoul-role", part="components", slug="terror-cards")
+    row.number, row.house_rule = 15, True
+    row.save()
+    assert _create(owner, services.catalogue(), "cave", "ghoul", "4-players", 4).terror_deck == 15
+
+
+def test_no_fourteenth_terror_card(make_sheet):
+    sheet = _acting(make_sheet)
+    _out_of_deck(sheet, DECK - 1)
+    _act(sheet, "draw")
+    assert sheet.terror_cards.count() == DECK and services.deck_left(sheet) == 0
+    with pytest.raises(services.SheetError, match="Terror deck is empty: all 13 Terror cards"):
+        services.act(sheet.pk, sheet.owner, "draw", {})
+    assert sheet.terror_cards.count() == DECK
+
+
+def test_cards_removed_or_discarded_stay_out_of_the_deck_pickpocket_returns_one(make_sheet):
+    sheet = _acting(make_sheet)
+    _out_of_deck(sheet, 10)
+    _out_of_deck(sheet, 3, TerrorCard.PLAYED)  # once per game effects used: "remove the card from the game"
+    first, second = sheet.terror_cards.filter(status=TerrorCard.HAND)[:2]
+    _act(sheet, "discard", card=first.pk, why="scratch")  # Scratch "forces you to discard 1 Terror card"
+    first.refresh_from_db()
+    assert first.status == TerrorCard.DISCARDED and "Scratch" in sheet.events.first().summary
+    assert services.deck_left(sheet) == 0
+    # Pickpocket: "discard a Terror card, shuffling it back into the Terror deck"
+    _act(sheet, "discard", card=second.pk, why="pickpocket")
+    second.refresh_from_db()
+    assert second.status == TerrorCard.RETURNED and services.deck_left(sheet) == 1
+    assert "shuffling it back into the Terror deck" in sheet.events.first().summary
+    _act(sheet, "draw")
+    with pytest.raises(services.SheetError, match="empty"):
+        services.act(sheet.pk, sheet.owner, "draw", {})
+
+
+def test_undoing_a_pickpocket_puts_the_card_back_in_the_hand(make_sheet):
+    sheet = _acting(make_sheet)
+    _out_of_deck(sheet, DECK)
+    card = sheet.terror_cards.first()
+    _act(sheet, "discard", card=card.pk, why="pickpocket")
+    assert services.deck_left(sheet) == 1
+    services.undo(sheet.pk, sheet.owner)
+    card.refresh_from_db()
+    assert card.status == TerrorCard.HAND and services.deck_left(sheet) == 0
+
+
+@pytest.mark.parametrize("why", ["steal", "x" * 50, "returned"])
+def test_discard_needs_a_known_reason(make_sheet, why):
+    sheet = _acting(make_sheet)
+    _out_of_deck(sheet, 1)
+    with pytest.raises(services.SheetError, match="why"):
+        services.act(sheet.pk, sheet.owner, "discard", {"card": str(sheet.terror_cards.get().pk), "why": why})
+    assert sheet.terror_cards.get().status == TerrorCard.HAND
+
+
+def test_an_even_fury_space_with_an_empty_deck_draws_nothing_and_says_so(make_sheet):
+    sheet = _acting(make_sheet, attack=3, fury=1)
+    _out_of_deck(sheet, DECK)
+    _act(sheet, "attack", target="knight", defense=0)
+    assert sheet.fury == 2 and sheet.terror_cards.count() == DECK  # the Fury is gained, no 14th card
+    event = sheet.events.first()
+    assert "The Terror deck is empty: 1 Terror card not drawn (even Fury)." in event.summary
+    assert event.data["not_drawn"] == ["fury"]
+    services.undo(sheet.pk, sheet.owner)  # nothing was drawn: the attack is bookkeeping (GS12)
+    sheet.refresh_from_db()
+    assert (sheet.fury, sheet.attack_discs) == (1, 3)
+
+
+def test_a_low_roll_with_an_empty_deck_draws_nothing(make_sheet, monkeypatch):
+    seed = _seed_for(3, lambda r: sum(r) <= 7)
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed)
+    sheet = make_sheet()
+    _out_of_deck(sheet, DECK)
+    _act(sheet, "roll")
+    assert sheet.terror_cards.count() == DECK and sheet.phase == GhoulSheet.CHOOSE
+    assert "The Terror deck is empty: 1 Terror card not drawn (low roll)." in sheet.events.first().summary
+
+
+def test_killing_the_thief_draws_his_loot_drop_level_and_keeps_one(make_sheet):
+    sheet = _act(_acting(make_sheet, attack=6, fury=0), "attack", target="thief", defense=1, loot=3)
+    assert [c.reason for c in sheet.terror_cards.all()] == ["thief"]  # kept one; Fury 1 is odd
+    assert services.deck_left(sheet) == DECK - 1  # the other two went to the bottom of the deck
+    summary = sheet.events.first().summary
+    assert "drew 3 Terror cards (Loot Drop Level 3, minimum 1), keep one, return 2 to the bottom" in summary
+    zero = _act(_acting(make_sheet, attack=6), "attack", target="thief", defense=0, loot=0)
+    assert "drew 1 Terror card (Loot Drop Level 0, minimum 1), keep one." in zero.events.first().summary
+    with pytest.raises(services.SheetError, match="Loot Drop Level"):
+        services.act(zero.pk, zero.owner, "attack", {"target": "thief", "label": "2", "defense": "0", "loot": "x"})
+
+
+def test_the_thiefs_card_comes_before_the_even_fury_card(make_sheet):
+    """The Thief's cards are part of resolving the attack; "After resolving the attack, you gain 1 Fury"."""
+    sheet = _acting(make_sheet, attack=6, fury=1)
+    _out_of_deck(sheet, DECK - 1)
+    _act(sheet, "attack", target="thief", defense=0, loot=2)
+    assert sheet.fury == 2
+    assert [c.reason for c in sheet.terror_cards.exclude(reason="manual")] == ["thief"]
+    summary = sheet.events.first().summary
+    assert "drew 1 Terror card (Loot Drop Level 2, minimum 1), keep one." in summary
+    assert "1 Terror card not drawn (even Fury)" in summary
+
+
+def test_killing_the_thief_with_an_empty_deck(make_sheet):
+    sheet = _acting(make_sheet, attack=6)
+    _out_of_deck(sheet, DECK)
+    _act(sheet, "attack", target="thief", defense=0, loot=3)
+    assert sheet.terror_cards.count() == DECK
+    assert "1 Terror card not drawn (killed the Thief)" in sheet.events.first().summary
+
+
+def test_vile_draws_stop_at_the_empty_deck(make_sheet):
+    sheet = _vile(make_sheet, phase=GhoulSheet.ACT, turn=1, attack_discs=4, movement=4)
+    _out_of_deck(sheet, DECK - 1)
+    _act(sheet, "attack", target="thief", defense=1)  # the Thief's card, then the successful attack's
+    assert [c.reason for c in sheet.terror_cards.exclude(reason="manual")] == ["thief"]
+    assert "1 Terror card not drawn (successful attack)" in sheet.events.first().summary
+    _act(sheet, "collect", what="treasure")
+    _act(sheet, "collect", what="treasure")
+    assert sheet.treasures == 0 and sheet.terror_cards.count() == DECK
+    assert "not drawn (two Treasures or Gems)" in sheet.events.first().summary
+
+
+def test_vile_entering_a_space_that_also_holds_a_piece_it_cannot_attack(make_sheet):
+    sheet = _vile(make_sheet, phase=GhoulSheet.ACT, turn=1, attack_discs=3, movement=6)
+    _act(sheet, "move", occupied=1, attacking=1, defense=1, unattackable=1)
+    assert sheet.movement == 4 and "holding a piece you cannot attack" in sheet.events.first().summary
+    with pytest.raises(services.SheetError, match="only there if the space is occupied"):
+        services.act(sheet.pk, sheet.owner, "move", {"unattackable": "1"})
+
+
+def test_cards_cannot_be_played_or_discarded_after_the_game(make_sheet):
+    sheet = _act(_acting(make_sheet), "draw")
+    card = sheet.terror_cards.get()
+    _act(sheet, "lost")
+    for action in ("play", "discard", "use"):
+        with pytest.raises(services.SheetError, match="over"):
+            services.act(sheet.pk, sheet.owner, action, {"card": str(card.pk)})
+
+
+def test_no_discs_no_attack_on_entering(make_sheet):
+    """An attack costs "1 + the target's defense statistic" discs: with none left the Ghoul cannot
+    "immediately attack", so entering an occupied space costs +1."""
+    sheet = _acting(make_sheet, movement=3, attack=0)
+    with pytest.raises(services.SheetError, match="cannot attack"):
+        services.act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1"})
+    _act(sheet, "move", occupied=1)
+    assert sheet.movement == 1

@@ -296,3 +296,44 @@ def test_a_during_this_turn_card_is_shown_in_play(owner_client, make_sheet):
     assert "In play until the end of this turn: Hunt" in page
     response = owner_client.post(f"{HOME}{sheet.pk}/act/use/", {"card": str(card.pk)}, **HX)
     assert response.status_code == 422
+
+
+# --- the Terror deck (GS15, GS16) -----------------------------------------------------------------
+
+
+def test_the_page_counts_the_terror_deck_and_stops_at_thirteen(owner_client, make_sheet):
+    sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=3)
+    page = owner_client.get(sheet.get_absolute_url()).content.decode()
+    assert "Terror deck: 13 of 13 cards left." in page and "/act/draw/" in page
+    TerrorCard.objects.bulk_create([TerrorCard(sheet=sheet, drawn_turn=1, reason="manual") for _ in range(12)])
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX).content.decode()
+    assert "Terror deck: 0 of 13 cards left: no more cards can be drawn." in page
+    assert "/act/draw/" not in page and 'id="deck-empty"' in page
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
+    assert response.status_code == 422 and "The Terror deck is empty" in response.content.decode()
+    assert TerrorCard.objects.filter(sheet=sheet).count() == 13
+
+
+def test_a_pickpocketed_card_goes_back_into_the_deck(owner_client, make_sheet):
+    sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=3)
+    owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
+    card = TerrorCard.objects.get(sheet=sheet)
+    owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": "Drawn"}, **HX)
+    page = owner_client.get(sheet.get_absolute_url()).content.decode()
+    assert f'id="discard-why-{card.pk}"' in page and 'value="pickpocket"' in page and 'value="scratch"' in page
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "pickpocket"},
+                             **HX).content.decode()
+    assert "Terror deck: 13 of 13 cards left." in page
+    assert "Gone: Drawn (shuffled back into the Terror deck)" in page
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "nope"}, **HX)
+    assert response.status_code == 422
+
+
+def test_thief_loot_field_and_defense_help(owner_client, make_sheet):
+    sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=3)
+    page = owner_client.get(sheet.get_absolute_url()).content.decode()
+    assert 'name="loot"' in page and 'name="unattackable"' in page
+    vile = make_sheet("vile", variant="knight", players=3, phase="act", turn=1, movement=3, attack_discs=3)
+    assert 'name="unattackable"' in owner_client.get(vile.get_absolute_url()).content.decode()
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/end/", **HX).content.decode()
+    assert "can enter your space only if that statistic is greater than your Defense 3" in page

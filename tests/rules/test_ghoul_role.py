@@ -287,3 +287,43 @@ def test_start_turn_ends_last_turns_defense():
     """VG-L129: Defense lasts "until the start of your next turn"."""
     state = g.start_turn(g.GhoulState(defense=4, attack_discs=4, fury=3), (6, 5, 1))
     assert state.defense == 0 and state.fury == 3 and (state.movement, state.attack_discs) == (6, 5)
+
+
+# --- The Terror deck (GS15-GS17) -------------------------------------------------------
+
+def test_the_terror_deck_is_the_components_thirteen_cards():
+    # Components: "13 Terror Cards"
+    assert g.terror_deck_size() == 13 == g.TERROR_DECK
+    assert g.terror_deck_size([{"slug": "ghoul-dice", "number": 3}, {"slug": "terror-cards", "number": 15}]) == 15
+    for bad in ([], [{"slug": "terror-cards", "number": -1}], [{"slug": "terror-cards", "number": "13"}],
+                [{"slug": "terror-cards", "number": True}]):
+        with pytest.raises(ValueError):
+            g.terror_deck_size(bad)
+
+
+def test_no_card_is_drawn_from_an_empty_deck():
+    assert g.terror_cards_left(13, 0) == 13 and g.terror_cards_left(13, 12) == 1 and g.terror_cards_left(13, 13) == 0
+    assert g.draw_terror_cards(13, 1) == (1, 0)
+    assert g.draw_terror_cards(1, 2) == (1, 1)  # e.g. the Thief's card, then the even Fury space's
+    assert g.draw_terror_cards(0, 1) == (0, 1)
+    with pytest.raises(ValueError):
+        g.draw_terror_cards(-1, 1)
+
+
+def test_the_thief_killed_draws_his_loot_drop_level_keeps_one_returns_the_others():
+    # "Draw Terror cards equal in number to the Thief's Loot Drop Level (minimum 1), keep one, and
+    # return the others to the bottom of the Terror deck."
+    assert g.thief_loot(3, 13) == (3, 1, 2)
+    assert g.thief_loot(1, 13) == (1, 1, 0)
+    assert g.thief_loot(0, 13) == (1, 1, 0)  # minimum 1
+    assert g.thief_loot(4, 2) == (2, 1, 1)  # only what the deck holds
+    assert g.thief_loot(2, 0) == (0, 0, 0)
+
+
+def test_vile_entering_a_space_that_also_holds_a_piece_it_cannot_attack():
+    # The Ghoul's "+1 movement point even if you immediately attack another player piece on that space",
+    # with the Vile Ghoul's "cannot attack" (Attack <= the piece's defense): +1 once (GS18)
+    assert g.vile_enter_cost(3, 1, attacking=True) == 1
+    assert g.vile_enter_cost(3, 1, attacking=True, holds_unattackable=True) == 2
+    assert g.vile_enter_cost(3, 1, attacking=False, holds_unattackable=True) == 2
+    assert g.vile_enter_cost(3, 1, attacking=True, through_wall=True, holds_unattackable=True) == 3

@@ -230,3 +230,43 @@ def test_catalogue():
         if isinstance(value, list):
             for entry in value:
                 assert entry["slug"] == re.sub(r"[^a-z0-9]+", "-", entry["name"].lower()).strip("-") and entry["section"]
+
+
+# --- Moving tokens, Lake and Cornealius (GT16, GT17) ---------------------------------------------------
+
+def test_the_tile_rule_and_lakes_specialty():
+    """"The token being moved cannot be on the tile currently occupied by the player, nor can the player move
+    the token onto their tile." / "Lake can move tokens that are on his own tile" (profile card: "Subject can
+    move Encounter Tokens on his own tile or onto his tile from other tiles")."""
+    with pytest.raises(gh.IllegalPlay, match="cannot be on the tile you occupy"):
+        gh.check_token_move("gray", token_tile=2, to_tile=3, player_tile=2)
+    with pytest.raises(gh.IllegalPlay, match="onto your own tile"):
+        gh.check_token_move("zone", token_tile=1, to_tile=2, player_tile=2)
+    gh.check_token_move("gray", token_tile=1, to_tile=3, player_tile=2)
+    gh.check_token_move("lake", token_tile=2, to_tile=2, player_tile=2)
+    gh.check_token_move("lake", token_tile=1, to_tile=2, player_tile=2)
+    gh.check_token_move("zone", token_tile=2, to_tile=2, player_tile=None)  # dead: no playing piece, no tile
+    assert gh.MOVE_TOKEN_SPACES == 5
+
+
+def test_who_resolves_a_moved_token():
+    """"If the token is moved onto a square occupied by two or more players and is revealed to be a Ghoul, the
+    player who is next among them in play order is the one to resolve the encounter"; a Hole is on the square
+    (FAQ: Holes are "played upon the square, not the opponent"), so everyone on it falls in."""
+    seating = ["del", "brian", "emma", "alisha"]
+    assert gh.moved_token_resolvers(seating, "emma", ["brian", "alisha"], "ghoul") == ("alisha",)
+    assert gh.moved_token_resolvers(seating, "emma", ["brian", "del"], "ghoul") == ("del",)
+    assert gh.moved_token_resolvers(seating, "del", ["del", "emma"], "ghoul") == ("emma",)  # the mover last
+    assert gh.moved_token_resolvers(seating, "del", ["alisha", "brian"], "hole") == ("brian", "alisha")
+    assert gh.moved_token_resolvers(seating, "del", ["del"], "first-aid") == ("del",)
+    assert gh.moved_token_resolvers(seating, "del", [], "ghoul") == ()
+    with pytest.raises(ValueError):
+        gh.moved_token_resolvers(seating, "del", ["zed"], "ghoul")
+
+
+def test_cornealius_and_lake_specialty_counts():
+    """"Cornealius can reveal a token on his tile every time he uses a Specialty card": one per card, none for
+    the others, none without a playing piece (a dead character's "playing piece is removed from the board")."""
+    assert gh.specialty_reveals("cornealius", 2) == 2
+    assert gh.specialty_reveals("cornealius", 1, has_piece=False) == 0
+    assert gh.specialty_reveals("lake", 3) == 0

@@ -62,3 +62,13 @@ def test_bad_json_and_bad_requests_exit_2_with_an_error(stdin, monkeypatch):
 def test_missing_file_exits_2(tmp_path, monkeypatch):
     code, answer = call([str(tmp_path / "nope.json")], "", monkeypatch)
     assert code == 2 and "error" in answer
+
+
+def test_a_request_file_saved_with_a_byte_order_mark_is_read(tmp_path, monkeypatch):
+    request = tmp_path / "notepad.json"
+    request.write_text(json.dumps({"roll": "test", "modifier": 2, "jinxed": False}), encoding="utf-8-sig")
+    assert request.read_bytes().startswith(b"\xef\xbb\xbf")
+    code, answer = call([str(request)], monkeypatch=monkeypatch)
+    assert code == 0 and "error" not in answer
+    code, answer = call(["-"], "\ufeff" + json.dumps({"roll": "test", "modifier": 2, "jinxed": False}), monkeypatch)
+    assert code == 0 and "error" not in answer

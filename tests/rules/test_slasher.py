@@ -358,3 +358,161 @@ def test_an_escapee_is_in_the_winners_draw_even_without_another_action():
     t = _status(sl.escape(t, "a"), "b", Status.DEAD, health=0)
     assert t.survivor("a").participated
     assert sl.is_over(t) and sl.winner_odds(t) == {"a": F(1)}
+
+
+# --- Audit against the text (slasher-trial.txt), edge cases ------------------------------
+
+def test_the_grid_corners_and_edges():
+    # "a 20x20 grid of squares ... columns numbered ... starting from 1 ... rows labeled ... starting from A"
+    assert set(sl.neighbours("A1")) == {"A2", "B1", "B2"} and set(sl.neighbours("T20")) == {"S19", "S20", "T19"}
+    assert set(sl.neighbours("A20", diagonals=False)) == {"A19", "B20"} and len(sl.neighbours("J1")) == 5
+    t = _energy(_trial(a="T20"), "a", 5)
+    for off_grid in ("U20", "T21", "U21"):
+        with pytest.raises(IllegalAction, match="not a Square"):
+            sl.survivor_move(t, "a", off_grid)
+    assert sl.survivor_move(t, "a", "s19").survivor("a").location == "S19"
+
+
+def test_a_square_is_written_with_plain_digits():
+    # "{row}{column}, e.g. "A5"": other digit characters are not a Square (and say so).
+    for bad in ("A\u00b2", "A\u0661", "A\uff11"):
+        with pytest.raises(ValueError, match="not a Square of the Trial Grounds"):
+            sl.parse_square(bad)
+
+
+def test_exact_energy_for_each_cost():
+    # "spend an amount of Energy defined by the Cost": exactly the Cost is enough, one less is not.
+    t = replace(_trial(a="A1", b="A2"), generators=(sl.Generator("B1"),))
+    for action, cost, target in (("move", 1, "B2"), ("repair", 1, "B1"), ("heal", 5, "b")):
+        assert sl.survivor_action(_energy(t, "a", cost), "a", action, target).survivor("a").energy == 0
+        with pytest.raises(IllegalAction, match=f"costs {cost} Energy, a has {cost - 1}"):
+            sl.survivor_action(_energy(t, "a", cost - 1), "a", action, target)
+    caged = _energy(_status(t, "b", Status.CAGED), "a", 5)
+    assert sl.rescue(caged, "a", "b").survivor("a").energy == 0
+    with pytest.raises(IllegalAction, match="costs 5 Energy, a has 4"):
+        sl.rescue(_energy(caged, "a", 4), "a", "b")
+    # The Monster: Hit and Cage cost 3, Move 1.
+    m = sl.begin_advance(_ready_all(_trial(c="J11")))
+    m = replace(m, monster=replace(m.monster, energy=3))
+    assert sl.hit(m, "c").monster.energy == 0
+    with pytest.raises(IllegalAction, match="hit costs 3 Energy, the Monster has 2"):
+        sl.hit(replace(m, monster=replace(m.monster, energy=2)), "c")
+
+
+def test_only_an_unready_survivor_becomes_ready():
+    # "A Living Survivor with a Readiness of Unready may change their Readiness to Ready"
+    t = sl.set_ready(_trial(a="A1"), "a")
+    with pytest.raises(IllegalAction, match="already Ready"):
+        sl.set_ready(t, "a")
+
+
+def test_health_at_or_below_zero_is_dead_for_every_survivor():
+    # "When a Survivor's Health is at or below 0, their Status is immediately set to Dead."
+    t = _status(_trial(a="J11", b="A1"), "a", None, health=1)
+    t = replace(t, advancing=True, monster=replace(t.monster, energy=3))
+    assert sl.hit(t, "a").survivor("a").status == Status.DEAD  # a blank Status too
+    n = replace(sl.DEFAULT_NUMBERS, health=0)  # a house-rule default Health of 0
+    assert [s.status for s in sl.new_trial(["a", "b"], numbers=n).survivors] == [Status.DEAD, Status.DEAD]
+
+
+def test_an_advance_with_no_survivor_counted_feeds_nobody():
+    # "Increase the Energy of all Living Survivors according to the formula (60 / # of Survivors)":
+    # with no Survivor with a Status there is no Living Survivor and no 60 / 0 (ST11).
+    t = sl.begin_advance(sl.new_trial([]))
+    assert t.monster.energy == 15 and t.advancing
+    t = sl.begin_advance(_status(sl.new_trial(["a"]), "a", None))
+    assert t.survivor("a").energy == 0 and t.monster.energy == 15
+
+
+def test_caged_survivors_are_counted_and_fed():
+    # Caged is Living (not Dead, Escaped or blank): counted in "# of Survivors" and fed.
+    t = _status(_trial(a="A1", b="A3", c="A5"), "b", Status.CAGED)
+    t = sl.begin_advance(_ready_all(t))
+    assert [s.energy for s in t.survivors] == [20, 20, 20]
+
+
+def test_a_caged_survivor_sets_no_location():
+    # "A Survivor whose status is Caged, Dead or Escaped may not take any dynastic actions."
+    t = sl.new_trial(["a"])
+    for status in (Status.CAGED, Status.DEAD, Status.ESCAPED):
+        with pytest.raises(IllegalAction, match=status.value):
+            sl.set_location(_status(t, "a", status), "a", "B2")
+    assert sl.set_location(_status(t, "a", Status.DYING), "a", "B2").survivor("a").location == "B2"
+
+
+def test_the_monster_sets_no_location_inside_the_atomic_advance():
+    # "Advance, which is an atomic action with the following steps" (ST10): setting a Location is no step.
+    t = sl.begin_advance(sl.set_ready(sl.set_location(sl.new_trial(["a"]), "a", "A1"), "a"))
+    with pytest.raises(IllegalAction, match="Advance is under way"):
+        sl.set_location(t, "Monster", "B5")
+    assert sl.set_location(sl.end_advance(t), "Monster", "B5").monster.location == "B5"
+
+
+def test_a_survivor_may_not_be_named_like_the_monster():
+    with pytest.raises(ValueError, match="Monster's name"):
+        sl.new_trial(["Monster"])
+
+
+def test_the_order_within_an_advance():
+    # "- Increase their Energy by 15 - Increase the Energy of all Living Survivors ...
+    #  - Perform any legal sequence of Monster Actions - Reduce ... Caged by 10
+    #  - Reduce ... Dying by 2 - Set the Readiness of all Survivors to Unready"
+    t = _status(_trial(a="J11", b="J9", c="A1"), "a", Status.INJURED)
+    t = _ready_all(t)
+    t = sl.begin_advance(t)
+    assert [s.energy for s in t.survivors] == [20, 20, 20]  # fed before the Monster acts
+    t = sl.hit(t, "a")  # Injured -> Dying in this Advance: loses 2 at its end
+    t = sl.hit(t, "b")  # Healthy -> Injured: no loss at the end
+    t = sl.end_advance(t)
+    assert [(s.status, s.health) for s in t.survivors] == [(Status.DYING, 97), (Status.INJURED, 99),
+                                                           (Status.HEALTHY, 100)]
+    assert {s.readiness for s in t.survivors} == {Readiness.UNREADY} and t.monster.energy == 15 - 6
+
+
+def test_the_last_generators():
+    # "repair five of the seven Generators"; Repair only "if a Square adjacent ... contains an
+    # Unrepaired Generator"; Repair Progress "may not exceed 100".
+    squares = ("B2", "C1", "C5", "C7", "C9", "C11", "C13")
+    gens = tuple(sl.Generator(sq, 100 if i >= 3 else 99) for i, sq in enumerate(squares))
+    t = _energy(replace(_trial(a="A1", b="A3"), generators=gens), "a", 5)
+    t = replace(t, generators=(replace(gens[0], progress=99),) + gens[1:])
+    assert t.repaired() == 4
+    with pytest.raises(IllegalAction, match="5 Generators must be Repaired, 4 are"):
+        sl.escape(t, "b")
+    t = sl.repair(t, "a", "B2")  # the fifth: 99 -> 100
+    assert t.repaired() == 5 and t.generators[0].progress == 100
+    with pytest.raises(IllegalAction, match="already Repaired"):
+        sl.repair(t, "a", "B2")
+    assert sl.escape(t, "b").survivor("b").status == Status.ESCAPED
+
+
+def test_the_last_survivor():
+    # "repeat until everyone is either dead or has escaped"; a Caged Survivor is still Living.
+    t = _status(_status(_trial(a="A1", b="A3"), "a", Status.DEAD, health=0), "b", Status.CAGED, health=10)
+    assert not sl.is_over(t)
+    t = sl.end_advance(sl.begin_advance(_ready_all(t)))
+    assert t.survivor("b").status == Status.DEAD and sl.is_over(t) and sl.monster_wins(t)
+    # One Survivor Escaped, the other Dead: not "everyone is dead", so a draw among those who took part.
+    t = _status(t, "b", Status.ESCAPED, health=10, location=None, participated=True)
+    assert sl.is_over(t) and not sl.monster_wins(t) and sl.winner_odds(t) == {"b": F(1)}
+
+
+def test_a_tie_on_points_is_an_even_draw():
+    # "weighted by Points gained": equal Points, equal chances.
+    t = _trial(a="A1", b="A3", c="A5")
+    for name in ("a", "b", "c"):
+        t = _status(t, name, Status.ESCAPED, location=None, points=4, participated=True)
+    assert sl.winner_odds(t) == {"a": F(1, 3), "b": F(1, 3), "c": F(1, 3)}
+    assert [sl.draw_winner(t, _Every(p)) for p in range(12)] == ["a"] * 4 + ["b"] * 4 + ["c"] * 4
+
+
+def test_heal_and_hit_reach_a_dead_neighbour_as_written():
+    # T3 and ST12: "If a Survivor adjacent to you has a Status of Dying, change it to Injured; otherwise,
+    # if their status is Injured, change it to Healthy. Increase your Points by 2." A Dead Survivor keeps
+    # their Location (T9) and is still a Survivor: the Status stays Dead, the Points / Health change comes.
+    t = _status(_energy(_trial(a="J11", b="J12"), "b", 5), "a", Status.DEAD, health=0)
+    healed = sl.heal(t, "b", "a")
+    assert healed.survivor("a").status == Status.DEAD and healed.survivor("b").points == 2
+    t = replace(t, advancing=True, monster=replace(t.monster, energy=3))
+    hit = sl.hit(t, "a").survivor("a")
+    assert (hit.status, hit.health) == (Status.DEAD, -1)

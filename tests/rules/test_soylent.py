@@ -153,3 +153,21 @@ def test_small_game_modules_load_without_django():
             "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
     root = Path(soylent.__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
+
+
+def test_catalogue_quotes_are_the_texts_own_sentences():
+    """Every action, Snapped effect and rule text in the catalogue is quoted sentence by sentence from
+    soylent-ghoul.txt (whitespace aside): nothing shortened into a sentence the text does not have."""
+    source = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "soylent-ghoul.txt"
+    if not source.exists():
+        source = Path("/work/shared/rules/soylent-ghoul.txt")
+    if not source.exists():
+        pytest.skip("the rules text is not here")
+    text = re.sub(r"\s+", " ", source.read_text(encoding="utf-8"))
+    data = json.loads(CATALOGUE.read_text(encoding="utf-8"))
+    quotes = [r["text"] for r in data["rules"]]
+    for group in data["ghoul_groups"]:
+        quotes += [a["text"] for a in group["actions"]] + [group["snapped"]]
+    for quote in quotes:
+        for sentence in re.split(r"(?<=[.”])\s+", re.sub(r"\s+", " ", quote).strip()):
+            assert sentence in text, sentence

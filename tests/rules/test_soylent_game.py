@@ -122,10 +122,10 @@ def test_false_token_snaps_and_its_panic_is_moved_by_its_owner():
     with pytest.raises(g.IllegalAction):  # vox waits
         g.pass_panic(state, 1, g.Log())
     with pytest.raises(g.IllegalAction):  # not vox's choice
-        g.choose_panic_token(state, 0, token(state, "M01").id, g.Log())
+        g.choose_panic_token(state, 0, token(state, "M01").id, Dice(), g.Log())
     with pytest.raises(g.IllegalAction):  # another drone's token
-        g.choose_panic_token(state, 1, token(state, "V01").id, g.Log())
-    g.choose_panic_token(state, 1, token(state, "M03").id, g.Log())
+        g.choose_panic_token(state, 1, token(state, "V01").id, Dice(), g.Log())
+    g.choose_panic_token(state, 1, token(state, "M03").id, Dice(), g.Log())
     assert token(state, "M03").panic == 3 and m0.panic == 0 and state.pending is None
     assert state.panic_seat == 1  # the panic phase goes on
 
@@ -213,17 +213,19 @@ def test_gardener_lighter_darker_and_snapped_effect():
     g.end_turn(state, 0, g.Log())
     # mara's Darker: lantern 4 reduced by 2, D8 3 is over 2: the lantern stays, at 2
     drone(state, "mara0").lantern = 4
+    token(state, "M02").light = 1
     g.activate(state, 1, token(state, "M00").id, Dice(), g.Log())
     g.pass_panic(state, 1, g.Log())
     g.pass_panic(state, 0, g.Log())
     log = g.Log()
     g.perform(state, 1, "darker", Dice(3), log, reduction=2)
     assert drone(state, "mara0").lantern == 2 and log.rolls[0]["chance"] == "1/4"
-    # mara's true token Snaps: every Gardener drone takes Darker reducing by 6
-    g.give_panic(state, 1, token(state, "M02").id, Dice(8, 7, 1), g.Log())
-    assert drone(state, "mara0").snapped
-    assert drone(state, "vox0").lantern is None  # 5 - 6 leaves no light level
-    assert state.finished and state.winner == 0
+    # mara ticks her own lit true token as out of the light: its first panic test (D8 8) Snaps mara0;
+    # the game is over, so no Gardener takes a Darker for the Snapped effect
+    g.darken(state, 1, [token(state, "M02").id], Dice(8), g.Log())
+    assert drone(state, "mara0").snapped and token(state, "M02").panic == 1
+    assert state.finished and state.winner == 0 and state.snap_effects == []
+    assert drone(state, "vox0").lantern == 5
 
 
 def test_three_players_skip_the_one_who_is_out():
@@ -278,55 +280,168 @@ def test_a_roll_makes_the_log_final():
     assert rolled.rolls and not rolled.reveals_truth and rolled.final
 
 
-def test_a_gardener_snapping_in_the_panic_phase_gives_its_panic_tokens_at_once():
-    state = make_state(drones=2)
-    drone(state, "vox1").lantern = 3
-    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
-    g.pass_panic(state, 0, g.Log())
-    log = g.Log()
-    # mara's panic token on vox's true token V02: D8 7 over Nerve 6, vox0 Snaps; then every
-    # Gardener drone takes Darker by 6: vox0 has no lantern (no roll), vox1 rolls (2: lost)
-    g.place_panic(state, 1, token(state, "V02").id, "spin", Dice(7, 2), log)
-    assert drone(state, "vox0").snapped and drone(state, "vox1").lantern is None
-    assert not state.finished and state.snap_effects == [{"seat": 0, "drone": drone(state, "vox0").id}]
-    assert g.waiting_for(state) == 0 and g.acting_seat(state) is None
-    assert any("gives the panic tokens" in line for line in log.lines)
-    with pytest.raises(g.IllegalAction, match="Waiting for vox"):
-        g.pass_panic(state, 0, g.Log())  # the panic phase waits for the effect
-    with pytest.raises(g.IllegalAction, match="vox gives"):
-        g.give_snap_panic(state, 1, token(state, "V10").id, Dice(1), g.Log())  # the owner records it
-    given = g.Log()
-    g.give_snap_panic(state, 0, token(state, "M00").id, Dice(1), given)  # 1 + 0 is not over Nerve 3
-    assert token(state, "M00").panic == 1 and given.final
-    assert "Snapped effect of vox's drone vox0" in given.lines[0]
-    with pytest.raises(g.IllegalAction, match="cannot receive"):
-        g.give_snap_panic(state, 0, drone(state, "vox0").id, Dice(1), g.Log())
-    with pytest.raises(g.IllegalAction):
-        g.end_snap_effect(state, 1, g.Log())
-    done = g.Log()
-    g.end_snap_effect(state, 0, done)
-    assert not done.final and state.snap_effects == [] and g.acting_seat(state) == 0
-    assert state.phase == "panic" and state.panic_seat == 0  # the panic phase goes on
-    with pytest.raises(g.IllegalAction, match="No Snapped effect"):
-        g.give_snap_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())
-
-
-def test_a_gardener_snapped_in_anothers_action_step_is_its_owners_to_record():
-    state = make_state(groups=("gardeners", "gardeners"), nerves=(6, 6), drones=2)
+def test_lighter_gives_a_light_token_to_the_acting_character_and_each_one_ticked():
+    """SG14: "all Characters within the number in inches from this drone (including this drone) gains a
+    light token"; the lantern number is the light level (SG9); no die, so it stays undoable."""
+    state = make_state()
     g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
     g.pass_panic(state, 0, g.Log())
     g.pass_panic(state, 1, g.Log())
-    g.perform(state, 0, "lighter", Dice(), g.Log(), level=3)
-    # mara's true token: mara0 Snaps; vox0's lantern 3 takes Darker by 6 (D8 1)
-    g.give_panic(state, 0, token(state, "M02").id, Dice(8, 1), g.Log())
+    before = g.snapshot(state)
+    with pytest.raises(g.IllegalAction, match="on the table"):  # a removed token is not a Character
+        token(state, "M04").removed = True
+        g.perform(state, 0, "lighter", Dice(), g.Log(), level=3, lit=[token(state, "M04").id])
+    with pytest.raises(g.IllegalAction):
+        g.perform(state, 0, "lighter", Dice(), g.Log(), level=3, lit=["x"])
+    assert drone(state, "vox0").lantern is None and state.performed is None  # refusals change nothing
+    log = g.Log()
+    g.perform(state, 0, "lighter", Dice(), log, level=3, lit=[token(state, "M00").id, str(token(state, "M01").id)])
+    assert drone(state, "vox0").lantern == 3 and not log.final
+    assert [t.light for t in g.tokens_of(state, drone(state, "mara0").id)] == [1, 1, 0, 0, 0]
+    assert token(state, "V00").light == 1 and token(state, "V01").light == 0
+    assert "light level (lantern number) 3" in log.lines[0]
+    with pytest.raises(g.IllegalAction, match="Lighter gives no panic tokens"):
+        g.give_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())
+    g.restore(state, before)
+    assert token(state, "M00").light == 0 and drone(state, "vox0").lantern is None and state.performed is None
+
+
+def test_light_tokens_stay_and_a_replaced_true_token_hands_them_to_its_drone():
+    """SG15: the text never takes a light token away; the Drone replacing its true token is the same
+    Character (SG4) and keeps them."""
+    state = make_state()
+    token(state, "V02").light = 2
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
+    assert drone(state, "vox0").light == 2 and token(state, "V02").light == 0
+
+
+def test_darker_rolls_then_its_player_ticks_who_is_out_of_the_light():
+    """SG16: the D8 first (the light may be gone), then 5 panic tokens to each Character ticked, one
+    panic test each; a Snap that awaits the owner's choice (SG3) holds the rest until it is made."""
+    state = make_state(groups=("gardeners", "scene-shifters"), nerves=(6, 7))
+    for code in ("V00", "M00", "M01"):
+        token(state, code).light = 1
+    token(state, "M00").panic = 3
+    drone(state, "vox0").lantern = 4
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    log = g.Log()
+    g.perform(state, 0, "darker", Dice(3), log, reduction=2)  # 3 is over 2: the lantern is now 2
+    assert drone(state, "vox0").lantern == 2 and log.final
+    assert g.waiting_for(state) == 0 and g.acting_seat(state) is None
+    assert [p.code for p in g.dark_candidates(state)] == ["V00", "M00", "M01"]
+    with pytest.raises(g.IllegalAction, match="Waiting for vox to mark who is out of the light"):
+        g.end_turn(state, 0, g.Log())
+    with pytest.raises(g.IllegalAction, match="vox marks"):
+        g.darken(state, 1, [token(state, "M00").id], Dice(), g.Log())
+    with pytest.raises(g.IllegalAction, match="light token"):  # M02 has no light token
+        g.darken(state, 0, [token(state, "M02").id], Dice(), g.Log())
+    dark = g.Log()
+    # M00: D8 5 + 3 is over Nerve 7: it Snaps on its first token and is removed; mara chooses where
+    # its 4 panic tokens go before M01 gains its 5
+    g.darken(state, 0, [token(state, "M01").id, token(state, "M00").id], Dice(5), dark)
+    assert token(state, "M00").removed and state.pending == {"seat": 1, "from": token(state, "M00").id, "panic": 4}
+    assert token(state, "M01").panic == 0 and g.waiting_for(state) == 1
+    assert "M00 (mara's mara0) is out of the light: it gains 5 panic tokens" in " ".join(dark.lines)
+    moved = g.Log()
+    g.choose_panic_token(state, 1, token(state, "M03").id, Dice(1, 1, 1, 1, 1), moved)
+    assert token(state, "M03").panic == 4 and token(state, "M01").panic == 5 and len(moved.rolls) == 5
+    assert state.snap_effects == [] and g.acting_seat(state) == 0 and state.phase == "action"
+    with pytest.raises(g.IllegalAction, match="out of the light"):  # Darker gives no other panic
+        g.give_panic(state, 0, token(state, "M02").id, Dice(1), g.Log())
+    with pytest.raises(g.IllegalAction, match="No Darker"):
+        g.darken(state, 0, [], Dice(), g.Log())
+    g.end_turn(state, 0, g.Log())
+    assert state.current == 1 and state.performed is None
+    assert token(state, "V00").light == 1  # light tokens stay (SG15)
+
+
+def test_darker_with_nobody_lit_asks_nothing():
+    state = make_state()
+    drone(state, "vox0").lantern = 2
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    log = g.Log()
+    g.perform(state, 0, "darker", Dice(1), log, reduction=2)  # 1 is under 2: the lantern number is removed
+    assert drone(state, "vox0").lantern is None and state.snap_effects == [] and g.acting_seat(state) == 0
+    assert any("nobody gains panic tokens" in line for line in log.lines)
+
+
+def test_a_gardener_snap_makes_each_gardener_drone_take_darker_in_turn():
+    """SG17: "All Gardener drones take the Darker action reducing their lantern number by 6": the
+    Snapped drone first, then table order; each with a lantern number rolls, then the Snapped drone's
+    owner ticks who is out of the light; drones without a lantern number take no Darker."""
+    state = make_state(groups=("gardeners", "gardeners"), nerves=(6, 6), drones=2)
+    drone(state, "vox1").lantern, drone(state, "mara1").lantern = 7, 3
+    token(state, "M00").light = token(state, "M10").light = 1
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    # mara's panic token on V02 (vox0's true token): D8 7 over Nerve 6, vox0 Snaps; vox0 has no
+    # lantern number; vox1's Darker: 7 - 6, D8 8 is over 6: its lantern number is now 1
+    g.place_panic(state, 1, token(state, "V02").id, "spin", Dice(7, 8), log)
+    assert drone(state, "vox0").snapped and drone(state, "vox1").lantern == 1 and drone(state, "mara1").lantern == 3
+    assert state.snap_effects[-1]["darker"] == drone(state, "vox1").id and g.waiting_for(state) == 0
+    assert "vox's drone vox0 has no lantern number to reduce: it takes no Darker action." in log.lines
+    with pytest.raises(g.IllegalAction, match="Waiting for vox"):
+        g.pass_panic(state, 0, g.Log())
+    with pytest.raises(g.IllegalAction, match="vox marks"):
+        g.darken(state, 1, [], Dice(), g.Log())
+    first = g.Log()
+    # M00 gains 5 (D8 1 each: 1..5, never over 6); then mara1's Darker: D8 2, its lantern number goes
+    g.darken(state, 0, [token(state, "M00").id], Dice(1, 1, 1, 1, 1, 2), first)
+    assert token(state, "M00").panic == 5 and drone(state, "mara1").lantern is None
+    assert state.snap_effects[-1]["darker"] == drone(state, "mara1").id and first.final
+    g.darken(state, 0, [], Dice(), g.Log())  # nobody is out of the light this time
+    assert state.snap_effects == [] and token(state, "M10").panic == 0
+    assert state.phase == "panic" and state.panic_seat == 0  # the panic phase goes on
+
+
+def test_a_gardener_snap_with_no_lantern_number_anywhere_takes_no_darker():
+    state = make_state(drones=2)
+    token(state, "M00").light = 1
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    g.place_panic(state, 1, token(state, "V02").id, "spin", Dice(7), log)
+    assert drone(state, "vox0").snapped and not state.finished and state.snap_effects == []
+    assert g.waiting_for(state) is None and len(log.rolls) == 1
+
+
+def test_a_snap_in_the_darkness_opens_that_snaps_effect_first():
+    """SG12 with SG16: vox's Darker Snaps mara's Gardener; mara ticks for its Snapped effect, then
+    vox's action step goes on."""
+    state = make_state(groups=("gardeners", "gardeners"), nerves=(6, 6), drones=2)
+    drone(state, "vox0").lantern = 5
+    token(state, "M02").light = token(state, "V01").light = 1
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    g.perform(state, 0, "darker", Dice(5), g.Log(), reduction=1)  # 5 is over 1: lantern 4
+    assert drone(state, "vox0").lantern == 4
+    # M02 (mara0's true token) Snaps on D8 8: mara0's Snapped effect: mara0, mara1 have no lantern
+    # number; vox0's Darker by 6 (D8 1): its lantern number goes; mara ticks
+    g.darken(state, 0, [token(state, "M02").id], Dice(8, 1), g.Log())
     assert drone(state, "mara0").snapped and drone(state, "vox0").lantern is None
-    assert state.snap_effects[-1]["seat"] == 1
+    assert g.waiting_for(state) == 1 and len(state.snap_effects) == 2
     with pytest.raises(g.IllegalAction, match="Waiting for mara"):
         g.end_turn(state, 0, g.Log())
-    g.give_snap_panic(state, 1, token(state, "V01").id, Dice(1), g.Log())
-    g.end_snap_effect(state, 1, g.Log())
+    g.darken(state, 1, [token(state, "V01").id], Dice(1, 1, 1, 1, 1), g.Log())
+    assert token(state, "V01").panic == 5 and state.snap_effects == [] and g.acting_seat(state) == 0
     g.end_turn(state, 0, g.Log())
-    assert state.current == 1 and token(state, "V01").panic == 1
+    assert state.current == 1
+
+
+def test_an_entry_from_before_the_darker_steps_still_resolves():
+    state = make_state()
+    token(state, "M00").light = 1
+    state.snap_effects = [{"seat": 0, "drone": drone(state, "vox0").id}]  # as the tracker stored them before
+    g.darken(state, 0, [token(state, "M00").id], Dice(1, 1, 1, 1), g.Log())
+    assert token(state, "M00").removed and state.pending  # Eyes, Nerve 3: 1 + 3 Snaps; mara chooses (SG3)
+    g.choose_panic_token(state, 1, token(state, "M01").id, Dice(), g.Log())
+    assert token(state, "M01").panic == 4 and state.snap_effects == [] and g.waiting_for(state) is None
 
 
 def test_a_gardener_snap_that_ends_the_game_opens_no_effect():
@@ -346,7 +461,7 @@ def test_the_player_whose_panic_token_pushed_a_character_records_the_fatal_area(
         g.fatal(state, 0, token(state, "M01").id, g.Log())
     g.fatal(state, 0, token(state, "M00").id, g.Log())
     assert token(state, "M00").removed and state.pushed is None
-    g.choose_panic_token(state, 1, token(state, "M03").id, g.Log())  # its panic token moves (SG3)
+    g.choose_panic_token(state, 1, token(state, "M03").id, Dice(), g.Log())  # its panic token moves (SG3)
     # mara (moving now) pushes V01 forwards; vox's pass ends her say as the pusher
     g.place_panic(state, 1, token(state, "V01").id, "forward", Dice(1), g.Log())
     assert state.pushed == {"seat": 1, "piece": token(state, "V01").id}
@@ -362,7 +477,44 @@ def test_the_player_whose_panic_token_pushed_a_character_records_the_fatal_area(
 def test_an_old_snapshot_restores_the_new_fields_to_their_defaults():
     state = make_state()
     snap = g.snapshot(state)
-    del snap["game"]["snap_effects"], snap["game"]["pushed"]
+    del snap["game"]["snap_effects"], snap["game"]["pushed"], snap["game"]["performed"]
+    for piece in snap["pieces"].values():
+        del piece["light"]
     state.snap_effects, state.pushed = [{"seat": 0, "drone": 1}], {"seat": 0, "piece": 2}
+    state.performed, token(state, "M00").light = "lighter", 1
     g.restore(state, snap)
     assert state.snap_effects == [] and state.pushed is None
+    assert state.performed is None and token(state, "M00").light == 0
+
+
+def test_only_actions_whose_text_gives_panic_let_the_player_give_panic_tokens():
+    """Scene ("place a marker") and Lighter give no panic tokens; Check, Shift and Become do (the table
+    counts them: S5); Darker's go to the Characters ticked out of the light (SG16)."""
+    state = make_state(groups=("scene-shifters", "eyes"), nerves=(7, 3))
+    state.seats[0].actions = ("scene", "shift")
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    g.perform(state, 0, "scene", Dice(), g.Log())
+    with pytest.raises(g.IllegalAction, match="Scene gives no panic tokens"):
+        g.give_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())
+    g.end_turn(state, 0, g.Log())
+    g.activate(state, 1, token(state, "M00").id, Dice(), g.Log())
+    g.pass_panic(state, 1, g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.perform(state, 1, "check", Dice(), g.Log())
+    g.give_panic(state, 1, token(state, "V00").id, Dice(1), g.Log())
+    assert token(state, "V00").panic == 1
+
+
+def test_a_snapped_effects_darker_with_nobody_lit_goes_on_by_itself():
+    """SG17: with no light token on the table nobody can be out of the light: each Darker only rolls."""
+    state = make_state(groups=("gardeners", "gardeners"), nerves=(6, 6), drones=2)
+    drone(state, "vox1").lantern, drone(state, "mara1").lantern = 7, 7
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    g.place_panic(state, 1, token(state, "V02").id, "spin", Dice(7, 8, 8), log)  # vox0 Snaps; two Darkers
+    assert drone(state, "vox1").lantern == 1 and drone(state, "mara1").lantern == 1
+    assert state.snap_effects == [] and g.waiting_for(state) is None and len(log.rolls) == 3
+    assert "The Snapped effect of vox's drone vox0 is over." in log.lines

@@ -230,31 +230,53 @@ def two_drone_game(players, make_set):
 
 
 def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_drone_game, players, fixed_seed):
-    """SG12: a Gardener Snapping outside the action step; its owner records the Darker panic tokens."""
+    """SG12, SG14, SG16, SG17 through the rows: Lighter's light tokens, then a Gardener Snapping in the
+    panic phase: each Gardener drone with a lantern number takes Darker; its owner ticks who is out."""
     game = two_drone_game
     vox, mara = players
     act(game, vox, "activate", piece=piece(game, "P2K").pk)
     act(game, vox, "pass")
-    fixed_seed(7)  # 7 + 0 over the Gardeners' Nerve 6: vox's true token P1N Snaps its drone
-    act(game, mara, "panic", piece=piece(game, "P1N").pk, effect="spin")
+    act(game, mara, "pass")
     game.refresh_from_db()
-    assert game.status == Game.PLAYING and game.snap_effects == [
-        {"seat": 0, "drone": Piece.objects.get(game=game, code="Pale Hands 1").pk}]
+    lighter = services.play(game.pk, vox, game.version, "perform",
+                            {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]})
+    assert piece(game, "Pale Hands 2").lantern == 3 and piece(game, "P2K").light == 1 and piece(game, "W1K").light == 1
+    assert lighter.undoable and lighter.seed is None  # no die
+    game.refresh_from_db()
+    services.undo(game.pk, vox, game.version)
+    assert piece(game, "W1K").light == 0 and piece(game, "Pale Hands 2").lantern is None
+    game.refresh_from_db()
+    services.play(game.pk, vox, game.version, "perform",
+                  {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]})
+    with pytest.raises(services.GameError, match="Lighter gives no panic tokens"):
+        act(game, vox, "give-panic", piece=piece(game, "W1K").pk)
+    act(game, vox, "end-turn")
+    act(game, mara, "activate", piece=piece(game, "W1M").pk)
+    # 7 + 0 over the Gardeners' Nerve 6: vox's true token P1N Snaps its drone; Pale Hands 1 has no
+    # lantern number; Pale Hands 2's Darker by 6: D8 8, but 3 - 6 leaves no light level
+    fixed_seed(7, 8)
+    snap = act(game, mara, "panic", piece=piece(game, "P1N").pk, effect="spin")
+    game.refresh_from_db()
+    assert game.status == Game.PLAYING and piece(game, "Pale Hands 2").lantern is None and not snap.undoable
+    assert game.snap_effects == [{"seat": 0, "drone": piece(game, "Pale Hands 1").pk,
+                                  "darker": piece(game, "Pale Hands 2").pk, "queue": [], "out": None}]
     with pytest.raises(services.GameError, match="Waiting for vox"):
         act(game, vox, "pass")
-    with pytest.raises(services.GameError, match="vox gives"):
-        act(game, mara, "snap-panic", piece=piece(game, "P2M").pk)
-    fixed_seed(1)
-    event = act(game, vox, "snap-panic", piece=piece(game, "W1K").pk)
-    assert piece(game, "W1K").panic == 1 and not event.undoable and event.seed is not None
-    assert "Snapped effect" in event.payload["lines"][0]
-    done = act(game, vox, "snap-done")
-    assert done.undoable
+    with pytest.raises(services.GameError, match="vox marks"):
+        act(game, mara, "dark", piece=piece(game, "P2K").pk)
+    with pytest.raises(services.GameError, match="light token"):
+        act(game, vox, "dark", piece=piece(game, "W1M").pk)
+    with pytest.raises(services.GameError, match="Unknown"):  # the old one-token-at-a-time form is gone
+        act(game, vox, "snap-panic", piece=piece(game, "W1K").pk)
+    fixed_seed(1, 1, 1, 1, 1)
+    game.refresh_from_db()
+    event = services.play(game.pk, vox, game.version, "dark", {"piece": [str(piece(game, "P2K").pk)]})
+    assert piece(game, "P2K").panic == 5 and piece(game, "W1K").panic == 0
+    assert not event.undoable and event.seed is not None
+    assert any("out of the light: it gains 5 panic tokens" in line for line in event.payload["lines"])
     game.refresh_from_db()
     assert game.snap_effects == [] and game.phase == "panic" and game.panic_seat == 0
-    services.undo(game.pk, vox, game.version)  # ending the effect was bookkeeping
-    game.refresh_from_db()
-    assert len(game.snap_effects) == 1
+    assert piece(game, "W1K").light == 1  # light tokens stay (SG15)
 
 
 def test_the_pusher_records_a_push_into_a_fatal_area(two_player_game, players, fixed_seed):

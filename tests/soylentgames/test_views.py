@@ -308,20 +308,40 @@ def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_
         drone = Piece.objects.filter(game=game, player__user=user, kind="drone", placed=False).first()
         services.play(game.pk, user, game.version, "place", {"piece": str(drone.pk)})
     for user, kind, data in ((vox, "activate", {"piece": Piece.objects.get(game=game, code="P2K").pk}),
-                             (vox, "pass", {})):
+                             (vox, "pass", {}), (mara, "pass", {})):
         game.refresh_from_db()
         services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
-    client.force_login(mara)
-    _fix_seed(monkeypatch, 7)
-    post_act(client, game, "panic", piece=Piece.objects.get(game=game, code="P1N").pk, effect="spin")
-    page = client.get(url(game)).content.decode()
-    assert "waiting for <strong>vox</strong> to give the panic tokens" in page
-    assert 'value="snap-panic"' not in page and 'value="pass"' not in page
+    # the Lighter form: a light level and a box for every other Character on the table (SG14)
     client.force_login(vox)
     page = client.get(url(game)).content.decode()
-    assert 'value="snap-panic"' in page and 'value="snap-done"' in page
-    _fix_seed(monkeypatch, 1)
-    assert post_act(client, game, "snap-panic", piece=Piece.objects.get(game=game, code="W1K").pk).status_code == 200
-    assert post_act(client, game, "snap-done").status_code == 200
+    lighter = page.split('value="lighter"')[1].split("</form>")[0]
+    assert 'name="level"' in lighter and lighter.count('name="lit"') == 19  # 20 tokens on the table, less P2K
+    assert "gains one too" in lighter
+    w1k = Piece.objects.get(game=game, code="W1K")
+    assert post_act(client, game, "perform", action="lighter", level="3", lit=["nope"]).status_code == 422
+    assert post_act(client, game, "perform", action="lighter", level="3", lit=[str(w1k.pk)]).status_code == 200
+    page = client.get(url(game)).content.decode()
+    assert "Lantern number (light level): 3" in page and page.count("1 light token") == 2
+    assert 'value="give-panic"' not in page  # Lighter gives no panic tokens
+    assert post_act(client, game, "end-turn").status_code == 200
     game.refresh_from_db()
-    assert game.snap_effects == [] and Piece.objects.get(game=game, code="W1K").panic == 1
+    services.play(game.pk, mara, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="W1M").pk)})
+    client.force_login(mara)
+    _fix_seed(monkeypatch, 7, 8)
+    post_act(client, game, "panic", piece=Piece.objects.get(game=game, code="P1N").pk, effect="spin")
+    page = client.get(url(game)).content.decode()
+    assert "waiting for <strong>vox</strong> to mark who is out of the light" in page
+    assert 'value="dark"' not in page and 'value="pass"' not in page
+    client.force_login(vox)
+    page = client.get(url(game)).content.decode()
+    dark = page.split('value="dark"')[1].split("</form>")[0]
+    assert dark.count('type="checkbox"') == 2 and "W1K" in dark and "P2K" in dark
+    assert "Snaps within 5 tokens on 100.0%" in dark  # Eyes, Nerve 3: the 4th token always Snaps
+    assert "Pale Hands 2: no lantern number" in page
+    assert post_act(client, game, "dark", piece="abc").status_code == 422
+    assert post_act(client, game, "dark", piece=str(Piece.objects.get(game=game, code="W1M").pk)).status_code == 422
+    _fix_seed(monkeypatch, 1, 1, 1, 1, 1)
+    p2k = Piece.objects.get(game=game, code="P2K")
+    assert post_act(client, game, "dark", piece=[str(p2k.pk)]).status_code == 200
+    game.refresh_from_db()
+    assert game.snap_effects == [] and Piece.objects.get(game=game, code="P2K").panic == 5

@@ -398,3 +398,56 @@ def test_every_action_is_logged_in_order(started, monster, survivors):
     assert actions == ["create", "join", "join", "generators", "location", "location", "location", "move"]
     numbers = list(started.log.order_by("number").values_list("number", flat=True))
     assert numbers == list(range(1, 9))
+
+
+# --- Audit against the text (slasher-trial.txt) ----------------------------------------
+
+def test_a_ready_survivor_is_not_made_ready_again(started, survivors):
+    # "A Living Survivor with a Readiness of Unready may change their Readiness to Ready"
+    mara = survivors[0]
+    act_ok(started, mara, "ready")
+    refused(started, mara, "ready", match="mara is already Ready")
+
+
+def test_the_monster_places_itself_before_the_advance_not_inside_it(open_trial, monster, survivors):
+    # "Advance, which is an atomic action with the following steps" (ST10)
+    trial = place(open_trial, monster)
+    mara, zed = survivors[:2]
+    for user, square in ((mara, "C3"), (zed, "C5")):
+        act_ok(trial, user, "location", square)
+        act_ok(trial, user, "ready")
+    act_ok(trial, monster, "advance")
+    refused(trial, monster, "location", "C4", match="Advance is under way")
+    act_ok(trial, monster, "end")
+    act_ok(trial, monster, "location", "C4")
+    assert row(trial, monster).location == "C4"
+
+
+def test_a_caged_survivor_sets_no_blank_location(started, survivors):
+    # "A Survivor whose status is Caged, Dead or Escaped may not take any dynastic actions."
+    mara = survivors[0]
+    setp(started, mara, status="Caged", location="")
+    refused(started, mara, "location", "H8", match="mara is Caged")
+
+
+def test_a_house_rule_health_of_zero_starts_a_survivor_dead(catalogue, monster, survivors):
+    # "When a Survivor's Health is at or below 0, their Status is immediately set to Dead."
+    entry = RulesEntry.objects.get(system=GameSystem.objects.get(slug="slasher-trial"), part="defaults", slug="health")
+    entry.number = 0
+    entry.save()
+    trial = services.create_trial(monster, "House")
+    services.join(trial, survivors[0])
+    assert (row(trial, survivors[0]).health, row(trial, survivors[0]).status) == (0, "Dead")
+
+
+def test_the_loaded_rows_give_every_number_of_the_text(catalogue):
+    """Grid 20x20, 7 Generators (5 to Repair, Progress up to 100), Health 100, +15 / 60 per Advance,
+    Caged -10, Dying -2, the Costs and Points: the catalogue rows reach the engine unchanged."""
+    n = services.numbers()
+    assert n == sl.DEFAULT_NUMBERS
+    assert (n.monster_energy, n.survivor_energy_pool, n.caged_health_loss, n.dying_health_loss) == (15, 60, 10, 2)
+    assert dict(n.survivor_costs) == {"move": 1, "repair": 1, "heal": 5, "rescue": 5}
+    assert dict(n.monster_costs) == {"move": 1, "hit": 3, "cage": 3}
+    assert (n.repair_progress, n.repair_points, n.heal_points, n.rescue_points, n.hit_health) == (1, 1, 2, 2, 1)
+    assert (n.generators, n.to_repair, n.repair_max, n.health) == (7, 5, 100, 100)
+    assert (sl.ROWS, sl.COLUMNS, sl.ROW_LETTERS[0], sl.ROW_LETTERS[-1]) == (20, 20, "A", "T")

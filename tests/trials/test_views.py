@@ -85,6 +85,8 @@ def test_the_page_shows_the_state_the_grid_and_the_readings(client, started, sur
     assert "the 8 surrounding Squares, diagonals included" in page
     assert "60 / 2 Survivors = <strong>30</strong> each, rounded down" in page
     assert "Escaping</strong> (not defined by the rules)" in page
+    assert "Survivors who took part (took at least one Survivor Action, or escaped)" in page  # ST9
+    assert "the Monster sets a blank Location before Advancing, not during it" in page  # ST10
     assert "Move 1, Repair 1, Heal 5, Rescue 5" in page and "Move 1, Hit 3, Cage 3" in page
     assert "Waiting for mara, zed to be Ready" in page
     assert "style=" not in page and "<script>" not in page

@@ -21,7 +21,8 @@ class Command(BaseCommand):
             else:
                 with open(options["file"], encoding="utf-8") as handle:
                     text = handle.read()
-            request = json.loads(text)
+            # Windows editors save UTF-8 with a byte order mark; crew files accept it too.
+            request = json.loads(text.removeprefix("\ufeff"))
             answer = odds(request, weapons=_catalogue_weapons())
         except (OSError, UnicodeDecodeError) as exc:
             self._fail(f"cannot read {options['file']}: {exc}")
