@@ -520,6 +520,14 @@ def _do_replenish(game, players, tokens, me, current, data) -> None:
          f"and draws {drawn} (hand {len(me.hand)}).", seed)
 
 
+def _may_enter_a_square(game: Game, me: Player, current: Player) -> None:
+    """The player moves onto a square: their turn, their piece on the board, no encounter yet."""
+    _my_turn(game, me, current, Game.TURN)
+    _no_piece(me)
+    if game.encountered:
+        raise GameError("You already had an encounter this turn: it ended your movement.")
+
+
 def _no_piece(me: Player) -> None:
     if me.dead:
         raise GameError("Your character is dead: the playing piece is off the board (you still replenish, "
@@ -546,10 +554,7 @@ def _start_battle(game: Game, me: Player, token: TileToken) -> None:
 
 
 def _do_reveal(game, players, tokens, me, current, data) -> None:
-    _my_turn(game, me, current, Game.TURN)
-    _no_piece(me)
-    if game.encountered:
-        raise GameError("You already had an encounter this turn: it ended your movement.")
+    _may_enter_a_square(game, me, current)
     token = _token(tokens, data.get("token"))
     if token.revealed or token.state != TileToken.ON_BOARD:
         raise GameError("That token is already revealed.")
@@ -616,10 +621,7 @@ def _do_enter(game, players, tokens, me, current, data) -> None:
     someone earlier, or by Cornealius' specialty). A Hole "can be encountered by other players"; Stacking,
     Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
     turn". A Ghoul is battled ("fight") and a First-Aid Kit used ("first-aid") through their own buttons."""
-    _my_turn(game, me, current, Game.TURN)
-    _no_piece(me)
-    if game.encountered:
-        raise GameError("You already had an encounter this turn: it ended your movement.")
+    _may_enter_a_square(game, me, current)
     token = _token(tokens, data.get("token"))
     if not (token.revealed and token.state == TileToken.ON_BOARD and token.kind in ("hole", "ghoo-gun")):
         raise GameError("Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is battled, a "
@@ -884,18 +886,26 @@ def _action_card(me: Player, data, slug: str, name: str) -> dict:
 
 def _targets(players: list[Player], me: Player, data) -> list[Player]:
     """The opponents standing on the square an Action card targets (FAQ: every player on it is hit)."""
-    try:
-        seats = [int(x) for x in data.getlist("targets")]
-    except (TypeError, ValueError):
-        raise GameError("Choose the opponents on the target square.") from None
-    by_seat = {p.seat: p for p in players}
-    if not seats or len(set(seats)) != len(seats) or any(s not in by_seat or s == me.seat for s in seats):
+    targets = _players_on_a_square(players, data.getlist("targets"), "Choose the opponents on the target square.")
+    if not targets or me in targets:
         raise GameError("Choose the opponents on the target square.")
-    targets = [by_seat[s] for s in seats]
-    dead = [t.user.username for t in targets if t.dead]
+    return targets
+
+
+def _players_on_a_square(players: list[Player], raw_seats: list, message: str) -> list[Player]:
+    """The living players a form names by seat, each once; ``message`` for anything else."""
+    try:
+        seats = [int(x) for x in raw_seats if x != ""]
+    except (TypeError, ValueError):
+        raise GameError(message) from None
+    by_seat = {p.seat: p for p in players}
+    if len(set(seats)) != len(seats) or any(x not in by_seat for x in seats):
+        raise GameError(message)
+    chosen = [by_seat[x] for x in seats]
+    dead = [p.user.username for p in chosen if p.dead]
     if dead:
         raise GameError(f"{', '.join(dead)}: the character is dead, the playing piece is off the board.")
-    return targets
+    return chosen
 
 
 def _names(targets: list[Player]) -> str:
@@ -955,10 +965,7 @@ def debris_in_game(players: list[Player]) -> int:
 def _do_debris_square(game, players, tokens, me, current, data) -> None:
     """The player enters a square holding Debris tokens: one wound per token, cumulative (l.421-461); it is the
     turn's encounter (Stacking, Example 2) (GT15)."""
-    _my_turn(game, me, current, Game.TURN)
-    _no_piece(me)
-    if game.encountered:
-        raise GameError("You already had an encounter this turn: it ended your movement.")
+    _may_enter_a_square(game, me, current)
     most = debris_in_game(players)
     try:
         count = int(data.get("tokens"))
@@ -985,10 +992,7 @@ def _do_hole_square(game, players, tokens, me, current, data) -> None:
     square for the remainder of the game and can be encountered by other players" (l.385-390); Stacking,
     Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
     turn". The Hole tokens of the deal are entered with their own "Enter" button (GT19)."""
-    _my_turn(game, me, current, Game.TURN)
-    _no_piece(me)
-    if game.encountered:
-        raise GameError("You already had an encounter this turn: it ended your movement.")
+    _may_enter_a_square(game, me, current)
     if not holes_in_game(players):
         raise GameError("The decks hold no Hole cards: no Hole token can have been placed by a card.")
     game.encountered = True
@@ -1041,17 +1045,8 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     except gh.IllegalPlay as exc:
         msg = str(exc)
         raise GameError(msg[0].upper() + msg[1:] + ".") from None
-    try:
-        seats = [int(x) for x in data.getlist("on_square") if x != ""]
-    except (TypeError, ValueError):
-        raise GameError("Choose the players standing on the square the token is moved to.") from None
-    by_seat = {p.seat: p for p in players}
-    if len(set(seats)) != len(seats) or any(x not in by_seat for x in seats):
-        raise GameError("Choose the players standing on the square the token is moved to.")
-    on_square = [by_seat[x] for x in seats]
-    dead = [p.user.username for p in on_square if p.dead]
-    if dead:
-        raise GameError(f"{', '.join(dead)}: the character is dead, the playing piece is off the board.")
+    on_square = _players_on_a_square(players, data.getlist("on_square"),
+                                     "Choose the players standing on the square the token is moved to.")
     if me in on_square and my_tile != to_tile:
         raise GameError(f"You are on tile {my_tile}: a token moved to tile {to_tile} cannot land on your square.")
     old_label, from_tile = token.label, token.tile
