@@ -1,9 +1,13 @@
 import os
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
+
+# Another player's page catches up by polling (every 3 to 5 s; a poll lost on the way is given up
+# after 10 s), so a check on it may wait longer than Playwright's 5 s default.
+expect.set_options(timeout=25_000)
 
 
 def pytest_collection_modifyitems(items):
@@ -65,6 +69,9 @@ def _close_player_contexts(request):
     With E2E_SCREENSHOTS=DIR set, each player's last page is saved there first
     (for people to look at; nothing is asserted on it)."""
     yield
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        _print_player_pages()
     out = os.environ.get("E2E_SCREENSHOTS")
     if out:
         for number, context in enumerate(_OPEN_CONTEXTS):
@@ -79,6 +86,18 @@ def _close_player_contexts(request):
             context.close()
         except Exception:  # already closed by the test
             pass
+
+
+def _print_player_pages() -> None:
+    """What each player's browser showed when the test failed, for CI's output (its screenshots stay on
+    the CI machine)."""
+    for number, context in enumerate(_OPEN_CONTEXTS):
+        for page in context.pages:
+            try:
+                text = page.locator("main").inner_text(timeout=2000)
+            except Exception as exc:  # a closed or crashed page
+                text = f"(unreadable: {exc})"
+            print(f"--- player {number}: {page.url}\n{text[:3000]}")
 
 
 def log_in(browser, server_url: str, username: str, password: str, viewport: dict | None = None) -> Page:

@@ -8,7 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.conftest import assert_fits_a_phone, log_in
 
 PASSWORD = "ghoo-for-the-job-42"
-SLOW = 15000  # the other player's page polls every 3 s
+SLOW = 25000  # the other player's page polls every 3 s; a lost poll is given up after 10 s
 
 
 @pytest.fixture

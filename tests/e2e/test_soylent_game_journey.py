@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.conftest import assert_fits_a_phone, log_in
 
 PASSWORD = "neon-bones-1138"
-SLOW = 15000  # the other player's board refreshes every 5 s
+SLOW = 25000  # the other player's board refreshes every 5 s; a lost poll is given up after 10 s
 
 
 def seed_rolling_eight() -> int:

@@ -1,0 +1,52 @@
+"""A shared game page keeps itself up to date: a poll that never gets an answer (a phone on a bad
+network, a proxy that drops the request) is given up after a while and polling goes on."""
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Browser, Route, expect
+
+from tests.e2e.conftest import log_in
+from tests.e2e.test_ghoulash_journey import _box
+
+PASSWORD = "ghoo-for-the-job-42"
+
+
+@pytest.fixture
+def catalogue(transactional_db):
+    call_command("loadcatalogue", verbosity=0)
+
+
+def test_a_poll_that_never_answers_does_not_stop_the_updates(browser: Browser, server_url: str, catalogue,
+                                                            django_user_model):
+    from ghoulash import services
+    from ghoulash.models import Game
+
+    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
+    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
+    box = _box(vox)
+    game = services.create_game(vox, box, "Stuck poll", [("vox", "lake"), ("mara", "gray")])
+
+    guest = log_in(browser, server_url, "mara", PASSWORD)
+    held: list[Route] = []
+
+    def hold_the_first_poll(route: Route) -> None:
+        if route.request.headers.get("hx-request") and not held:
+            held.append(route)  # never fulfilled: the request hangs like one lost on the network
+        else:
+            route.continue_()
+
+    guest.route("**/games/ghoulash/games/*/?v=*", hold_the_first_poll)
+    guest.goto(f"{server_url}/games/ghoulash/games/{game.pk}/")
+    expect(guest.get_by_role("heading", name="Turn 1: vox to play")).to_be_visible()
+    guest.wait_for_timeout(4000)  # the first poll has gone out and hangs
+    assert len(held) == 1
+
+    services.act(game.pk, vox, "replenish", _Post())
+    assert Game.objects.get(pk=game.pk).phase == Game.TURN
+    expect(guest.get_by_text("vox moves, encounters and takes an action, then ends the turn.")).to_be_visible(
+        timeout=20000)
+
+
+class _Post(dict):
+    def getlist(self, key):
+        return []
