@@ -41,3 +41,74 @@
     }
   });
 })();
+(function () {
+  "use strict";
+  // A request that fails says so: a click that silently does nothing would lose a player's move.
+  // A failed poll stays quiet (the next one retries) until three in a row have failed.
+  const POLL = /\bevery\b/;
+  let failedPolls = 0;
+  let shownForPolls = false;
+
+  function isPoll(elt) {
+    return Boolean(elt && elt.getAttribute && POLL.test(elt.getAttribute("hx-trigger") || ""));
+  }
+  function box() {
+    return document.getElementById("request-problem");
+  }
+  function show(text, forPolls) {
+    const slot = box();
+    if (!slot) return;
+    const message = document.createElement("p");
+    message.className = "message message-error";
+    message.setAttribute("role", "alert"); // announced as it is added
+    message.append(text + " ");
+    const dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "link-button";
+    dismiss.dataset.dismissProblem = "";
+    dismiss.textContent = "Dismiss";
+    message.append(dismiss);
+    slot.replaceChildren(message);
+    shownForPolls = forPolls;
+  }
+  function clear() {
+    const slot = box();
+    if (slot) slot.replaceChildren();
+    shownForPolls = false;
+  }
+  function describe(event) {
+    if (event.type === "htmx:timeout") {
+      return "The server took too long to answer. Reload the page to see whether your last change was saved.";
+    }
+    if (event.type === "htmx:sendError") {
+      return "The server could not be reached. Check your connection, then try again.";
+    }
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status === 403) return "This page is out of date or your session has ended. Reload the page (and log in again if asked).";
+    if (status === 404) return "That is no longer there. Reload the page.";
+    if (status >= 500) return "Something went wrong on the server, and your last change was not saved. Reload the page and try again.";
+    return "The server refused that (error " + status + "). Reload the page and try again.";
+  }
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (isPoll(event.detail.elt)) {
+        failedPolls += 1;
+        if (failedPolls >= 3) show("Lost contact with the server: this page may be out of date. It keeps trying.", true);
+        return;
+      }
+      show(describe(event), false);
+    });
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) return;
+    if (isPoll(event.detail.elt)) {
+      failedPolls = 0;
+      if (shownForPolls) clear();
+    } else {
+      clear();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-dismiss-problem]")) clear();
+  });
+})();
