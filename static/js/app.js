@@ -112,3 +112,58 @@
     if (event.target.closest("[data-dismiss-problem]")) clear();
   });
 })();
+(function () {
+  "use strict";
+  // A poll that redraws a shared board keeps what the player was choosing on it (ticked cards,
+  // a chosen menu entry, a typed Square): another player's move must not wipe a half-made one.
+  // Choices whose control is gone from the new board (a card no longer in hand) are dropped.
+  const POLL = /\bevery\b/;
+  let kept = null;
+
+  function controls(root) {
+    const seen = {};
+    const found = [];
+    root.querySelectorAll("input, select, textarea").forEach(function (control) {
+      if (control.type === "hidden" || control.type === "submit") return;
+      let key = control.id;
+      if (!key && control.name && (control.type === "checkbox" || control.type === "radio")) {
+        const base = control.name + "=" + control.value;
+        seen[base] = (seen[base] || 0) + 1;
+        key = base + "#" + seen[base];
+      }
+      if (key) found.push([key, control]);
+    });
+    return found;
+  }
+  function changed(control) {
+    if (control.type === "checkbox" || control.type === "radio") return control.checked !== control.defaultChecked;
+    if (control.tagName === "SELECT") {
+      return Array.from(control.options).some(function (option) { return option.selected !== option.defaultSelected; });
+    }
+    return control.value !== control.defaultValue;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const elt = event.detail.elt;
+    kept = null;
+    if (!elt || !POLL.test(elt.getAttribute("hx-trigger") || "")) return;
+    kept = controls(elt).filter(function (pair) { return changed(pair[1]); }).map(function (pair) {
+      const control = pair[1];
+      return [pair[0], control.type === "checkbox" || control.type === "radio" ? control.checked : control.value];
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!kept || !kept.length) return;
+    const root = document.getElementById(event.detail.target.id) || document;
+    const now = new Map(controls(root));
+    kept.forEach(function (pair) {
+      const control = now.get(pair[0]);
+      if (!control || control.disabled) return;
+      if (control.type === "checkbox" || control.type === "radio") {
+        control.checked = pair[1];
+      } else if (control.tagName !== "SELECT" || Array.from(control.options).some(function (o) { return o.value === pair[1]; })) {
+        control.value = pair[1];
+      }
+    });
+    kept = null;
+  });
+})();

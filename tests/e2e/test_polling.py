@@ -1,5 +1,6 @@
-"""A shared game page keeps itself up to date: a poll that never gets an answer (a phone on a bad
-network, a proxy that drops the request) is given up after a while and polling goes on."""
+"""A shared game page keeps itself up to date without losing the player's half-made choice, and a poll
+that never gets an answer (a phone on a bad network, a proxy that drops the request) is given up after
+a while and polling goes on."""
 
 import pytest
 from django.core.management import call_command
@@ -50,3 +51,30 @@ def test_a_poll_that_never_answers_does_not_stop_the_updates(browser: Browser, s
 class _Post(dict):
     def getlist(self, key):
         return []
+
+
+def test_a_redraw_keeps_the_choice_the_player_was_making(browser: Browser, server_url: str, catalogue,
+                                                         django_user_model):
+    from django.db.models import F
+
+    from ghoulash import services
+    from ghoulash.models import Game
+
+    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
+    django_user_model.objects.create_user("mara", password=PASSWORD)
+    game = services.create_game(vox, _box(vox), "Half a move", [("vox", "lake"), ("mara", "gray")])
+    services.act(game.pk, vox, "replenish", _Post())
+
+    page = log_in(browser, server_url, "vox", PASSWORD)
+    page.goto(f"{server_url}/games/ghoulash/games/{game.pk}/")
+    move = page.locator("form.gh-move-token")
+    move.get_by_label("to tile").select_option("3")
+    move.get_by_label("mara").check()
+    page.evaluate("document.getElementById('table').dataset.before = 'yes'")
+
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)  # another player's move, as the poll sees it
+    expect(page.locator("#table[data-before]")).to_have_count(0)  # the board was redrawn
+    expect(page.locator("#table")).to_be_visible()
+    expect(move.get_by_label("to tile")).to_have_value("3")
+    expect(move.get_by_label("mara")).to_be_checked()
+    expect(move.get_by_label("you", exact=True)).not_to_be_checked()
