@@ -216,7 +216,8 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
     armor_items = [item for item in gear if catalogue.category.get(item["slug"]) == "armor"]
     armor_sets = [i for i in armor_items if i.get("kind") != "shield"]
     worn = worn_armor(armor_sets)
-    # Only the one worn set moves the numbers (two heavy armors: -1", not -2").
+    # Only the one worn set moves the numbers (two heavy armors: -1", not -2"). By identity: an item
+    # taken twice is the same catalogue dict twice, so the worn set is added back once.
     move_items = [i for i in gear if not any(i is s for s in armor_sets)] + ([worn] if worn else [])
     return {
         "name": name,

@@ -44,6 +44,8 @@ SECOND_LABELS = {BoxCard.SPECIALTY_VALUE: gh.CardKind.VALUE, BoxCard.SPECIALTY_A
 TYPE_LABELS = dict(BoxCard.TYPES)
 # Specialty cards that make the Initial Combat Value the Ghoul's strength (FAQ: Heavy Artillery, The Right Ghoo)
 STRENGTH_ICV_CARDS = ("heavy-artillery", "the-right-ghoo-for-the-job")
+# What a wound (or a lost battle) can change on a player
+WOUND_FIELDS = ["hand", "draw", "discard", "wounds", "dead", "victory_points"]
 
 
 class GameError(Exception):
@@ -440,7 +442,7 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
         _wound(game, battler, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
     game.battle = None
     game.phase = Game.TURN
-    Player.objects.bulk_update(players, ["hand", "draw", "discard", "wounds", "dead", "victory_points"])
+    Player.objects.bulk_update(players, WOUND_FIELDS)
     _check_end(game, players, tokens, battler.user)
 
 
@@ -569,9 +571,6 @@ def _what(token: TileToken) -> str:
             "first-aid": "a First-Aid Kit", "ghoo-gun": "a Ghoo Gun"}.get(token.kind, token.kind)
 
 
-WOUND_FIELDS = ["hand", "draw", "discard", "wounds", "dead", "victory_points"]
-
-
 def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: Player, token: TileToken) -> None:
     """``who`` resolves the encounter with the revealed ``token``: entered by movement on their turn, or moved
     onto their square by the player whose turn it is ("that player must resolve that encounter immediately,
@@ -591,15 +590,9 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
             _log(game, who.user, "hole", f"{who.user.username} is already in a Hole: only one Hole token can be "
                  "placed on a square, so the uppermost Hole token is removed from the board.")
         else:
-            who.in_hole = True
-            who.save(update_fields=["in_hole"])
-            _log(game, who.user, "hole", f"{who.user.username} falls into the Hole: out of the game until the "
-                 "beginning of their next turn.")
             if who.seat == game.current_seat:
-                token.save(update_fields=["revealed", "holder", "state"])
-                _end_if_over(game, players, tokens, who.user)  # the last token may be this Hole (GT12)
-                if game.status == Game.PLAYING:
-                    _end_turn(game, players, who)
+                token.save(update_fields=["revealed", "holder", "state"])  # before the end check (GT12)
+            _fall_into_hole(game, players, tokens, who, "falls into the Hole")
     elif token.kind == "first-aid":
         if who.in_hole:
             _log(game, who.user, "first-aid", f"{who.user.username} is in a Hole and can take no action: the kit "
@@ -954,7 +947,7 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
          + f" on the square of {_names(targets)}: a Debris token under their playing piece.")
     for t in targets:
         _wound(game, t, wounds, tokens, "a Debris Action card" + (f" enhanced by a {value}" if value else ""))
-    Player.objects.bulk_update(players, ["hand", "draw", "discard", "wounds", "dead", "victory_points"])
+    Player.objects.bulk_update(players, WOUND_FIELDS)
 
 
 def debris_in_game(players: list[Player]) -> int:
@@ -979,7 +972,7 @@ def _do_debris_square(game, players, tokens, me, current, data) -> None:
     _log(game, me.user, "debris", f"{me.user.username} enters a square with {count} Debris token"
          f"{'s' if count != 1 else ''} and stops.")
     _wound(game, me, wounds, tokens, "Debris, one wound per token")
-    Player.objects.bulk_update([me], ["hand", "draw", "discard", "wounds", "dead", "victory_points"])
+    Player.objects.bulk_update([me], WOUND_FIELDS)
 
 
 def holes_in_game(players: list[Player]) -> int:
@@ -996,13 +989,20 @@ def _do_hole_square(game, players, tokens, me, current, data) -> None:
     if not holes_in_game(players):
         raise GameError("The decks hold no Hole cards: no Hole token can have been placed by a card.")
     game.encountered = True
-    me.in_hole = True
-    me.save(update_fields=["in_hole"])
-    _log(game, me.user, "hole", f"{me.user.username} enters a square with a Hole token placed by a Hole card and "
-         "falls into the Hole: out of the game until the beginning of their next turn.")
-    _end_if_over(game, players, tokens, me.user)
-    if game.status == Game.PLAYING:
-        _end_turn(game, players, me)
+    _fall_into_hole(game, players, tokens, me, "enters a square with a Hole token placed by a Hole card and falls "
+                    "into the Hole")
+
+
+def _fall_into_hole(game: Game, players: list[Player], tokens: list[TileToken], who: Player, how: str) -> None:
+    """``who`` is out of the game until the beginning of their next turn; on their own turn, that ends it
+    (the last token may be this Hole: GT12)."""
+    who.in_hole = True
+    who.save(update_fields=["in_hole"])
+    _log(game, who.user, "hole", f"{who.user.username} {how}: out of the game until the beginning of their next turn.")
+    if who.seat == game.current_seat:
+        _end_if_over(game, players, tokens, who.user)
+        if game.status == Game.PLAYING:
+            _end_turn(game, players, who)
 
 
 def _no_action_after_token_move(game: Game) -> None:

@@ -134,13 +134,11 @@ def _locked(pk: int, work):
 def _survivor_defaults(sections: dict) -> dict:
     n = sl.numbers_from_entries(sections)
     defaults = {e["slug"]: e for e in sections.get("defaults", [])}
-    status = defaults.get("status", {}).get("default") or sl.Status.HEALTHY.value
-    if n.health <= 0:  # "When a Survivor's Health is at or below 0, their Status is immediately set to Dead."
-        status = sl.Status.DEAD.value
+    status = sl.status_at_health(n.health, defaults.get("status", {}).get("default") or sl.Status.HEALTHY.value)
     return {
         "energy": int(defaults.get("energy", {}).get("number") or 0),
         "health": n.health,
-        "status": status,
+        "status": getattr(status, "value", status),  # the catalogue's text, or Dead
         "points": int(defaults.get("points", {}).get("number") or 0),
         "readiness": defaults.get("readiness", {}).get("default") or sl.Readiness.UNREADY.value,
     }

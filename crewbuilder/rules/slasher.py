@@ -301,12 +301,15 @@ def _with_survivor(trial: Trial, survivor: Survivor) -> Trial:
     return replace(trial, survivors=tuple(survivor if s.name == survivor.name else s for s in trial.survivors))
 
 
-def _set_health(survivor: Survivor, health: int) -> Survivor:
+def status_at_health(health: int, status):
     """"When a Survivor's Health is at or below 0, their Status is immediately set to
-    Dead": every Survivor, a blank Status included."""
-    if health <= 0:
-        return replace(survivor, health=health, status=Status.DEAD)
-    return replace(survivor, health=health)
+    Dead": every Survivor, a blank Status included. ``status`` (a Status, its text or
+    None) is kept otherwise."""
+    return Status.DEAD if health <= 0 else status
+
+
+def _set_health(survivor: Survivor, health: int) -> Survivor:
+    return replace(survivor, health=health, status=status_at_health(health, survivor.status))
 
 
 def _check_square(square: str) -> str:

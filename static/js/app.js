@@ -43,6 +43,8 @@
 })();
 (function () {
   "use strict";
+  // htmx requests that fail, and the polls of shared boards (hx-trigger "every ...").
+  //
   // A request that fails says so: a click that silently does nothing would lose a player's move.
   // A failed poll stays quiet (the next one retries) until three in a row have failed.
   const POLL = /\bevery\b/;
@@ -111,13 +113,10 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-dismiss-problem]")) clear();
   });
-})();
-(function () {
-  "use strict";
+
   // A poll that redraws a shared board keeps what the player was choosing on it (ticked cards,
   // a chosen menu entry, a typed Square): another player's move must not wipe a half-made one.
   // Choices whose control is gone from the new board (a card no longer in hand) are dropped.
-  const POLL = /\bevery\b/;
   let kept = null;
 
   function controls(root) {
@@ -145,7 +144,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     const elt = event.detail.elt;
     kept = null;
-    if (!elt || !POLL.test(elt.getAttribute("hx-trigger") || "")) return;
+    if (!isPoll(elt)) return;
     kept = controls(elt).filter(function (pair) { return changed(pair[1]); }).map(function (pair) {
       const control = pair[1];
       return [pair[0], control.type === "checkbox" || control.type === "radio" ? control.checked : control.value];

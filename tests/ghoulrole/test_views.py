@@ -285,11 +285,17 @@ def test_vile_page_query_budget_does_not_grow(owner_client, make_sheet, django_a
         owner_client.get(sheet.get_absolute_url(), **HX)
 
 
+def _draw_named(client, sheet, name: str) -> TerrorCard:
+    """Draw the sheet's one Terror card and write its name on it."""
+    client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
+    card = TerrorCard.objects.get(sheet=sheet)
+    client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": name}, **HX)
+    return card
+
+
 def test_a_during_this_turn_card_is_shown_in_play(owner_client, make_sheet):
     sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=3)
-    owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
-    card = TerrorCard.objects.get(sheet=sheet)
-    owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": "Hunt"}, **HX)
+    card = _draw_named(owner_client, sheet, "Hunt")
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert 'name="during"' in page and "/act/use/" in page
     page = owner_client.post(f"{HOME}{sheet.pk}/act/play/", {"card": str(card.pk), "during": "1"}, **HX).content.decode()
@@ -316,9 +322,7 @@ def test_the_page_counts_the_terror_deck_and_stops_at_thirteen(owner_client, mak
 
 def test_a_pickpocketed_card_goes_back_into_the_deck(owner_client, make_sheet):
     sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=3)
-    owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
-    card = TerrorCard.objects.get(sheet=sheet)
-    owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": "Drawn"}, **HX)
+    card = _draw_named(owner_client, sheet, "Drawn")
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert f'id="discard-why-{card.pk}"' in page and 'value="pickpocket"' in page and 'value="scratch"' in page
     page = owner_client.post(f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "pickpocket"},

@@ -53,11 +53,15 @@ def test_participants_start_with_the_rules_defaults(open_trial, monster, survivo
     assert [e.action for e in open_trial.log.order_by("number")] == ["create", "join", "join"]
 
 
+def _house_rule_health(number: int) -> None:
+    entry = RulesEntry.objects.get(system=GameSystem.objects.get(slug="slasher-trial"), part="defaults", slug="health")
+    entry.number = number
+    entry.save()
+
+
 def test_defaults_come_from_the_catalogue_rows(catalogue, monster, survivors):
     """An admin's house rule (Health 50) reaches a new Survivor."""
-    entry = RulesEntry.objects.get(system=GameSystem.objects.get(slug="slasher-trial"), part="defaults", slug="health")
-    entry.number = 50
-    entry.save()
+    _house_rule_health(50)
     trial = services.create_trial(monster, "House")
     services.join(trial, survivors[0])
     assert row(trial, survivors[0]).health == 50
@@ -432,9 +436,7 @@ def test_a_caged_survivor_sets_no_blank_location(started, survivors):
 
 def test_a_house_rule_health_of_zero_starts_a_survivor_dead(catalogue, monster, survivors):
     # "When a Survivor's Health is at or below 0, their Status is immediately set to Dead."
-    entry = RulesEntry.objects.get(system=GameSystem.objects.get(slug="slasher-trial"), part="defaults", slug="health")
-    entry.number = 0
-    entry.save()
+    _house_rule_health(0)
     trial = services.create_trial(monster, "House")
     services.join(trial, survivors[0])
     assert (row(trial, survivors[0]).health, row(trial, survivors[0]).status) == (0, "Dead")
