@@ -8,8 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crewbuilder.rules import cybernekro as cn  # noqa: E402
-from crewbuilder.rules import dice, rolls  # noqa: E402
+from rules.cybernekro import engine as cn  # noqa: E402
+from rules import dice, rolls  # noqa: E402
 
 # The case (5 damage dice, Overkill, Energy), then a heavier chain: plus the
 # Strength bonus die, a shield re-rolling 6s, Brutal, Surrounded re-rolls, a wounded Demonic target.

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crewbuilder.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ["DATABASE_URL"] = "sqlite:///" + str(Path(__file__).resolve().parent.parent / "var" / "bench.sqlite3")
 
 import django  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crewbuilder.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 60)
 os.environ.setdefault("ALLOWED_HOSTS", "localhost")
 
@@ -88,7 +88,7 @@ def main() -> int:
     from pypdf import PdfReader
     from weasyprint import HTML
 
-    from crewbuilder.catalogue.loader import catalogue_file_for
+    from catalogue.loader import catalogue_file_for
 
     data = catalogue_file_for("cybernekro")
     catalogue = pdf.Catalogue.from_data(data)

@@ -20,7 +20,7 @@ os.environ["DEBUG"] = "0"
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 60)
 os.environ.setdefault("ALLOWED_HOSTS", "localhost")
 os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crewbuilder.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
@@ -33,7 +33,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from crewbuilder.crewfile import import_crew_data  # noqa: E402
 from crewbuilder.models import Crew, User  # noqa: E402
 from crewbuilder.validation import crew_to_data, validate_crew  # noqa: E402
-from crewbuilder.catalogue.loader import snapshot_for_system  # noqa: E402
+from catalogue.loader import snapshot_for_system  # noqa: E402
 
 LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipline": -1}
 ROUNDS = 300

@@ -21,14 +21,14 @@ from campaigns.models import (
     RollTable,
 )
 from crewbuilder import crew_edits, crew_service
-from crewbuilder.catalogue.loader import snapshot_for_system
+from catalogue.loader import snapshot_for_system
 from crewbuilder.validation import crew_to_data, validate_crew
 from crewbuilder.models import (
     Character, CharacterBodyMod, CharacterGear, CharacterTrait, Complication, Crew, EnvironmentEffect, Scenario,
 )
 from crewbuilder.models.catalogue import ATTRIBUTES
-from crewbuilder.rules import scenarios as scenario_rules
-from crewbuilder.rules.tables import parse_die, roll_table_die, uncovered
+from rules.cybernekro import scenarios as scenario_rules
+from rules.tables import parse_die, roll_table_die, uncovered
 
 
 class CampaignError(ValueError):

@@ -1,7 +1,7 @@
 """What the crew pages show, built from the one validation report.
 
 Views call these functions; the numbers all come from
-``crewbuilder.validation`` (which calls ``crewbuilder.rules``), and the
+``crewbuilder.validation`` (which calls ``rules``), and the
 catalogue snapshot. Nothing here decides a rule: the picker asks the
 validator what an option would break by validating the crew with it added.
 """
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from crewbuilder import crew_edits
-from crewbuilder.catalogue.loader import snapshot_for_system
+from catalogue.loader import snapshot_for_system
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
-from crewbuilder.rules.character import keyword_parts
+from rules.cybernekro.character import keyword_parts
 from crewbuilder.validation import crew_to_data, validate_crew
 
 ATTRIBUTE_LABELS = {
@@ -53,7 +53,7 @@ class CrewRow:
 
 def list_rows(owner) -> list[CrewRow]:
     rows = []
-    # Soylent Ghoul drone sets are listed by their own app (soylent.services.sets_for).
+    # Soylent Ghoul drone sets are listed by their own app (games.soylent_ghoul.sets.services.sets_for).
     for crew in Crew.objects.with_everything().filter(owner=owner).exclude(system__slug="soylent-ghoul").order_by("-updated_at"):
         report = report_for(crew)
         rows.append(CrewRow(crew, report["points"], status_of(report)))

@@ -251,7 +251,7 @@ def bad_format_report(error: BadFormat, budget=150) -> dict:
 
 
 def unknown_system_report(system: str) -> dict:
-    from crewbuilder.catalogue.loader import catalogue_file_for
+    from catalogue.loader import catalogue_file_for
 
     message = f"Unknown game system: {system!r}."
     if system not in CREW_READERS and catalogue_file_for(system) is not None:
@@ -265,7 +265,7 @@ def unknown_system_report(system: str) -> dict:
 def catalogue_snapshot(system_slug: str):
     """The catalogue of a system: the database's (house rules included) when it
     holds one, else the data file shipped with the app; None when unknown."""
-    from crewbuilder.catalogue.loader import catalogue_file_for, current_system, snapshot_for_system
+    from catalogue.loader import catalogue_file_for, current_system, snapshot_for_system
 
     try:
         system = current_system(system_slug)
@@ -356,7 +356,7 @@ def check_storable(crew: dict) -> None:
 
 @transaction.atomic
 def import_crew_data(data: dict, owner):
-    from crewbuilder.catalogue.loader import current_system, load_catalogues
+    from catalogue.loader import current_system, load_catalogues
     from crewbuilder.models import (
         BodyMod,
         Character,

@@ -1,7 +1,7 @@
 """The dice assistant's inputs: attackers, weapons and targets from crews the
 user may see, NPCs from the catalogue, or typed stats — all turned into the
-reference engine's frozen inputs (``crewbuilder.rules.cybernekro``). Rules come
-from crewbuilder.rules only; bad typed input becomes a message, never a guess."""
+reference engine's frozen inputs (``rules.cybernekro.engine``). Rules come
+from rules only; bad typed input becomes a message, never a guess."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 
 from crewbuilder import crew_service
 from crewbuilder.models import Crew, Item, Npc
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.odds import BODY_MODS, GEAR, TRAITS
+from rules.cybernekro import engine as cn
+from rules.odds import BODY_MODS, GEAR, TRAITS
 
 COMPLICATION_CHOICES = list(cn.COMPLICATIONS.items())
 SEED_LIMIT = 2**32 - 1

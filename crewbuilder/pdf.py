@@ -34,8 +34,7 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-STATIC_DIR = BASE_DIR / "static"
+from core.paths import STATIC_DIR
 
 # Our paper names (User.paper_size) -> CSS @page size keywords.
 PAPER_SIZES = {"A4": "A4", "LETTER": "letter"}
@@ -256,7 +255,7 @@ class Catalogue:
     @classmethod
     def from_file(cls, system: str = "cybernekro") -> Catalogue:
         """The catalogue data file shipped for a system (its last edition); no database."""
-        from crewbuilder.catalogue.loader import catalogue_file_for
+        from catalogue.loader import catalogue_file_for
 
         data = catalogue_file_for(system)
         if data is None:
@@ -266,7 +265,7 @@ class Catalogue:
     @classmethod
     def from_db(cls, system) -> Catalogue:
         """From the database rows of a GameSystem (house rules included), cached per catalogue version."""
-        from crewbuilder.catalogue.loader import export_catalogue
+        from catalogue.loader import export_catalogue
 
         key = (system.pk, system.slug, system.edition, system.catalogue_version)
         found = _DB_CATALOGUES.get(key)
@@ -607,7 +606,7 @@ def crew_file_pdf(raw: bytes, paper: str = DEFAULT_PAPER):
     file shipped with the app (``manage.py crew pdf``). A crew that cannot be
     read gives no PDF; an invalid one prints, with its banner.
     """
-    from crewbuilder.catalogue.loader import catalogue_file_for
+    from catalogue.loader import catalogue_file_for
     from crewbuilder.crewfile import check_crew_file
     from crewbuilder.validation import CatalogueSnapshot
 

@@ -26,7 +26,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from crewbuilder.rules.character import (
+from rules.cybernekro.character import (
     ap_cap,
     armor_points,
     carry_capacity,
@@ -488,6 +488,6 @@ def character_to_data(character) -> dict:
 
 def validate_crew_model(crew) -> dict:
     """The report of a Crew (load it with ``Crew.objects.with_everything()``)."""
-    from crewbuilder.catalogue.loader import snapshot_for_system
+    from catalogue.loader import snapshot_for_system
 
     return validate_crew(crew_to_data(crew), snapshot_for_system(crew.system), crew.accepted_findings)

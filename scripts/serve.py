@@ -36,7 +36,7 @@ def main() -> int:
     subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     print(f"Crewbuilder (production mode) at http://{args.bind}/")
     return subprocess.call(
-        [python, "-m", "gunicorn", "crewbuilder.wsgi", "--bind", args.bind, "--workers", str(args.workers)],
+        [python, "-m", "gunicorn", "config.wsgi", "--bind", args.bind, "--workers", str(args.workers)],
         cwd=ROOT,
         env=env,
     )

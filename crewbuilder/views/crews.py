@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import retarget
 
 from crewbuilder import crew_edits, crew_service
-from crewbuilder.htmx import vary_on_htmx
+from core.htmx import vary_on_htmx
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
 
@@ -43,7 +43,7 @@ def _other_game_url(crew: Crew, token: str | None = None) -> str | None:
     if crew.system.slug == "soylent-ghoul":
         if token:
             return reverse("soylent-set-shared", args=[token])
-        from soylent.views import set_url_for_crew
+        from games.soylent_ghoul.sets.views import set_url_for_crew
 
         return set_url_for_crew(crew)
     return None
@@ -89,7 +89,7 @@ def _get_shared_crew(token: str) -> Crew:
 @login_required
 @require_GET
 def crew_list(request: HttpRequest) -> HttpResponse:
-    from soylent.services import sets_for
+    from games.soylent_ghoul.sets.services import sets_for
 
     rows = crew_service.list_rows(request.user)
     return render(request, "crewbuilder/crew_list.html", {"rows": rows, "drone_sets": sets_for(request.user)})

@@ -2,7 +2,7 @@
 
 Every number comes from the reference engine: attacks from
 ``rules/cybernekro.py`` (planned once, the odds and the roll from the same
-plan), quick rolls from ``crewbuilder.rules.odds(request)`` (odds-format.md),
+plan), quick rolls from ``rules.odds(request)`` (odds-format.md),
 seeded rolls from ``rules/rolls.py`` with ``random.Random(seed)``.
 Everything is a GET with the set-up in the query string, so any page (and any
 roll, with its seed) can be shared by link and shows the same dice to all.
@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from crewbuilder import dice_service
-from crewbuilder.htmx import vary_on_htmx
-from crewbuilder.rules import OddsRequestError, odds, rolls
-from crewbuilder.rules import cybernekro as cn
+from core.htmx import vary_on_htmx
+from rules import OddsRequestError, odds, rolls
+from rules.cybernekro import engine as cn
 
 LOG_SIZE = 20
 

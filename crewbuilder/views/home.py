@@ -10,10 +10,10 @@ GAMES_SHOWN = 10  # per game: the home page is a way back to the table, not an a
 
 def _games_at_the_table(user) -> list[dict]:
     """Games the user plays that are not over, newest first: one query per game."""
-    from ghoulash.models import Game as GhoulashGame
-    from ghoulrole.models import GhoulSheet
-    from soylentgames.models import Game as SoylentGame
-    from trials.models import Trial
+    from games.ghoulash.models import Game as GhoulashGame
+    from games.ghoul_role.models import GhoulSheet
+    from games.soylent_ghoul.play.models import Game as SoylentGame
+    from games.slasher_trial.models import Trial
 
     games = []
     for game in SoylentGame.objects.filter(players__user=user).exclude(status=SoylentGame.FINISHED).distinct()[:GAMES_SHOWN]:

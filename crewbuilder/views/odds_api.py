@@ -7,7 +7,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from crewbuilder.management.commands.odds import _catalogue_weapons
-from crewbuilder.rules import OddsRequestError, odds
+from rules import OddsRequestError, odds
 
 MAX_REQUEST_BYTES = 16 * 1024
 

@@ -70,7 +70,7 @@ def crew_roster_shared(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def quick_reference(request: HttpRequest, system: str) -> HttpResponse:
-    from crewbuilder.catalogue.loader import current_system
+    from catalogue.loader import current_system
 
     game = current_system(system)
     try:

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from campaigns import services
 from campaigns.models import CampaignScenario, HistoryEntry
-from crewbuilder.rules import scenarios as scenario_rules
+from rules.cybernekro import scenarios as scenario_rules
 
 pytestmark = pytest.mark.django_db
 

@@ -109,7 +109,7 @@ def test_scenario_generation_is_seeded_and_reads_the_catalogue(client, campaign,
 def test_scenario_draw_rules():
     import random
 
-    from crewbuilder.rules import scenarios
+    from rules.cybernekro import scenarios
 
     assert {scenarios.draw(random.Random(s), "d12").number for s in range(300)} == set(range(1, 13))
     assert {scenarios.draw(random.Random(s), "deck").number for s in range(600)} == set(range(1, 14))

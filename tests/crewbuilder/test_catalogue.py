@@ -13,10 +13,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from crewbuilder.catalogue.loader import load_catalogues, rules_entries
+from catalogue.loader import load_catalogues, rules_entries
 from crewbuilder.models import GameSystem, Item, RulesEntry, Trait
 
-CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "crewbuilder/catalogue"
+CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "catalogue" / "data"
 DATA = json.loads((CATALOGUE_DIR / "cybernekro-1.1.3.json").read_text())
 OTHER = {data["system"]: data for data in (json.loads(p.read_text()) for p in CATALOGUE_DIR.glob("*.json"))}
 
@@ -266,7 +266,7 @@ def test_crew_rules_edited_as_house_rules_survive_a_reload():
 
 @pytest.mark.django_db
 def test_editing_the_crew_rules_bumps_the_catalogue_version():
-    from crewbuilder.catalogue.loader import snapshot_for_system
+    from catalogue.loader import snapshot_for_system
     from crewbuilder.crew_service import create_crew
     from crewbuilder.models import Crew
 

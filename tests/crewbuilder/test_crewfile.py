@@ -16,7 +16,7 @@ from crewbuilder.crewfile import (
     export_crew,
     import_crew_file,
 )
-from crewbuilder.catalogue.loader import catalogue_file_for
+from catalogue.loader import catalogue_file_for
 from crewbuilder.models import Crew
 from crewbuilder.validation import CatalogueSnapshot
 
@@ -284,7 +284,7 @@ def test_import_is_one_transaction(catalogue, user, monkeypatch):
 
 
 CATALOGUE = json.loads(
-    (__import__("pathlib").Path(__file__).resolve().parents[2] / "crewbuilder/catalogue/cybernekro-1.1.3.json").read_text()
+    (__import__("pathlib").Path(__file__).resolve().parents[2] / "catalogue/data/cybernekro-1.1.3.json").read_text()
 )
 TRAITS = [t["slug"] for t in CATALOGUE["traits"] if t["slug"] != "deformed"]
 MODS = [m["slug"] for m in CATALOGUE["body_mods"]]

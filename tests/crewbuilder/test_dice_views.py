@@ -13,7 +13,7 @@ def _bars(html):
 
 
 def test_attack_odds_page_matches_the_engine(client, catalogue):
-    from crewbuilder.rules import odds
+    from rules import odds
 
     html = client.get(f"{reverse('dice-home')}?{AXE}").content.decode()
     bars = _bars(html)
@@ -128,14 +128,14 @@ def _exact_bars(html):
     ("panic", "nerve=6&tokens=2", {"roll": "panic", "nerve": 6, "tokens": 2}),
 ])
 def test_quick_odds_are_the_odds_function_exactly(client, kind, query, request_):
-    from crewbuilder.rules import odds
+    from rules import odds
 
     html = client.get(f"{reverse('dice-quick', args=[kind])}?{query}").content.decode()
     assert _exact_bars(html) == odds(request_)["exact"]
 
 
 def test_attack_page_shows_the_exact_fractions_of_the_odds_request(client, catalogue):
-    from crewbuilder.rules import odds
+    from rules import odds
 
     html = client.get(f"{reverse('dice-home')}?{AXE}&t_wounds=2&surrounded=1").content.decode()
     engine = odds({"roll": "attack", "action": "fight", "attacker": {"agility": 1, "strength": 2}, "weapon": "axe",
@@ -147,7 +147,7 @@ def test_attack_page_shows_the_exact_fractions_of_the_odds_request(client, catal
 
 
 def test_complications_change_the_odds_as_the_engine_says(client, catalogue):
-    from crewbuilder.rules import odds
+    from rules import odds
 
     base = f"{reverse('dice-home')}?weapon=pistol&a_discipline=2"
     dark = _exact_bars(client.get(base + "&complication=darkness").content.decode())
@@ -196,8 +196,8 @@ def test_roll_button_gets_a_fresh_32_bit_seed_and_the_link_replays(client):
 def test_quick_roll_shows_the_rolls_module_log(client):
     import random
 
-    from crewbuilder.rules import cybernekro as cn
-    from crewbuilder.rules import rolls
+    from rules.cybernekro import engine as cn
+    from rules import rolls
 
     html = client.get(f"{reverse('dice-quick', args=['damage'])}?dice=4&armor=1&keywords=Energy&seed=1234").content.decode()
     expected = rolls.damage(random.Random(1234), 4, cn.Keywords.parse(["Energy"]), 1, seed=1234)
@@ -211,9 +211,9 @@ def test_quick_roll_shows_the_rolls_module_log(client):
 def test_attack_roll_is_the_rolls_module_on_the_engines_plan(client, catalogue):
     import random
 
-    from crewbuilder.rules import cybernekro as cn
-    from crewbuilder.rules import rolls
-    from crewbuilder.rules.odds import file_weapons
+    from rules.cybernekro import engine as cn
+    from rules import rolls
+    from rules.odds import file_weapons
 
     html = client.get(f"{reverse('dice-attack-roll')}?{AXE}&seed=77").content.decode()
     axe = file_weapons("axe")
@@ -229,7 +229,7 @@ def test_attack_roll_is_the_rolls_module_on_the_engines_plan(client, catalogue):
 
 
 def test_morale_uses_a_picked_characters_discipline_and_traits(client, user, make_crew):
-    from crewbuilder.rules import odds
+    from rules import odds
 
     crew = make_crew(user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1},
                                         "traits": ["jinxed"]}])
@@ -265,7 +265,7 @@ def test_morale_picker_offers_only_the_users_own_characters(client, user, other_
     # naming another user's character falls back to the typed numbers
     html = client.get(f"{url}?character=crew:{theirs.characters.first().pk}&discipline=2&dread=2").content.decode()
     assert "Secret Crew" not in html and 'id="picked-character"' not in html
-    from crewbuilder.rules import odds
+    from rules import odds
 
     engine = odds({"roll": "morale", "discipline": 2, "dread": 2})["exact"]
     bars = _exact_bars(html[html.index('id="quick"'):html.index("<h2>Flee moves")])

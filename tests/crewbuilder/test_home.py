@@ -57,8 +57,8 @@ def test_games_menu_links_every_game(client):
 def test_home_lists_the_games_you_play_that_are_not_over(client, make_user):
     from django.core.management import call_command
 
-    from trials import services as trials
-    from trials.models import Trial
+    from games.slasher_trial import services as trials
+    from games.slasher_trial.models import Trial
 
     call_command("loadcatalogue", verbosity=0, stdout=__import__("io").StringIO())
     vox, mara, eve = make_user("vox"), make_user("mara"), make_user("eve")

@@ -27,7 +27,7 @@ def pdf_urls(settings):
     except NoReverseMatch:
         pass
     module = types.ModuleType("crewbuilder_pdf_test_urls")
-    module.urlpatterns = [path("", include("crewbuilder.urls_pdf")), path("", include("crewbuilder.urls"))]
+    module.urlpatterns = [path("", include("crewbuilder.urls_pdf")), path("", include("config.urls"))]
     sys.modules[module.__name__] = module
     settings.ROOT_URLCONF = module.__name__
 

@@ -3,11 +3,9 @@ flight, so a single request lost on the network would otherwise stop the page up
 (tests/e2e/test_polling.py shows it in a browser)."""
 
 import re
-from pathlib import Path
+from core.paths import TEMPLATES_DIR
 
-from django.conf import settings
-
-TEMPLATES = Path(settings.BASE_DIR) / "templates"
+TEMPLATES = TEMPLATES_DIR
 POLLING = re.compile(r'<[^>]*hx-trigger="[^"]*every [^"]*"[^>]*>')
 
 

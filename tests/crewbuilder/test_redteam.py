@@ -122,8 +122,8 @@ def test_the_drone_set_crew_cannot_be_edited_or_exported_through_the_crew_pages(
     """A Soylent Ghoul drone set is a Crew: the crew editor must not be a side door to its tokens."""
     from django.core.management import call_command
 
-    from soylent import services as soylent_services
-    from soylent.models import Token
+    from games.soylent_ghoul.sets import services as soylent_services
+    from games.soylent_ghoul.sets.models import Token
 
     call_command("loadcatalogue", verbosity=0)
     drone_set = soylent_services.create_drone_set(user, "Lamplit", "gardeners")

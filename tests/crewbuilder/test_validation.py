@@ -4,6 +4,7 @@ Pure: the catalogue snapshot comes from the data file, no database.
 """
 
 from pathlib import Path
+from catalogue import DATA_DIR
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from crewbuilder.validation import CatalogueSnapshot, validate_crew
 
-CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "crewbuilder" / "catalogue" / "cybernekro-1.1.3.json"
+CATALOGUE_FILE = DATA_DIR / "cybernekro-1.1.3.json"
 CAT = CatalogueSnapshot.from_file(CATALOGUE_FILE)
 ATTRS = ("strength", "toughness", "agility", "intellect", "discipline")
 # A legal placement: +1 and -1 cancel on agility (sum +1, positives 3, negatives -2).

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from crewbuilder.rules import ghoul_role as rules
+from rules import ghoul_role as rules
 from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
 
 PASSWORD = "fury-cube-0014"
@@ -30,7 +30,7 @@ def _login(browser: Browser, server_url: str, username: str) -> Page:
 
 def test_ghoul_sheet_turn_fury_and_terror_card(browser: Browser, server_url: str, catalogue, django_user_model,
                                                monkeypatch):
-    from ghoulrole import services
+    from games.ghoul_role import services
 
     django_user_model.objects.create_user("ghoul", password=PASSWORD)
     # The live server runs in this process: fix the seed the sheet will draw and log.

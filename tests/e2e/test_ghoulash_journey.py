@@ -18,8 +18,8 @@ def catalogue(transactional_db):
 
 def _box(owner):
     """A game box whose Lake and Gray decks pass the rules' checks (test data for the printed cards)."""
-    from ghoulash import services
-    from ghoulash.models import BoxCard
+    from games.ghoulash import services
+    from games.ghoulash.models import BoxCard
 
     box = services.create_box(owner, "Attic copy")
     services.save_numbers(box, {"lake": {"movement": 4, "health": 5}, "gray": {"movement": 4, "health": 5}},
@@ -59,7 +59,7 @@ def _login(browser: Browser, server_url: str, username: str) -> Page:
 
 def test_two_players_fight_a_ghoul_battle_with_a_challenge(browser: Browser, server_url: str, catalogue,
                                                           django_user_model):
-    from ghoulash.models import Game, Player, TileToken
+    from games.ghoulash.models import Game, Player, TileToken
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     django_user_model.objects.create_user("mara", password=PASSWORD)

@@ -19,8 +19,8 @@ def catalogue(transactional_db):
 
 def test_a_poll_that_never_answers_does_not_stop_the_updates(browser: Browser, server_url: str, catalogue,
                                                             django_user_model):
-    from ghoulash import services
-    from ghoulash.models import Game
+    from games.ghoulash import services
+    from games.ghoulash.models import Game
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     mara = django_user_model.objects.create_user("mara", password=PASSWORD)
@@ -57,8 +57,8 @@ def test_a_redraw_keeps_the_choice_the_player_was_making(browser: Browser, serve
                                                          django_user_model):
     from django.db.models import F
 
-    from ghoulash import services
-    from ghoulash.models import Game
+    from games.ghoulash import services
+    from games.ghoulash.models import Game
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     django_user_model.objects.create_user("mara", password=PASSWORD)

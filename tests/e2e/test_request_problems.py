@@ -19,7 +19,7 @@ def catalogue(transactional_db):
 
 @pytest.fixture
 def game(catalogue, django_user_model):
-    from ghoulash import services
+    from games.ghoulash import services
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     django_user_model.objects.create_user("mara", password=PASSWORD)

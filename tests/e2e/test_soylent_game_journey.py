@@ -24,7 +24,7 @@ def catalogue(transactional_db):
 
 def _drone_set(user, name, group, codes, true_code):
     from crewbuilder.models import Crew, GameSystem
-    from soylent.models import Drone, DroneSet, Token
+    from games.soylent_ghoul.sets.models import Drone, DroneSet, Token
 
     system = GameSystem.objects.filter(slug="soylent-ghoul").order_by("-id").first()
     crew = Crew.objects.create(owner=user, system=system, name=name)
@@ -41,7 +41,7 @@ def _login(browser: Browser, server_url: str, username: str) -> Page:
 
 def test_two_players_play_soylent_ghoul_to_a_win(browser: Browser, server_url: str, catalogue, django_user_model,
                                                  monkeypatch):
-    from soylentgames import services
+    from games.soylent_ghoul.play import services
 
     # every panic test rolls an 8: over the Eyes' Nerve 3, so each panic token Snaps
     monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed_rolling_eight())

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from crewbuilder.catalogue.loader import CATALOGUE_DIR
+from catalogue.loader import CATALOGUE_DIR
 from tests.e2e.conftest import log_in, wait_for_htmx
 
 PASSWORD = "neon-bones-1138"
@@ -131,7 +131,7 @@ def test_a_short_trial(browser: Browser, server_url: str, catalogue, django_user
 def test_on_a_phone_the_row_letters_stay_in_view_while_the_grid_scrolls(
         browser: Browser, server_url: str, catalogue, django_user_model):
     from tests.e2e.conftest import PHONE, assert_fits_a_phone
-    from trials import services
+    from games.slasher_trial import services
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     mara = django_user_model.objects.create_user("mara", password=PASSWORD)

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.cybernekro import Outcome, TargetState
+from rules.cybernekro import engine as cn
+from rules.cybernekro.engine import Outcome, TargetState
 
 # --- the oracle: every die listed ------------------------------------------------
 

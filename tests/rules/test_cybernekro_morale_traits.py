@@ -17,8 +17,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules import odds
+from rules.cybernekro import engine as cn
+from rules import odds
 
 
 def brute_morale(discipline, dread, wounds, allies, artificial=False, demonic=False, jinxed=False):

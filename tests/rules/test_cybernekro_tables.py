@@ -7,8 +7,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.cybernekro import Outcome, Row
+from rules.cybernekro import engine as cn
+from rules.cybernekro.engine import Outcome, Row
 
 # --- attribute tests ---------------------------------------------------------
 

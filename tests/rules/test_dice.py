@@ -1,4 +1,4 @@
-"""crewbuilder.rules.dice: exact distributions against brute-force counting, seeded replays."""
+"""rules.dice: exact distributions against brute-force counting, seeded replays."""
 
 import itertools
 import math
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewbuilder.rules import dice
+from rules import dice
 
 
 def brute_die(reroll):

@@ -9,7 +9,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from crewbuilder.rules import ghoul_role as g
+from rules import ghoul_role as g
 
 
 # --- Fury goal: the text's own examples -------------------------------------------------

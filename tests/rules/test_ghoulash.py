@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from crewbuilder.rules import ghoulash as gh
-from crewbuilder.rules.ghoulash import Card, CardKind
+from rules import ghoulash as gh
+from rules.ghoulash import Card, CardKind
 
 LAKE_ICV = gh.characters()["lake"]["initial_combat_value"]
 

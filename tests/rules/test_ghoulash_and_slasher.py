@@ -1,6 +1,6 @@
 import pytest
 
-from crewbuilder.rules import ghoulash, slasher
+from rules import ghoulash, slasher_trial as slasher
 
 
 def test_example_1_del_wins_unchallenged():

@@ -5,20 +5,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-import crewbuilder.rules
+import rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_rules_package_and_every_submodule_import_without_django():
-    names = sorted(m.name for m in pkgutil.iter_modules(crewbuilder.rules.__path__))
+    names = sorted(m.name for m in pkgutil.iter_modules(rules.__path__))
     assert {"dice", "cybernekro", "odds"} <= set(names)
     code = (
         "import importlib, sys\n"
-        "import crewbuilder.rules\n"
+        "import rules\n"
         f"for name in {names!r}:\n"
-        "    importlib.import_module('crewbuilder.rules.' + name)\n"
-        "from crewbuilder.rules import odds\n"
+        "    importlib.import_module('rules.' + name)\n"
+        "from rules import odds\n"
         "assert callable(odds)\n"
         "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n"
     )

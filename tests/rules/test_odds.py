@@ -1,6 +1,6 @@
-"""crewbuilder.rules.odds.odds(request): odds-format.md, strict requests, formatting, delegation.
+"""rules.odds.odds(request): odds-format.md, strict requests, formatting, delegation.
 
-(``crewbuilder.rules.odds``, the package attribute, is this same function: the one engine.)
+(``rules.odds``, the package attribute, is this same function: the one engine.)
 """
 
 import json
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewbuilder.rules.odds import OddsRequestError, file_weapons, format_answer, odds
+from rules.odds import OddsRequestError, file_weapons, format_answer, odds
 
 
 def groups_of(answer):
@@ -53,11 +53,11 @@ FORMAT_ATTACK = {
 
 
 def test_rules_odds_stays_a_function_after_the_submodule_is_imported():
-    import crewbuilder.rules
-    import crewbuilder.rules.odds  # noqa: F401
-    from crewbuilder.rules import odds as package_odds
+    import rules
+    import rules.odds  # noqa: F401
+    from rules import odds as package_odds
 
-    assert callable(package_odds) and callable(crewbuilder.rules.odds)
+    assert callable(package_odds) and callable(rules.odds)
     assert issubclass(OddsRequestError, ValueError)
 
 
@@ -153,10 +153,10 @@ def test_panic_and_ghoul_dice_delegate(monkeypatch):
     for group in groups_of(ghoul):
         assert sum(group.values()) == 1
     # the formatting is generic: any nested dict of Fractions
-    fake = types.ModuleType("crewbuilder.rules.ghoul_role")
+    fake = types.ModuleType("rules.ghoul_role")
     fake.ghoul_dice_odds = lambda dice: {"a": {"x": {"1": F(1, 3), "2": F(2, 3)}}, "b": {"y": F(1)}}
-    monkeypatch.setitem(sys.modules, "crewbuilder.rules.ghoul_role", fake)
-    monkeypatch.setattr("crewbuilder.rules.ghoul_role", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "rules.ghoul_role", fake)
+    monkeypatch.setattr("rules.ghoul_role", fake, raising=False)
     answer = odds({"roll": "ghoul-dice", "dice": 2})
     assert answer["a"]["x"] == {"1": 1 / 3, "2": 2 / 3}
     assert answer["exact"] == {"a": {"x": {"1": "1/3", "2": "2/3"}}, "b": {"y": "1"}}

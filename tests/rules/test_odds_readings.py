@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from crewbuilder.rules import odds
+from rules import odds
 
 BASE = {"roll": "attack", "action": "fight",
         "attacker": {"agility": 1, "discipline": 0, "strength": 2, "traits": [], "body_mods": []},

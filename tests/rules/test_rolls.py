@@ -2,7 +2,7 @@
 
 Replays give identical logs; the generator passed in is the only one used; the
 logs show every die with what counted; a seeded simulation of each roll agrees
-with the exact odds of ``crewbuilder.rules.odds`` / ``cybernekro`` within four
+with the exact odds of ``rules.odds`` / ``cybernekro`` within four
 standard errors; a seeded attack ends exactly as ``cybernekro.roll_attack``.
 """
 
@@ -13,9 +13,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules import odds, rolls
-from crewbuilder.rules.cybernekro import Outcome, TargetState
+from rules.cybernekro import engine as cn
+from rules import odds, rolls
+from rules.cybernekro.engine import Outcome, TargetState
 
 AXE = cn.Weapon(2, None, cn.Keywords.parse(["Piercing 2"]), "axe")
 ATTACKER = cn.Attacker(agility=1, strength=2)
@@ -348,7 +348,7 @@ WEAPONS = ["axe", "sword", "fists", "energy-weapon", "brutal-weapon", "industria
 
 
 def _random_attacks(seed, n):
-    from crewbuilder.rules.odds import file_weapons
+    from rules.odds import file_weapons
 
     rng = random.Random(seed)
     for _ in range(n):
@@ -383,7 +383,7 @@ def test_random_attacks_sum_to_exactly_one_and_roll():
 
 def _roll_request(rng, request, seed=None):
     """Roll an odds-format attack request (catalogue weapon slugs from the bundled file)."""
-    from crewbuilder.rules.odds import file_weapons
+    from rules.odds import file_weapons
 
     a, t = request["attacker"], request["target"]
     attacker = cn.Attacker(a["agility"], a["discipline"], a["strength"], frozenset(a["traits"]), frozenset(a["body_mods"]))

@@ -8,8 +8,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from crewbuilder.rules import slasher as sl
-from crewbuilder.rules.slasher import IllegalAction, MonsterAction, Readiness, Status
+from rules import slasher_trial as sl
+from rules.slasher_trial import IllegalAction, MonsterAction, Readiness, Status
 
 
 def _trial(**survivors):

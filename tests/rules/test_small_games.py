@@ -2,7 +2,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from crewbuilder.rules import ghoul_role, odds, soylent
+from rules import ghoul_role, odds
+from rules.soylent_ghoul import panic as soylent
 
 
 @pytest.mark.parametrize("nerve", range(0, 10))

@@ -8,12 +8,13 @@ import subprocess
 import sys
 from fractions import Fraction as F
 from pathlib import Path
+from catalogue import DATA_DIR
 
 import pytest
 
-from crewbuilder.rules import soylent
+from rules.soylent_ghoul import panic as soylent
 
-CATALOGUE = Path(soylent.__file__).resolve().parent.parent / "catalogue" / "soylent-ghoul-1.json"
+CATALOGUE = DATA_DIR / "soylent-ghoul-1.json"
 
 
 @pytest.mark.parametrize("nerve", range(-1, 12))
@@ -148,8 +149,8 @@ def test_catalogue_shape_and_numbers():
 
 
 def test_small_game_modules_load_without_django():
-    code = ("import sys; import crewbuilder.rules.soylent, crewbuilder.rules.ghoul_role, "
-            "crewbuilder.rules.ghoulash, crewbuilder.rules.slasher; "
+    code = ("import sys; import rules.soylent_ghoul.panic, rules.ghoul_role, "
+            "rules.ghoulash, rules.slasher_trial; "
             "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
     root = Path(soylent.__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0

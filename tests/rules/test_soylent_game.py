@@ -1,10 +1,10 @@
-"""The Soylent Ghoul tracker's state transitions (crewbuilder/rules/soylent_game.py)."""
+"""The Soylent Ghoul tracker's state transitions (rules/soylent_ghoul/game.py)."""
 
 import random
 
 import pytest
 
-from crewbuilder.rules import soylent_game as g
+from rules.soylent_ghoul import game as g
 
 
 class Dice:

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from crewbuilder.rules import tables
+from rules import tables
 
 
 @pytest.mark.parametrize("notation, low, high, count", [("D6", 1, 6, 6), ("2D6", 2, 12, 11), ("D66", 11, 66, 36),

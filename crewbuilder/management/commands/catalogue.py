@@ -6,7 +6,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from crewbuilder.catalogue.loader import catalogue_file_for, current_system, export_catalogue, load_catalogues
+from catalogue.loader import catalogue_file_for, current_system, export_catalogue, load_catalogues
 from crewbuilder.models import GameSystem
 
 

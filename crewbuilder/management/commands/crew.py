@@ -124,7 +124,7 @@ def _soylent_cards_pdf(raw, paper):
             return None
     except BadFormat:
         return None
-    from soylent.printing import cards_pdf, view_from_file
+    from games.soylent_ghoul.sets.printing import cards_pdf, view_from_file
 
     crew, report, code = check_crew_file(raw)
     if crew is None or not report["valid"]:

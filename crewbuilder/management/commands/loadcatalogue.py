@@ -2,11 +2,11 @@
 
 from django.core.management.base import BaseCommand
 
-from crewbuilder.catalogue.loader import CATALOGUE_DIR, load_catalogues
+from catalogue.loader import CATALOGUE_DIR, load_catalogues
 
 
 class Command(BaseCommand):
-    help = "Load crewbuilder/catalogue/*.json into the catalogue tables (upsert by system + slug; never deletes)."
+    help = "Load catalogue/data/*.json into the catalogue tables (upsert by system + slug; never deletes)."
 
     def add_arguments(self, parser):
         parser.add_argument("--dir", default=str(CATALOGUE_DIR), help="Folder of catalogue JSON files.")

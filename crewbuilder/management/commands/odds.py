@@ -5,7 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from crewbuilder.rules import OddsRequestError, odds
+from rules import OddsRequestError, odds
 
 
 class Command(BaseCommand):
@@ -39,7 +39,7 @@ class Command(BaseCommand):
 
 def _catalogue_weapons():
     """Weapons from the database (house rules included) when it has them, else the bundled file."""
-    from crewbuilder.rules.odds import file_weapons
+    from rules.odds import file_weapons
 
     try:
         from crewbuilder.models import Item

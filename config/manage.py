@@ -1,0 +1,11 @@
+"""The manage.py of an installed copy (the `crewbuilder` command)."""
+
+import os
+import sys
+
+
+def main():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)

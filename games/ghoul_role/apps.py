@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class GhoulRoleConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.ghoul_role"
+    label = "ghoulrole"  # app label, tables and migrations kept from before the move
+    verbose_name = "The Ghoul role"

@@ -1,0 +1,107 @@
+"""Forms of the Ghoulash pages: a box, the owner's numbers, a card, a new game."""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules import ghoulash as gh
+from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
+
+STAT_MIN = {"initial_combat_value": 0, "movement": 1, "health": 1}
+
+
+class BoxForm(forms.Form):
+    name = forms.CharField(label="Name of the game box", max_length=100)
+
+
+class NumbersForm(forms.Form):
+    """One field per number the rules text does not give (a character's stat, a Ghoul's Victory Points)."""
+
+    def __init__(self, *args, profiles: list[dict], ghouls: list[dict], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stat_fields = []
+        for p in profiles:
+            for s in p["stats"]:
+                if s["source"] == "rules":
+                    continue
+                name = f"{p['slug']}__{s['stat']}"
+                self.fields[name] = forms.IntegerField(
+                    label=f"{p['name']}: {s['label']}", required=False, min_value=STAT_MIN[s["stat"]], max_value=99,
+                    initial=s["value"], help_text="From your game's profile card (not in the rules text).")
+                self.stat_fields.append((p["slug"], s["stat"], name))
+        self.vp_fields = []
+        for g in ghouls:
+            if g["source"] == "rules":
+                continue
+            name = f"ghoul_{g['strength']}"
+            self.fields[name] = forms.IntegerField(
+                label=f"Victory Points of a strength-{g['strength']} Ghoul", required=False, min_value=0, max_value=99,
+                initial=g["victory_points"], help_text="The green dots on your tokens (not in the rules text).")
+            self.vp_fields.append((g["strength"], name))
+
+    def numbers(self) -> tuple[dict, dict]:
+        stats: dict[str, dict] = {}
+        for slug, stat, name in self.stat_fields:
+            stats.setdefault(slug, {})[stat] = self.cleaned_data.get(name)
+        return stats, {strength: self.cleaned_data.get(name) for strength, name in self.vp_fields}
+
+
+class CardForm(forms.ModelForm):
+    class Meta:
+        model = BoxCard
+        fields = ["character", "card_type", "name", "value", "count", "text"]
+        labels = {"card_type": "Type", "count": "How many in the deck"}
+        widgets = {"text": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, names: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if names:
+            self.fields["character"].choices = [(s, names.get(s, s.title())) for s in CHARACTER_SLUGS]
+        self.fields["card_type"].required = True
+        self.fields["card_type"].choices = [("", "— choose —")] + BoxCard.TYPES
+        self.fields["count"].required = True
+        self.fields["count"].min_value = 0
+        self.fields["value"].help_text = (f"Value cards {gh.MIN_CARD_VALUE}–{gh.VALUE_CARD_MAX}; Specialty Value cards up to "
+                                          f"{gh.MAX_CARD_VALUE}; blank for every other type (only these two are put "
+                                          "down as Values).")
+
+    def clean(self):
+        data = super().clean()
+        kind, value = data.get("card_type"), data.get("value")
+        if kind in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and value is None:
+            self.add_error("value", "A Value card needs its value.")
+        elif kind == BoxCard.VALUE and value is not None and not gh.MIN_CARD_VALUE <= value <= gh.VALUE_CARD_MAX:
+            self.add_error("value", f"Value cards range from {gh.MIN_CARD_VALUE} to {gh.VALUE_CARD_MAX} (the rules: Cards).")
+        elif kind == BoxCard.SPECIALTY_VALUE and value is not None \
+                and not gh.MIN_CARD_VALUE <= value <= gh.MAX_CARD_VALUE:
+            self.add_error("value", f"Specialty cards have a value of {gh.MIN_CARD_VALUE} to {gh.MAX_CARD_VALUE}.")
+        elif kind in (BoxCard.ACTION, BoxCard.RESCUE) and value is not None:
+            self.add_error("value", "Action and Rescue cards have no value: leave it blank.")
+        elif kind and kind not in BoxCard.VALUE_TYPES and value is not None \
+                and not (self.instance.pk and value == self.instance.value):
+            # a Specialty card is played with the limitations of its second label: only SPECIALTY VALUE is a Value
+            # (GT2); a value saved before is kept, unused
+            self.add_error("value", "Only Value and Specialty Value cards have a value (a double label is played "
+                                    "as its second label): leave it blank.")
+        return data
+
+
+class GameForm(forms.Form):
+    name = forms.CharField(label="Name of the game", max_length=100, required=False)
+    box = forms.ModelChoiceField(label="Game box", queryset=GhoulashBox.objects.none(), empty_label=None)
+    lock_and_load = forms.BooleanField(label="Scenario Lock and Load (add the three Ghoo Gun tokens)", required=False)
+
+    def __init__(self, *args, user, names: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["box"].queryset = GhoulashBox.objects.filter(owner=user)
+        choices = [("", "—")] + [(s, names.get(s, s.title())) for s in CHARACTER_SLUGS]
+        for i in range(1, len(CHARACTER_SLUGS) + 1):
+            self.fields[f"player_{i}"] = forms.CharField(
+                label=f"Seat {i}: player" + (" (plays first)" if i == 1 else ""), max_length=150,
+                required=i <= 2, initial=user.username if i == 1 else "")
+            self.fields[f"character_{i}"] = forms.ChoiceField(label=f"Seat {i}: character", choices=choices,
+                                                              required=i <= 2)
+
+    def seats(self) -> list[tuple[str, str]]:
+        return [(self.cleaned_data.get(f"player_{i}") or "", self.cleaned_data.get(f"character_{i}") or "")
+                for i in range(1, len(CHARACTER_SLUGS) + 1)]

@@ -1,0 +1,195 @@
+"""Ghoulash game boxes (the owner's numbers and character decks) and games at the table.
+
+A ``GhoulashBox`` holds what the rules text does not give: the characters'
+missing profile numbers, the Victory Points of the Ghoul strengths the text
+leaves out, and each character's deck (``BoxCard`` rows, the catalogue's known
+cards pre-listed). Numbers the rules give (Lake's and Gray's Initial Combat
+Value 1, a strength-5 Ghoul's 2 VP) come from the catalogue, never from here.
+
+A ``Game`` copies the box's numbers and decks when it starts (a later box edit
+cannot change a running game). ``Player.hand`` and the unrevealed ``TileToken``
+kinds are secrets: only ``games.ghoulash.services.table`` reads them for display, a
+hand for its owner only, a token once revealed.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+CHARACTER_SLUGS = ("lake", "gray", "cornealius", "zone")
+
+
+class GhoulashBox(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoulash_boxes")
+    name = models.CharField(max_length=100)
+    # {"cornealius": {"initial_combat_value": 2, "movement": 5, "health": 6}, ...}: the owner's numbers,
+    # only for the ones the rules text does not give
+    stats = models.JSONField(default=dict, blank=True)
+    # {"6": 3, "4": 1}: the owner's green dots for the Ghoul strengths the text does not give
+    ghoul_vp = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = "Ghoulash game box"
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("ghoulash-box", args=[self.pk])
+
+
+class BoxCard(models.Model):
+    VALUE, ACTION, RESCUE, SPECIALTY = "value", "action", "rescue", "specialty"
+    SPECIALTY_VALUE, SPECIALTY_ACTION, SPECIALTY_RESCUE = "specialty-value", "specialty-action", "specialty-rescue"
+    TYPES = [
+        (VALUE, "Value"), (ACTION, "Action"), (RESCUE, "Rescue"), (SPECIALTY, "Specialty"),
+        (SPECIALTY_VALUE, "Specialty Value"), (SPECIALTY_ACTION, "Specialty Action"),
+        (SPECIALTY_RESCUE, "Specialty Rescue"),
+    ]
+    # the types put down as a Value in a battle or a challenge (a double label is played as its second label)
+    VALUE_TYPES = (VALUE, SPECIALTY_VALUE)
+
+    box = models.ForeignKey(GhoulashBox, on_delete=models.CASCADE, related_name="cards")
+    character = models.CharField(max_length=20, choices=[(s, s.title()) for s in CHARACTER_SLUGS])
+    # "" = not given: a catalogue card whose type the rules text does not name (Steal)
+    card_type = models.CharField(max_length=20, choices=TYPES, blank=True)
+    name = models.CharField(max_length=100)
+    value = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField(blank=True)
+    # None = not entered yet (a card the rules name without saying how many a deck holds)
+    count = models.PositiveSmallIntegerField(null=True, blank=True)
+    catalogue_slug = models.SlugField(max_length=100, blank=True)  # pre-listed from the catalogue
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["character", "position", "id"]
+
+    def __str__(self):
+        return f"{self.name} ({self.character})"
+
+    @property
+    def value_unused(self) -> bool:
+        """A value saved on a card that is never put down as a Value (kept, not used: GT2)."""
+        return self.value is not None and self.card_type not in self.VALUE_TYPES
+
+
+class Game(models.Model):
+    PLAYING, FINISHED = "playing", "finished"
+    STATUSES = [(PLAYING, "playing"), (FINISHED, "finished")]
+    # what the game waits for
+    TURN_START, TURN, BATTLE, CHALLENGE, RESPONSE, FIRST_AID = (
+        "turn-start", "turn", "battle", "challenge", "response", "first-aid")
+
+    box = models.ForeignKey(GhoulashBox, on_delete=models.SET_NULL, null=True, blank=True, related_name="games")
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoulash_games")
+    name = models.CharField(max_length=100)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PLAYING)
+    scenario_lock_and_load = models.BooleanField(default=False)
+    deal_seed = models.BigIntegerField()  # SECRET until the game is over: it replays the whole token deal
+    turn = models.PositiveIntegerField(default=1)
+    current_seat = models.PositiveSmallIntegerField(default=0)
+    phase = models.CharField(max_length=12, default=TURN_START)
+    # the Ghoul battle under way: {"seat", "token", "played": [card ids], "offers": [seats], "challenger",
+    # "challenge": [card ids], "parried": [card ids], "response": [card ids]}; public (cards put down)
+    battle = models.JSONField(null=True, blank=True)
+    action_taken = models.BooleanField(default=False)
+    encountered = models.BooleanField(default=False)  # an encounter ends the player's movement
+    winners = models.JSONField(default=list, blank=True)  # usernames
+    version = models.PositiveIntegerField(default=1)  # bumped by every change; the page polls with it
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("ghoulash-game", args=[self.pk])
+
+
+class Player(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoulash_seats")
+    seat = models.PositiveSmallIntegerField()  # table order: each seat is followed by the player on its left
+    character = models.CharField(max_length=20)
+    character_name = models.CharField(max_length=100)
+    initial_combat_value = models.IntegerField()
+    movement = models.IntegerField(null=True, blank=True)  # None: not entered (the tracker does not use it)
+    health = models.IntegerField()
+    specialty = models.TextField(blank=True)
+    # the deck copied from the box: [{"id", "name", "type", "value", "text"}] (the printed deck list)
+    deck = models.JSONField(default=list)
+    # card ids; hand, draw, discard and wounds are the owner's SECRET (others see counts)
+    hand = models.JSONField(default=list)
+    draw = models.JSONField(default=list)  # top first
+    discard = models.JSONField(default=list)
+    wounds = models.JSONField(default=list)
+    in_hole = models.BooleanField(default=False)
+    dead = models.BooleanField(default=False)
+    victory_points = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="ghoulash_one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "seat"], name="ghoulash_unique_seat"),
+            models.UniqueConstraint(fields=["game", "character"], name="ghoulash_one_deck_per_character"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} as {self.character_name}"
+
+
+class TileToken(models.Model):
+    """One Encounter Token on the board. ``kind``/``strength``/``victory_points`` are
+    SECRET while ``revealed`` is False."""
+
+    ON_BOARD, TAKEN, USED, SET_ASIDE = "board", "taken", "used", "set-aside"
+    # a Hole token stacked on a square that already holds a Hole: "remove the uppermost Hole token"
+    REMOVED = "removed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tokens")
+    tile = models.PositiveSmallIntegerField()  # 1..4
+    slot = models.PositiveSmallIntegerField()  # 1..: its place among the tile's tokens (random)
+    kind = models.CharField(max_length=20)
+    strength = models.PositiveSmallIntegerField(null=True, blank=True)
+    victory_points = models.PositiveSmallIntegerField(null=True, blank=True)
+    revealed = models.BooleanField(default=False)
+    state = models.CharField(max_length=10, default=ON_BOARD)
+    holder = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="tokens")
+
+    class Meta:
+        ordering = ["tile", "slot"]
+        constraints = [models.UniqueConstraint(fields=["game", "tile", "slot"], name="ghoulash_one_token_per_slot")]
+
+    def __str__(self):
+        return f"tile {self.tile} token {self.slot}"
+
+    @property
+    def label(self) -> str:
+        return f"Tile {self.tile}, token {self.slot}"
+
+
+class Event(models.Model):
+    """One public line of the game's log. ``seed`` replays its random step; seeds of
+    shuffles, deals and blind picks are shown only once the game is over."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    number = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField(default=0)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="+")
+    kind = models.CharField(max_length=20)
+    text = models.CharField(max_length=500)
+    seed = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="ghoulash_event_number")]
+
+    def __str__(self):
+        return f"{self.kind} #{self.number}"

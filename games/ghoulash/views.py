@@ -1,0 +1,213 @@
+"""Ghoulash pages: game boxes (numbers, decks, printable deck lists) and the game tracker.
+
+A box is its owner's (others get 404); a game is its players' (others get 404).
+The game page is one view serving the full page and, for htmx, its ``table``
+partial (polled every few seconds, 204 when the version shown is current).
+Every change is a call into ghoulash/services.py, which calls the engine.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from core.htmx import vary_on_htmx
+from games.ghoulash import services
+from games.ghoulash.forms import BoxForm, CardForm, GameForm, NumbersForm
+from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
+
+TABLE = "ghoulash/game_detail.html#table"
+
+
+def _get_box_for_user(request: HttpRequest, pk: int) -> GhoulashBox:
+    """The box, if the user owns it; anyone else gets a 404."""
+    box = GhoulashBox.objects.filter(pk=pk, owner=request.user).first()
+    if box is None:
+        raise Http404("No such game box.")
+    return box
+
+
+def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
+    """The game, if the user has a seat at it; anyone else gets a 404."""
+    game = Game.objects.filter(pk=pk, players__user=request.user).first()
+    if game is None:
+        raise Http404("No such game.")
+    return game
+
+
+def _names(cat: dict) -> dict:
+    return {c["slug"]: c.get("full_name") or c.get("name", c["slug"]) for c in cat["characters"]}
+
+
+# ---------------------------------------------------------------------------
+# Home: boxes and games
+# ---------------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    cat = services.catalogue()
+    names = _names(cat)
+    which = request.POST.get("form") if request.method == "POST" else None
+    box_form = BoxForm(request.POST if which == "box" else None, auto_id="box_%s")
+    game_form = GameForm(request.POST if which == "game" else None, user=request.user, names=names, auto_id="game_%s")
+    error = ""
+    if which == "box" and box_form.is_valid():
+        box = services.create_box(request.user, box_form.cleaned_data["name"])
+        messages.success(request, "Game box created: enter the numbers and decks of your printed cards.")
+        return redirect(box)
+    if which == "game" and game_form.is_valid():
+        try:
+            game = services.create_game(request.user, game_form.cleaned_data["box"], game_form.cleaned_data["name"],
+                                        game_form.seats(), game_form.cleaned_data["lock_and_load"])
+        except services.GameError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, "The tokens are dealt face down and every hand is dealt.")
+            return redirect(game)
+    boxes = list(GhoulashBox.objects.filter(owner=request.user))
+    seats = list(Player.objects.filter(user=request.user).select_related("game").order_by("-game__created_at"))
+    invalid = bool(error or (which == "box" and box_form.errors) or (which == "game" and game_form.errors))
+    return render(request, "ghoulash/home.html", {
+        "boxes": boxes, "seats": seats, "box_form": box_form, "game_form": game_form, "error": error,
+        "characters": cat["characters"],
+    }, status=422 if invalid else 200)
+
+
+# ---------------------------------------------------------------------------
+# Game boxes
+# ---------------------------------------------------------------------------
+
+def _box_context(box: GhoulashBox, cat: dict) -> dict:
+    profiles = services.profiles(box, cat)
+    ghouls = services.ghoul_values(box, cat)
+    cards = list(box.cards.all())
+    names = {p["slug"]: p["name"] for p in profiles}
+    decks = []
+    for p in profiles:
+        mine = [c for c in cards if c.character == p["slug"]]
+        decks.append({"profile": p, "cards": mine, "total": sum(c.count or 0 for c in mine)})
+    return {"box": box, "profiles": profiles, "ghouls": ghouls, "decks": decks,
+            "problems": services.deck_problems(cards, list(CHARACTER_SLUGS), names), "names": names}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    box = _get_box_for_user(request, pk)
+    cat = services.catalogue()
+    context = _box_context(box, cat)
+    form = NumbersForm(request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"])
+    if request.method == "POST" and form.is_valid():
+        services.save_numbers(box, *form.numbers())
+        messages.success(request, "Numbers saved.")
+        return redirect(box)
+    card_form = CardForm(names=_names(cat))
+    return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form},
+                  status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def box_card_add(request: HttpRequest, pk: int) -> HttpResponse:
+    box = _get_box_for_user(request, pk)
+    cat = services.catalogue()
+    card_form = CardForm(request.POST, names=_names(cat))
+    if card_form.is_valid():
+        card = card_form.save(commit=False)
+        card.box = box
+        card.position = (box.cards.order_by("-position").values_list("position", flat=True).first() or 0) + 1
+        card.save()
+        messages.success(request, f"{card.name} added to the {card.get_character_display()} deck.")
+        return redirect(box)
+    context = _box_context(box, cat)
+    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"])
+    return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form}, status=422)
+
+
+def _get_card(request: HttpRequest, pk: int, card_pk: int) -> BoxCard:
+    box = _get_box_for_user(request, pk)
+    card = box.cards.filter(pk=card_pk).first()
+    if card is None:
+        raise Http404("No such card.")
+    return card
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def box_card_edit(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
+    card = _get_card(request, pk, card_pk)
+    form = CardForm(request.POST if request.method == "POST" else None, instance=card,
+                    names=_names(services.catalogue()))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, f"{card.name} saved.")
+        return redirect(card.box)
+    return render(request, "ghoulash/card_edit.html", {"card": card, "box": card.box, "form": form},
+                  status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def box_card_delete(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
+    card = _get_card(request, pk, card_pk)
+    card.delete()
+    messages.success(request, f"{card.name} removed from the {card.get_character_display()} deck.")
+    return redirect(card.box)
+
+
+@login_required
+@require_GET
+def box_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    from crewbuilder import pdf
+    from crewbuilder.views.pdfs import paper_for, pdf_response
+
+    box = _get_box_for_user(request, pk)
+    context = _box_context(box, services.catalogue())
+    context["type_labels"] = dict(BoxCard.TYPES)
+    data = pdf.render_pdf("ghoulash/pdf/decks.html", context, paper_for(request), cache=False)
+    return pdf_response(data, f"{pdf.slugify(box.name) or 'ghoulash'}-decks.pdf")
+
+
+# ---------------------------------------------------------------------------
+# The game tracker
+# ---------------------------------------------------------------------------
+
+def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
+    players = list(game.players.select_related("user").order_by("seat"))
+    tokens = list(game.tokens.all())
+    events = list(game.events.order_by("-number"))
+    context = services.table(game, players, tokens, events, request.user)
+    context["error"] = error
+    return context
+
+
+@login_required
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    if request.htmx:
+        if request.GET.get("v") == str(game.version):
+            return vary_on_htmx(HttpResponse(status=204))  # nothing changed since the page's version
+        return vary_on_htmx(render(request, TABLE, _table_context(request, game)))
+    return vary_on_htmx(render(request, "ghoulash/game_detail.html", _table_context(request, game)))
+
+
+@login_required
+@require_POST
+def game_act(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    error = ""
+    try:
+        services.act(game.pk, request.user, request.POST.get("action", ""), request.POST)
+    except services.GameError as exc:
+        error = str(exc)
+    game = Game.objects.get(pk=game.pk)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(game)
+    return vary_on_htmx(render(request, TABLE, _table_context(request, game, error), status=422 if error else 200))

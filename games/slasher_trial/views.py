@@ -1,0 +1,122 @@
+"""The Slasher trial's pages: the list, the join link, the trial page and its actions.
+
+Only participants see a trial (others get 404); each acts only for themselves.
+Every change is a call into trials/services.py (which calls the engine).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from core.htmx import vary_on_htmx
+from rules import slasher_trial as sl
+from games.slasher_trial import services
+from games.slasher_trial.forms import TrialForm
+from games.slasher_trial.models import Participant, Trial
+
+
+def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
+    """The trial if the user takes part in it (the Monster or a Survivor); else 404."""
+    trial = Trial.objects.filter(pk=pk, participants__user=request.user).select_related("monster").first()
+    if trial is None:
+        raise Http404("No such trial.")
+    return trial
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def trial_list(request: HttpRequest) -> HttpResponse:
+    form = TrialForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        trial = services.create_trial(request.user, form.cleaned_data["name"],
+                                      diagonals=form.cleaned_data["adjacency"] == "diagonals")
+        messages.success(request, "Trial opened. Send the join link to your Survivors.")
+        return redirect(trial)
+    mine = list(Trial.objects.for_participant(request.user).select_related("monster"))
+    return render(request, "trials/trial_list.html", {"trials": mine, "form": form},
+                  status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def trial_join(request: HttpRequest, token: str) -> HttpResponse:
+    trial = get_object_or_404(Trial.objects.select_related("monster"), join_token=token)
+    if trial.participants.filter(user=request.user).exists():
+        return redirect(trial)
+    error = ""
+    if request.method == "POST":
+        try:
+            services.join(trial, request.user)
+        except services.TrialError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"You joined {trial.name} as a Survivor.")
+            return redirect(trial)
+    survivors = trial.participants.filter(role=Participant.SURVIVOR).count()
+    return render(request, "trials/trial_join.html", {"trial": trial, "survivors": survivors, "error": error},
+                  status=409 if error else 200)
+
+
+def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
+    participants = list(trial.participants.select_related("user"))
+    generators = list(trial.generators.all())
+    sections = services.rules_sections()
+    rules = services.numbers(sections)
+    state = services.engine_trial(trial, participants, generators, rules)
+    me = next((p for p in participants if p.user_id == request.user.pk), None)
+    legal = services.legal_moves(state, me, request.user.username) if trial.state == Trial.PLAYING else \
+        services.legal_moves(state, None, "")
+    survivors = [p for p in participants if not p.is_monster]
+    counted = sum(1 for s in state.survivors if s.status is not None)
+    costs = {"survivor": [(a["name"], a["slug"], rules.cost("survivor", a["slug"]))
+                          for a in sections.get("survivor_actions", []) if a["slug"] in dict(rules.survivor_costs)],
+             "monster": [(a["name"], a["slug"], rules.cost("monster", a["slug"]))
+                         for a in sections.get("monster_actions", []) if a["slug"] in dict(rules.monster_costs)]}
+    waiting = [s.name for s in state.survivors if s.living and s.readiness != sl.Readiness.READY]
+    odds = []
+    if trial.state == Trial.OVER and sl.is_over(state):
+        odds = [(n, f"{o.numerator}/{o.denominator}", f"{100 * float(o):.0f}") for n, o in sl.winner_odds(state).items()]
+    return {
+        "trial": trial, "participants": participants, "survivors": survivors, "me": me, "state": state,
+        "rules": rules, "legal": legal, "grid": services.grid(state, legal),
+        "columns": range(1, sl.COLUMNS + 1), "log": list(trial.log.all()), "error": error,
+        "energy_each": sl.survivor_energy_per_advance(counted, rules.survivor_energy_pool) if counted else None,
+        "counted": counted, "costs": costs, "waiting": waiting, "odds": odds,
+        "escape_cost": services.ESCAPE_COST, "repaired": state.repaired(),
+        "my_name": request.user.username,
+    }
+
+
+@login_required
+@require_GET
+def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    trial = _get_trial_for_user(request, pk)
+    if request.htmx and request.GET.get("v") == str(trial.version):
+        return vary_on_htmx(HttpResponse(status=204))  # nothing changed since the page's version
+    template = "trials/trial_detail.html#board" if request.htmx else "trials/trial_detail.html"
+    return vary_on_htmx(render(request, template, _context(request, trial)))
+
+
+@login_required
+@require_POST
+def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
+    trial = _get_trial_for_user(request, pk)
+    action, target = request.POST.get("action", ""), request.POST.get("target", "")
+    if request.POST.get("act"):  # a grid or target button: "move:B3", "hit:mara", "ready:"
+        action, _, target = request.POST["act"].partition(":")
+    error = ""
+    try:
+        services.act(trial, request.user, action, target)
+    except services.TrialError as exc:
+        error = str(exc)
+    trial.refresh_from_db()
+    if not request.htmx:
+        if not error:
+            return redirect(trial)
+        return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial, error), status=422))
+    return vary_on_htmx(render(request, "trials/trial_detail.html#board", _context(request, trial, error),
+                        status=422 if error else 200))

@@ -1,0 +1,151 @@
+"""What one viewer sees of a game: the board, the choices they have now, the log.
+
+This is the only place that reads ``Piece.is_true`` for display: ``truth`` is
+given for a token only when it is revealed or the viewer owns it ("key"), and
+the templates read nothing else about truth.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.soylent_ghoul import panic as soylent
+from rules.soylent_ghoul import game as engine
+from games.soylent_ghoul.play import services
+from games.soylent_ghoul.play.models import Game
+
+
+def _pct(chance: Fraction) -> str:
+    return f"{100 * float(chance):.1f}"
+
+
+def _status(piece: engine.Piece) -> str:
+    if piece.kind == "drone":
+        if piece.removed:
+            return "removed from the game"
+        if piece.snapped:
+            return "Snapped"
+        if piece.revealed:
+            return "on the table"
+        return "tokens on the table" if piece.placed else "not placed yet"
+    if piece.removed:
+        return "removed"
+    return "on the table" if piece.placed else "not placed"
+
+
+def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict:
+    me = next((p for p in players if p.user_id == viewer.pk), None)
+    context = {"game": game, "players": players, "me": me, "events": events}
+    if game.status == Game.SETUP:
+        return context
+    state = services.build_state(game, players, pieces)
+    my_seat = me.seat if me is not None else None
+
+    def view(piece: engine.Piece) -> dict:
+        row = {"id": piece.id, "kind": piece.kind, "code": piece.code, "panic": piece.panic,
+               "status": _status(piece), "in_play": piece.in_play, "snapped": piece.snapped,
+               "removed": piece.removed, "placed": piece.placed, "revealed": piece.revealed,
+               "lantern": piece.lantern, "light": piece.light, "label": engine.label(state, piece),
+               "active": piece.id == state.active, "mine": piece.seat == my_seat}
+        if piece.kind == "token" and (piece.revealed or piece.seat == my_seat):
+            # public once revealed; otherwise the owner's own key (never anyone else's)
+            row["shown_truth"] = "true" if piece.is_true else "false"
+            row["own_key"] = not piece.revealed
+        if engine.can_receive_panic(piece):
+            row["chance"] = _pct(engine.snap_chance(state, piece))
+        return row
+
+    seats = []
+    order = soylent.turn_order([s.seat for s in state.seats], game.first_seat) if game.first_seat is not None else ()
+    alive = set(engine.standing(state))
+    for p in players:
+        drones = []
+        for d in engine.drones(state, p.seat):
+            drones.append({**view(d), "tokens": [view(t) for t in engine.tokens_of(state, d.id)]})
+        seats.append({"player": p, "drones": drones, "standing": p.seat in alive,
+                      "is_current": p.seat == state.current and not state.finished,
+                      "is_panic": p.seat == state.panic_seat and state.phase == "panic",
+                      "is_me": p.seat == my_seat, "has_lantern": p.group == engine.GARDENERS})
+    by_seat = {p.seat: p for p in players}
+    active = state.pieces.get(state.active) if state.active is not None else None
+    effect = engine.snap_effect(state)
+    context.update(
+        state=state, seats=seats, turn_order=[by_seat[s] for s in order],
+        current=by_seat.get(state.current), panic_player=by_seat.get(state.panic_seat),
+        winner=by_seat.get(state.winner) if state.finished else None,
+        active=view(active) if active else None,
+        active_player=by_seat.get(active.seat) if active else None,
+        pending_player=by_seat.get(state.pending["seat"]) if state.pending else None,
+        pending_from=view(state.pieces[state.pending["from"]]) if state.pending else None,
+        waiting=engine.waiting_for(state) is not None,
+        snap_player=by_seat.get(effect["seat"]) if effect else None,
+        snap_drone=view(state.pieces[effect["drone"]]) if effect and effect.get("drone") in state.pieces else None,
+        dark_drone=view(state.pieces[effect["darker"]]) if effect and effect.get("darker") in state.pieces else None,
+    )
+    if me is None or state.finished:
+        return context
+    targets = [view(p) for p in engine.characters(state) if engine.can_receive_panic(p)]
+    acting = engine.acting_seat(state)
+    if state.pending and state.pending["seat"] == my_seat:
+        context["move_choices"] = [view(t) for t in engine.move_candidates(state)]
+    if acting == my_seat and state.phase == "turn":
+        context["can_place"] = [view(d) for d in engine.placeable(state, my_seat)]
+        activatable = []
+        for piece in engine.activatable(state, my_seat):
+            row = view(piece)
+            row["twice"] = engine.activation_gives_panic(state, my_seat, piece.id)
+            activatable.append(row)
+        context["can_activate"] = activatable
+    if acting == my_seat and state.phase == "panic":
+        context["panic_targets"] = targets
+        context["panic_effects"] = list(engine.PANIC_EFFECTS.items())
+    if acting == my_seat and state.phase == "action":
+        context["action_step"] = True
+        if not state.acted:
+            drone = state.pieces[active.drone]
+            actions = []
+            for a in me.actions:
+                row = dict(a)
+                if a["slug"] == "lighter":
+                    row["levels"] = engine.LIGHT_LEVELS
+                    # SG14: the acting Character gains a light token anyway; the player ticks the others
+                    row["lit_choices"] = [view(p) for p in engine.characters(state) if p.id != active.id]
+                if a["slug"] == "darker":
+                    if drone.lantern is None:
+                        continue  # nothing to reduce
+                    row["reductions"] = [{"n": n, "pct": _pct(soylent.darker_lantern_lost_chance(n))}
+                                         for n in range(1, drone.lantern + 1)]
+                actions.append(row)
+            context["action_choices"] = actions
+        elif state.performed not in engine.NO_COUNTED_PANIC:
+            context["give_targets"] = targets
+    if effect and effect["seat"] == my_seat and not state.pending and effect.get("out") is None:
+        # SG16/SG17: tick who is out of the light; each gains 5 panic tokens, one test each
+        dark = []
+        for p in engine.dark_candidates(state):
+            row = view(p)
+            nerve = engine.seat_of(state, p.seat).nerve
+            row["chance5"] = _pct(soylent.panic_batch_distribution(nerve, p.panic, engine.DARKNESS_PANIC)["snapped"])
+            dark.append(row)
+        context["dark_targets"] = dark
+        context["lights"] = [view(d) for d in engine.lanterns(state)]
+        context["darkness_panic"] = engine.DARKNESS_PANIC
+    if acting == my_seat:
+        context["fatal_targets"] = [view(p) for p in engine.characters(state)]
+    elif acting is not None and state.pushed and state.pushed["seat"] == my_seat:
+        # SG13: the player whose panic token pushed a Character may record where it went
+        context["fatal_targets"] = [view(p) for p in engine.characters(state) if engine.pushed_by(state, my_seat, p.id)]
+    if engine.waiting_for(state) is None and my_seat in alive:
+        seers = engine.seers(state, my_seat)
+        gaze_targets = engine.gaze_targets(state)
+        if seers and gaze_targets:
+            context["seers"] = [view(s) for s in seers]
+            context["gaze_targets"] = [view(t) for t in gaze_targets]
+    last = services.undoable_event(events)
+    if last is not None and last.actor_id == viewer.pk and last.kind != "start":
+        final = services.why_final(last)
+        if final:
+            context["undo_final"] = final  # no button: say why in one line
+        else:
+            context["undo_event"] = last
+    return context

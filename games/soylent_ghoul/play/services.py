@@ -1,0 +1,343 @@
+"""One transactional function per game operation.
+
+The rules live in ``rules.soylent_ghoul.game``: a play loads the rows
+into the engine's ``State`` (the game row locked with ``select_for_update``),
+checks the version the player saw, calls one engine action, writes the state
+back and records an ``Event`` with the engine's log, the seed and a snapshot
+for undo.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count
+
+from catalogue.loader import rules_entries
+from rules.soylent_ghoul import game as engine
+from games.soylent_ghoul.sets.models import DroneSet
+from games.soylent_ghoul.play.models import Event, Game, Piece, Player
+
+MAX_PLAYERS = 8
+
+
+class GameError(Exception):
+    """A refusal with a message for the player."""
+
+
+class StaleVersion(GameError):
+    """The game moved on since the page was drawn."""
+
+
+def own_sets(user):
+    """The user's drone sets with their drone counts (one query)."""
+    return list(DroneSet.objects.filter(crew__owner=user).select_related("crew")
+                .annotate(n_drones=Count("drones", distinct=True)).order_by("crew__name", "id"))
+
+
+def _group(slug: str) -> dict:
+    for entry in rules_entries("soylent-ghoul", "ghoul_groups"):
+        if entry.get("slug") == slug:
+            return entry
+    raise GameError(f"The Ghoul group {slug!r} of this drone set is not in the catalogue.")
+
+
+def _check_set(drone_set: DroneSet) -> list:
+    drones = list(drone_set.drones.prefetch_related("tokens"))
+    if not drones:
+        raise GameError(f"{drone_set.crew.name} has no drones.")
+    for drone in drones:
+        tokens = list(drone.tokens.all())
+        if len(tokens) != engine.TOKENS_PER_DRONE or sum(t.is_true for t in tokens) != 1:
+            raise GameError(f"{drone.name} of {drone_set.crew.name} needs five tokens, exactly one of them true "
+                            "(deal its tokens on the drone set's page).")
+    return drones
+
+
+def _take_seat(player: Player, drone_set: DroneSet, drones: list) -> None:
+    """Copy the set's group numbers, drones and tokens (code and truth) into the game."""
+    group = _group(drone_set.group)
+    player.drone_set = drone_set
+    player.joined = True
+    player.set_name = drone_set.crew.name
+    player.group = group["slug"]
+    player.group_name = group.get("name", group["slug"])
+    player.nerve = int(group["nerve"])
+    player.move = int(group.get("M", group.get("move", 0)))
+    player.actions = [{"slug": a["slug"], "name": a["name"], "text": a.get("text", "")} for a in group.get("actions", [])]
+    player.snapped_text = group.get("snapped", "")
+    player.save()
+    for position, drone in enumerate(drones):
+        d = Piece.objects.create(game=player.game, player=player, kind=Piece.DRONE, code=drone.name, position=position)
+        # created in code order: neither the order nor the ids tell which token is true
+        Piece.objects.bulk_create([
+            Piece(game=player.game, player=player, kind=Piece.TOKEN, drone=d, code=t.code, is_true=t.is_true,
+                  position=position)
+            for t in sorted(drone.tokens.all(), key=lambda t: t.code)
+        ])
+
+
+@transaction.atomic
+def create_game(creator, drone_set: DroneSet, usernames: list[str]) -> Game:
+    if drone_set.crew.owner_id != creator.pk:
+        raise GameError("Choose one of your own drone sets.")
+    names = [u.strip() for u in usernames if u.strip()]
+    if not names:
+        raise GameError("Invite at least one other player by username.")
+    if len({n.lower() for n in names}) != len(names):
+        raise GameError("Each player may be invited once.")
+    if len(names) + 1 > MAX_PLAYERS:
+        raise GameError(f"At most {MAX_PLAYERS} players.")
+    users = []
+    User = get_user_model()
+    for name in names:
+        user = User.objects.filter(username__iexact=name).first()
+        if user is None:
+            raise GameError(f"There is no user called {name!r}.")
+        if user.pk == creator.pk:
+            raise GameError("You are already in the game; invite the other players.")
+        users.append(user)
+    drones = _check_set(drone_set)
+    game = Game.objects.create(creator=creator, drone_count=len(drones))
+    me = Player.objects.create(game=game, user=creator, seat=0)
+    _take_seat(me, drone_set, drones)
+    for seat, user in enumerate(users, start=1):
+        Player.objects.create(game=game, user=user, seat=seat)
+    return game
+
+
+def _locked(game_id: int) -> Game:
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
+@transaction.atomic
+def join(game_id: int, user, drone_set: DroneSet) -> Game:
+    game = _locked(game_id)
+    player = Player.objects.filter(game=game, user=user).first()
+    if player is None:
+        raise GameError("You are not invited to this game.")
+    if game.status != Game.SETUP or player.joined:
+        raise GameError("You have already chosen your drone set.")
+    if drone_set.crew.owner_id != user.pk:
+        raise GameError("Choose one of your own drone sets.")
+    drones = _check_set(drone_set)
+    if len(drones) != game.drone_count:
+        raise GameError(f"Every player needs the same number of drones: this game uses {game.drone_count}, "
+                        f"{drone_set.crew.name} has {len(drones)}.")
+    _take_seat(player, drone_set, drones)
+    game.version += 1
+    game.save(update_fields=["version"])
+    return game
+
+
+@transaction.atomic
+def decline(game_id: int, user) -> None:
+    game = _locked(game_id)
+    if game.status != Game.SETUP:
+        raise GameError("The game has started.")
+    if game.creator_id == user.pk:
+        game.delete()
+        return
+    Player.objects.filter(game=game, user=user).delete()
+    game.version += 1
+    game.save(update_fields=["version"])
+
+
+@transaction.atomic
+def start(game_id: int, user, first_seat) -> Game:
+    game = _locked(game_id)
+    if game.creator_id != user.pk:
+        raise GameError("Only the player who set up the game starts it.")
+    if game.status != Game.SETUP:
+        raise GameError("The game has already started.")
+    players = list(game.players.select_related("user"))
+    if len(players) < 2:
+        raise GameError("A game needs at least two players.")
+    waiting = [p.user.username for p in players if not p.joined]
+    if waiting:
+        raise GameError(f"Waiting for {', '.join(waiting)} to choose a drone set.")
+    seats = [p.seat for p in players]
+    try:
+        first = int(first_seat)
+    except (TypeError, ValueError):
+        first = None
+    if first not in seats:
+        raise GameError("Choose who goes first (the most morally suspect player).")
+    game.status = Game.PLAYING
+    game.first_seat = game.current_seat = first
+    game.turn = 1
+    game.version += 1
+    game.save()
+    name = next(p.user.username for p in players if p.seat == first)
+    Event.objects.create(game=game, number=1, turn=1, actor=user, kind="start", undoable=False,
+                         payload={"lines": [f"The game begins. Turn 1: {name} to play (the most morally suspect player)."],
+                                  "rolls": []})
+    return game
+
+
+# ---------------------------------------------------------------------------
+# Playing
+# ---------------------------------------------------------------------------
+
+def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engine.State:
+    seats = [engine.Seat(seat=p.seat, name=p.user.username, group=p.group, nerve=p.nerve,
+                         actions=tuple(a["slug"] for a in p.actions), last_kind=p.last_kind, last_piece=p.last_piece)
+             for p in players]
+    seat_by_player = {p.pk: p.seat for p in players}
+    state_pieces = {
+        piece.pk: engine.Piece(id=piece.pk, seat=seat_by_player[piece.player_id], kind=piece.kind,
+                               drone=piece.drone_id or piece.pk, code=piece.code, is_true=piece.is_true,
+                               panic=piece.panic, placed=piece.placed, revealed=piece.revealed,
+                               snapped=piece.snapped, removed=piece.removed, lantern=piece.lantern,
+                               light=piece.light)
+        for piece in pieces
+    }
+    return engine.State(
+        seats=seats, pieces=state_pieces, current=game.current_seat, turn=game.turn, phase=game.phase,
+        active=game.active_piece, panic_seat=game.panic_seat, passes=game.passes, acted=game.acted,
+        pending=game.pending, finished=game.status == Game.FINISHED, winner=game.winner_seat,
+        snap_effects=list(game.snap_effects or []), pushed=game.pushed, performed=game.performed or None,
+    )
+
+
+def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: engine.State) -> None:
+    game.current_seat, game.turn, game.phase = state.current, state.turn, state.phase
+    game.active_piece, game.panic_seat, game.passes = state.active, state.panic_seat, state.passes
+    game.acted, game.pending, game.winner_seat = state.acted, state.pending, state.winner
+    game.snap_effects, game.pushed = list(state.snap_effects), state.pushed
+    game.performed = state.performed or ""
+    if state.finished:
+        game.status = Game.FINISHED
+    elif game.status == Game.FINISHED:
+        game.status = Game.PLAYING
+    game.version += 1
+    game.save()
+    for p in players:
+        s = engine.seat_of(state, p.seat)
+        p.last_kind, p.last_piece = s.last_kind, s.last_piece
+    Player.objects.bulk_update(players, ["last_kind", "last_piece"])
+    for piece in pieces:
+        for f in engine.PIECE_FIELDS:
+            setattr(piece, f, getattr(state.pieces[piece.pk], f))
+    Piece.objects.bulk_update(pieces, list(engine.PIECE_FIELDS))
+
+
+def _load_for_play(game_id: int, user, version) -> tuple[Game, list[Player], list[Piece], Player]:
+    game = _locked(game_id)
+    players = list(game.players.select_related("user"))
+    me = next((p for p in players if p.user_id == user.pk), None)
+    if me is None:
+        raise GameError("You are not playing in this game.")
+    if game.status == Game.SETUP:
+        raise GameError("The game has not started yet.")
+    try:
+        seen = int(version)
+    except (TypeError, ValueError):
+        seen = None
+    if seen != game.version:
+        raise StaleVersion("The game moved on since your page was drawn; here is the board as it is now.")
+    pieces = list(game.pieces.all())
+    return game, players, pieces, me
+
+
+ACTIONS = {
+    # kind: (engine function, the POST fields it takes, rolls dice?)
+    "place": (engine.place, ("piece",), False),
+    "activate": (engine.activate, ("piece",), True),
+    "panic": (engine.place_panic, ("piece", "effect"), True),
+    "pass": (engine.pass_panic, (), False),
+    "perform": (engine.perform, ("action",), True),
+    "give-panic": (engine.give_panic, ("piece",), True),
+    "end-turn": (engine.end_turn, (), False),
+    "move-panic": (engine.choose_panic_token, ("piece",), True),  # the darkness may go on (rolls)
+    "replace": (engine.replace_with_drone, ("piece",), False),
+    "gaze": (engine.gaze, ("piece", "seer"), False),
+    "fatal": (engine.fatal, ("piece",), False),
+    "dark": (engine.darken, ("piece*",), True),  # the Characters ticked as out of the light
+}
+
+
+def _field(data, name: str):
+    """A POST field; ``name*`` is a list (ticked boxes)."""
+    if not name.endswith("*"):
+        return data.get(name)
+    name = name[:-1]
+    if hasattr(data, "getlist"):
+        return data.getlist(name)
+    value = data.get(name)
+    return value if isinstance(value, (list, tuple)) else ([] if value in (None, "") else [value])
+
+
+@transaction.atomic
+def play(game_id: int, user, version, kind: str, data) -> Event:
+    """Apply one action for ``user``; raise GameError (nothing changed) if it is not allowed."""
+    if kind not in ACTIONS:
+        raise GameError("Unknown action.")
+    game, players, pieces, me = _load_for_play(game_id, user, version)
+    state = build_state(game, players, pieces)
+    before = engine.snapshot(state)
+    func, fields, rolls = ACTIONS[kind]
+    log = engine.Log()
+    seed = secrets.randbits(32)
+    args = [_field(data, f) for f in fields]
+    try:
+        if kind == "perform":
+            func(state, me.seat, args[0], random.Random(seed), log, level=data.get("level"),
+                 reduction=data.get("reduction"), lit=_field(data, "lit*"))
+        elif rolls:
+            func(state, me.seat, *args, random.Random(seed), log)
+        else:
+            func(state, me.seat, *args, log)
+    except engine.IllegalAction as exc:
+        raise GameError(str(exc)) from None
+    turn = game.turn
+    # a token removed (Snapped, fatal area) is known to be false from then on: that cannot be
+    # taken back either, or a player could test another player's tokens and undo each test.
+    # Nor can a die roll (log.final): undoing it would let a player roll again (SG10).
+    removed_token = any(p.kind == "token" and p.removed and not before["pieces"][str(p.id)]["removed"]
+                        for p in state.pieces.values())
+    _write_back(game, players, pieces, state)
+    last = game.events.order_by("-number").values_list("number", flat=True).first() or 0
+    return Event.objects.create(
+        game=game, number=last + 1, turn=turn, actor=user, kind=kind, payload=log.as_payload(),
+        seed=seed if log.rolls else None, undoable=not (log.final or removed_token), before=before,
+    )
+
+
+def undoable_event(events) -> Event | None:
+    """The latest event still standing: the only one that may be undone."""
+    return next((e for e in events if not e.undone), None)
+
+
+def why_final(event: Event) -> str | None:
+    """Why this event can never be undone (so neither can any before it), or None.
+
+    The dice are checked in the payload too, so an event logged before rolls were final is final."""
+    if (event.payload or {}).get("rolls"):
+        return "it rolled dice, and a roll is final"
+    if not event.undoable:
+        return "it revealed or removed a token, and that cannot be taken back"
+    return None
+
+
+@transaction.atomic
+def undo(game_id: int, user, version) -> Event:
+    """Undo the latest event, by the player who made it; a revealed truth or a roll cannot be taken back."""
+    game, players, pieces, me = _load_for_play(game_id, user, version)
+    event = undoable_event(game.events.order_by("-number"))
+    if event is None or event.kind == "start":
+        raise GameError("There is nothing to undo.")
+    if event.actor_id != user.pk:
+        raise GameError("Only the player who made the last change may undo it.")
+    final = why_final(event)
+    if final:
+        raise GameError(f"That event cannot be undone: {final}.")
+    state = build_state(game, players, pieces)
+    engine.restore(state, event.before)
+    _write_back(game, players, pieces, state)
+    event.undone = True
+    event.save(update_fields=["undone"])
+    return event

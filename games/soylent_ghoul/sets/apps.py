@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class SoylentConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.soylent_ghoul.sets"
+    label = "soylent"  # app label, tables and migrations kept from before the move
+    verbose_name = "Soylent Ghoul"
+
+    def ready(self):
+        from .crewfile import register
+
+        register()  # soylent-ghoul crew files: validate, import, export

@@ -1,0 +1,267 @@
+"""Drone set pages: list and create, the set page (owner), its edits, re-deal,
+share link, delete, export and the three PDFs.
+
+Each view loads through ``_get_set_for_user`` (another user's set is a 404),
+calls one function of soylent/services.py, and renders. Only owner views read
+the true tokens (``services.owner_key``); the shared page and the public PDFs
+are built from ``services.public_view``, which has no truth in it.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from core.htmx import vary_on_htmx
+from crewbuilder.pdf import pdf_filename
+from crewbuilder.views.pdfs import paper_for, pdf_response
+
+from . import crewfile, printing, services
+from .models import DroneSet
+
+EDIT_ACTIONS = ("rename", "group", "add-drone", "rename-drone", "remove-drone")
+
+
+def _get_set_for_user(request: HttpRequest, pk: int) -> DroneSet:
+    """The signed-in user's drone set, or 404 (also for other users' sets)."""
+    found = services.owned_set(request.user, pk)
+    if found is None:
+        raise Http404
+    return found
+
+
+def _get_shared_set(token: str) -> DroneSet:
+    found = services.shared_set(token)
+    if found is None:
+        raise Http404
+    return found
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """Owner pages may hold the secret: never stored by a shared cache."""
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _shared_headers(response: HttpResponse) -> HttpResponse:
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# --- list and create ---------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def soylent_home(request: HttpRequest) -> HttpResponse:
+    error = None
+    rules = services.rules_data()
+    values = {"name": "", "group": "", "drones": rules.suggested_drones}
+    if request.method == "POST":
+        values = {"name": request.POST.get("name", ""), "group": request.POST.get("group", ""),
+                  "drones": request.POST.get("drones", "")}
+        try:
+            try:
+                count = int(str(values["drones"]).strip())
+            except ValueError:
+                raise services.DroneSetError("Number of drones must be a whole number.") from None
+            drone_set = services.create_drone_set(request.user, values["name"], values["group"], count=count)
+        except services.DroneSetError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"Drone set “{drone_set.crew.name}” created with secret true tokens dealt.")
+            return redirect("soylent-set-detail", pk=drone_set.pk)
+    context = {
+        "sets": services.sets_for(request.user),
+        "groups": [services.group_card(g) for g in rules.groups.values()],
+        "error": error,
+        "values": values,
+        "suggested": rules.suggested_drones,
+        "max_drones": services.MAX_DRONES,
+        "tokens_per_drone": rules.tokens_per_drone,
+    }
+    return render(request, "soylent/home.html", context, status=422 if error else 200)
+
+
+# --- the set page (owner) ------------------------------------------------------
+
+
+def _detail_context(request: HttpRequest, drone_set: DroneSet, *, show_key: bool, **extra) -> dict:
+    rules = services.rules_data()
+    view = services.public_view(drone_set, rules)
+    context = {
+        "drone_set": drone_set,
+        "view": view,
+        "report": crewfile.report_for(drone_set, view, rules),
+        "groups": [services.group_card(g) for g in rules.groups.values()],
+        "show_key": show_key,
+        "max_drones": services.MAX_DRONES,
+        **extra,
+    }
+    if show_key:
+        context["key"] = services.owner_key(drone_set, view)
+    return context
+
+
+@login_required
+@require_GET
+def set_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner's page. The key is not in the page until asked for (``?key=1``),
+    so it is not on screen at the table by default."""
+    drone_set = _get_set_for_user(request, pk)
+    show_key = request.GET.get("key") == "1"
+    template = "soylent/set_detail.html#key" if request.htmx and request.GET.get("part") == "key" else "soylent/set_detail.html"
+    return _private(vary_on_htmx(render(request, template, _detail_context(request, drone_set, show_key=show_key))))
+
+
+@login_required
+@require_POST
+def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    if action not in EDIT_ACTIONS:
+        raise Http404
+    data = request.POST
+    try:
+        if action == "rename":
+            services.rename(drone_set, data.get("name", ""))
+        elif action == "group":
+            services.set_group(drone_set, data.get("group", ""))
+        elif action == "add-drone":
+            services.add_drone(drone_set, data.get("name", ""))
+        elif action == "rename-drone":
+            services.rename_drone(drone_set, data.get("drone"), data.get("name", ""))
+        elif action == "remove-drone":
+            services.remove_drone(drone_set, data.get("drone"))
+    except services.DroneSetError as exc:
+        fresh = _get_set_for_user(request, pk)
+        context = _detail_context(request, fresh, show_key=False, rejected={"action": action, "message": str(exc)})
+        template = "soylent/set_detail.html#editor" if request.htmx else "soylent/set_detail.html"
+        return _private(vary_on_htmx(render(request, template, context, status=422)))
+    if not request.htmx:
+        return redirect("soylent-set-detail", pk=pk)
+    fresh = _get_set_for_user(request, pk)
+    return _private(vary_on_htmx(render(request, "soylent/set_detail.html#editor", _detail_context(request, fresh, show_key=False))))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def set_redeal(request: HttpRequest, pk: int) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    if request.method == "POST":
+        try:
+            services.redeal(drone_set)
+        except services.DroneSetError as exc:
+            messages.error(request, str(exc))
+            return redirect("soylent-set-detail", pk=pk)
+        messages.success(request, "True tokens re-dealt. Print a new key sheet: the old one is out of date.")
+        return redirect("soylent-set-detail", pk=pk)
+    return _private(render(request, "soylent/set_redeal.html", {"drone_set": drone_set}))
+
+
+@login_required
+@require_POST
+def set_share(request: HttpRequest, pk: int) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    if request.POST.get("revoke"):
+        services.set_sharing(drone_set, False)
+        messages.success(request, "Share link revoked: the old link no longer works.")
+    else:
+        services.set_sharing(drone_set, True)
+        messages.success(request, "Share link created. Anyone with the link sees the drones and token codes, never the true tokens.")
+    return redirect("soylent-set-detail", pk=pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def set_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    if request.method == "POST":
+        name = drone_set.crew.name
+        try:
+            services.delete(drone_set)
+        except services.DroneSetError as exc:
+            messages.error(request, str(exc))
+            return redirect("soylent-set-detail", pk=pk)
+        messages.success(request, f"Deleted “{name}”.")
+        return redirect("soylent-home")
+    return render(request, "soylent/set_delete.html", {"drone_set": drone_set})
+
+
+@login_required
+@require_GET
+def set_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The crew file; the true tokens only with ``?true_tokens=1`` (the owner's explicit choice)."""
+    drone_set = _get_set_for_user(request, pk)
+    with_truth = request.GET.get("true_tokens") == "1"
+    text = crewfile.export_text(drone_set, include_truth=with_truth)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    suffix = "-with-key" if with_truth else ""
+    response["Content-Disposition"] = f'attachment; filename="{slugify(drone_set.crew.name) or "drone-set"}{suffix}.json"'
+    return _private(response)
+
+
+# --- PDFs ----------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def cards_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    data = printing.cards_pdf(services.public_view(drone_set), paper_for(request))
+    return pdf_response(data, pdf_filename(drone_set.crew.name, "drone-cards"))
+
+
+@login_required
+@require_GET
+def tokens_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    data = printing.tokens_pdf(services.public_view(drone_set), paper_for(request))
+    return pdf_response(data, pdf_filename(drone_set.crew.name, "tokens"))
+
+
+@login_required
+@require_GET
+def key_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    drone_set = _get_set_for_user(request, pk)
+    data = printing.key_pdf(drone_set, paper_for(request))
+    return _private(pdf_response(data, pdf_filename(drone_set.crew.name, "secret-key")))
+
+
+# --- share link ------------------------------------------------------------------
+
+
+@require_GET
+def set_shared(request: HttpRequest, token: str) -> HttpResponse:
+    drone_set = _get_shared_set(token)
+    context = {"view": services.public_view(drone_set), "token": token,
+               "is_owner": request.user.is_authenticated and request.user.pk == drone_set.crew.owner_id,
+               "drone_set_pk": drone_set.pk}
+    return _shared_headers(render(request, "soylent/set_shared.html", context))
+
+
+@require_GET
+def shared_cards_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    drone_set = _get_shared_set(token)
+    data = printing.cards_pdf(services.public_view(drone_set), paper_for(request))
+    return pdf_response(data, pdf_filename(drone_set.crew.name, "drone-cards"), shared=True)
+
+
+@require_GET
+def shared_tokens_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    drone_set = _get_shared_set(token)
+    data = printing.tokens_pdf(services.public_view(drone_set), paper_for(request))
+    return pdf_response(data, pdf_filename(drone_set.crew.name, "tokens"), shared=True)
+
+
+def set_url_for_crew(crew) -> str:
+    """Where crewbuilder's crew pages send a soylent-ghoul crew."""
+    drone_set = DroneSet.objects.filter(crew=crew).only("pk").first()
+    if drone_set is None:
+        return reverse("soylent-home")
+    return reverse("soylent-set-detail", args=[drone_set.pk])

@@ -1,0 +1,569 @@
+"""Ghoulash: The Last Game on Earth (ghoulash.txt).
+
+Pure Python, no Django. Numbers (hand size, winning VP, tokens, characters)
+are read with plain json from ``catalogue/data/ghoulash-1.json``; the
+text gives only some of them (Lake and Gray's Initial Combat Value 1, a
+strength-5 Ghoul's 2 Victory Points), so the others are arguments the caller
+supplies (a printed card's numbers).
+
+Readings (docs/rules-interpretations.md (Part 5), "Ghoulash"):
+- Beat the Ghoul "by at least one point": total >= strength + 1.
+- Battle order: the battling player's Value cards; if the total does not beat
+  the Ghoul the battle is lost at once (Example 4); otherwise one opponent may
+  challenge with 1 or 2 Value cards, subtracted from the total; then the
+  battling player has one response (any number of Value cards); the battle is
+  won if the final total beats the Ghoul. A challenge that leaves the total
+  still beating the Ghoul is already beaten (a response then is refused).
+- The battling player may Parry challenge cards (a challenge is "played
+  against" them); the challenger cannot Parry the battling player's cards (FAQ).
+- Wounds: one random hand card per wound (another player picks blind, here the
+  seeded rng), then the top of the Draw Pile; the Discard Pile is reshuffled
+  when the Draw Deck runs out, for wounds as for drawing.
+- Moving an unrevealed token (the Action's option B): not from nor onto the
+  mover's tile, except for Lake (his specialty, profile card included); a token
+  moved onto players is resolved by the next of them in play order (a Hole by
+  all of them). Cornealius reveals one token on his tile per Specialty card he
+  uses, without an encounter (GT16, GT17 in the tracker's readings).
+- Deck check: "Value cards in equal amounts" = the same number of Value cards
+  of each value in every deck (strict); ``value_check="count"`` compares only
+  the number of Value cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from catalogue import DATA_DIR
+
+CATALOGUE = DATA_DIR / "ghoulash-1.json"
+
+
+@lru_cache(maxsize=None)
+def _catalogue() -> dict:
+    return json.loads(CATALOGUE.read_text(encoding="utf-8"))
+
+
+def _rule(slug: str) -> dict:
+    return next(r for r in _catalogue()["rules"] if r["slug"] == slug)
+
+
+HAND_SIZE = _rule("hand-size")["number"]
+WINNING_VP = _rule("winning-the-game")["number"]
+BEAT_BY = _rule("ghoul-battle")["beat_by"]
+CHALLENGE_MAX_CARDS = _rule("ghoul-battle")["challenge_max_cards"]
+TILES = _rule("board")["tiles"]
+TOKENS_PER_TILE = _rule("board")["tokens_per_tile"]
+MIN_CARD_VALUE = 1
+MAX_CARD_VALUE = max(c.get("max_value") or 0 for c in _catalogue()["cards"])  # 4: certain Specialty cards
+
+
+def characters() -> dict[str, dict]:
+    """The four characters by slug; numbers the text does not give are None."""
+    return {c["slug"]: c for c in _catalogue()["characters"]}
+
+
+# ---------------------------------------------------------------------------
+# Cards and decks
+# ---------------------------------------------------------------------------
+
+class CardKind(str, Enum):
+    VALUE = "value"
+    ACTION = "action"
+    RESCUE = "rescue"
+    SPECIALTY = "specialty"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card. ``owner`` is the deck (character) it belongs to; ``copy`` tells
+    identical cards apart; ``second_label`` is a Specialty card's second label
+    (SPECIALTY VALUE -> VALUE), whose limitations it is played with."""
+
+    name: str
+    kind: CardKind
+    value: int | None = None
+    owner: str = ""
+    copy: int = 0
+    second_label: CardKind | None = None
+
+
+def check_decks(decks: Mapping[str, Sequence[Card]], value_check: str = "per_value") -> list[str]:
+    """Problems with the decks of one game (empty list = fine).
+
+    "All decks have Value cards in equal amounts. ... All decks have the same
+    Action cards in equal amounts."
+    """
+    if value_check not in ("per_value", "count"):
+        raise ValueError("value_check is 'per_value' or 'count'")
+    problems: list[str] = []
+    if len(decks) < 2:
+        return problems
+    values = {}
+    actions = {}
+    for owner, deck in decks.items():
+        vals = [c.value for c in deck if c.kind == CardKind.VALUE]
+        values[owner] = Counter(vals) if value_check == "per_value" else len(vals)
+        actions[owner] = Counter(c.name for c in deck if c.kind == CardKind.ACTION)
+    names = list(decks)
+    first = names[0]
+    for other in names[1:]:
+        if values[other] != values[first]:
+            problems.append(f"Value cards differ between {first} and {other}: {_show(values[first])} vs {_show(values[other])}")
+        if actions[other] != actions[first]:
+            problems.append(f"Action cards differ between {first} and {other}: {_show(actions[first])} vs {_show(actions[other])}")
+    return problems
+
+
+def _show(x) -> str:
+    if isinstance(x, Counter):
+        return ", ".join(f"{k} x{v}" for k, v in sorted(x.items(), key=lambda kv: str(kv[0]))) or "none"
+    return str(x)
+
+
+# ---------------------------------------------------------------------------
+# The Ghoul battle
+# ---------------------------------------------------------------------------
+
+class IllegalPlay(ValueError):
+    """The cards played break the battle's rules; the message says how."""
+
+
+def _check_values(cards: Sequence[int], who: str) -> None:
+    for v in cards:
+        if isinstance(v, bool) or not isinstance(v, int) or not MIN_CARD_VALUE <= v <= MAX_CARD_VALUE:
+            raise IllegalPlay(f"{who}: a Value card is worth {MIN_CARD_VALUE} to {MAX_CARD_VALUE}, got {v!r}")
+
+
+def ghoul_victory_points(strength: int) -> int:
+    """Green dots of a Ghoul token of this strength, where the text gives them (5 -> 2)."""
+    for t in _catalogue()["encounter_tokens"]:
+        if t["kind"] == "ghoul" and t["strength"] == strength and t["victory_points"] is not None:
+            return t["victory_points"]
+    raise IllegalPlay(
+        f"the rules text does not give the Victory Points (green dots) of a strength-{strength} Ghoul: "
+        "pass victory_points from the token"
+    )
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    won: bool
+    needed: int  # the total that beats the Ghoul: strength + 1
+    total_before_challenge: int  # Initial Combat Value + the cards of step 2
+    total: int  # the final total
+    victory_points: int  # won: the token's VP; lost: 0
+    wounds: int  # lost: the token's VP (green dots); won: 0
+    stage: str  # "hole", "no-value", "unchallenged", "answered", "unanswered"
+    challenge_total: int = 0  # Value the challenge subtracted, after Parry
+    after_challenge: int = 0  # total after the challenge, before any response
+
+
+def ghoul_battle(
+    strength: int,
+    victory_points: int | None,
+    initial_combat_value: int,
+    played: Sequence[int] = (),
+    challenge: Sequence[int] = (),
+    response: Sequence[int] = (),
+    *,
+    parried: Sequence[int] = (),
+    in_hole: bool = False,
+) -> BattleResult:
+    """Resolve one Ghoul battle from the Value cards put down.
+
+    ``strength``: the Ghoul's battle strength (large white number);
+    ``victory_points``: the token's green dots, also the wounds for losing (None:
+    the text's own value, known only for strength 5 -> 2);
+    ``initial_combat_value``: the character's (see ``initial_combat_value()``);
+    ``played``: the battling player's Value cards (step 2);
+    ``challenge``: the one challenging opponent's Value cards, at most two
+    (empty = nobody challenged); ``response``: the battling player's one answer
+    (additional Value cards); ``parried``: challenge cards the battling player
+    ignores with Parry cards; ``in_hole``: the player cannot play Value cards and
+    loses. Raises IllegalPlay for plays the rules do not allow.
+    """
+    if victory_points is None:
+        victory_points = ghoul_victory_points(strength)
+    for name, cards in (("played", played), ("challenge", challenge), ("response", response), ("parried", parried)):
+        _check_values(cards, name)
+    if len(challenge) > CHALLENGE_MAX_CARDS:
+        raise IllegalPlay(f"a challenge is at most {CHALLENGE_MAX_CARDS} Value cards, got {len(challenge)}")
+    if response and not challenge:
+        raise IllegalPlay("a response is only played after a challenge")
+    if Counter(parried) - Counter(challenge):
+        raise IllegalPlay("only Value cards of the challenge can be parried")
+    needed = strength + BEAT_BY
+    before = initial_combat_value + sum(played)
+
+    def result(won: bool, stage: str, final: int, chal: int = 0, after: int | None = None) -> BattleResult:
+        return BattleResult(won, needed, before, final, victory_points if won else 0, 0 if won else victory_points,
+                            stage, chal, final if after is None else after)
+
+    if in_hole:
+        if played or challenge or response:
+            raise IllegalPlay("a player in a Hole cannot play Value cards")
+        return result(False, "hole", before)
+    if before < needed:
+        if challenge or response:
+            raise IllegalPlay("the battle is already lost: the cards put down do not beat the Ghoul")
+        return result(False, "no-value", before)
+    if not challenge:
+        return result(True, "unchallenged", before)
+    chal = sum(challenge) - sum(parried)
+    after = before - chal
+    if response and after >= needed:
+        raise IllegalPlay("no response is needed: the challenge did not bring the total below the Ghoul")
+    final = after + sum(response)
+    return result(final >= needed, "answered" if response else "unanswered", final, chal, after)
+
+
+def initial_combat_value(base: int, ghoo_guns: int = 0, ghoul_strength: int | None = None,
+                         becomes_ghoul_strength: bool = False) -> int:
+    """The character's Initial Combat Value for a battle.
+
+    Each Ghoo Gun (Lock and Load) adds +1 for the game; Heavy Artillery / The
+    Right Ghoo for the Job make it the Ghoul's battle strength (FAQ: Gray's 1
+    becomes 5 against a 5).
+    """
+    if becomes_ghoul_strength:
+        if ghoul_strength is None:
+            raise ValueError("give the Ghoul's strength")
+        return ghoul_strength
+    bonus = next(t for t in _catalogue()["other_tokens"] if t["slug"] == "ghoo-gun")["initial_combat_bonus"]
+    return base + bonus * ghoo_guns
+
+
+def challenge_order(seating: Sequence[str], battler: str, unable: Sequence[str] = ()) -> tuple[str, ...]:
+    """Opponents who may challenge, in the order they are offered: beginning to
+    the battling player's left. ``seating`` lists players each followed by the
+    one on their left; ``unable`` (e.g. players in a Hole) are skipped. Dead
+    players still challenge."""
+    if battler not in seating:
+        raise ValueError(f"{battler!r} is not at the table")
+    i = list(seating).index(battler)
+    order = tuple(seating[i + 1:]) + tuple(seating[:i])
+    return tuple(p for p in order if p not in unable)
+
+
+def debris_wounds(by_action: bool, value_card: int | None = None, parried: bool = False, tokens: int = 1) -> int:
+    """Debris: 1 wound per Debris token on the square entered by movement ("More
+    than one Debris token can be placed on a square (wounds are cumulative)");
+    by an Action card 1 plus the Value card played with it (ignored with a Parry).
+    Example: Debris + a 3 -> 4 wounds. An Action card places one token: the ones
+    already under the player wounded them when they came, so ``tokens`` is 1."""
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+        raise ValueError(f"the number of Debris tokens is 1 or more, got {tokens!r}")
+    if not by_action:
+        if value_card is not None:
+            raise ValueError("a Value card only enhances a Debris Action card")
+        return tokens
+    if tokens != 1:
+        raise ValueError("a Debris Action card places one Debris token")
+    if value_card is not None:
+        _check_values((value_card,), "debris")
+    return 1 + (value_card if value_card is not None and not parried else 0)
+
+
+# ---------------------------------------------------------------------------
+# Encounter tokens and the board
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EncounterToken:
+    kind: str  # "ghoul", "hole", "first-aid", or a scenario's kind
+    strength: int | None = None
+    victory_points: int | None = None
+    number: int = 0  # tells identical tokens apart
+
+
+def core_tokens() -> tuple[EncounterToken, ...]:
+    """The 24 Core Encounter Tokens: six 6s, six 5s, eight 4s, two Holes, two First-Aid."""
+    tokens = []
+    for entry in _catalogue()["encounter_tokens"]:
+        for i in range(entry["count"]):
+            tokens.append(EncounterToken(entry["kind"], entry["strength"], entry["victory_points"], i))
+    return tuple(tokens)
+
+
+@dataclass(frozen=True)
+class Placement:
+    tile: int  # 0..3
+    token: EncounterToken
+    square: object | None = None  # one of the tile's shaded squares, if given
+    face_down: bool = True
+
+
+def deal_tokens(
+    rng: random.Random,
+    tokens: Sequence[EncounterToken] | None = None,
+    shaded_squares: Sequence[Sequence[object]] | None = None,
+    extras: Mapping[int, Sequence[EncounterToken]] | None = None,
+) -> tuple[tuple[Placement, ...], ...]:
+    """Shuffle the core tokens and place six on each of the four tiles, face down.
+
+    ``shaded_squares``: per tile, its shaded squares (the printed tiles' layout,
+    not in the text); each token then gets a distinct random one. ``extras``:
+    scenario tokens by tile (the caller decides the tile; a Briefing may fix it).
+    """
+    tokens = tuple(core_tokens() if tokens is None else tokens)
+    if len(tokens) != TILES * TOKENS_PER_TILE:
+        raise ValueError(f"{TILES} tiles x {TOKENS_PER_TILE} tokens: expected {TILES * TOKENS_PER_TILE} tokens, got {len(tokens)}")
+    shuffled = list(tokens)
+    rng.shuffle(shuffled)
+    board = []
+    for tile in range(TILES):
+        here = shuffled[tile * TOKENS_PER_TILE:(tile + 1) * TOKENS_PER_TILE] + list((extras or {}).get(tile, ()))
+        if shaded_squares is not None:
+            squares = list(shaded_squares[tile])
+            if len(squares) < len(here):
+                raise ValueError(f"tile {tile} has {len(squares)} shaded squares for {len(here)} tokens")
+            chosen = rng.sample(squares, len(here))
+        else:
+            chosen = [None] * len(here)
+        board.append(tuple(Placement(tile, t, s) for t, s in zip(here, chosen)))
+    return tuple(board)
+
+
+# ---------------------------------------------------------------------------
+# Hand, draw deck, discard pile, wounds
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Piles:
+    owner: str
+    hand: tuple[Card, ...] = ()
+    draw: tuple[Card, ...] = ()  # top first
+    discard: tuple[Card, ...] = ()
+    wounds: tuple[Card, ...] = ()
+
+    @property
+    def own_in_hand(self) -> int:
+        """Cards counted toward the seven (stolen cards are not)."""
+        return sum(1 for c in self.hand if c.owner == self.owner)
+
+    @property
+    def stolen(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.hand if c.owner != self.owner)
+
+
+def _draw_one(piles: Piles, rng: random.Random) -> tuple[Piles, Card | None]:
+    draw, discard = piles.draw, piles.discard
+    if not draw:
+        if not discard:
+            return piles, None
+        reshuffled = list(discard)
+        rng.shuffle(reshuffled)
+        draw, discard = tuple(reshuffled), ()
+    return Piles(piles.owner, piles.hand, draw[1:], discard, piles.wounds), draw[0]
+
+
+def start_game(rng: random.Random, owner: str, deck: Sequence[Card]) -> Piles:
+    """Shuffle the character deck and deal seven; the rest is the Draw Deck."""
+    cards = list(deck)
+    rng.shuffle(cards)
+    return Piles(owner, tuple(cards[:HAND_SIZE]), tuple(cards[HAND_SIZE:]))
+
+
+def replenish(piles: Piles, rng: random.Random, discard: Sequence[Card] = ()) -> tuple[Piles, tuple[Card, ...]]:
+    """Discard any chosen cards, then draw up to seven own cards.
+
+    Returns the new piles and the stolen cards discarded (to go back to their
+    owners; they are not replaced).
+    """
+    hand = list(piles.hand)
+    for card in discard:
+        if card not in hand:
+            raise ValueError(f"{card.name} is not in the hand")
+        hand.remove(card)
+    own_discarded = tuple(c for c in discard if c.owner == piles.owner)
+    returned = tuple(c for c in discard if c.owner != piles.owner)
+    piles = Piles(piles.owner, tuple(hand), piles.draw, piles.discard + own_discarded, piles.wounds)
+    while piles.own_in_hand < HAND_SIZE:
+        piles, card = _draw_one(piles, rng)
+        if card is None:
+            break
+        piles = Piles(piles.owner, piles.hand + (card,), piles.draw, piles.discard, piles.wounds)
+    return piles, returned
+
+
+def take_wounds(piles: Piles, rng: random.Random, wounds: int) -> Piles:
+    """Each wound: a random card from the hand (stolen cards included) to the wound
+    stack; once the hand is empty, the top card of the Draw Pile."""
+    if wounds < 0:
+        raise ValueError("wounds cannot be negative")
+    for _ in range(wounds):
+        if piles.hand:
+            i = rng.randrange(len(piles.hand))
+            card = piles.hand[i]
+            piles = Piles(piles.owner, piles.hand[:i] + piles.hand[i + 1:], piles.draw, piles.discard, piles.wounds + (card,))
+        else:
+            piles, card = _draw_one(piles, rng)
+            if card is None:
+                break
+            piles = Piles(piles.owner, piles.hand, piles.draw, piles.discard, piles.wounds + (card,))
+    return piles
+
+
+def is_dead(piles: Piles, health: int) -> bool:
+    """Dead when the wound pile is equal to or greater than the character's Health."""
+    return len(piles.wounds) >= health
+
+
+def first_aid(piles: Piles) -> tuple[Piles, tuple[Card, ...]]:
+    """Heal all wounds: own wound cards to the discard pile; stolen ones returned
+    (second value) to their owners. Only a wounded player may use a kit."""
+    if not piles.wounds:
+        raise ValueError("you must have wounds to use a First-Aid Kit")
+    own = tuple(c for c in piles.wounds if c.owner == piles.owner)
+    stolen = tuple(c for c in piles.wounds if c.owner != piles.owner)
+    return Piles(piles.owner, piles.hand, piles.draw, piles.discard + own, ()), stolen
+
+
+# ---------------------------------------------------------------------------
+# Victory Points and the end
+# ---------------------------------------------------------------------------
+
+def victory_points(tokens_won: Sequence[EncounterToken], dead: bool = False) -> int:
+    """VP of the Ghoul tokens won; a dead character's tokens are set aside (0)."""
+    if dead:
+        return 0
+    total = 0
+    for t in tokens_won:
+        if t.victory_points is None:
+            raise ValueError(f"Victory Points of a strength-{t.strength} Ghoul token are not given: set them on the token")
+        total += t.victory_points
+    return total
+
+
+def game_winners(scores: Mapping[str, int], all_tokens_resolved: bool = False) -> tuple[str, ...]:
+    """Who has won: anyone at 10 VP or more (the game ends as soon as one
+    reaches it); otherwise, once every Encounter Token is revealed and resolved,
+    the most VP (several if tied); otherwise nobody yet."""
+    reached = tuple(p for p, vp in scores.items() if vp >= WINNING_VP)
+    if reached:
+        return reached
+    if all_tokens_resolved and scores:
+        best = max(scores.values())
+        return tuple(p for p, vp in scores.items() if vp == best)
+    return ()
+
+
+# ---------------------------------------------------------------------------
+# Additions for the game tracker (ghoulash app)
+# ---------------------------------------------------------------------------
+
+# Value cards range "from 1 to 3" (the 4s are Specialty cards)
+VALUE_CARD_MAX = next(c for c in _catalogue()["cards"] if c["slug"] == "value")["max_value"]
+
+def deal_board(
+    rng: random.Random,
+    tokens: Sequence[EncounterToken] | None = None,
+    extras: Sequence[EncounterToken] = (),
+) -> tuple[tuple[Placement, ...], ...]:
+    """``deal_tokens`` for a board without the printed shaded squares: each scenario
+    extra goes to a random tile (the Briefing says only "according to regular
+    rules ... also on shaded squares"), then each tile's tokens are put in random
+    order, so a token's place on its tile tells nothing about what it is."""
+    by_tile: dict[int, list[EncounterToken]] = {}
+    for token in extras:
+        by_tile.setdefault(rng.randrange(TILES), []).append(token)
+    board = deal_tokens(rng, tokens, extras=by_tile)
+    shuffled = []
+    for tile in board:
+        placements = list(tile)
+        rng.shuffle(placements)
+        shuffled.append(tuple(placements))
+    return tuple(shuffled)
+
+
+def battle_values(cards: Sequence[Card]) -> tuple[int, ...]:
+    """The Value points of cards put down in a Ghoul battle or a challenge.
+
+    Value cards and SPECIALTY VALUE cards (double labels "are played with the
+    limitations of the second label") may be put down; any other card (a plain
+    Specialty, a SPECIALTY ACTION or RESCUE, even with a value), or a card without
+    a value, is refused."""
+    values = []
+    for card in cards:
+        is_value = card.kind == CardKind.VALUE or (card.kind == CardKind.SPECIALTY
+                                                   and card.second_label == CardKind.VALUE)
+        if card.value is None or not is_value:
+            raise IllegalPlay(f"{card.name} is not a Value card")
+        if card.kind == CardKind.VALUE and card.value > VALUE_CARD_MAX:
+            raise IllegalPlay(f"{card.name}: a Value card is worth {MIN_CARD_VALUE} to {VALUE_CARD_MAX}")
+        values.append(card.value)
+    _check_values(values, "battle")
+    return tuple(values)
+
+
+def all_tokens_resolved(tokens: Sequence[tuple[bool, bool]]) -> bool:
+    """Every Encounter Token "revealed and resolved": given (revealed, ghoul still
+    standing on the board) per token, true when each is revealed and no revealed
+    Ghoul is still waiting to be defeated (a lost battle leaves it on its square)."""
+    return all(revealed and not standing for revealed, standing in tokens)
+
+
+# ---------------------------------------------------------------------------
+# Moving an Encounter Token (the Action's option B) and the characters' specialties
+# ---------------------------------------------------------------------------
+
+MOVE_TOKEN_SPACES = _rule("move-an-encounter-token")["number"]  # "up to five spaces"
+# "Lake can move tokens that are on his own tile" (profile card: "or onto his tile from other tiles")
+MOVES_TOKENS_ON_OWN_TILE = "lake"
+# "Cornealius can reveal a token on his tile every time he uses a Specialty card"
+REVEALS_WITH_SPECIALTY = "cornealius"
+
+
+def check_token_move(character: str, token_tile: int, to_tile: int, player_tile: int | None) -> None:
+    """The tile rule of moving an unrevealed Encounter Token: "The token being moved cannot be on the tile
+    currently occupied by the player, nor can the player move the token onto their tile." Lake's specialty
+    lifts it: "Lake can move tokens that are on his own tile" (profile card: "Subject can move Encounter
+    Tokens on his own tile or onto his tile from other tiles"). ``player_tile`` None: no playing piece (a
+    dead character), so no tile to keep away from. Raises IllegalPlay."""
+    if character == MOVES_TOKENS_ON_OWN_TILE or player_tile is None:
+        return
+    if token_tile == player_tile:
+        raise IllegalPlay("the token being moved cannot be on the tile you occupy (only Lake moves tokens "
+                          "on his own tile)")
+    if to_tile == player_tile:
+        raise IllegalPlay("you cannot move the token onto your own tile (only Lake moves tokens onto his tile)")
+
+
+def specialty_reveals(character: str, specialty_cards_used: int, has_piece: bool = True) -> int:
+    """How many face-down tokens on the player's tile may be revealed after using Specialty cards: one per
+    card for Cornealius ("every time he uses a Specialty card"), none for the others; none without a
+    playing piece (a dead character has no tile)."""
+    if specialty_cards_used < 0:
+        raise ValueError("specialty_cards_used cannot be negative")
+    if character != REVEALS_WITH_SPECIALTY or not has_piece:
+        return 0
+    return specialty_cards_used
+
+
+def moved_token_resolvers(seating: Sequence[str], mover: str, on_square: Sequence[str], kind: str) -> tuple[str, ...]:
+    """Who resolves an unrevealed token moved onto a square where players stand ("that player must resolve
+    that encounter immediately, even though it is not their turn").
+
+    A Ghoul: "If the token is moved onto a square occupied by two or more players and is revealed to be a
+    Ghoul, the player who is next among them in play order is the one to resolve the encounter" (play order
+    from the mover's left, the mover last). A Hole: every player on the square (Holes are "played upon the
+    square, not the opponent", FAQ). Any other token (a First-Aid Kit, a Ghoo Gun: one token, one player):
+    the next in play order, as for a Ghoul."""
+    if mover not in seating:
+        raise ValueError(f"{mover!r} is not at the table")
+    if not on_square:
+        return ()
+    unknown = [p for p in on_square if p not in seating]
+    if unknown or len(set(on_square)) != len(on_square):
+        raise ValueError(f"players on the square must be at the table, each once: {list(on_square)!r}")
+    i = list(seating).index(mover)
+    order = tuple(seating[i + 1:]) + tuple(seating[:i]) + (mover,)
+    here = tuple(p for p in order if p in on_square)
+    return here if kind == "hole" else here[:1]
