@@ -5,6 +5,8 @@ variables (see README). Development defaults need no configuration; DEBUG=0
 demands a real SECRET_KEY and ALLOWED_HOSTS.
 """
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -99,9 +101,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})
     # WAL lets the dice assistant read while a crew saves; a busy timeout
     # turns lock contention into a short wait instead of an error.
+    # IMMEDIATE: a transaction takes the write lock when it begins, so two writers
+    # queue (up to the timeout) instead of the later one failing with "database is
+    # locked" when it upgrades a read to a write (select_for_update is a no-op here).
     DATABASES["default"]["OPTIONS"].update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {"timeout": 20, "transaction_mode": "IMMEDIATE",
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
+    # Tests use a file too: an in-memory database shares one cache between
+    # threads, where a lock is refused at once instead of waited for.
+    # One file per test process, so two test runs never share one.
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"crewbuilder-test-{os.getpid()}.sqlite3")}
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -6,6 +6,7 @@ in lists and choosers; the loader never overwrites or deletes them.
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.html import format_html, format_html_join
 
 from crewbuilder.models import (
@@ -26,6 +27,7 @@ from crewbuilder.models import (
     Sorcery,
     TableRow,
     Trait,
+    User,
 )
 
 
@@ -169,3 +171,11 @@ class CrewAdmin(admin.ModelAdmin):
         findings = [(f["code"], f.get("character") or "crew", f["message"]) for f in report["errors"] + report["warnings"]]
         header = f"{'valid' if report['valid'] else 'NOT valid'}, {report.get('points')} / {report.get('budget')} points"
         return format_html("<div>{}</div>{}", header, format_html_join("", "<div>{}: {} ({})</div>", findings))
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    """Django's user admin (password change, groups, permissions) plus the paper setting."""
+
+    fieldsets = (*DjangoUserAdmin.fieldsets, ("Printing", {"fields": ("paper_size",)}))
+    list_display = ("username", "email", "is_staff", "is_active", "date_joined")

@@ -8,6 +8,7 @@ edit service or validation, and renders. No rule is computed here.
 from __future__ import annotations
 
 import secrets
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,8 +21,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import retarget
 
-from crewbuilder import crew_edits, crew_service
+from core.games import registry
 from core.htmx import vary_on_htmx
+from crewbuilder import crew_edits, crew_service
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
 
@@ -40,19 +42,14 @@ class _OtherGame(Exception):
 
 
 def _other_game_url(crew: Crew, token: str | None = None) -> str | None:
-    if crew.system.slug == "soylent-ghoul":
-        if token:
-            return reverse("soylent-set-shared", args=[token])
-        from games.soylent_ghoul.sets.views import set_url_for_crew
-
-        return set_url_for_crew(crew)
-    return None
+    game = registry.for_crew_system(crew.system.slug)
+    if game is None or game.crew_url is None:
+        return None
+    return game.crew_url(crew, token)
 
 
 def _redirect_other_games(view):
     """Send a request about another game's crew to that game's pages."""
-    from functools import wraps
-
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
@@ -89,10 +86,10 @@ def _get_shared_crew(token: str) -> Crew:
 @login_required
 @require_GET
 def crew_list(request: HttpRequest) -> HttpResponse:
-    from games.soylent_ghoul.sets.services import sets_for
-
     rows = crew_service.list_rows(request.user)
-    return render(request, "crewbuilder/crew_list.html", {"rows": rows, "drone_sets": sets_for(request.user)})
+    other_games = [{"title": g.crew_list.title, "template": g.crew_list.template, "rows": g.crew_list.rows(request.user)}
+                   for g in registry.games() if g.crew_list is not None]
+    return render(request, "crewbuilder/crew_list.html", {"rows": rows, "other_games": other_games})
 
 
 @login_required

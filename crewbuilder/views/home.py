@@ -1,34 +1,11 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
+from core.games import registry
 from crewbuilder.models import Crew
 
 GAMES_SHOWN = 10  # per game: the home page is a way back to the table, not an archive
-
-
-def _games_at_the_table(user) -> list[dict]:
-    """Games the user plays that are not over, newest first: one query per game."""
-    from games.ghoulash.models import Game as GhoulashGame
-    from games.ghoul_role.models import GhoulSheet
-    from games.soylent_ghoul.play.models import Game as SoylentGame
-    from games.slasher_trial.models import Trial
-
-    games = []
-    for game in SoylentGame.objects.filter(players__user=user).exclude(status=SoylentGame.FINISHED).distinct()[:GAMES_SHOWN]:
-        games.append({"url": game.get_absolute_url(), "name": str(game), "game": "Soylent Ghoul",
-                      "state": game.get_status_display(), "at": game.created_at})
-    for game in GhoulashGame.objects.filter(players__user=user, status=GhoulashGame.PLAYING).distinct()[:GAMES_SHOWN]:
-        games.append({"url": reverse("ghoulash-game", args=[game.pk]), "name": game.name, "game": "Ghoulash",
-                      "state": game.get_status_display(), "at": game.created_at})
-    for trial in Trial.objects.for_participant(user).exclude(state=Trial.OVER)[:GAMES_SHOWN]:
-        games.append({"url": trial.get_absolute_url(), "name": trial.name, "game": "The Slasher trial",
-                      "state": trial.get_state_display(), "at": trial.created_at})
-    for sheet in GhoulSheet.objects.filter(owner=user, result="").order_by("-id")[:GAMES_SHOWN]:
-        games.append({"url": reverse("ghoulrole-sheet", args=[sheet.pk]), "name": sheet.name or str(sheet),
-                      "game": "The Ghoul role", "state": f"turn {sheet.turn}", "at": sheet.created_at})
-    return sorted(games, key=lambda g: g["at"], reverse=True)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -39,5 +16,5 @@ def home(request: HttpRequest) -> HttpResponse:
         "crews": Crew.objects.filter(owner=user).select_related("system").order_by("-updated_at")[:20],
         "campaigns": Campaign.objects.for_member(user).order_by("-created_at")[:20],
         "invitations": Membership.objects.filter(user=user, status=Membership.INVITED).select_related("campaign"),
-        "games": _games_at_the_table(user),
+        "games": registry.in_progress(user, GAMES_SHOWN),
     })

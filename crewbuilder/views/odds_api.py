@@ -6,7 +6,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from crewbuilder.management.commands.odds import _catalogue_weapons
+from crewbuilder.odds_weapons import catalogue_weapons
 from rules import OddsRequestError, odds
 
 MAX_REQUEST_BYTES = 16 * 1024
@@ -20,7 +20,7 @@ def odds_endpoint(request: HttpRequest) -> JsonResponse:
     if len(request.body) > MAX_REQUEST_BYTES:
         return JsonResponse({"error": "request too large (16 KiB at most)"}, status=413)
     try:
-        answer = odds(json.loads(request.body), weapons=_catalogue_weapons())
+        answer = odds(json.loads(request.body), weapons=catalogue_weapons())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return JsonResponse({"error": f"not JSON: {exc}"}, status=400)
     except RecursionError:  # "[[[[...": 16 KiB of nesting is deeper than the parser goes

@@ -45,13 +45,15 @@ def test_htmx_is_served_from_static(client):
         assert "htmx" in f.read(200)
 
 
-def test_games_menu_links_every_game(client):
-    from crewbuilder.views.games import GAMES
+def test_games_menu_links_every_registered_game_in_order(client):
+    from core.games import registry
 
+    games = registry.games()
+    assert [g.slug for g in games] == ["soylent-ghoul", "ghoul-role", "ghoulash", "slasher-trial"]
     body = client.get("/games/").content.decode()
-    assert len(GAMES) == 4
-    for name, title, _ in GAMES:
-        assert f'href="{reverse(name)}"' in body and title in body
+    positions = [body.index(f'href="{reverse(g.home_url_name)}"') for g in games]
+    assert positions == sorted(positions)
+    assert all(g.title in body for g in games)
 
 
 def test_home_lists_the_games_you_play_that_are_not_over(client, make_user):

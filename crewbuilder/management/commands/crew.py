@@ -12,12 +12,23 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from crewbuilder.crewfile import EXIT_UNREADABLE, BadFormat, ImportRefused, bad_format_report, check_crew_file, export_crew, import_crew_file
+from core.games import registry
+from crewbuilder.crewfile import (
+    EXIT_UNREADABLE,
+    MAX_BYTES,
+    BadFormat,
+    ImportRefused,
+    bad_format_report,
+    check_crew_file,
+    export_crew,
+    import_crew_file,
+)
+from crewbuilder.models import Crew
+from crewbuilder.pdf import crew_file_pdf
 
 
 def read_file_bytes(path: str):
     """The file's bytes, or a BadFormat saying why it cannot be read (size checked before reading it all)."""
-    from crewbuilder.crewfile import MAX_BYTES
 
     try:
         with open(path, "rb") as handle:
@@ -75,7 +86,6 @@ def add_export_arguments(parser):
 
 
 def run_export(command, options) -> int:
-    from crewbuilder.models import Crew
 
     crew = Crew.objects.with_everything().filter(pk=options["id"]).first()
     if crew is None:
@@ -93,11 +103,10 @@ def add_pdf_arguments(parser):
 
 def run_pdf(command, options) -> int:
     """Print a crew file's roster, validated against the shipped catalogue file: no database."""
-    from crewbuilder.pdf import crew_file_pdf
 
     try:
         raw = sys.stdin.buffer.read() if options["file"] == "-" else read_file_bytes(options["file"])
-        data, report, code = _soylent_cards_pdf(raw, options["paper"]) or crew_file_pdf(raw, options["paper"])
+        data, report, code = _other_game_pdf(raw, options["paper"]) or crew_file_pdf(raw, options["paper"])
     except BadFormat as error:
         data, report, code = None, bad_format_report(error), EXIT_UNREADABLE
     if data is None:
@@ -115,21 +124,14 @@ def run_pdf(command, options) -> int:
     return 0
 
 
-def _soylent_cards_pdf(raw, paper):
-    """A Soylent Ghoul drone set file prints its drone cards; None for any other file."""
-    from crewbuilder.crewfile import check_crew_file, read_envelope
-
-    try:
-        if read_envelope(raw).get("system") != "soylent-ghoul":
-            return None
-    except BadFormat:
-        return None
-    from games.soylent_ghoul.sets.printing import cards_pdf, view_from_file
-
-    crew, report, code = check_crew_file(raw)
-    if crew is None or not report["valid"]:
-        return None, report, code
-    return cards_pdf(view_from_file(crew), paper), report, code
+def _other_game_pdf(raw, paper):
+    """A crew file of a registered game that prints its own cards; None for any other file."""
+    for game in registry.games():
+        if game.crew_file_pdf is not None:
+            printed = game.crew_file_pdf(raw, paper)
+            if printed is not None:
+                return printed
+    return None
 
 
 # name -> (add_arguments(parser), run(command, options) -> exit code)

@@ -5,6 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from crewbuilder.odds_weapons import catalogue_weapons
 from rules import OddsRequestError, odds
 
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
                     text = handle.read()
             # Windows editors save UTF-8 with a byte order mark; crew files accept it too.
             request = json.loads(text.removeprefix("\ufeff"))
-            answer = odds(request, weapons=_catalogue_weapons())
+            answer = odds(request, weapons=catalogue_weapons())
         except (OSError, UnicodeDecodeError) as exc:
             self._fail(f"cannot read {options['file']}: {exc}")
         except json.JSONDecodeError as exc:
@@ -35,26 +36,3 @@ class Command(BaseCommand):
     def _fail(self, message: str):
         self.stdout.write(json.dumps({"error": message}))
         sys.exit(2)
-
-
-def _catalogue_weapons():
-    """Weapons from the database (house rules included) when it has them, else the bundled file."""
-    from rules.odds import file_weapons
-
-    try:
-        from crewbuilder.models import Item
-
-        rows = {w.slug: w for w in Item.objects.filter(category=Item.WEAPON).select_related("system")
-                if w.system.slug == "cybernekro"}
-    except Exception:  # no database yet (fresh checkout): the shipped catalogue answers
-        rows = {}
-    if not rows:
-        return file_weapons
-
-    def resolve(slug):
-        w = rows.get(slug)
-        if w is None:
-            return None
-        return {"slug": w.slug, "damage": w.damage, "range": w.range, "keywords": list(w.keywords)}
-
-    return resolve

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from core.games import registry
+
 
 class SoylentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -8,6 +10,8 @@ class SoylentConfig(AppConfig):
     verbose_name = "Soylent Ghoul"
 
     def ready(self):
+        from . import entry
         from .crewfile import register
 
         register()  # soylent-ghoul crew files: validate, import, export
+        registry.register(entry.ENTRY)

@@ -1,0 +1,1 @@
+"""The game-session kit and the game registry, shared by every game at the table."""
