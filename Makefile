@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-fast test-e2e test-postgres bench setup runtime-deps system-deps migrate catalogue clean
+.PHONY: run serve table test test-fast test-e2e test-postgres bench setup runtime-deps system-deps migrate catalogue clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ run: catalogue runtime-deps
 # Production-like: DEBUG off, gunicorn, static files through whitenoise.
 serve: catalogue runtime-deps
 	$(PY) scripts/serve.py --bind $(HOST):$(PORT)
+
+# The phones around the table: production-like on the local network, with a QR code to join.
+table: catalogue runtime-deps
+	$(PY) scripts/table.py --port $(PORT)
 
 # Debian packages, installed only when missing: HarfBuzz's font subsetter
 # for WeasyPrint (app and tests); Chromium for the browser tests and poppler

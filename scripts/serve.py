@@ -15,20 +15,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def secret_key() -> str:
+    """The production-like servers' secret key: generated once, kept in var/secret_key."""
+    key_file = ROOT / "var" / "secret_key"
+    key_file.parent.mkdir(exist_ok=True)
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(64))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bind", default="127.0.0.1:8000")
     parser.add_argument("--workers", default=os.environ.get("WEB_CONCURRENCY", "3"))
     args = parser.parse_args()
 
-    key_file = ROOT / "var" / "secret_key"
-    key_file.parent.mkdir(exist_ok=True)
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(64))
-        key_file.chmod(0o600)
     env = dict(os.environ)
     env.setdefault("DEBUG", "0")
-    env.setdefault("SECRET_KEY", key_file.read_text().strip())
+    env.setdefault("SECRET_KEY", secret_key())
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env.setdefault("SECURE_SSL_REDIRECT", "0")
     env.setdefault("SECURE_HSTS_SECONDS", "0")
