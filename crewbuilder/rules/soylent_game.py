@@ -177,6 +177,8 @@ def seat_of(state: State, seat: int) -> Seat:
 
 
 def piece_of(state: State, piece_id) -> Piece:
+    if not str(piece_id).strip().isascii():  # a form's id is ASCII digits; int() would read "１" as 1
+        raise IllegalAction("There is no such character in this game.")
     try:
         return state.pieces[int(piece_id)]
     except (KeyError, TypeError, ValueError):
