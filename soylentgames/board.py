@@ -131,6 +131,8 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
                     row["marker_choices"] = [{"id": m["id"], "label": engine.marker_label(state, m)}
                                              for m in state.markers]
                     row["required"] = [view(d) for d in engine.shift_required(state, active.drone)]
+                    row["section_choices"] = [view(p) for p in engine.characters(state)]
+                    row["section_panic"] = engine.SHIFT_SECTION_PANIC
                     row["shift"] = True
                 if a["slug"] == "lighter":
                     row["levels"] = engine.LIGHT_LEVELS

@@ -310,7 +310,8 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
     try:
         if kind == "perform":
             func(state, me.seat, args[0], random.Random(seed), log, level=data.get("level"),
-                 reduction=data.get("reduction"), lit=_field(data, "lit*"), markers=_field(data, "marker*"))
+                 reduction=data.get("reduction"), lit=_field(data, "lit*"), markers=_field(data, "marker*"),
+                 section=_field(data, "section*"))
         elif rolls:
             func(state, me.seat, *args, random.Random(seed), log)
         else:

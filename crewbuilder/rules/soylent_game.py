@@ -54,9 +54,11 @@ GARDENER_SNAP_REDUCTION = 6
 LIGHT_LEVELS = tuple(range(1, 8))
 # Darker: "All Characters with light tokens that are not within the light level ... gain 5 panic tokens."
 DARKNESS_PANIC = 5
+# Shift: "Any Character in a section described by those lines gains 5 panic tokens."
+SHIFT_SECTION_PANIC = 5
 # Actions whose text gives no panic tokens to count at the table (Darker's are given by ticking
 # who is out of the light): "give a panic token" is not offered after them
-NO_COUNTED_PANIC = frozenset({"scene", "lighter", "darker"})
+NO_COUNTED_PANIC = frozenset({"scene", "lighter", "darker", "shift"})  # Shift's are given by its form (SG20)
 # Panic: "placing 1 panic token on them to either spin them on the spot up to a facing of
 # their choice or move them 6” directly forwards"
 PANIC_EFFECTS = {"spin": "spins on the spot", "forward": "moves 6\u201d directly forwards"}
@@ -569,8 +571,10 @@ def _run_darkness(state: State, rng: random.Random, log: Log) -> None:
             state.snap_effects = [*effects[:-1], {**top, "out": list(out[1:])}]
             piece = state.pieces.get(out[0])
             if piece is not None and can_receive_panic(piece):
-                log.say(f"{label(state, piece)} is out of the light: it gains {DARKNESS_PANIC} panic tokens.")
-                _receive(state, piece, DARKNESS_PANIC, rng, log)
+                count = top.get("panic", DARKNESS_PANIC)
+                why = top.get("why", "is out of the light")
+                log.say(f"{label(state, piece)} {why}: it gains {count} panic tokens.")
+                _receive(state, piece, count, rng, log)
         else:
             state.snap_effects = effects[:-1]
             if top.get("drone") is not None:
@@ -771,7 +775,7 @@ def can_perform(state: State, seat: int, action: str, piece: Piece) -> bool:
 
 
 def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, *, level=None, reduction=None,
-            lit=None, markers=None) -> None:
+            lit=None, markers=None, section=None) -> None:
     """"If the Character has any actions it may perform exactly one of them now"."""
     _require_step(state, seat, "action")
     s = seat_of(state, seat)
@@ -795,17 +799,29 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
         chosen = set(_ids(markers))
         if not chosen <= known:
             raise IllegalAction("Select markers that are on the table.")
+        inside = set(_ids(section))
+        if not inside <= {p.id for p in characters(state)}:
+            raise IllegalAction("Only Characters on the table can be in a section.")
         required = shift_required(state, drone.id)
         counts = shift_counts(state, drone.id, sorted(chosen))
         used = [marker_label(state, m) for m in state.markers if m["id"] in chosen]
         used += [f"{label(state, d)} (Snapped: must be used)" for d in required]
         log.say(f"{label(state, piece)} performs Shift with {', '.join(used) if used else 'no marker'}.")
-        log.say(f"{label(state, piece)} suffers {counts['self']} panic (2 for every marker used that does not "
-                "belong to it).")
+        # the panic tokens, in the text's order, each Character's one panic test at a time (S2): those in
+        # a section (ticked: the table's geometry), those whose Drone's markers were not selected, the actor
+        grants = [([p.id for p in characters(state) if p.id in inside], SHIFT_SECTION_PANIC,
+                   "is in a section described by the lines")]
         for d, n in counts["unselected"].items():
-            log.say(f"Every Character of {label(state, state.pieces[d])} gains {n} panic tokens "
-                    "(2 for every marker of its Drone not selected).")
-        log.say("Any Character in a section described by the lines gains 5 panic tokens (the table judges).")
+            grants.append(([p.id for p in characters(state) if p.drone == d], n,
+                           f"has {n // 2} marker(s) of its Drone not selected"))
+        grants.append(([piece.id], counts["self"], f"used {counts['self'] // 2} marker(s) not its own"))
+        grants = [(ids, n, why) for ids, n, why in grants if ids and n > 0]
+        if not grants:
+            log.say("Shift gives no panic tokens.")
+        # a stack: the first to give goes on top (replaced, never mutated in place)
+        state.snap_effects = [*state.snap_effects, *({"seat": seat, "drone": None, "darker": None, "queue": [],
+                                                      "out": ids, "panic": n, "why": why}
+                                                     for ids, n, why in reversed(grants))]
     elif action == "lighter":
         try:
             level = int(level)
@@ -863,6 +879,8 @@ def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) 
         raise IllegalAction("Perform the action first; then give the panic tokens it causes.")
     if state.performed == "darker":
         raise IllegalAction("Darker's panic tokens go to the Characters marked out of the light.")
+    if state.performed == "shift":
+        raise IllegalAction("Shift's panic tokens were given with it.")
     if state.performed in NO_COUNTED_PANIC or not seat_of(state, seat).panic_to.get(state.performed):
         raise IllegalAction(f"{state.performed.title()} gives no panic tokens.")
     piece = piece_of(state, piece_id)

@@ -35,9 +35,10 @@ def test_the_catalogue_says_who_performs_each_action_as_the_text_words_it():
     # who the counted panic tokens go to: Check's "target Drones" and "This Drone"; Shift's "Any
     # Character"/"Characters" and "The Drone"; Become's "target Character" and "this drone"
     assert "The target Drones gain" in actions["check"]["text"] and actions["check"]["panic_to"] == "drone"
-    assert "Any Character in a section" in actions["shift"]["text"] and actions["shift"]["panic_to"] == "character"
+    # Shift's tokens are all decided by its form (markers tracked, sections ticked): none given by hand (SG20)
+    assert "Any Character in a section" in actions["shift"]["text"] and "panic_to" not in actions["shift"]
     assert "target Character" in actions["become"]["text"] and actions["become"]["panic_to"] == "character"
-    assert not any("panic_to" in actions[s] for s in ("scene", "lighter", "darker"))
+    assert not any("panic_to" in actions[s] for s in ("scene", "lighter", "darker", "shift"))
 
 
 @pytest.mark.parametrize("group,nerve,action", [("eyes", 3, "check"), ("mannikins", 6, "become"),
@@ -164,10 +165,17 @@ def test_shift_counts_the_tokens_the_markers_decide():
     g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
     to_action_step(state, 0, drone(state, "vox0"))
     log = g.Log()
-    g.perform(state, 0, "shift", Dice(), log, markers=["1", "3", "4"])
+    # "Any Character in a section described by those lines gains 5 panic tokens": M10, ticked (the table's)
+    g.perform(state, 0, "shift", Dice(*[1] * 21), log, markers=["1", "3", "4"], section=[token(state, "M10").id])
     text = " ".join(log.lines)
-    assert "suffers 4 panic" in text and "Every Character of mara's drone mara0 gains 2 panic tokens" in text
-    g.give_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())  # Shift's go to any Character
+    assert token(state, "M10").panic == 5  # 5 tests: in a section
+    assert all(token(state, f"M0{i}").panic == 2 for i in range(5))  # marker 5 of mara0 not selected
+    assert drone(state, "vox0").panic == 2 + 4  # marker 2 of its own not selected; markers 3 and 4 not its own
+    assert len(log.rolls) == 21 and log.final and g.waiting_for(state) is None
+    assert "token M10 (mara's mara1) is in a section described by the lines: it gains 5 panic tokens." in text
+    assert "vox's drone vox0 used 2 marker(s) not its own: it gains 4 panic tokens." in text
+    with pytest.raises(g.IllegalAction, match="given with it"):
+        g.give_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())
 
 
 def test_shift_refuses_markers_not_on_the_table():
@@ -176,7 +184,29 @@ def test_shift_refuses_markers_not_on_the_table():
     to_action_step(state, 0, drone(state, "vox0"))
     with pytest.raises(g.IllegalAction, match="markers that are on the table"):
         g.perform(state, 0, "shift", Dice(), g.Log(), markers=["1"])
+    with pytest.raises(g.IllegalAction, match="Only Characters on the table"):
+        g.perform(state, 0, "shift", Dice(), g.Log(), section=[token(state, "V00").id])  # removed on replacing
     assert not state.acted
+    log = g.Log()
+    g.perform(state, 0, "shift", Dice(), log)  # no marker anywhere, nobody in a section
+    assert "Shift gives no panic tokens." in log.lines and not log.rolls
+
+
+def test_a_snap_during_shift_waits_for_its_choice_then_shift_goes_on():
+    """A token that Snaps in the middle of Shift's tokens hands its panic to its owner's choice (SG3); the
+    rest of Shift's tokens follow once it is made."""
+    state = scene_state()
+    state.markers = [{"id": 1, "drone": drone(state, "mara0").id}]
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
+    to_action_step(state, 0, drone(state, "vox0"))
+    m = token(state, "M00")
+    m.panic = 3
+    # M00 first (marker 1 of mara0 not selected): D8 8 + 3 over Nerve 7: it Snaps with 4 panic; mara chooses
+    g.perform(state, 0, "shift", Dice(8), g.Log(), section=[])
+    assert m.removed and g.waiting_for(state) == 1
+    g.choose_panic_token(state, 1, token(state, "M04").id, Dice(1, 1, 1, 1, 1, 1, 1, 1), g.Log())
+    assert [token(state, f"M0{i}").panic for i in range(1, 5)] == [2, 2, 2, 6]
+    assert g.waiting_for(state) is None and state.snap_effects == []
 
 
 def test_a_snapped_scene_shifter_loses_its_markers_and_is_a_marker_every_other_shift_uses():

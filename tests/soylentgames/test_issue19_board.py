@@ -85,8 +85,8 @@ def test_the_drone_shifts_with_the_markers_it_selects(client, shifters_game, pla
     assert r.status_code == 200
     lines = " ".join(Event.objects.filter(game=game).order_by("-number").first().payload["lines"])
     assert "Shift with marker 1 of vox's drone Pale Hands 1" in lines
-    assert "suffers 0 panic" in lines
-    assert "Every Character of vox's drone Pale Hands 1 gains 2 panic tokens" in lines
+    assert "has 1 marker(s) of its Drone not selected: it gains 2 panic tokens" in lines
+    assert 'name="section"' in page
 
 
 def test_a_fatal_area_on_another_players_token_waits_for_its_owner(client, two_player_game, players):
