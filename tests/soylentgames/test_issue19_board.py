@@ -135,3 +135,19 @@ def test_a_snapped_drone_is_offered_as_a_panic_target(client, players, make_set)
     assert "mara&#x27;s drone Watchers 1: 2 panic, already Snapped" in page
     r = post_act(client, game, "panic", piece=first.pk, effect="spin")
     assert r.status_code == 200 and Piece.objects.get(pk=first.pk).panic == 3
+
+
+def test_a_game_that_started_before_the_catalogue_said_who_performs_reads_it_now(client, shifters_game, players):
+    """Player.actions copied at joining without "by"/"panic_to" (games begun before SG19) still play by
+    the text's words: Scene for a token, Shift for the Drone only."""
+    vox, mara = players
+    game = shifters_game
+    for player in game.players.all():
+        player.actions = [{"slug": a["slug"], "name": a["name"], "text": a["text"]} for a in player.actions]
+        player.save(update_fields=["actions"])
+    to_action_step(game, players, vox, piece(game, "P1K").pk)
+    with pytest.raises(services.GameError, match="Only a Drone may Shift"):
+        act(game, vox, "perform", action="shift")
+    act(game, vox, "perform", action="scene")
+    game.refresh_from_db()
+    assert game.markers == [{"id": 1, "drone": drone(game, vox).pk}]
