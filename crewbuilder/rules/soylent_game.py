@@ -46,8 +46,6 @@ from crewbuilder.rules import soylent
 
 SCENE_SHIFTERS = "scene-shifters"
 GARDENERS = "gardeners"
-# "Snapped – Enemy Characters can use this Drone’s line of sight as their own." (Eyes, Mannikins)
-SIGHT_LENDING_GROUPS = frozenset({"eyes", "mannikins"})
 # Gardeners, Snapped: "All Gardener drones take the Darker action reducing their lantern number by 6."
 GARDENER_SNAP_REDUCTION = 6
 # Lighter: "This Character sets a light level from 1-7"
@@ -110,11 +108,11 @@ class Seat:
     nerve: int
     actions: tuple[str, ...] = ()
     last_kind: str | None = None
+    last_piece: int | None = None
     # per action slug, from the catalogue: who may perform it ("character": a token or the Drone,
     # "drone": only the Drone) and who its panic tokens go to (SG19)
     performers: dict = field(default_factory=dict)
     panic_to: dict = field(default_factory=dict)
-    last_piece: int | None = None
 
 
 @dataclass
