@@ -108,6 +108,7 @@ def test_a_fatal_area_on_another_players_token_waits_for_its_owner(client, two_p
     client.force_login(mara)
     page = client.get(url(game)).content.decode()
     assert "vox says your token W1K" in page and "Yes: remove it" in page and "No: it stays" in page
+    assert "Nothing to do until your go" not in page
     r = post_act(client, game, "fatal-answer", answer="dispute")
     assert r.status_code == 200 and not piece(game, "W1K").removed
     client.force_login(vox)
