@@ -27,6 +27,13 @@ Readings (docs/rules-interpretations.md, "Soylent Ghoul game tracker"):
 - The player whose panic token pushed a Character 6" forwards may record that it
   went into a fatal area, until the next panic token or pass (SG13).
 - Dice and revealed truths are final: ``Log.final`` (SG10).
+- The text's words decide who may act and who receives: "Character" is a token or a Drone, "Drone"
+  only the Drone itself (SG19); each action's ``by`` and ``panic_to`` come from the catalogue.
+- A Snapped Drone still receives panic tokens; a result over its Nerve changes nothing more (SG9).
+- Any Drone on the table reveals the tokens it sees, whoever records it (SG8).
+- Scene Shifters' markers are tracked: Scene places one, Shift selects them, a Snap removes the Drone's
+  and the Snapped Drone counts as a marker every other Scene Shifter's Shift must use (SG20).
+- A Character of another player recorded as gone into a fatal area waits for its owner (SG21).
 """
 
 from __future__ import annotations
@@ -39,17 +46,17 @@ from rules.soylent_ghoul import panic as soylent
 
 SCENE_SHIFTERS = "scene-shifters"
 GARDENERS = "gardeners"
-# "Snapped – Enemy Characters can use this Drone’s line of sight as their own." (Eyes, Mannikins)
-SIGHT_LENDING_GROUPS = frozenset({"eyes", "mannikins"})
 # Gardeners, Snapped: "All Gardener drones take the Darker action reducing their lantern number by 6."
 GARDENER_SNAP_REDUCTION = 6
 # Lighter: "This Character sets a light level from 1-7"
 LIGHT_LEVELS = tuple(range(1, 8))
 # Darker: "All Characters with light tokens that are not within the light level ... gain 5 panic tokens."
 DARKNESS_PANIC = 5
+# Shift: "Any Character in a section described by those lines gains 5 panic tokens."
+SHIFT_SECTION_PANIC = 5
 # Actions whose text gives no panic tokens to count at the table (Darker's are given by ticking
 # who is out of the light): "give a panic token" is not offered after them
-NO_COUNTED_PANIC = frozenset({"scene", "lighter", "darker"})
+NO_COUNTED_PANIC = frozenset({"scene", "lighter", "darker", "shift"})  # Shift's are given by its form (SG20)
 # Panic: "placing 1 panic token on them to either spin them on the spot up to a facing of
 # their choice or move them 6” directly forwards"
 PANIC_EFFECTS = {"spin": "spins on the spot", "forward": "moves 6\u201d directly forwards"}
@@ -102,6 +109,10 @@ class Seat:
     actions: tuple[str, ...] = ()
     last_kind: str | None = None
     last_piece: int | None = None
+    # per action slug, from the catalogue: who may perform it ("character": a token or the Drone,
+    # "drone": only the Drone) and who its panic tokens go to (SG19)
+    performers: dict = field(default_factory=dict)
+    panic_to: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -126,6 +137,11 @@ class State:
     # (replaced, never mutated in place: snapshots share the list)
     snap_effects: list = field(default_factory=list)
     pushed: dict | None = None  # {"seat", "piece"}: the last panic token moved this Character 6" forwards
+    # Scene Shifters' markers on the table: [{"id", "drone"}] (replaced, never mutated in place) (SG20)
+    markers: list = field(default_factory=list)
+    # {"seat": who says so, "piece"}: another player's Character recorded as gone into a fatal area,
+    # waiting for its owner to confirm or dispute (SG21)
+    fatal_claim: dict | None = None
 
 
 @dataclass
@@ -161,6 +177,8 @@ def seat_of(state: State, seat: int) -> Seat:
 
 
 def piece_of(state: State, piece_id) -> Piece:
+    if not str(piece_id).strip().isascii():  # a form's id is ASCII digits; int() would read "１" as 1
+        raise IllegalAction("There is no such character in this game.")
     try:
         return state.pieces[int(piece_id)]
     except (KeyError, TypeError, ValueError):
@@ -207,7 +225,9 @@ def characters(state: State) -> list[Piece]:
 
 
 def can_receive_panic(piece: Piece) -> bool:
-    return piece.in_play and not piece.snapped
+    """Any Character on the table: "players take turns selecting a single Character and placing 1 panic
+    token on them"; a Snapped Drone is still a Character on the table (SG9)."""
+    return piece.in_play
 
 
 def snap_chance(state: State, piece: Piece) -> Fraction:
@@ -231,16 +251,10 @@ def activation_gives_panic(state: State, seat: int, piece_id: int) -> bool:
 
 
 def seers(state: State, seat: int) -> list[Piece]:
-    """Drones whose sight ``seat`` may use for the power of the gaze: their own
-    un-Snapped Drones on the table, and Snapped Eyes or Mannikins of other players."""
-    found = []
-    for d in drones(state):
-        if not d.in_play:
-            continue
-        group = seat_of(state, d.seat).group
-        if (d.seat == seat and not d.snapped) or (d.seat != seat and d.snapped and group in SIGHT_LENDING_GROUPS):
-            found.append(d)
-    return found
+    """Drones whose sight reveals tokens by the power of the gaze: "If a Drone has clear line of sight
+    to a token reveal it" names no owner and no state, so every Drone on the table, whoever records
+    it (SG8)."""
+    return [d for d in drones(state) if d.in_play]
 
 
 def gaze_targets(state: State) -> list[Piece]:
@@ -261,8 +275,8 @@ def snap_effect(state: State) -> dict | None:
 
 
 def dark_candidates(state: State) -> list[Piece]:
-    """Characters that may be ticked as out of the light: on the table, with a light token,
-    able to receive panic tokens (a Snapped Drone receives no more)."""
+    """Characters that may be ticked as out of the light: on the table, with a light token
+    (a Snapped Drone too: it still receives panic tokens, SG9)."""
     return [p for p in characters(state) if p.light > 0 and can_receive_panic(p)]
 
 
@@ -274,9 +288,11 @@ def lanterns(state: State) -> list[Piece]:
 
 
 def waiting_for(state: State) -> int | None:
-    """The seat everyone waits for (a panic choice, then a Snapped effect), or None."""
+    """The seat everyone waits for (a fatal area to confirm, a panic choice, then a Snapped effect), or None."""
     if state.finished:
         return None
+    if state.fatal_claim:
+        return state.pieces[state.fatal_claim["piece"]].seat
     if state.pending:
         return state.pending["seat"]
     effect = snap_effect(state)
@@ -300,9 +316,9 @@ def acting_seat(state: State) -> int | None:
 # ---------------------------------------------------------------------------
 
 GAME_FIELDS = ("current", "turn", "phase", "active", "panic_seat", "passes", "acted", "pending", "finished", "winner",
-               "snap_effects", "pushed", "performed")
+               "snap_effects", "pushed", "performed", "markers", "fatal_claim")
 # fields added later: a snapshot made before them restores them to these
-GAME_DEFAULTS = {"snap_effects": [], "pushed": None, "performed": None}
+GAME_DEFAULTS = {"snap_effects": [], "pushed": None, "performed": None, "markers": [], "fatal_claim": None}
 PIECE_FIELDS = ("panic", "placed", "revealed", "snapped", "removed", "lantern", "light")
 PIECE_DEFAULTS = {"light": 0}
 SEAT_FIELDS = ("last_kind", "last_piece")
@@ -337,6 +353,9 @@ def _require_playing(state: State) -> None:
 
 
 def _require_no_pending(state: State) -> None:
+    if state.fatal_claim:
+        owner = seat_of(state, state.pieces[state.fatal_claim["piece"]].seat).name
+        raise IllegalAction(f"Waiting for {owner} to confirm or dispute the fatal area.")
     if state.pending:
         owner = seat_of(state, state.pending["seat"]).name
         raise IllegalAction(f"Waiting for {owner} to choose where the panic tokens go.")
@@ -367,17 +386,23 @@ def _receive(state: State, piece: Piece, count: int, rng: random.Random, log: Lo
     for _ in range(count):
         if not can_receive_panic(piece):
             break
+        already_snapped = piece.snapped
         chance = soylent.panic_distribution(nerve, piece.panic)["snapped"]
         roll = soylent.roll_panic(rng, nerve, piece.panic)
         piece.panic += 1
         log.rolls.append({"character": label(state, piece), "die": roll.die, "tokens_before": roll.tokens_before,
-                          "total": roll.total, "nerve": nerve, "snapped": roll.snapped,
+                          "total": roll.total, "nerve": nerve, "snapped": roll.snapped and not already_snapped,
                           "chance": f"{chance.numerator}/{chance.denominator}" if chance not in (0, 1) else str(chance),
                           "percent": f"{100 * float(chance):.1f}"})
         log.say(f"Panic test for {label(state, piece)}: D8 {roll.die} + {roll.tokens_before} "
-                f"= {roll.total} against Nerve {nerve}: " + ("Snapped!" if roll.snapped else "holds."))
+                f"= {roll.total} against Nerve {nerve}: "
+                + ("over its Nerve." if roll.snapped and already_snapped else "Snapped!" if roll.snapped else "holds."))
         if roll.snapped:
-            _snap(state, piece, rng, log)
+            if already_snapped:
+                # "Snapped" is a state a Drone enters once: its effect has taken place (SG9)
+                log.say(f"{label(state, piece)} is already Snapped: nothing more happens.")
+            else:
+                _snap(state, piece, rng, log)
             break
 
 
@@ -406,6 +431,8 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
     drone.snapped = True
     log.say(f"{label(state, drone)} is Snapped: it may no longer move or take actions "
             f"({seat_of(state, drone.seat).group} Snapped effect).")
+    if seat_of(state, drone.seat).group == SCENE_SHIFTERS:
+        _snap_scene_shifter(state, drone, log)
     _check_winner(state, log)
     if seat_of(state, drone.seat).group == GARDENERS and not state.finished:
         # "All Gardener drones take the Darker action reducing their lantern number by 6": one after
@@ -415,6 +442,17 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
         log.say(f"Snapped: all Gardener drones take the Darker action reducing their lantern number by "
                 f"{GARDENER_SNAP_REDUCTION}.")
         _next_darker(state, drone.seat, drone.id, [drone.id, *others], rng, log)
+
+
+def _snap_scene_shifter(state: State, drone: Piece, log: Log) -> None:
+    """Scene Shifters, Snapped: "Remove the Drone’s markers" (the true token is replaced by the Drone
+    in ``_snap``; from now on the Drone "counts as a marker for all other Scene Shifters that must be
+    used during any Shift actions": ``shift_required``)."""
+    mine = [m for m in state.markers if m["drone"] == drone.id]
+    if mine:
+        state.markers = [m for m in state.markers if m["drone"] != drone.id]
+        log.say(f"The markers of {label(state, drone)} are removed ({len(mine)}).")
+    log.say(f"{label(state, drone)} counts as a marker that every other Scene Shifter's Shift must use.")
 
 
 def _remove_set(state: State, true_token: Piece) -> None:
@@ -531,8 +569,10 @@ def _run_darkness(state: State, rng: random.Random, log: Log) -> None:
             state.snap_effects = [*effects[:-1], {**top, "out": list(out[1:])}]
             piece = state.pieces.get(out[0])
             if piece is not None and can_receive_panic(piece):
-                log.say(f"{label(state, piece)} is out of the light: it gains {DARKNESS_PANIC} panic tokens.")
-                _receive(state, piece, DARKNESS_PANIC, rng, log)
+                count = top.get("panic", DARKNESS_PANIC)
+                why = top.get("why", "is out of the light")
+                log.say(f"{label(state, piece)} {why}: it gains {count} panic tokens.")
+                _receive(state, piece, count, rng, log)
         else:
             state.snap_effects = effects[:-1]
             if top.get("drone") is not None:
@@ -658,8 +698,6 @@ def place_panic(state: State, seat: int, piece_id, effect: str, rng: random.Rand
     piece = piece_of(state, piece_id)
     if not piece.in_play:
         raise IllegalAction("That character is not on the table.")
-    if piece.snapped:
-        raise IllegalAction("That drone has already Snapped.")
     log.say(f"{seat_of(state, seat).name} places a panic token on {label(state, piece)}: it {PANIC_EFFECTS[effect]}.")
     state.pushed = {"seat": seat, "piece": piece.id} if effect == "forward" else None
     _receive(state, piece, 1, rng, log)
@@ -681,6 +719,41 @@ def pass_panic(state: State, seat: int, log: Log) -> None:
         state.panic_seat = next_standing(state, seat)
 
 
+# ---------------------------------------------------------------------------
+# Scene Shifters' markers (SG20)
+# ---------------------------------------------------------------------------
+
+def markers_of(state: State, drone_id: int) -> list[dict]:
+    return [m for m in state.markers if m["drone"] == drone_id]
+
+
+def marker_label(state: State, marker: dict) -> str:
+    return f"marker {marker['id']} of {label(state, state.pieces[marker['drone']])}"
+
+
+def shift_required(state: State, actor_drone: int) -> list[Piece]:
+    """Snapped Scene Shifter Drones on the table other than the actor: each "counts as a marker for all
+    other Scene Shifters that must be used during any Shift actions"."""
+    return [d for d in drones(state) if d.in_play and d.snapped and d.id != actor_drone
+            and seat_of(state, d.seat).group == SCENE_SHIFTERS]
+
+
+def shift_counts(state: State, actor_drone: int, selected: list[int]) -> dict:
+    """The panic tokens a Shift gives that the tracked markers decide (the section is the table's):
+    "Characters gain 2 panic tokens for every marker belonging to its Drone not selected" and "The Drone
+    that takes this action suffers 2 panic for every marker used in the action that does not belong to it"
+    (a Snapped Scene Shifter used as a marker belongs to another Drone)."""
+    chosen = set(selected)
+    foreign = sum(1 for m in state.markers if m["id"] in chosen and m["drone"] != actor_drone)
+    foreign += len(shift_required(state, actor_drone))
+    unselected: dict[int, int] = {}
+    for m in state.markers:
+        if m["id"] not in chosen:
+            unselected[m["drone"]] = unselected.get(m["drone"], 0) + 1
+    return {"self": soylent.shift_self_panic(foreign),
+            "unselected": {d: soylent.shift_panic(False, n) for d, n in unselected.items()}}
+
+
 def _ids(values) -> list[int]:
     if values is None:
         return []
@@ -692,8 +765,15 @@ def _ids(values) -> list[int]:
         raise IllegalAction("There is no such character in this game.") from None
 
 
+def can_perform(state: State, seat: int, action: str, piece: Piece) -> bool:
+    """"In the following rules, “Character” designates rules that are true for both Tokens and Drones":
+    an action whose text gives it to "a Drone" ("A Drone may", "If this Drone") is not a token's (SG19)."""
+    by = seat_of(state, seat).performers.get(action)
+    return by == "character" or (by == "drone" and piece.kind == "drone")
+
+
 def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, *, level=None, reduction=None,
-            lit=None) -> None:
+            lit=None, markers=None, section=None) -> None:
     """"If the Character has any actions it may perform exactly one of them now"."""
     _require_step(state, seat, "action")
     s = seat_of(state, seat)
@@ -703,7 +783,44 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
         raise IllegalAction("That is not one of this group's actions.")
     piece = state.pieces[state.active]
     drone = state.pieces[piece.drone]
-    if action == "lighter":
+    if not can_perform(state, seat, action, piece):
+        if s.performers.get(action) == "drone":
+            raise IllegalAction(f"Only a Drone may {action.replace('-', ' ').title()}: a token cannot.")
+        raise IllegalAction("That action's text does not say who may perform it.")
+    if action == "scene":
+        # "A Character may place a marker identifiable as belonging to its Drone."
+        marker = {"id": max((m["id"] for m in state.markers), default=0) + 1, "drone": drone.id}
+        state.markers = [*state.markers, marker]
+        log.say(f"{label(state, piece)} performs Scene: it places {marker_label(state, marker)}.")
+    elif action == "shift":
+        known = {m["id"] for m in state.markers}
+        chosen = set(_ids(markers))
+        if not chosen <= known:
+            raise IllegalAction("Select markers that are on the table.")
+        inside = set(_ids(section))
+        if not inside <= {p.id for p in characters(state)}:
+            raise IllegalAction("Only Characters on the table can be in a section.")
+        required = shift_required(state, drone.id)
+        counts = shift_counts(state, drone.id, sorted(chosen))
+        used = [marker_label(state, m) for m in state.markers if m["id"] in chosen]
+        used += [f"{label(state, d)} (Snapped: must be used)" for d in required]
+        log.say(f"{label(state, piece)} performs Shift with {', '.join(used) if used else 'no marker'}.")
+        # the panic tokens, in the text's order, each Character's one panic test at a time (S2): those in
+        # a section (ticked: the table's geometry), those whose Drone's markers were not selected, the actor
+        grants = [([p.id for p in characters(state) if p.id in inside], SHIFT_SECTION_PANIC,
+                   "is in a section described by the lines")]
+        for d, n in counts["unselected"].items():
+            grants.append(([p.id for p in characters(state) if p.drone == d], n,
+                           f"has {n // 2} marker(s) of its Drone not selected"))
+        grants.append(([piece.id], counts["self"], f"used {counts['self'] // 2} marker(s) not its own"))
+        grants = [(ids, n, why) for ids, n, why in grants if ids and n > 0]
+        if not grants:
+            log.say("Shift gives no panic tokens.")
+        # a stack: the first to give goes on top (replaced, never mutated in place)
+        state.snap_effects = [*state.snap_effects, *({"seat": seat, "drone": None, "darker": None, "queue": [],
+                                                      "out": ids, "panic": n, "why": why}
+                                                     for ids, n, why in reversed(grants))]
+    elif action == "lighter":
         try:
             level = int(level)
         except (TypeError, ValueError):
@@ -746,18 +863,29 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
     _settle(state, log)
 
 
+def can_be_given(state: State, piece: Piece) -> bool:
+    """Check: "The target Drones gain 1 panic token ..." and "This Drone suffers ...": its panic tokens go
+    to Drones only; Shift's and Become's go to Characters (SG19)."""
+    to = seat_of(state, state.current).panic_to.get(state.performed or "")
+    return to == "character" or (to == "drone" and piece.kind == "drone")
+
+
 def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) -> None:
     """A panic token that the action's text gives (its geometry is checked at the table)."""
     _require_step(state, seat, "action")
     if not state.acted:
         raise IllegalAction("Perform the action first; then give the panic tokens it causes.")
-    if state.performed in NO_COUNTED_PANIC:
-        if state.performed == "darker":
-            raise IllegalAction("Darker's panic tokens go to the Characters marked out of the light.")
+    if state.performed == "darker":
+        raise IllegalAction("Darker's panic tokens go to the Characters marked out of the light.")
+    if state.performed == "shift":
+        raise IllegalAction("Shift's panic tokens were given with it.")
+    if state.performed in NO_COUNTED_PANIC or not seat_of(state, seat).panic_to.get(state.performed):
         raise IllegalAction(f"{state.performed.title()} gives no panic tokens.")
     piece = piece_of(state, piece_id)
     if not can_receive_panic(piece):
         raise IllegalAction("That character cannot receive panic tokens.")
+    if not can_be_given(state, piece):
+        raise IllegalAction(f"{state.performed.title()} gives panic tokens to Drones only, not to tokens.")
     log.say(f"The action gives {label(state, piece)} a panic token.")
     _receive(state, piece, 1, rng, log)
     _run_darkness(state, rng, log)
@@ -830,16 +958,30 @@ def replace_with_drone(state: State, seat: int, token_id, log: Log) -> None:
     _settle(state, log)
 
 
-def gaze(state: State, seat: int, token_id, seer_id, log: Log) -> None:
-    """The power of the gaze: "If a Drone has clear line of sight to a token reveal it, if it is
-    a true token replace it with its Drone, if not, remove it." (the sight is checked at the table)"""
+def replace_drone(state: State, seat: int, drone_id, log: Log) -> None:
+    """Replace a Drone's true token with the Drone, naming the Drone: the page never needs to say which
+    token is true to offer it (the owner's key stays off the page)."""
     _require_playing(state)
     _require_no_pending(state)
-    if seat not in standing(state):
-        raise IllegalAction("You have no un-Snapped drone left.")
+    drone = piece_of(state, drone_id)
+    if drone.seat != seat or drone.kind != "drone":
+        raise IllegalAction("You may only replace your own true token.")
+    true = next((t for t in tokens_of(state, drone.id) if t.in_play and t.is_true), None)
+    if true is None:
+        raise IllegalAction(f"The tokens of {drone.code} are not on the table.")
+    replace_with_drone(state, seat, true.id, log)
+
+
+def gaze(state: State, seat: int, token_id, seer_id, log: Log) -> None:
+    """The power of the gaze: "If a Drone has clear line of sight to a token reveal it, if it is
+    a true token replace it with its Drone, if not, remove it." (the sight is checked at the table;
+    any Drone, any token, recorded by any player: SG8)"""
+    _require_playing(state)
+    _require_no_pending(state)
+    seat_of(state, seat)
     seer = piece_of(state, seer_id)
     if seer not in seers(state, seat):
-        raise IllegalAction("Choose one of your Drones on the table (or a Snapped Eyes or Mannikin drone of another player).")
+        raise IllegalAction("Choose a Drone on the table.")
     token = piece_of(state, token_id)
     if token.kind != "token" or not token.in_play:
         raise IllegalAction("Choose a token on the table.")
@@ -869,10 +1011,40 @@ def fatal(state: State, seat: int, piece_id, log: Log) -> None:
         raise IllegalAction("Only the player moving characters now (or whose panic token pushed it) may record "
                             "that one went into a fatal area.")
     piece = piece_of(state, piece_id)
-    if state.pushed and str(state.pushed["piece"]) == str(piece.id):
-        state.pushed = None
     if not piece.in_play:
         raise IllegalAction("That character is not on the table.")
+    if state.pushed and str(state.pushed["piece"]) == str(piece.id):
+        state.pushed = None
+    if piece.seat != seat:
+        # another player's Character: its owner confirms or disputes first (SG21)
+        state.fatal_claim = {"seat": seat, "piece": piece.id}
+        log.say(f"{seat_of(state, seat).name} says {label(state, piece)} went into a fatal area: waiting for "
+                f"{seat_of(state, piece.seat).name} to confirm or dispute.")
+        return
+    _remove_fatal(state, piece, log)
+
+
+def answer_fatal(state: State, seat: int, answer: str, log: Log) -> None:
+    """The owner of a Character another player said went into a fatal area confirms (it is removed)
+    or disputes (it stays) (SG21)."""
+    _require_playing(state)
+    claim = state.fatal_claim
+    if not claim:
+        raise IllegalAction("No fatal area is waiting to be confirmed.")
+    piece = state.pieces[claim["piece"]]
+    if piece.seat != seat:
+        raise IllegalAction(f"{seat_of(state, piece.seat).name} confirms or disputes it, not you.")
+    if answer not in ("confirm", "dispute"):
+        raise IllegalAction("Confirm or dispute the fatal area.")
+    state.fatal_claim = None
+    if answer == "dispute":
+        log.say(f"{seat_of(state, seat).name} disputes it: {label(state, piece)} stays on the table.")
+        return
+    log.say(f"{seat_of(state, seat).name} confirms it.")
+    _remove_fatal(state, piece, log)
+
+
+def _remove_fatal(state: State, piece: Piece, log: Log) -> None:
     log.say(f"{label(state, piece)} goes into a fatal area and is removed.")
     if piece.kind == "token" and not piece.is_true:
         piece.removed = True

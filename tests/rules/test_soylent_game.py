@@ -4,7 +4,19 @@ import random
 
 import pytest
 
+from rules.soylent_ghoul import panic as soylent
 from rules.soylent_ghoul import game as g
+
+GROUPS = soylent.load_groups()
+
+
+def seat(seat, name, group, nerve, actions=None):
+    """A seat with its group's actions and, from the catalogue, who performs them and who gets their panic."""
+    rules = {a["slug"]: a for a in GROUPS[group]["actions"]}
+    actions = tuple(rules) if actions is None else actions
+    return g.Seat(seat=seat, name=name, group=group, nerve=nerve, actions=actions,
+                  performers={a: rules[a]["by"] for a in actions},
+                  panic_to={a: rules[a]["panic_to"] for a in actions if "panic_to" in rules[a]})
 
 
 class Dice:
@@ -22,8 +34,7 @@ def make_state(groups=("gardeners", "eyes"), nerves=(6, 3), drones=1, true_index
     seats, pieces, pid = [], {}, 1
     for seat, (group, nerve) in enumerate(zip(groups, nerves)):
         name = ["vox", "mara", "zed"][seat]
-        seats.append(g.Seat(seat=seat, name=name, group=group, nerve=nerve,
-                            actions=("lighter", "darker") if group == "gardeners" else ("check",)))
+        seats.append(globals()["seat"](seat, name, group, nerve))
         for d in range(drones):
             drone_id = pid
             pieces[pid] = g.Piece(id=pid, seat=seat, kind="drone", drone=pid, code=f"{name}{d}", placed=placed)
@@ -170,11 +181,25 @@ def test_gaze_needs_a_drone_that_sees():
     state = make_state()
     with pytest.raises(g.IllegalAction):  # no drone on the table yet
         g.gaze(state, 0, token(state, "M00").id, drone(state, "vox0").id, g.Log())
-    g.replace_with_drone(state, 1, token(state, "M02").id, g.Log())
-    with pytest.raises(g.IllegalAction):  # mara's un-Snapped drone is not vox's to use
-        g.gaze(state, 0, token(state, "M00").id, drone(state, "mara0").id, g.Log())
-    drone(state, "mara0").snapped = True  # a Snapped Eyes drone lends its sight to enemies
-    assert drone(state, "mara0") in g.seers(state, 0)
+
+
+def test_any_drone_on_the_table_reveals_any_token_it_sees_whoever_records_it():
+    """SG8, widened: "If a Drone has clear line of sight to a token reveal it, if it is a true token
+    replace it with its Drone, if not, remove it." No owner, no state: mara may record that vox's own
+    Drone sees vox's own token (a decoy kept in sight of its own Drone), and a Snapped Drone still sees."""
+    state = make_state(drones=2)
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
+    seer = drone(state, "vox0")
+    assert seer in g.seers(state, 1) and seer in g.seers(state, 0)
+    log = g.Log()
+    g.gaze(state, 1, token(state, "V10").id, seer.id, log)  # vox's Drone sees vox's own false token
+    assert token(state, "V10").removed and token(state, "V10").revealed and log.reveals_truth
+    seer.snapped = True
+    assert seer in g.seers(state, 1)
+    g.gaze(state, 1, token(state, "M10").id, seer.id, g.Log())
+    assert token(state, "M10").removed
+    with pytest.raises(g.IllegalAction, match="Drone on the table"):  # a token is not a Drone
+        g.gaze(state, 1, token(state, "M11").id, token(state, "V11").id, g.Log())
 
 
 def test_refusing_to_replace_never_tells_another_player_the_truth():
@@ -246,6 +271,8 @@ def test_fatal_area_removes_a_drone_from_the_game():
     with pytest.raises(g.IllegalAction):  # mara is not moving anything now
         g.fatal(state, 1, token(state, "V00").id, g.Log())
     g.fatal(state, 0, token(state, "M02").id, g.Log())
+    assert not token(state, "M02").removed and g.waiting_for(state) == 1  # mara's to confirm (SG21)
+    g.answer_fatal(state, 1, "confirm", g.Log())
     assert drone(state, "mara0").removed and state.finished and state.winner == 0
 
 
@@ -460,7 +487,9 @@ def test_the_player_whose_panic_token_pushed_a_character_records_the_fatal_area(
     with pytest.raises(g.IllegalAction, match="pushed"):  # only the Character it pushed
         g.fatal(state, 0, token(state, "M01").id, g.Log())
     g.fatal(state, 0, token(state, "M00").id, g.Log())
-    assert token(state, "M00").removed and state.pushed is None
+    assert state.pushed is None and state.fatal_claim == {"seat": 0, "piece": token(state, "M00").id}
+    g.answer_fatal(state, 1, "confirm", g.Log())  # mara's Character: mara confirms (SG21)
+    assert token(state, "M00").removed
     g.choose_panic_token(state, 1, token(state, "M03").id, Dice(), g.Log())  # its panic token moves (SG3)
     # mara (moving now) pushes V01 forwards; vox's pass ends her say as the pusher
     g.place_panic(state, 1, token(state, "V01").id, "forward", Dice(1), g.Log())
@@ -499,12 +528,14 @@ def test_only_actions_whose_text_gives_panic_let_the_player_give_panic_tokens():
     with pytest.raises(g.IllegalAction, match="Scene gives no panic tokens"):
         g.give_panic(state, 0, token(state, "M00").id, Dice(1), g.Log())
     g.end_turn(state, 0, g.Log())
-    g.activate(state, 1, token(state, "M00").id, Dice(), g.Log())
+    g.replace_with_drone(state, 1, token(state, "M02").id, g.Log())  # Check is a Drone's action (SG19)
+    g.activate(state, 1, drone(state, "mara0").id, Dice(), g.Log())
     g.pass_panic(state, 1, g.Log())
     g.pass_panic(state, 0, g.Log())
     g.perform(state, 1, "check", Dice(), g.Log())
-    g.give_panic(state, 1, token(state, "V00").id, Dice(1), g.Log())
-    assert token(state, "V00").panic == 1
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())  # and its panic tokens go to Drones
+    g.give_panic(state, 1, drone(state, "vox0").id, Dice(1), g.Log())
+    assert drone(state, "vox0").panic == 1
 
 
 def test_a_snapped_effects_darker_with_nobody_lit_goes_on_by_itself():

@@ -39,6 +39,9 @@ class Game(models.Model):
     # effect's): [{"seat", "drone", "darker", "queue", "out"}], the latest last
     snap_effects = models.JSONField(default=list, blank=True)
     pushed = models.JSONField(null=True, blank=True)  # {"seat", "piece"}: whose panic token pushed what
+    markers = models.JSONField(default=list, blank=True)  # Scene Shifters' markers: [{"id", "drone"}]
+    # {"seat", "piece"}: another player's Character said to be in a fatal area, for its owner to answer
+    fatal_claim = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -57,6 +57,22 @@ def _check_set(drone_set: DroneSet) -> list:
     return drones
 
 
+def _action_row(action: dict) -> dict:
+    """An action as a game keeps it: its words, who performs it and who its panic tokens go to (SG19)."""
+    row = {"slug": action["slug"], "name": action["name"], "text": action.get("text", ""), "by": action.get("by")}
+    if action.get("panic_to"):
+        row["panic_to"] = action["panic_to"]
+    return row
+
+
+def _seat_actions(player: Player) -> list[dict]:
+    """The player's actions; a game that started before the catalogue said who performs them reads it now."""
+    if all(a.get("by") for a in player.actions):
+        return player.actions
+    known = {a["slug"]: _action_row(a) for a in _group(player.group).get("actions", [])}
+    return [{**known.get(a["slug"], {}), **{k: v for k, v in a.items() if v}} for a in player.actions]
+
+
 def _take_seat(player: Player, drone_set: DroneSet, drones: list) -> None:
     """Copy the set's group numbers, drones and tokens (code and truth) into the game."""
     group = _group(drone_set.group)
@@ -67,7 +83,7 @@ def _take_seat(player: Player, drone_set: DroneSet, drones: list) -> None:
     player.group_name = group.get("name", group["slug"])
     player.nerve = int(group["nerve"])
     player.move = int(group.get("M", group.get("move", 0)))
-    player.actions = [{"slug": a["slug"], "name": a["name"], "text": a.get("text", "")} for a in group.get("actions", [])]
+    player.actions = [_action_row(a) for a in group.get("actions", [])]
     player.snapped_text = group.get("snapped", "")
     player.save()
     for position, drone in enumerate(drones):
@@ -183,9 +199,13 @@ def start(game_id: int, user, first_seat) -> Game:
 # ---------------------------------------------------------------------------
 
 def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engine.State:
-    seats = [engine.Seat(seat=p.seat, name=p.user.username, group=p.group, nerve=p.nerve,
-                         actions=tuple(a["slug"] for a in p.actions), last_kind=p.last_kind, last_piece=p.last_piece)
-             for p in players]
+    seats = []
+    for p in players:
+        actions = _seat_actions(p)
+        seats.append(engine.Seat(seat=p.seat, name=p.user.username, group=p.group, nerve=p.nerve,
+                                 actions=tuple(a["slug"] for a in actions), last_kind=p.last_kind,
+                                 last_piece=p.last_piece, performers={a["slug"]: a.get("by") for a in actions},
+                                 panic_to={a["slug"]: a["panic_to"] for a in actions if a.get("panic_to")}))
     seat_by_player = {p.pk: p.seat for p in players}
     state_pieces = {
         piece.pk: engine.Piece(id=piece.pk, seat=seat_by_player[piece.player_id], kind=piece.kind,
@@ -200,6 +220,7 @@ def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engin
         active=game.active_piece, panic_seat=game.panic_seat, passes=game.passes, acted=game.acted,
         pending=game.pending, finished=game.status == Game.FINISHED, winner=game.winner_seat,
         snap_effects=list(game.snap_effects or []), pushed=game.pushed, performed=game.performed or None,
+        markers=list(game.markers or []), fatal_claim=game.fatal_claim,
     )
 
 
@@ -209,6 +230,7 @@ def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: e
     game.acted, game.pending, game.winner_seat = state.acted, state.pending, state.winner
     game.snap_effects, game.pushed = list(state.snap_effects), state.pushed
     game.performed = state.performed or ""
+    game.markers, game.fatal_claim = list(state.markers), state.fatal_claim
     if state.finished:
         game.status = Game.FINISHED
     elif game.status == Game.FINISHED:
@@ -254,6 +276,8 @@ ACTIONS = {
     "end-turn": (engine.end_turn, (), False),
     "move-panic": (engine.choose_panic_token, ("piece",), True),  # the darkness may go on (rolls)
     "replace": (engine.replace_with_drone, ("piece",), False),
+    "replace-drone": (engine.replace_drone, ("piece",), False),  # names the Drone: no key on the page
+    "fatal-answer": (engine.answer_fatal, ("answer",), False),  # SG21: the owner confirms or disputes
     "gaze": (engine.gaze, ("piece", "seer"), False),
     "fatal": (engine.fatal, ("piece",), False),
     "dark": (engine.darken, ("piece*",), True),  # the Characters ticked as out of the light
@@ -286,7 +310,8 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
     try:
         if kind == "perform":
             func(state, me.seat, args[0], random.Random(seed), log, level=data.get("level"),
-                 reduction=data.get("reduction"), lit=_field(data, "lit*"))
+                 reduction=data.get("reduction"), lit=_field(data, "lit*"), markers=_field(data, "marker*"),
+                 section=_field(data, "section*"))
         elif rolls:
             func(state, me.seat, *args, random.Random(seed), log)
         else:

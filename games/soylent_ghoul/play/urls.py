@@ -9,4 +9,5 @@ urlpatterns = [
     path("games/soylent/games/<int:pk>/leave/", views.game_decline, name="soylent-game-leave"),
     path("games/soylent/games/<int:pk>/start/", views.game_start, name="soylent-game-start"),
     path("games/soylent/games/<int:pk>/act/", views.game_act, name="soylent-game-act"),
+    path("games/soylent/games/<int:pk>/key/", views.game_key, name="soylent-game-key"),
 ]

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.htmx import vary_on_htmx
 from games.soylent_ghoul.sets.models import DroneSet
 from games.soylent_ghoul.play import services
-from games.soylent_ghoul.play.board import board
+from games.soylent_ghoul.play.board import board, key
 from games.soylent_ghoul.play.models import Game, Player
 
 BOARD = "soylentgames/game_detail.html#board"
@@ -79,6 +79,21 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             return vary_on_htmx(HttpResponse(status=204))  # nothing changed: the poll keeps the page as it is
         return vary_on_htmx(render(request, BOARD, _board_context(request, game)))
     return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game)))
+
+
+@login_required
+@require_GET
+def game_key(request: HttpRequest, pk: int) -> HttpResponse:
+    """The viewer's own true tokens, fetched only while they hold "Hold to see my key" (or opened as a
+    page without JavaScript); never part of the board, so it is not on screen at the table."""
+    game = _get_game_for_user(request, pk)
+    rows = key(game, list(game.pieces.all()), request.user)
+    if rows is None:
+        raise Http404("No such game.")
+    template = "soylentgames/game_key.html#key" if request.htmx else "soylentgames/game_key.html"
+    response = vary_on_htmx(render(request, template, {"game": game, "key": rows}))
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _answer(request: HttpRequest, game: Game, error: str | None = None, status: int = 200) -> HttpResponse:

@@ -42,6 +42,10 @@ class DroneSetError(ValueError):
     """A change that cannot be made; the message is for the player."""
 
 
+class StaleDroneSet(DroneSetError):
+    """The form was drawn before the set last changed (another tab or device): nothing is saved."""
+
+
 # --------------------------------------------------------------- catalogue
 
 
@@ -216,9 +220,14 @@ def create_drone_set(owner, name: str, group: str, drone_names=None, count: int 
     return drone_set
 
 
-def _locked(drone_set: DroneSet) -> DroneSet:
-    """The set's row locked for this transaction (two requests cannot interleave)."""
-    return DroneSet.objects.select_for_update().select_related("crew").get(pk=drone_set.pk)
+def _locked(drone_set: DroneSet, expected_version=None) -> DroneSet:
+    """The set's row locked for this transaction (two requests cannot interleave). With the version
+    the form was drawn with, a set changed since then refuses the edit (an older tab never overwrites)."""
+    locked = DroneSet.objects.select_for_update().select_related("crew").get(pk=drone_set.pk)
+    if expected_version is not None and str(expected_version).strip() != str(locked.crew.version):
+        raise StaleDroneSet("This drone set changed elsewhere (another tab or device saved a newer version), "
+                            "so your change was not saved. Here it is as it is now.")
+    return locked
 
 
 def _touch(drone_set: DroneSet) -> None:
@@ -251,8 +260,8 @@ def redeal(drone_set: DroneSet) -> DroneSet:
 
 
 @transaction.atomic
-def rename(drone_set: DroneSet, name: str) -> DroneSet:
-    locked = _locked(drone_set)
+def rename(drone_set: DroneSet, name: str, expected_version=None) -> DroneSet:
+    locked = _locked(drone_set, expected_version)
     locked.crew.name = clean_name(name, "set name")
     locked.crew.version += 1
     locked.crew.save(update_fields=["name", "version", "updated_at"])
@@ -260,8 +269,8 @@ def rename(drone_set: DroneSet, name: str) -> DroneSet:
 
 
 @transaction.atomic
-def set_group(drone_set: DroneSet, group: str) -> DroneSet:
-    locked = _locked(drone_set)
+def set_group(drone_set: DroneSet, group: str, expected_version=None) -> DroneSet:
+    locked = _locked(drone_set, expected_version)
     _guard(locked)
     locked.group = _check_group(group)
     locked.save(update_fields=["group"])
@@ -270,8 +279,8 @@ def set_group(drone_set: DroneSet, group: str) -> DroneSet:
 
 
 @transaction.atomic
-def add_drone(drone_set: DroneSet, name: str = "") -> Drone:
-    locked = _locked(drone_set)
+def add_drone(drone_set: DroneSet, name: str = "", expected_version=None) -> Drone:
+    locked = _locked(drone_set, expected_version)
     _guard(locked)
     drones = list(locked.drones.all())
     if len(drones) >= MAX_DRONES:
@@ -293,8 +302,8 @@ def _drone_of(drone_set: DroneSet, drone_id) -> Drone:
 
 
 @transaction.atomic
-def rename_drone(drone_set: DroneSet, drone_id, name: str) -> Drone:
-    locked = _locked(drone_set)
+def rename_drone(drone_set: DroneSet, drone_id, name: str, expected_version=None) -> Drone:
+    locked = _locked(drone_set, expected_version)
     drone = _drone_of(locked, drone_id)
     drone.name = clean_name(name, "drone name")
     drone.save(update_fields=["name"])
@@ -303,8 +312,8 @@ def rename_drone(drone_set: DroneSet, drone_id, name: str) -> Drone:
 
 
 @transaction.atomic
-def remove_drone(drone_set: DroneSet, drone_id) -> None:
-    locked = _locked(drone_set)
+def remove_drone(drone_set: DroneSet, drone_id, expected_version=None) -> None:
+    locked = _locked(drone_set, expected_version)
     _guard(locked)
     drone = _drone_of(locked, drone_id)
     if locked.drones.count() <= 1:

@@ -127,22 +127,27 @@ def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if action not in EDIT_ACTIONS:
         raise Http404
     data = request.POST
+    # every editor form carries the version it was drawn with: a form from an older tab answers 409
+    version = data.get("version")
     try:
         if action == "rename":
-            services.rename(drone_set, data.get("name", ""))
+            services.rename(drone_set, data.get("name", ""), expected_version=version)
         elif action == "group":
-            services.set_group(drone_set, data.get("group", ""))
+            services.set_group(drone_set, data.get("group", ""), expected_version=version)
         elif action == "add-drone":
-            services.add_drone(drone_set, data.get("name", ""))
+            services.add_drone(drone_set, data.get("name", ""), expected_version=version)
         elif action == "rename-drone":
-            services.rename_drone(drone_set, data.get("drone"), data.get("name", ""))
+            services.rename_drone(drone_set, data.get("drone"), data.get("name", ""), expected_version=version)
         elif action == "remove-drone":
-            services.remove_drone(drone_set, data.get("drone"))
+            services.remove_drone(drone_set, data.get("drone"), expected_version=version)
     except services.DroneSetError as exc:
         fresh = _get_set_for_user(request, pk)
-        context = _detail_context(request, fresh, show_key=False, rejected={"action": action, "message": str(exc)})
+        stale = isinstance(exc, services.StaleDroneSet)
+        rejected = {"action": action, "message": str(exc), "stale": stale,
+                    "typed": data.get("name", "") if stale else ""}
+        context = _detail_context(request, fresh, show_key=False, rejected=rejected)
         template = "soylent/set_detail.html#editor" if request.htmx else "soylent/set_detail.html"
-        return _private(vary_on_htmx(render(request, template, context, status=422)))
+        return _private(vary_on_htmx(render(request, template, context, status=409 if stale else 422)))
     if not request.htmx:
         return redirect("soylent-set-detail", pk=pk)
     fresh = _get_set_for_user(request, pk)

@@ -68,9 +68,10 @@ def views_of(client: Client, game, probe_user) -> dict:
         "partial": client.get(url(game) + "?version=0", **HTMX),
         "poll": client.get(url(game) + f"?version={game.version}", **HTMX),
         "list": client.get(reverse("soylent-game-list")),
+        "own-key": client.get(url(game, "soylent-game-key"), **HTMX),
     }
     for t in tokens_of(game, probe_user):
-        for kind in ("replace", "move-panic", "activate", "place"):
+        for kind in ("replace", "replace-drone", "move-panic", "activate", "place", "fatal-answer"):
             out[f"{kind}-{t.code}"] = act(client, game, kind, piece=t.pk)
             out[f"{kind}-{t.code}-nohtmx"] = act(client, game, kind, htmx=False, piece=t.pk)
     out["messages"] = client.get(url(game))  # the refusals' messages, shown once on the next page
@@ -99,9 +100,10 @@ def test_the_other_player_sees_the_same_bytes_whatever_the_truth(client, two_pla
     vox, mara = players
     game = stage_game(two_player_game, players, stage)
     version = Game.objects.get(pk=game.pk).version
-    # the probe can fail: vox's own page changes when vox's truth moves
+    # the probe can fail: vox's own key changes when vox's truth moves
     client.force_login(vox)
     own_before = body(client.get(url(game)))
+    own_key_before = body(client.get(url(game, "soylent-game-key"), **HTMX))
     client.force_login(mara)
     client.get(url(game))
     before = views_of(client, game, vox)
@@ -110,7 +112,9 @@ def test_the_other_player_sees_the_same_bytes_whatever_the_truth(client, two_pla
     for key in before:
         assert before[key] == after[key], f"{key} depends on vox's secret"
     client.force_login(vox)
-    assert body(client.get(url(game))) != own_before
+    # the owner's own page holds no key either: only the key fetched while holding the button changes
+    assert body(client.get(url(game))) == own_before
+    assert body(client.get(url(game, "soylent-game-key"), **HTMX)) != own_key_before
     # none of the refused probes changed the game
     assert Game.objects.get(pk=game.pk).version == version
 
@@ -121,8 +125,8 @@ def test_the_poll_and_the_partial_never_carry_a_key_of_another_player(client, tw
     client.force_login(mara)
     for response in (client.get(url(game)), client.get(url(game) + "?version=0", **HTMX)):
         page = response.content.decode()
-        assert page.count("your key") == 5  # mara's own five, none of vox's
-        assert page.count("your key: TRUE") == 1
+        assert "your key" not in page and "sg-key-shown" not in page  # not even mara's own key
+        assert "Hold to see my key" in page
         for t in tokens_of(game, vox):
             assert f'value="{t.pk}"' in page or t.code in page
     # the 204 poll has no body at all
@@ -161,6 +165,8 @@ def test_fatal_then_undo_cannot_probe_another_players_token(client, two_player_g
     false_token = next(t for t in tokens_of(game, mara) if not t.is_true)
     client.force_login(vox)
     assert act(client, game, "fatal", piece=false_token.pk).status_code == 200
+    client.force_login(mara)  # mara's token: mara confirms (SG21)
+    assert act(client, game, "fatal-answer", answer="confirm").status_code == 200
     assert Piece.objects.get(pk=false_token.pk).removed
     answer = act(client, game, "undo")
     assert answer.status_code == 422
@@ -180,7 +186,7 @@ def test_an_ordinary_move_can_still_be_undone(client, two_player_game, players):
 # --- access ----------------------------------------------------------------------
 
 def every_url(game):
-    return [url(game), url(game, "soylent-game-act"), url(game, "soylent-game-join"),
+    return [url(game), url(game, "soylent-game-act"), url(game, "soylent-game-key"), url(game, "soylent-game-join"),
             url(game, "soylent-game-leave"), url(game, "soylent-game-start")]
 
 
@@ -300,7 +306,7 @@ def test_bad_input_on_setup_pages_is_a_4xx(client, players, make_set):
 
 
 def test_no_view_is_csrf_exempt():
-    for name in ("game_list", "game_detail", "game_join", "game_decline", "game_start", "game_act"):
+    for name in ("game_list", "game_detail", "game_join", "game_decline", "game_start", "game_act", "game_key"):
         assert not getattr(getattr(views, name), "csrf_exempt", False), name
 
 

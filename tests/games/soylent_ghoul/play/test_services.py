@@ -292,6 +292,8 @@ def test_the_pusher_records_a_push_into_a_fatal_area(two_player_game, players, f
     with pytest.raises(services.GameError, match="pushed"):
         act(game, vox, "fatal", piece=piece(game, "W1M").pk)
     act(game, vox, "fatal", piece=piece(game, "W1K").pk)
+    assert not piece(game, "W1K").removed  # mara's token: she confirms it (SG21)
+    act(game, mara, "fatal-answer", answer="confirm")
     assert piece(game, "W1K").removed
 
 
