@@ -32,8 +32,8 @@ TABLE_COMPLICATIONS = frozenset(cn.COMPLICATIONS)
 
 def acting_model(state: Battle, seat: str) -> Model:
     """The model that may act now for ``seat``: the reacting model during a reaction, else the Active Model."""
-    if state.phase is not Phase.ACTION:
-        raise Refused("actions are taken in the Action Phase")
+    if state.phase not in (Phase.ACTION, Phase.NPCS):
+        raise Refused("actions are taken in the Action Phase (and by NPCs at the round's end)")
     if state.pending:
         raise Refused("answer the open question first: " + state.pending[0].kind.replace("_", " "))
     if state.reaction:
@@ -41,6 +41,10 @@ def acting_model(state: Battle, seat: str) -> Model:
         if model.npc or model.seat == seat:
             return model
         raise Refused("another model is reacting")
+    if state.phase is Phase.NPCS:
+        if not state.active_model:
+            raise Refused("activate an NPC first (the closest to any Player Character)")
+        return state.model(state.active_model)   # NPCs are moved by any player or the game master
     if state.active_seat != seat or not state.active_model:
         raise Refused("select your Active Model on your turn first")
     return state.model(state.active_model)
@@ -67,6 +71,11 @@ def _spend(state: Battle, model: Model, cost: int) -> Battle:
     if state.reaction and state.reaction[0] == model.id:
         left = state.reaction[1] - 1
         state = replace(state, reaction=(model.id, left) if left > 0 else None)
+    elif state.phase is Phase.NPCS and state.active_model == model.id:
+        left = state.npc_actions - 1   # "they will perform two actions"
+        state = replace(state, npc_actions=left)
+        if left <= 0:
+            state = replace(state, active_model=None, npcs_done=state.npcs_done | {model.id})
     return state
 
 
@@ -159,18 +168,11 @@ def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | N
     """
     if action not in BASIC - {"push"}:
         raise Refused(f"unknown action {action!r}")
-    model = acting_model(state, seat)
-    cost = 1
-    _check_can(model, action, cost)
-    if action in NOT_IN_MELEE and in_melee:
-        raise Refused(f"{action.replace('-', ' ').capitalize()} cannot be done while in melee")
-    if action in ("interact", "fix", "use-equipment") and "lobotomised" in model.traits and action != "interact":
-        raise Refused(f"{model.name} is Lobotomised: it can never Fix or Use Equipment")
     before = state
-    state, ok = _fire_check(state, model, rng, seed)
+    state, model, ok = begin(state, seat, action, 1, rng, seed, in_melee)
     if not ok:
         return step(before, after_action(state))
-    model = state.model(model.id)
+    cost = 1
     if action == "fix":
         test = "intellect"
     rolls, outcome = [], None
@@ -194,6 +196,20 @@ def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | N
     if action == "move":
         state = open_move_reactions(state, model)
     return step(before, after_action(state))
+
+
+def begin(state: Battle, seat: str, action: str, cost: int, rng: random.Random, seed, in_melee: bool = False,
+          scenario_element: bool = False) -> tuple[Battle, Model, bool]:
+    """The checks every action makes, then Being on Fire's test: (state, the acting model, may it act)."""
+    model = acting_model(state, seat)
+    _check_can(model, action, cost)
+    if action in NOT_IN_MELEE and in_melee:
+        raise Refused(f"{action.replace('-', ' ').capitalize()} cannot be done while in melee")
+    if "lobotomised" in model.traits and (action in ("fix", "use-equipment") or scenario_element):
+        raise Refused(f"{model.name} is Lobotomised: it can never Fix, Use Equipment or interact with "
+                      "scenario elements")
+    state, ok = _fire_check(state, model, rng, seed)
+    return state, state.model(model.id), ok
 
 
 def open_move_reactions(state: Battle, mover: Model) -> Battle:
@@ -386,6 +402,9 @@ def apply_hit(state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: c
     model = replace(target, wounds=min(hit.wounds, cn.MAX_WOUNDS), prone=hit.prone,
                     had_a_wound=target.had_a_wound or hit.gained > 0 or organs_used,
                     wounds_suffered=target.wounds_suffered + hit.gained)
+    if model.magic_shield and any(s.get("what") == "damage" for s in steps):
+        model = replace(model, magic_shield=False)   # "disappears after reducing damage once"
+        lines.append(f"{target.name}'s Shield is spent")
     if hit.gained:
         lines.append(f"{target.name} gains {hit.gained} Wound(s)")
     if hit.knocked and not hit.ooa:
@@ -479,7 +498,7 @@ def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
         raise Refused(f"{model.name} is not yours")
     if not model.in_play or (not model.npc and model.ap <= 0):
         raise Refused(f"{model.name} needs AP left to react")
-    if "sleeping" in model.traits:
+    if model.asleep:
         raise Refused(f"{model.name} cannot react this round (Sleep)")
     before = state
     state = replace(state, pending=tuple(p for p in state.pending if p.kind != "reaction"))

@@ -88,7 +88,7 @@ def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed
         scenario = replace(scenario, environment=effect["slug"])
         rolls.append({"what": "environmental effect", "d6": face, "effect": effect["slug"]})
         lines.append(f"Environmental effect (D6 {face}): {effect['name']}")
-    models = tuple(replace(m, ap=0, cast_this_round=frozenset()) for m in state.models)
+    models = tuple(replace(m, ap=0, cast_this_round=frozenset(), asleep=False) for m in state.models)
     players = tuple(replace(p, passed=False) for p in state.players)
     after = replace(state, round=number, scenario=scenario, models=models, players=players, active_model=None,
                     reaction=None, pending=(Pending("choose_active", winner, data=(("for", "round"),)),),

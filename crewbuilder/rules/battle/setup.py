@@ -97,11 +97,17 @@ def deployed(state: Battle, seat: str, rng: random.Random, seed: int | None = No
     before = state
     rolls = []
     entry = catalogue.entry("scenarios", state.scenario.slug)
+    # "The Active Player is the kidnapper" (Prisoner); "The First Player is the defender" (Stop the Ritual, B13)
+    if state.scenario.slug == "prisoner":
+        state = replace(state, scenario=replace(state.scenario, kidnapper=state.active_seat))
+    if state.scenario.slug == "stop-the-ritual":
+        state = replace(state, scenario=replace(state.scenario, defender=state.active_seat))
     if state.scenario.slug == "prisoner":
         for other in seats_from(state, state.active_seat)[1:]:
             crew = state.crew(other)
             prisoner = crew[rng.randrange(len(crew))]
-            state = state.with_model(replace(prisoner, imprisoned=True, wounds=entry.get("prisoner_wounds", 2)))
+            state = state.with_model(replace(prisoner, imprisoned=True, was_prisoner=True,
+                                             wounds=entry.get("prisoner_wounds", 2)))
             rolls.append({"what": "prisoner", "seat": other, "model": prisoner.id})
             state = state.logged(seat, f"{prisoner.name} is imprisoned with {entry.get('prisoner_wounds', 2)} Wounds",
                                  seed=seed, rolls=rolls[-1:])

@@ -14,6 +14,9 @@ from enum import Enum
 from crewbuilder.rules import cybernekro as cn
 
 
+SHIELD_ARMOR = 3  # Shield: "gains 3 extra armor points. The shield disappears after reducing damage once."
+
+
 class Refused(Exception):
     """A step the rules (or the battle's present moment) do not allow; ``str()`` says why."""
 
@@ -80,7 +83,10 @@ class Model:
     jammed: frozenset = frozenset()      # weapon slugs that need a Fix (or Reload) action
     treasure: int = 0                    # Treasure Tokens carried
     artifact: bool = False               # Exploration's artifact carried
-    imprisoned: bool = False             # Prisoner scenario
+    imprisoned: bool = False             # Prisoner scenario: behind the prison door now
+    was_prisoner: bool = False           # Prisoner scenario: this crew's prisoner (freed or not)
+    asleep: bool = False                 # Sleep: "cannot perform Reactions this round"
+    magic_shield: bool = False           # Shield sorcery: +3 armor until it reduces damage once
     had_a_wound: bool = False            # Extra organs: the first Wound of the game is behind it
     wounds_suffered: int = 0             # for the game summary
 
@@ -103,7 +109,8 @@ class Model:
     def target(self) -> cn.Target:
         traits = self.traits | ({"npc"} if self.npc else set())
         body_mods = self.body_mods if not self.had_a_wound else self.body_mods - {"extra-organs"}
-        return cn.Target(self.toughness, self.strength, self.armor, self.wounds, self.prone, frozenset(traits),
+        armor = self.armor + (SHIELD_ARMOR if self.magic_shield else 0)
+        return cn.Target(self.toughness, self.strength, armor, self.wounds, self.prone, frozenset(traits),
                          frozenset(body_mods), self.gear, self.dread)
 
     def weapon(self, slug: str) -> WeaponUse:
@@ -172,6 +179,7 @@ class Scenario:
     artifact_on_table: bool = False    # found (or dropped) and lying on the ground
     exploration_rolls: int = 0
     treasure_on_table: int = 0
+    corpses: int = 0                   # Exploration's corpse tokens on the table
     ritual: int = 0                    # Stop the Ritual counter
     ritual_target: int = 6
     interacts_this_round: int = 0      # Stop the Ritual: the defender's "twice each round"
@@ -194,6 +202,7 @@ class Battle:
     morale_queue: tuple = ()               # model ids still to roll their Morale Tests, in order
     morale_started: bool = False
     npcs_done: frozenset = frozenset()     # NPC ids activated this round
+    npc_actions: int = 0                   # actions left to the activated NPC
     sorceries_done: frozenset = frozenset()  # sorcerer ids whose sorceries are known
     pending: tuple[Pending, ...] = ()
     reaction: tuple | None = None      # (model id, actions left) while a reaction is being made
@@ -223,12 +232,25 @@ class Battle:
         return tuple(p.seat for p in self.players)
 
     def enemies_of(self, model: Model) -> tuple[Model, ...]:
-        """Models in play hostile to ``model`` (NPCs are hostile to every PC, PCs to other crews)."""
+        """Models in play hostile to ``model``.
+
+        "NPCs consider all Player Characters to be their enemies and all other NPCs to be friendly
+        models"; a character turned NPC by Dread is "hostile to all other models".
+        """
+        def turned(m: Model) -> bool:
+            return m.npc and m.seat is not None
+
         out = []
         for m in self.models:
             if m.id == model.id or not m.in_play:
                 continue
-            if model.npc or m.npc or m.seat != model.seat:
+            if turned(model) or turned(m):
+                hostile = True
+            elif model.npc or m.npc:
+                hostile = model.npc != m.npc
+            else:
+                hostile = m.seat != model.seat
+            if hostile:
                 out.append(m)
         return tuple(out)
 

@@ -1,0 +1,184 @@
+"""What a seat may do now (``legal``), and what a seat may see (``view_for``: the others' hands hidden).
+
+``legal`` never depends on another player's hidden cards: the windows for a
+Joker, a Queen or a Jack are offered to everyone they could concern, whatever
+they hold; only the seat's own hand decides which card plays it is offered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from crewbuilder.rules.battle import fate
+from crewbuilder.rules.battle.morale import pollen_dread  # noqa: F401  (re-exported for pages)
+from crewbuilder.rules.battle.npcs import npcs_to_activate
+from crewbuilder.rules.battle.rounds import ap_models, seats_from
+from crewbuilder.rules.battle.setup import _next_sorcerer_seat
+from crewbuilder.rules.battle.state import Battle, Phase
+
+
+@dataclass(frozen=True)
+class Option:
+    step: str            # the step function's name
+    args: tuple = ()     # what to pass it (model ids, weapon slugs, cards ...)
+
+
+def _cards(state: Battle, seat: str, kinds) -> list[str]:
+    return [c for c in state.player(seat).hand if fate.kind(c) in kinds]
+
+
+def legal(state: Battle, seat: str) -> tuple[Option, ...]:
+    """Every step ``seat`` may take now (an empty tuple: wait for someone else)."""
+    out: list[Option] = []
+    if state.phase is Phase.ENDED:
+        return ()
+    state.player(seat)
+    if state.pending:
+        p = state.pending[0]
+        if p.kind == "card":
+            if p.seat == seat:
+                out.append(Option("answer_card"))
+                out += [Option("answer_card", (j,)) for j in _cards(state, seat, ("joker",))]
+            return tuple(out)
+        if p.kind == "to_hit":
+            if p.seat == seat:
+                out.append(Option("resolve_attack"))
+            model = state.model(p.model)
+            if p.get("outcome") in ("success", "critical") and model.dread > 0 and not p.get("rerolled"):
+                out.append(Option("reroll_with_dread"))
+            into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
+            if into:
+                out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]
+            return tuple(out)
+        if p.seat != seat:
+            return ()
+        if p.kind == "choose_active":
+            return tuple(Option("choose_active", (s,)) for s in state.seats)
+        if p.kind == "ooa":
+            out.append(Option("accept_out_of_action"))
+            if state.model(p.model).wounds < 6:
+                out += [Option("play_queen", (c,)) for c in _cards(state, seat, ("queen",))]
+            return tuple(out)
+        if p.kind == "witnesses":
+            return (Option("name_witnesses", tuple(m.id for m in state.crew(seat))),)
+        if p.kind == "reaction":
+            if p.model:
+                out.append(Option("react", (p.model,)))
+            else:
+                out += [Option("react", (m.id,)) for m in state.crew(seat) if m.ap > 0 and not m.asleep]
+            out.append(Option("decline_reaction"))
+            return tuple(out)
+        return ()
+    if state.phase is Phase.SETUP:
+        if not state.active_seat:
+            return (Option("deployment_initiative"),)
+        return (Option("deployed"),)
+    if state.phase is Phase.SORCERIES:
+        if _next_sorcerer_seat(state) != seat:
+            return ()
+        for m in state.crew(seat):
+            if m.sorcerer and m.id not in state.sorceries_done:
+                out += [Option("choose_sorcery", (m.id,)), Option("roll_sorceries", (m.id,))]
+        return tuple(out)
+    if state.phase is Phase.ROUND_START:
+        return (Option("start_round"),)
+    if state.phase is Phase.AP:
+        order = [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned]
+        if order and order[0] == seat:
+            return (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),)
+        return ()
+    if state.phase is Phase.ACTION:
+        return tuple(_action_options(state, seat))
+    if state.phase is Phase.NPCS:
+        if state.reaction:
+            return tuple(_acting_options(state, state.model(state.reaction[0]))) + (Option("end_reaction"),)
+        if state.active_model:
+            return tuple(_acting_options(state, state.model(state.active_model))) + (Option("end_npc_activation"),)
+        waiting = npcs_to_activate(state)
+        if waiting:
+            return tuple(Option("activate_npc", (m.id,)) for m in waiting)
+        return (Option("end_npc_phase"),)
+    if state.phase is Phase.MORALE:
+        if not state.morale_started:
+            return (Option("begin_morale"),)
+        if state.morale_queue:
+            head = state.model(state.morale_queue[0])
+            return (Option("roll_morale", (head.id,)),) if head.seat == seat else ()
+        return (Option("end_morale"),)
+    if state.phase is Phase.ROUND_END:
+        return (Option("finish_round"),)
+    return ()
+
+
+def _action_options(state: Battle, seat: str):
+    if state.reaction:
+        model = state.model(state.reaction[0])
+        if model.seat == seat:
+            yield from _acting_options(state, model)
+            yield Option("end_reaction")
+        return
+    kings = _cards(state, seat, ("king",))
+    if state.active_model and state.model(state.active_model).seat != seat:
+        for c in kings:
+            for m in state.crew(seat):
+                if m.ap > 0:
+                    yield Option("play_king", (c, m.id))
+    if state.active_seat != seat:
+        return
+    if not state.active_model:
+        for m in ap_models(state, seat):
+            if m.ap > 0:
+                yield Option("select_model", (m.id,))
+        yield Option("pass_turn")
+        return
+    yield from _acting_options(state, state.model(state.active_model))
+    yield Option("end_activation")
+
+
+def _acting_options(state: Battle, model):
+    from crewbuilder.rules.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS
+    ap = model.ap if not model.npc else 99
+    if ap <= 0:
+        return
+
+    def allowed(action: str) -> bool:
+        if model.npc:
+            return True
+        if "bestial" in model.traits and action not in BESTIAL_ACTIONS:
+            return False
+        return not (model.prone and action not in PRONE_ACTIONS)
+
+    for action in ("move", "get-up", "interact", "fix", "reload", "use-equipment"):
+        if allowed(action) and (action != "get-up" or model.prone):
+            yield Option("act", (action,))
+    for enemy in state.enemies_of(model):
+        if allowed("push"):
+            yield Option("push", (enemy.id,))
+        for use in model.weapons:
+            cost = 2 if use.weapon.keywords.has("unwieldy") else 1
+            kind = "shoot" if use.ranged else "fight"
+            if use.slug not in model.jammed and ap >= cost and allowed(kind):
+                yield Option("attack", (use.slug, enemy.id))
+    if model.sorcerer and allowed("sorcery"):
+        for sorcery in model.sorceries:
+            if sorcery not in model.cast_this_round:
+                yield Option("cast", (sorcery,))
+    for c in _cards(state, model.seat, ("ace", "number")) if model.seat else ():
+        yield Option("play_before_test", (c, model.id))
+
+
+def view_for(state: Battle, seat: str | None) -> Battle:
+    """The battle as ``seat`` may see it: the others' hands as face-down cards, every deck's order
+    hidden, face-down numbered cards of the others masked (``None``: a spectator sees no hand)."""
+    hidden = "face-down card"
+    players = tuple(
+        replace(p, deck=(hidden,) * len(p.deck),
+                hand=p.hand if p.seat == seat else (hidden,) * len(p.hand))
+        for p in state.players)
+    armed = tuple(a if a[0] == seat or fate.kind(a[2]) == "ace" else (a[0], a[1], hidden, 0) for a in state.armed)
+    pending = tuple(
+        replace(p, data=tuple((k, hidden if k in ("card", "effect") and dict(p.data).get("by") != seat
+                               and "face down" in str(dict(p.data).get("shown")) else v) for k, v in p.data))
+        if p.kind == "card" else p
+        for p in state.pending)
+    return replace(state, players=players, armed=armed, pending=pending, previous=None)
