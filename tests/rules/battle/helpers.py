@@ -31,6 +31,8 @@ def to_action(state=None, seed=2, first="A", splits=None):
     """Setup, deployment, round 1 started, AP split: the Action Phase with ``first`` active."""
     state = state or new()
     rng = random.Random(seed)
+    if state.scenario.slug != "quick-start-scenario" and not state.scenario.complication:
+        state = setup.draw_complication(state, "A", rng, seed)
     state = setup.deployment_initiative(state, "A", {"A": "a0", "B": "b0"}, rng, seed)
     state = rounds.choose_active(state, state.pending[0].seat, first)
     state = setup.deployed(state, "A", rng, seed)
@@ -51,3 +53,18 @@ def even_split(state, seat):
             split[m.id] += 1
             left -= 1
     return split
+
+
+class Dice(random.Random):
+    """A generator whose randint answers from a script (the rules' examples, exact cases); shuffles stay seeded."""
+
+    def __init__(self, *faces, seed=0):
+        super().__init__(seed)
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        if not self.faces:
+            raise AssertionError("the script ran out of dice")
+        face = self.faces.pop(0)
+        assert a <= face <= b, (face, a, b)
+        return face
