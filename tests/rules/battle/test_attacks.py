@@ -1,0 +1,239 @@
+"""Attacks applied to the target, the windows after the hit roll, reactions, Out of Action (no database)."""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from crewbuilder.rules import cybernekro as cn
+from crewbuilder.rules.battle import actions, rounds
+from crewbuilder.rules.battle.state import Phase, Refused, Status, WeaponUse
+from tests.rules.battle.helpers import Dice, crews, new, to_action
+
+AXE = WeaponUse("industrial-tool", "industrial tool",
+                cn.Weapon(3, None, cn.Keywords.parse(["Brutal", "Overkill", "Piercing 2", "Unwieldy"]), "industrial-tool"))
+
+
+def active(state, model_id="a0", **changes):
+    state = state.with_model(replace(state.model(model_id), **changes)) if changes else state
+    return rounds.select_model(state, state.model(model_id).seat, model_id)
+
+
+def calm(state):
+    """No environmental effect: the attack's inputs are the models' own."""
+    return replace(state, scenario=replace(state.scenario, environment=None))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_an_attack_ends_as_the_reference_engine_rolls_it(seed):
+    state = active(calm(to_action()))
+    target = state.model("b0")
+    reference = cn.roll_attack(random.Random(seed), "shoot", state.model("a0").attacker(),
+                               state.model("a0").weapon("pistol").weapon, target.target())
+    rng = random.Random(seed)
+    state = actions.attack(state, "A", "pistol", "b0", rng, seed)
+    state = actions.resolve_attack(state, "A", rng, seed)
+    after = state.model("b0")
+    if reference.state is cn.TargetState.OUT_OF_ACTION:
+        assert state.pending[0].kind == "ooa" or after.status is Status.OUT_OF_ACTION
+    else:
+        assert after.status is Status.IN_PLAY
+        assert after.wounds == target.wounds + reference.wounds_gained
+        assert after.prone == (reference.state is cn.TargetState.PRONE)
+    shot = next(e for e in state.log if "shoots" in e.text)
+    assert shot.seed == seed and shot.rolls[0]["d20"]    # every die logged with its seed
+    if reference.to_hit.passed:
+        assert state.log[-1].seed == seed and state.log[-1].rolls
+
+
+def test_a_critical_hit_wounds_then_damage_and_a_failed_tough_it_out_gives_dread():
+    state = active(calm(to_action()))
+    # to hit 20 (critical: +1 Wound); damage 4+4 +1 Wound = 9 Critical Injury; Tough it Out 5+1-1: failure
+    state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
+    state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
+    assert state.pending[0].kind == "ooa" and state.pending[0].seat == "B"
+    assert state.model("b0").wounds == 2 and state.model("b0").dread == 1   # crit Wound + the Light row's Wound
+
+
+def test_queen_turns_out_of_action_into_a_wound_unless_countered():
+    state = active(calm(to_action()))
+    state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
+    state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
+    state = state.with_player(replace(state.player("B"), hand=("Q♠",) + state.player("B").hand))
+    state = state.with_player(replace(state.player("A"), hand=("Joker (red)",)))
+    with pytest.raises(Refused, match="model's player"):
+        actions.accept_out_of_action(state, "A")
+    queen = actions.play_queen(state, "B", "Q♠")
+    assert queen.pending[0].kind == "card" and queen.pending[0].seat == "A"
+    kept = actions.answer_card(queen, "A")
+    assert kept.model("b0").status is Status.IN_PLAY and kept.model("b0").wounds == 3
+    assert "Q♠" in kept.player("B").discard
+    countered = actions.answer_card(queen, "A", "Joker (red)")
+    assert countered.pending[0].kind == "ooa"     # back to going Out of Action
+    assert "Q♠" in countered.player("B").discard and "Joker (red)" in countered.player("A").discard
+    out = actions.accept_out_of_action(countered, "B")
+    assert out.model("b0").status is Status.OUT_OF_ACTION
+    assert out.pending[0].kind == "witnesses"
+    seen = actions.name_witnesses(out, "B", ["b1"])
+    assert seen.model("b1").dread == 1 and seen.model("b2").dread == 0
+    with pytest.raises(Refused, match="not allies"):
+        actions.name_witnesses(out, "B", ["a1"])
+
+
+def test_a_seventh_wound_takes_it_out_of_action_with_no_queen_window():
+    state = active(calm(to_action()))
+    state = state.with_model(replace(state.model("b0"), wounds=6))
+    state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
+    state = actions.resolve_attack(state, "A", Dice(), 2)
+    assert state.model("b0").status is Status.OUT_OF_ACTION
+    assert state.pending[0].kind == "witnesses"
+
+
+def test_a_fumbled_fight_knocks_the_attacker_prone_and_a_fumbled_shot_jams_unless_reliable():
+    state = active(calm(to_action()))
+    fight = actions.resolve_attack(actions.attack(state, "A", "sword", "b0", Dice(1), 1), "A", Dice(), 1)
+    assert fight.model("a0").prone
+    rifle = WeaponUse("rifle", "rifle", cn.Weapon(2, 24, cn.Keywords(), "rifle"))
+    state = state.with_model(replace(state.model("a0"), weapons=state.model("a0").weapons + (rifle,)))
+    shot = actions.resolve_attack(actions.attack(state, "A", "rifle", "b0", Dice(1), 1), "A", Dice(), 1)
+    assert shot.model("a0").jammed == {"rifle"}
+    pistol = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(1), 1), "A", Dice(), 1)
+    assert pistol.model("a0").jammed == frozenset()
+    with pytest.raises(Refused, match="jammed"):
+        actions.attack(replace(shot, pending=()), "A", "rifle", "b0", Dice(10), 1)
+
+
+def test_unwieldy_costs_two_ap():
+    state = active(calm(to_action()))
+    state = state.with_model(replace(state.model("a0"), weapons=(AXE,), ap=1))
+    with pytest.raises(Refused, match="costs 2"):
+        actions.attack(state, "A", "industrial-tool", "b0", Dice(10), 1)
+    state = state.with_model(replace(state.model("a0"), ap=3))
+    state = actions.attack(state, "A", "industrial-tool", "b0", Dice(2), 1)
+    assert state.model("a0").ap == 1
+
+
+def test_a_miss_lets_the_target_react_critical_two_actions_fumble_loses_an_ap():
+    state = active(calm(to_action()))
+    missed = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
+    assert missed.pending[0].kind == "reaction" and missed.pending[0].seat == "B"
+    with pytest.raises(Refused, match="another player's"):
+        actions.react(missed, "A", Dice(20), 1)
+    crit = actions.react(missed, "B", Dice(20), 2)
+    assert crit.reaction == ("b0", 2)
+    once = actions.attack(crit, "B", "fists", "a0", Dice(5), 3)   # b0 reacts with a Fight
+    once = actions.resolve_attack(once, "B", Dice(), 3)
+    assert once.reaction == ("b0", 1) and once.model("b0").ap == 2
+    assert not any(p.kind == "reaction" for p in once.pending)   # a reaction's miss opens no reaction
+    fumble = actions.react(missed, "B", Dice(1), 2)
+    assert fumble.reaction is None and fumble.model("b0").ap == 2
+    declined = actions.decline_reaction(missed, "B")
+    assert declined.pending == () and declined.active_model == "a0"
+
+
+def test_parry_passes_the_reaction_test_when_missed_in_melee():
+    state = active(calm(to_action()))
+    missed = actions.resolve_attack(actions.attack(state, "A", "fists", "b0", Dice(2), 1), "A", Dice(), 1)
+    reacted = actions.react(missed, "B", Dice(), 2)   # no die is rolled
+    assert reacted.reaction == ("b0", 1)
+
+
+def test_dread_forces_a_reroll_of_a_passed_hit_once():
+    state = active(calm(to_action()), dread=2)
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
+    again = actions.reroll_with_dread(hit, "B", Dice(3), 2)
+    assert again.pending[0].get("outcome") == "failure" and again.model("a0").dread == 1
+    with pytest.raises(Refused, match="passed"):
+        actions.reroll_with_dread(again, "A", Dice(3), 2)
+    twice = actions.reroll_with_dread(hit, "A", Dice(15), 2)
+    with pytest.raises(Refused, match="already"):
+        actions.reroll_with_dread(twice, "A", Dice(15), 2)
+
+
+def test_a_jack_turns_a_regular_success_into_a_critical():
+    state = active(calm(to_action()))
+    state = state.with_player(replace(state.player("A"), hand=("J♥",)))
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
+    with pytest.raises(Refused, match="regular failure"):
+        actions.play_jack(hit, "A", "J♥", "fumble")
+    jack = actions.answer_card(actions.play_jack(hit, "A", "J♥", "critical"), "B")
+    assert jack.pending[0].get("outcome") == "critical"
+    done = actions.resolve_attack(jack, "A", Dice(1, 1, 5), 2)  # the critical's Wound, 1+1+1 = 3: Light; TiO fails
+    assert done.model("b0").wounds == 2 and done.model("b0").dread == 1
+
+
+def test_an_ace_passes_the_hit_without_rolling_and_a_number_is_added():
+    state = active(calm(to_action()))
+    state = state.with_player(replace(state.player("A"), hand=("A♥", "7♦")))
+    ace = actions.answer_card(actions.play_before_test(state, "A", "A♥", "a0"), "B")
+    hit = actions.attack(ace, "A", "pistol", "b0", Dice(), 1)   # no die rolled
+    assert hit.pending[0].get("outcome") == "success" and hit.armed == ()
+    seven = actions.answer_card(actions.play_before_test(state, "A", "7♦", "a0"), "B")
+    rolled = actions.attack(seven, "A", "pistol", "b0", Dice(4), 1)   # 4 + 1 Discipline + 7 = 12
+    assert rolled.pending[0].get("outcome") == "success"
+    minus = actions.answer_card(actions.play_before_test(state, "A", "7♦", "b0", sign=-1), "B")
+    assert minus.armed == (("A", "b0", "7♦", -7),)
+
+
+def test_a_king_lets_a_model_react_without_a_roll():
+    state = active(calm(to_action()))
+    state = state.with_player(replace(state.player("B"), hand=("K♠",)))
+    with pytest.raises(Refused, match="enemy"):
+        actions.play_king(state.with_player(replace(state.player("A"), hand=("K♥",))), "A", "K♥", "a1")
+    king = actions.answer_card(actions.play_king(state, "B", "K♠", "b2"), "A")
+    assert king.reaction == ("b2", 1)
+    moved = actions.act(king, "B", "move", Dice(), 1)
+    assert moved.reaction is None and moved.model("b2").ap == 2 and moved.active_model == "a0"
+
+
+def test_being_on_fire_tests_discipline_before_each_action():
+    state = active(calm(to_action()), on_fire=True)
+    burnt = actions.act(state, "A", "move", Dice(2, 4), 1)   # failure: a 4" flee, -1 AP, activation over
+    assert burnt.model("a0").ap == 2 and burnt.active_model is None and burnt.active_seat == "B"
+    fine = actions.act(state, "A", "move", Dice(15), 1)
+    assert fine.model("a0").ap == 2 and fine.active_model == "a0"
+
+
+def test_a_fire_weapon_sets_the_target_on_fire_on_a_failed_agility_test():
+    flamer = WeaponUse("flamethrower", "flamethrower", cn.Weapon(2, 6, cn.Keywords.parse(["Fire", "Splash"]), "flamethrower"))
+    state = active(calm(to_action()))
+    state = state.with_model(replace(state.model("a0"), weapons=(flamer,)))
+    state = actions.attack(state, "A", "flamethrower", "b0", Dice(15), 1)
+    state = actions.resolve_attack(state, "A", Dice(1, 1, 3), 2)   # no injury; Agility 3: fails
+    assert state.model("b0").on_fire
+
+
+def test_prone_and_bestial_models_are_limited_to_their_actions():
+    state = active(calm(to_action()), prone=True)
+    with pytest.raises(Refused, match="Prone"):
+        actions.attack(state, "A", "pistol", "b0", Dice(10), 1)
+    up = actions.act(state, "A", "get-up", Dice(), 1)
+    assert not up.model("a0").prone and up.model("a0").ap == 2
+    beast = active(calm(to_action()), traits=frozenset({"bestial"}))
+    with pytest.raises(Refused, match="Bestial"):
+        actions.attack(beast, "A", "pistol", "b0", Dice(10), 1)
+    with pytest.raises(Refused, match="melee"):
+        actions.act(up, "A", "interact", Dice(), 1, in_melee=True)
+
+
+def test_complications_reach_the_attack():
+    state = active(to_action())
+    state = replace(state, scenario=replace(state.scenario, environment="darkness"))
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(12), 1)   # 12 + 1 - 3 = 10: a miss in darkness
+    assert hit.pending[0].get("outcome") == "failure"
+
+
+def test_ap_spent_ends_the_activation_and_the_phase_moves_on():
+    state = active(calm(to_action()), ap=1)
+    state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
+    state = actions.decline_reaction(state, "B")
+    assert state.active_model is None and state.active_seat == "B"
+
+
+def test_hit_roll_window_is_open_to_both_players_whatever_they_hold():
+    from crewbuilder.rules.battle.legal import legal
+    state = active(calm(to_action()), dread=1)
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
+    empty = hit.with_player(replace(hit.player("B"), hand=()))
+    assert legal(hit, "A") == legal(empty, "A")
+    assert [o.step for o in legal(empty, "B")] == ["reroll_with_dread"]
