@@ -117,7 +117,10 @@ def _take_armed(state: Battle, model: Model) -> tuple[Battle, tuple | None]:
         if armed[1] == model.id:
             rest = list(state.armed)
             rest.remove(armed)
-            return replace(state, armed=tuple(rest)), armed
+            state = replace(state, armed=tuple(rest))
+            if fate.kind(armed[2]) == "number":   # revealed now: to the discards (an Ace went there when played)
+                state = fate.discard(state, armed[0], armed[2])
+            return state, armed
     return state, None
 
 
@@ -557,7 +560,7 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
     model = state.model(model_id)
     if not model.in_play:
         raise Refused(f"{model.name} is not in play")
-    after = fate.take_from_hand(state, seat, card, ("ace", "number"))
+    after = fate.take_from_hand(state, seat, card, ("ace", "number"), face_down=fate.kind(card) == "number")
     signed = 0 if fate.kind(card) == "ace" else (fate.value(card) if sign >= 0 else -fate.value(card))
     shown = "an Ace" if fate.kind(card) == "ace" else "a numbered card, face down"
     after = _open_card_window(after, seat, card, ("arm", model_id, signed), shown)
@@ -618,13 +621,20 @@ def answer_card(state: Battle, seat: str, joker: str | None = None) -> Battle:
     if joker:
         after = fate.take_from_hand(state, seat, joker, ("joker",))
         after = replace(after, pending=rest)
-        return step(state, after.logged(seat, f"{state.player(seat).name} counters {card} with a Joker", final=True))
+        if card not in after.player(pending.get("by")).discard:
+            after = fate.discard(after, pending.get("by"), card)   # "The countered card is still discarded"
+        shown = pending.get("shown")
+        named = card if "face down" not in shown else shown
+        return step(state, after.logged(seat, f"{state.player(seat).name} counters {named} with a Joker", final=True))
     others = tuple(p for p in state.pending[1:] if p.kind == "card" and p.get("card") == card)
     if others:
         after = replace(state, pending=state.pending[1:])
-        return step(state, after.logged(seat, f"{state.player(seat).name} lets the card stand"))
+        return step(state, after.logged(seat, f"{state.player(seat).name} lets the card stand", final=True))
     after = _apply_card(replace(state, pending=rest), pending.get("by"), card, pending.get("effect"))
-    return step(state, after_action(after.logged(seat, f"{card} stands", final=True)))
+    # a numbered card stays face down until the roll: the log names the card only when it was shown
+    shown = pending.get("shown")
+    return step(state, after_action(after.logged(seat, f"{card if 'face down' not in shown else shown} stands",
+                                                 final=True)))
 
 
 def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:

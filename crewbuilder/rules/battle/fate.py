@@ -76,8 +76,17 @@ def draw(player: Player, count: int, rng: random.Random) -> tuple[Player, int, b
     return replace(player, deck=tuple(deck), hand=tuple(hand), discard=tuple(discard)), drawn, reshuffled
 
 
-def take_from_hand(state: Battle, seat: str, card: str, kinds: tuple[str, ...]) -> Battle:
-    """Move ``card`` from the seat's hand to its discards ("after it's used discard it")."""
+def discard(state: Battle, seat: str, card: str) -> Battle:
+    player = state.player(seat)
+    return state.with_player(replace(player, discard=player.discard + (card,)))
+
+
+def take_from_hand(state: Battle, seat: str, card: str, kinds: tuple[str, ...], face_down: bool = False) -> Battle:
+    """Move ``card`` from the seat's hand to its discards ("after it's used discard it").
+
+    ``face_down``: a card placed face down before a roll goes to the discards when it is revealed
+    (used or countered), so the discards never show it early.
+    """
     player = state.player(seat)
     if card not in player.hand:
         raise Refused(f"{card} is not in your hand")
@@ -85,7 +94,8 @@ def take_from_hand(state: Battle, seat: str, card: str, kinds: tuple[str, ...]) 
         raise Refused(f"a {kind(card)} cannot be played now (only {' or '.join(kinds)})")
     hand = list(player.hand)
     hand.remove(card)
-    return state.with_player(replace(player, hand=tuple(hand), discard=player.discard + (card,)))
+    return state.with_player(replace(player, hand=tuple(hand),
+                                     discard=player.discard + (() if face_down else (card,))))
 
 
 def deal_round(state: Battle, rng: random.Random, seed: int | None) -> Battle:

@@ -168,9 +168,11 @@ def test_an_ace_passes_the_hit_without_rolling_and_a_number_is_added():
     ace = actions.answer_card(actions.play_before_test(state, "A", "A♥", "a0"), "B")
     hit = actions.attack(ace, "A", "pistol", "b0", Dice(), 1)   # no die rolled
     assert hit.pending[0].get("outcome") == "success" and hit.armed == ()
+    assert hit.player("A").discard == ("A♥",) and hit.player("A").hand == ("7♦",)
     seven = actions.answer_card(actions.play_before_test(state, "A", "7♦", "a0"), "B")
     rolled = actions.attack(seven, "A", "pistol", "b0", Dice(4), 1)   # 4 + 1 Discipline + 7 = 12
     assert rolled.pending[0].get("outcome") == "success"
+    assert seven.player("A").discard == () and rolled.player("A").discard == ("7♦",)   # face down until rolled
     minus = actions.answer_card(actions.play_before_test(state, "A", "7♦", "b0", sign=-1), "B")
     assert minus.armed == (("A", "b0", "7♦", -7),)
 

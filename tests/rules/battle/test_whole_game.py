@@ -1,0 +1,101 @@
+"""A whole Quick start game played by the engine's own legal steps: deterministic given the seeds, never stuck."""
+
+import pkgutil
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import crewbuilder.rules.battle
+from crewbuilder.rules.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup
+from crewbuilder.rules.battle.state import Phase
+from tests.rules.battle.helpers import even_split, new
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def play(seed: int, limit: int = 2000):
+    """Both players take a seeded-random legal step until the game ends."""
+    chooser = random.Random(seed)
+    state = new(seed=seed)
+    for n in range(limit):
+        if state.phase is Phase.ENDED:
+            return state
+        dice = random.Random(seed * 10_000 + n)
+        seat, option = pick(state, chooser)
+        state = apply(state, seat, option, dice, seed * 10_000 + n)
+    raise AssertionError(f"no end after {limit} steps: {state.phase} {state.pending} {state.log[-3:]}")
+
+
+def pick(state, chooser):
+    for seat in state.seats:
+        options = legal.legal(state, seat)
+        if options:
+            preferred = [o for o in options if o.step not in ("pass_turn", "end_activation", "decline_reaction")]
+            return seat, chooser.choice(preferred or options) if chooser.random() < 0.9 else chooser.choice(options)
+    raise AssertionError(f"nobody may act: {state.phase} {state.pending}")
+
+
+def apply(state, seat, option, rng, seed):
+    step, args = option.step, option.args
+    chosen = {s: state.crew(s)[0].id for s in state.seats if state.crew(s)}
+    if step == "deployment_initiative":
+        return setup.deployment_initiative(state, seat, chosen, rng, seed)
+    if step == "start_round":
+        if len(chosen) < len(state.seats):   # a crew is gone: the players end the game
+            return scenario_steps.concede_end(state, seat)
+        return rounds.start_round(state, seat, chosen, rng, seed)
+    if step == "assign_ap":
+        return rounds.assign_ap(state, seat, even_split(state, seat), rng, seed)
+    if step == "deployed":
+        return setup.deployed(state, seat, rng, seed)
+    if step == "attack":
+        return actions.attack(state, seat, *args, rng, seed)
+    if step == "push":
+        return actions.push(state, seat, *args, rng, seed)
+    if step == "act":
+        return actions.act(state, seat, args[0], rng, seed)
+    if step == "resolve_attack":
+        return actions.resolve_attack(state, seat, rng, seed)
+    if step == "reroll_with_dread":
+        return actions.reroll_with_dread(state, seat, rng, seed)
+    if step == "react":
+        return actions.react(state, seat, rng, seed, args[0])
+    if step == "name_witnesses":
+        return actions.name_witnesses(state, seat, args[:1])
+    if step == "begin_morale":
+        return morale.begin_morale(state, seat, rng, seed)
+    if step == "roll_morale":
+        return morale.roll_morale(state, seat, args[0], 0, rng, seed)
+    if step == "end_morale":
+        return morale.end_morale(state, seat, rng, seed)
+    if step == "finish_round":
+        return scenario_steps.finish_round(state, seat)
+    if step == "answer_card":
+        return actions.answer_card(state, seat, *args)
+    if step in ("play_before_test",):
+        return actions.play_before_test(state, seat, *args)
+    for module in (actions, rounds, npcs):
+        if hasattr(module, step):
+            return getattr(module, step)(state, seat, *args)
+    raise AssertionError(step)
+
+
+def test_a_whole_game_is_deterministic_given_its_seeds_and_always_ends():
+    for seed in range(4):
+        first, second = play(seed), play(seed)
+        assert first.log == second.log
+        assert first.phase is Phase.ENDED and first.winner is not None
+        summary = scenario_steps.summary(first)
+        assert summary.rounds <= 6 and len(summary.sides) == 2
+
+
+def test_every_battle_module_imports_without_django():
+    names = sorted(m.name for m in pkgutil.iter_modules(crewbuilder.rules.battle.__path__))
+    assert {"state", "fate", "rounds", "actions", "morale", "sorcery", "npcs", "legal"} <= set(names)
+    code = ("import importlib, sys\n"
+            f"for name in {names!r}:\n"
+            "    importlib.import_module('crewbuilder.rules.battle.' + name)\n"
+            "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
