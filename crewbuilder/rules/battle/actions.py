@@ -24,6 +24,7 @@ NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
 BESTIAL_ACTIONS = {"move", "get-up", "fight"}   # "The only actions this model may perform are Move, Get Up and Fight"
 PRONE_ACTIONS = {"move", "get-up"}              # "It can only crawl or stand up."
 TABLE_COMPLICATIONS = frozenset(cn.COMPLICATIONS)
+DISCHARGE = cn.Weapon(1, 1, cn.Keywords(flags=frozenset({"electric"})))
 
 
 # --------------------------------------------------------------------------
@@ -140,6 +141,12 @@ def roll_model_test(state: Battle, model: Model, modifier: int, what: str, rng: 
     outcome, roll = event.roll(rng)
     if armed:
         roll["card"] = f"{armed[2]} ({armed[3]:+d})"
+    if outcome is cn.Outcome.FUMBLE and state.scenario.complication == "electric-discharges":
+        # "Whenever a model fumbles it is hit with a Damage 1 Electric attack."
+        shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, state.model(model.id).target()).hit
+        hit, steps = cn.sample_process(cn.hit_process, rng, shock, False)
+        state, lines = apply_hit(state, state.model(model.id), hit, steps, shock, None)
+        roll["electric discharge"] = {"steps": list(steps), "effects": lines}
     return state, outcome, roll
 
 
@@ -366,6 +373,14 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
             if kind is cn.Action.FIGHT:
                 state = state.with_model(replace(state.model(attacker.id), prone=True))
                 lines.append(f"{attacker.name} falls Prone")
+            if use.weapon.keywords.has("unstable") and state.model(attacker.id).in_play:
+                # "Unstable: On a Fumble the damage is dealt to the user."
+                own = state.model(attacker.id)
+                self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
+                hit, steps = cn.sample_process(cn.hit_process, rng, self_hit, False)
+                rolls += list(steps)
+                state, more = apply_hit(state, own, hit, steps, self_hit, None)
+                lines += [f"Unstable: {line}" for line in more]
     if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
         state = state.with_model(gain_dread(state.model(target.id)))   # "Every time this model attacks"
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)")

@@ -12,10 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import catalogue, fate
 from crewbuilder.rules.battle.state import Battle, Model, Pending, Phase, Refused, step
 
 AP_PER_ROUND = 10
+EXTREME_TEMPERATURE_AP = 2
 
 
 def seats_from(state: Battle, first: str | None) -> tuple[str, ...]:
@@ -129,12 +131,23 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
         problems.append(f"distribute exactly {wanted} AP (you gave {total})")
     if problems:
         raise Refused("; ".join(problems))
-    after = state
+    after, rolls, notes = state, [], []
     for m in models:
-        after = after.with_model(replace(m, ap=split[m.id]))
+        ap = split[m.id]
+        if ap > EXTREME_TEMPERATURE_AP and state.scenario.complication == "extreme-temperature":
+            # "Models can only receive up to 2 AP at the start of each round unless they pass a Toughness test."
+            face = rng.randint(1, 20)
+            outcome = cn.classify(face, m.toughness - m.wounds, "jinxed" in m.traits)
+            rolls.append({"what": f"{m.name}: extreme temperature, Toughness", "d20": [face],
+                          "modifier": m.toughness - m.wounds, "outcome": outcome.value})
+            if not outcome.passed:
+                ap = EXTREME_TEMPERATURE_AP
+                notes.append(f"{m.name} receives only {ap} AP (extreme temperature)")
+        after = after.with_model(replace(m, ap=ap))
     after = replace(after, ap_assigned=after.ap_assigned | {seat})
     after = after.logged(seat, f"{state.player(seat).name} splits AP: "
-                         + ", ".join(f"{m.name} {split[m.id]}" for m in models))
+                         + ", ".join(f"{m.name} {split[m.id]}" for m in models)
+                         + ("; " + "; ".join(notes) if notes else ""), seed=seed if rolls else None, rolls=rolls)
     if len(after.ap_assigned) == len(after.seats):
         after = fate.deal_round(after, rng, seed)
         after = replace(after, phase=Phase.ACTION, active_seat=after.first_seat, active_model=None)
@@ -203,9 +216,13 @@ def end_activation(state: Battle, seat: str) -> Battle:
     _my_turn(state, seat)
     if not state.active_model:
         raise Refused("no model is active")
-    name = state.model(state.active_model).name
-    after = next_player(replace(state, active_model=None).logged(seat, f"{name} ends its activation"))
-    return step(state, skip_to_a_player_who_can_act(after))
+    model = state.model(state.active_model)
+    after = replace(state, active_model=None).logged(seat, f"{model.name} ends its activation")
+    if state.scenario.complication == "firebug-swarms" and model.ap > 0 and "artificial" not in model.traits:
+        # "Any PC finishing it's activation with any AP remaining is set on Fire."
+        after = after.with_model(replace(model, on_fire=True)).logged(
+            seat, f"{model.name} kept {model.ap} AP: the firebugs set it on Fire")
+    return step(state, skip_to_a_player_who_can_act(next_player(after)))
 
 
 def pass_turn(state: Battle, seat: str) -> Battle:

@@ -1,6 +1,7 @@
 """Two small crews and a battle in its Action Phase, for the battle engine's tests."""
 
 import random
+from dataclasses import replace
 
 from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import rounds, setup
@@ -27,12 +28,12 @@ def new(models=None, scenario="quick-start-scenario", seed=1):
     return setup.new_battle([("A", "Ann"), ("B", "Bob")], models or crews(), scenario, random.Random(seed), seed)
 
 
-def to_action(state=None, seed=2, first="A", splits=None):
+def to_action(state=None, seed=2, first="A", splits=None, complication="no-complication"):
     """Setup, deployment, round 1 started, AP split: the Action Phase with ``first`` active."""
     state = state or new()
     rng = random.Random(seed)
     if state.scenario.slug != "quick-start-scenario" and not state.scenario.complication:
-        state = setup.draw_complication(state, "A", rng, seed)
+        state = replace(state, scenario=replace(state.scenario, complication=complication))
     state = setup.deployment_initiative(state, "A", {"A": "a0", "B": "b0"}, rng, seed)
     state = rounds.choose_active(state, state.pending[0].seat, first)
     state = setup.deployed(state, "A", rng, seed)
