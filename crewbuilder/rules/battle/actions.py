@@ -541,6 +541,8 @@ def decline_reaction(state: Battle, seat: str) -> Battle:
     pending = _pending(state, "reaction")
     if pending.seat != seat:
         raise Refused("this reaction is another player's")
+    if pending.model and state.model(pending.model).npc:
+        raise Refused("an NPC always chooses to react")
     after = replace(state, pending=state.pending[1:])
     return step(state, after_action(after.logged(seat, f"{state.player(seat).name} does not react")))
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from crewbuilder.rules.battle import fate
+from crewbuilder.rules.battle import catalogue, fate
 from crewbuilder.rules.battle.morale import pollen_dread  # noqa: F401  (re-exported for pages)
 from crewbuilder.rules.battle.npcs import npcs_to_activate
-from crewbuilder.rules.battle.rounds import ap_models, seats_from
+from crewbuilder.rules.battle.rounds import ap_models, ap_order
 from crewbuilder.rules.battle.setup import _next_sorcerer_seat
 from crewbuilder.rules.battle.state import Battle, Phase
 
@@ -66,10 +66,13 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out.append(Option("react", (p.model,)))
             else:
                 out += [Option("react", (m.id,)) for m in state.crew(seat) if m.ap > 0 and not m.asleep]
-            out.append(Option("decline_reaction"))
+            if not (p.model and state.model(p.model).npc):   # "they will always choose to react"
+                out.append(Option("decline_reaction"))
             return tuple(out)
         return ()
     if state.phase is Phase.SETUP:
+        if catalogue.entry("scenarios", state.scenario.slug).get("draws_complication") and not state.scenario.complication:
+            return (Option("draw_complication"),)
         if not state.active_seat:
             return (Option("deployment_initiative"),)
         return (Option("deployed"),)
@@ -83,7 +86,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
     if state.phase is Phase.ROUND_START:
         return (Option("start_round"),)
     if state.phase is Phase.AP:
-        order = [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned]
+        order = ap_order(state)
         if order and order[0] == seat:
             return (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),)
         return ()
@@ -113,7 +116,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
 def _action_options(state: Battle, seat: str):
     if state.reaction:
         model = state.model(state.reaction[0])
-        if model.seat == seat:
+        if model.seat == seat or model.npc:   # NPCs are moved by any player (or the game master)
             yield from _acting_options(state, model)
             yield Option("end_reaction")
         return
@@ -165,6 +168,35 @@ def _acting_options(state: Battle, model):
                 yield Option("cast", (sorcery,))
     for c in _cards(state, model.seat, ("ace", "number")) if model.seat else ():
         yield Option("play_before_test", (c, model.id))
+    yield from _scenario_options(state, model, allowed)
+
+
+def _scenario_options(state: Battle, model, allowed):
+    """The scenario's own steps for the acting model (an Interact, or leaving the table)."""
+    s = state.scenario
+    if model.npc:
+        return
+    element = allowed("interact") and "lobotomised" not in model.traits
+    if s.slug == "quick-start-scenario" and element:
+        for number, owner in s.terminals:
+            if owner != model.seat:
+                yield Option("take_terminal", (number,))
+    if s.slug == "exploration" and element and s.explored < s.rooms:
+        yield Option("explore")
+    if s.slug == "exploration" and s.corpses:
+        yield Option("corpse_check")
+    if allowed("interact") and s.treasure_on_table:
+        yield Option("pick_up", ("treasure",))
+    if allowed("interact") and s.artifact_on_table:
+        yield Option("pick_up", ("artifact",))
+    if s.slug == "prisoner" and element and any(m.imprisoned and m.in_play for m in state.models):
+        yield Option("open_prison", ("strength",))
+        yield Option("open_prison", ("intellect",))
+    if s.slug == "stop-the-ritual" and element and model.seat == s.defender and s.interacts_this_round < 2 \
+            and s.ritual < s.ritual_target:
+        yield Option("perform_ritual")
+    if allowed("move"):
+        yield Option("leave_table", (model.id,))
 
 
 def view_for(state: Battle, seat: str | None) -> Battle:

@@ -36,7 +36,10 @@ def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[st
     Returns (winner seat, the rolls, a line for the log).
     """
     modifiers = {}
-    for seat in state.seats:
+    rolling = [seat for seat in state.seats if any(not m.imprisoned for m in state.crew(seat))]
+    if not rolling:
+        raise Refused("no player has a character on the board")
+    for seat in rolling:
         model_id = chosen.get(seat)
         if model_id is None:
             raise Refused(f"{state.player(seat).name} must choose a character for the Initiative Test")
@@ -45,7 +48,9 @@ def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[st
             raise Refused(f"{model.name} cannot roll {state.player(seat).name}'s Initiative Test "
                           "(one of their characters on the board)")
         modifiers[seat] = model
-    rolls, parts, contenders = [], [], list(state.seats)
+    rolls, parts, contenders = [], [], list(rolling)
+    if len(contenders) == 1:   # B25: a player with no character on the board does not roll
+        return contenders[0], rolls, f"{state.player(contenders[0]).name} alone has characters on the board"
     while True:
         results = {}
         for seat in contenders:
@@ -98,6 +103,11 @@ def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed
     return step(state, after.logged(seat, ". ".join(lines), seed=seed, rolls=rolls))
 
 
+def ap_order(state: Battle) -> list[str]:
+    """The seats still to split their AP, the Active Player first (a seat with no model on the table has none)."""
+    return [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned and ap_models(state, s)]
+
+
 def ap_models(state: Battle, seat: str) -> tuple[Model, ...]:
     """The models that get AP: the seat's characters on the table (not imprisoned, not NPCs)."""
     return tuple(m for m in state.crew(seat) if not m.imprisoned)
@@ -112,7 +122,7 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
     """
     if state.phase is not Phase.AP:
         raise Refused("AP are distributed at the start of a round")
-    order = [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned]
+    order = ap_order(state)
     if not order or order[0] != seat:
         raise Refused("not your turn to distribute AP: the Active Player starts")
     models = ap_models(state, seat)
@@ -148,7 +158,7 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
     after = after.logged(seat, f"{state.player(seat).name} splits AP: "
                          + ", ".join(f"{m.name} {split[m.id]}" for m in models)
                          + ("; " + "; ".join(notes) if notes else ""), seed=seed if rolls else None, rolls=rolls)
-    if len(after.ap_assigned) == len(after.seats):
+    if not ap_order(after):
         after = fate.deal_round(after, rng, seed)
         after = replace(after, phase=Phase.ACTION, active_seat=after.first_seat, active_model=None)
         after = skip_to_a_player_who_can_act(after)

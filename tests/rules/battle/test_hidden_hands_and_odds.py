@@ -73,3 +73,11 @@ def test_a_seven_by_seven_table():
     models[0] = replace(models[0], weapons=models[0].weapons + (big,))
     state = to_action(new(models))
     assert len(odds_table.weapon_odds(state, "a0")) == 4 * 7
+
+
+def test_legal_offers_the_scenarios_steps():
+    state = rounds.select_model(to_action(), "A", "a0")
+    steps = [o for o in legal.legal(state, "A") if o.step in ("take_terminal", "leave_table")]
+    assert legal.Option("take_terminal", (1,)) in steps and legal.Option("leave_table", ("a0",)) in steps
+    lobotomised = state.with_model(replace(state.model("a0"), traits=frozenset({"lobotomised"})))
+    assert not any(o.step == "take_terminal" for o in legal.legal(lobotomised, "A"))

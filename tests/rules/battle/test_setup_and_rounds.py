@@ -190,3 +190,16 @@ def test_a_complication_is_drawn_only_where_the_scenario_calls_for_one():
         setup.draw_complication(state, "A", random.Random(1), 1)
     with pytest.raises(Refused, match="complication first"):
         setup.deployment_initiative(new(scenario="exploration"), "A", {"A": "a0", "B": "b0"}, Dice(1, 2), 1)
+
+
+def test_a_player_with_no_character_on_the_board_neither_rolls_initiative_nor_splits_ap():
+    from crewbuilder.rules.battle.state import Status
+    state = to_action()
+    for m in state.crew("B"):
+        state = state.with_model(replace(m, status=Status.OUT_OF_ACTION))
+    state = replace(state, phase=Phase.ROUND_START, pending=())
+    state = rounds.start_round(state, "A", {"A": "a0"}, Dice(4), 1)   # only the environment's D6 is rolled
+    assert state.pending[0].seat == "A" and "alone" in state.log[-1].text
+    state = rounds.choose_active(state, "A", "A")
+    state = rounds.assign_ap(state, "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(), 1)
+    assert state.phase is Phase.ACTION and state.active_seat == "A"

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import crewbuilder.rules.battle
 from crewbuilder.rules.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup
 from crewbuilder.rules.battle.state import Phase
@@ -14,10 +16,10 @@ from tests.rules.battle.helpers import even_split, new
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def play(seed: int, limit: int = 2000):
+def play(seed: int, limit: int = 3000, scenario: str = "quick-start-scenario"):
     """Both players take a seeded-random legal step until the game ends."""
     chooser = random.Random(seed)
-    state = new(seed=seed)
+    state = new(scenario=scenario, seed=seed)
     for n in range(limit):
         if state.phase is Phase.ENDED:
             return state
@@ -38,13 +40,17 @@ def pick(state, chooser):
 
 def apply(state, seat, option, rng, seed):
     step, args = option.step, option.args
-    chosen = {s: state.crew(s)[0].id for s in state.seats if state.crew(s)}
+    chosen = {s: free[0].id for s in state.seats if (free := [m for m in state.crew(s) if not m.imprisoned])}
+    if step == "draw_complication":
+        return setup.draw_complication(state, seat, rng, seed)
     if step == "deployment_initiative":
         return setup.deployment_initiative(state, seat, chosen, rng, seed)
     if step == "start_round":
-        if len(chosen) < len(state.seats):   # a crew is gone: the players end the game
-            return scenario_steps.concede_end(state, seat)
         return rounds.start_round(state, seat, chosen, rng, seed)
+    if step in ("take_terminal", "explore", "corpse_check", "pick_up", "open_prison", "perform_ritual"):
+        return getattr(scenario_steps, step)(state, seat, *args, rng, seed)
+    if step == "leave_table":
+        return scenario_steps.leave_table(state, seat, *args)
     if step == "assign_ap":
         return rounds.assign_ap(state, seat, even_split(state, seat), rng, seed)
     if step == "deployed":
@@ -88,6 +94,13 @@ def test_a_whole_game_is_deterministic_given_its_seeds_and_always_ends():
         assert first.phase is Phase.ENDED and first.winner is not None
         summary = scenario_steps.summary(first)
         assert summary.rounds <= 6 and len(summary.sides) == 2
+
+
+@pytest.mark.parametrize("scenario", ["exploration", "prisoner", "stop-the-ritual"])
+def test_the_other_scenarios_play_through_legal_steps(scenario):
+    for seed in range(3):
+        state = play(seed, scenario=scenario, limit=4000)
+        assert state.phase is Phase.ENDED
 
 
 def test_every_battle_module_imports_without_django():
