@@ -222,6 +222,21 @@ def begin(state: Battle, seat: str, action: str, cost: int, rng: random.Random, 
     return state, state.model(model.id), ok
 
 
+def put_out_fire(state: Battle, seat: str, model_id: str, rng: random.Random, seed: int | None = None,
+                 in_melee: bool = False) -> Battle:
+    """"To put out the flames the model on fire or another model within 1" has to spend an Interact action."""
+    burning = state.model(model_id)
+    if not burning.on_fire or not burning.in_play:
+        raise Refused(f"{burning.name} is not on Fire")
+    before = state
+    state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee)
+    if not ok:
+        return step(before, after_action(state))
+    state = state.with_model(replace(state.model(model_id), on_fire=False))
+    state = _spend(state, model, 1).logged(seat, f"{model.name} puts out the flames on {burning.name}")
+    return step(before, after_action(state))
+
+
 def open_move_reactions(state: Battle, mover: Model) -> Battle:
     """"If Active Model performed a Move action and is now the closest enemy in LoS of an enemy model
     that model may react": each enemy player with a model that has AP may claim it (distance is theirs)."""
@@ -436,15 +451,20 @@ def apply_hit(state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: c
         if model.is_pc and hit.wounds < cn.MAX_WOUNDS:
             state = state.with_model(model)
             lines.append(f"{target.name} would go Out of Action")
-            state = replace(state, pending=(Pending("ooa", model.seat, model.id),) + state.pending)
+            data = (("by", attacker.id),) if attacker is not None else ()
+            state = replace(state, pending=(Pending("ooa", model.seat, model.id, data),) + state.pending)
             return state, lines
-        state, line = take_out(state.with_model(model), model.id)
+        state, line = take_out(state.with_model(model), model.id, by=attacker)
         return state, lines + [line]
     return state.with_model(model), lines
 
 
-def take_out(state: Battle, model_id: str, dead: bool = False) -> tuple[Battle, str]:
-    """Out of Action (or dead): off the table, what it carried dropped; its allies are asked who saw it."""
+def take_out(state: Battle, model_id: str, dead: bool = False, by: Model | None = None) -> tuple[Battle, str]:
+    """Out of Action (or dead): off the table, what it carried dropped; its allies are asked who saw it.
+
+    Terrifying (``by``, the Rabid Machine): "Whenever this model puts another OoA all enemies in LoS gain 1
+    Dread even if the removed model wasn't friendly to them": every player names their models who saw it.
+    """
     model = state.model(model_id)
     state = state.with_model(replace(model, status=Status.DEAD if dead else Status.OUT_OF_ACTION, ap=0,
                                      on_fire=False))
@@ -456,6 +476,10 @@ def take_out(state: Battle, model_id: str, dead: bool = False) -> tuple[Battle, 
         state = replace(state, reaction=None)
     if model.is_pc and any(m.gains_dread for m in state.crew(model.seat)):
         state = replace(state, pending=state.pending + (Pending("witnesses", model.seat, model_id),))
+    if by is not None and "terrifying" in by.traits:
+        state = replace(state, pending=state.pending + tuple(
+            Pending("witnesses", seat, model_id, (("terror", by.id),)) for seat in state.seats
+            if any(m.gains_dread for m in state.crew(seat))))
     return state, f"{model.name} {'dies' if dead else 'is Out of Action'}"
 
 
@@ -464,7 +488,8 @@ def accept_out_of_action(state: Battle, seat: str) -> Battle:
     pending = _pending(state, "ooa")
     if pending.seat != seat:
         raise Refused("the model's player answers")
-    after, line = take_out(replace(state, pending=state.pending[1:]), pending.model)
+    by = state.model(pending.get("by")) if pending.get("by") else None
+    after, line = take_out(replace(state, pending=state.pending[1:]), pending.model, by=by)
     return step(state, after_action(after.logged(seat, line)))
 
 
@@ -483,6 +508,8 @@ def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
         after = after.with_model(gain_dread(after.model(model_id)))
         names.append(after.model(model_id).name)
     fallen = state.model(pending.model).name
+    if pending.get("terror"):
+        fallen += f" taken out by the {state.model(pending.get('terror')).name} (Terrifying)"
     text = f"Saw {fallen} fall: {', '.join(names)} (1 Dread each)" if names else f"Nobody saw {fallen} fall"
     return step(state, after_action(after.logged(seat, text)))
 

@@ -195,6 +195,10 @@ def _scenario_options(state: Battle, model, allowed):
     if s.slug == "stop-the-ritual" and element and model.seat == s.defender and s.interacts_this_round < 2 \
             and s.ritual < s.ritual_target:
         yield Option("perform_ritual")
+    if allowed("interact"):
+        for m in state.crew(model.seat):
+            if m.on_fire:
+                yield Option("put_out_fire", (m.id,))
     if allowed("move"):
         yield Option("leave_table", (model.id,))
 

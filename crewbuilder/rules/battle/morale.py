@@ -113,8 +113,12 @@ def roll_morale(state: Battle, seat: str, model_id: str, allies_in_los: int, rng
         if result.flees:
             text += f", makes {result.flees} Flee move(s) (4 inches directly away from the nearest enemy each)"
     if result.becomes_npc:
-        changed = replace(changed, npc=True, ap=0)
-        text += ", then becomes an NPC hostile to all other models"
+        # Maddening Terror: "If a player character becomes an NPC in the Morale phase it will be friendly to
+        # other NPCs instead of hostile" (while an Ancient Horror is on the table)
+        friendly = any("maddening-terror" in m.traits and m.in_play for m in state.models)
+        changed = replace(changed, npc=True, ap=0, npc_friendly=friendly)
+        text += (", then becomes an NPC friendly to the other NPCs (Maddening Terror)" if friendly
+                 else ", then becomes an NPC hostile to all other models")
     after = replace(state.with_model(changed), morale_queue=state.morale_queue[1:])
     rolls = [{"what": "morale", "d20": t[0], "modifier": t[1], "outcome": t[2]} for t in result.tests]
     return step(state, after.logged(seat, text, seed=seed, rolls=rolls))

@@ -79,6 +79,7 @@ class Model:
     status: Status = Status.IN_PLAY
     npc: bool = False                    # a scenario NPC, or a PC turned NPC by 4+ Dread
     npc_kind: str | None = None          # catalogue slug of a scenario NPC
+    npc_friendly: bool = False           # a PC turned NPC under Maddening Terror: friendly to the other NPCs
     cast_this_round: frozenset = frozenset()
     jammed: frozenset = frozenset()      # weapon slugs that need a Fix (or Reload) action
     treasure: int = 0                    # Treasure Tokens carried
@@ -238,7 +239,7 @@ class Battle:
         models"; a character turned NPC by Dread is "hostile to all other models".
         """
         def turned(m: Model) -> bool:
-            return m.npc and m.seat is not None
+            return m.npc and m.seat is not None and not m.npc_friendly
 
         out = []
         for m in self.models:

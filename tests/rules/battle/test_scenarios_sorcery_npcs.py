@@ -161,3 +161,44 @@ def test_an_ancient_horror_gives_dread_every_time_it_attacks():
     state = npcs.activate_npc(state, "A", horror)
     state = actions.resolve_attack(actions.attack(state, "A", "melee-attack", "b0", Dice(5), 1), "A", Dice(), 1)
     assert state.model("b0").dread == 1
+
+
+def test_a_rabid_machine_taking_a_model_out_terrifies_every_player_s_models_in_los():
+    state = npcs.place_npc(to_action(), "A", "rabid-machine")
+    machine = state.models[-1].id
+    state = state.with_model(replace(state.model("a0"), wounds=6))
+    state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
+    state = npcs.activate_npc(state, "B", machine)
+    state = actions.attack(state, "B", "melee-attack", "a0", Dice(20), 1)
+    state = actions.resolve_attack(state, "B", Dice(), 1)   # the critical's 7th Wound: Out of Action
+    assert state.model("a0").status is Status.OUT_OF_ACTION
+    assert [(p.kind, p.seat, p.get("terror")) for p in state.pending] == [
+        ("witnesses", "A", None), ("witnesses", "A", machine), ("witnesses", "B", machine)]
+    state = actions.name_witnesses(state, "A", ["a1"])
+    state = actions.name_witnesses(state, "A", ["a1", "a2"])
+    state = actions.name_witnesses(state, "B", ["b0"])
+    assert [state.model(i).dread for i in ("a1", "a2", "b0", "b1")] == [2, 1, 1, 0]
+
+
+def test_under_maddening_terror_a_character_turned_npc_is_friendly_to_the_npcs():
+    from crewbuilder.rules.battle import morale
+    state = npcs.place_npc(to_action(), "A", "ancient-horror")
+    horror = state.models[-1]
+    state = state.with_model(replace(state.model("a0"), dread=4))
+    state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
+    state = npcs.end_npc_phase(npcs.end_npc_activation(npcs.activate_npc(state, "A", horror.id), "A"), "A")
+    state = morale.begin_morale(state, "A", Dice(), 1)
+    state = morale.roll_morale(state, "A", "a0", 0, Dice(2, 2, 2, 2), 1)
+    turned = state.model("a0")
+    assert turned.npc and turned.npc_friendly
+    assert turned not in state.enemies_of(state.model(horror.id))
+    assert turned in state.enemies_of(state.model("a1"))
+
+
+def test_an_interact_action_puts_out_the_flames():
+    state = rounds.select_model(to_action(), "A", "a0")
+    state = state.with_model(replace(state.model("a1"), on_fire=True))
+    out = actions.put_out_fire(state, "A", "a1", Dice(), 1)
+    assert not out.model("a1").on_fire and out.model("a0").ap == 2
+    with pytest.raises(Refused, match="not on Fire"):
+        actions.put_out_fire(out, "A", "a1", Dice(), 1)

@@ -49,6 +49,8 @@ def apply(state, seat, option, rng, seed):
         return rounds.start_round(state, seat, chosen, rng, seed)
     if step in ("take_terminal", "explore", "corpse_check", "pick_up", "open_prison", "perform_ritual"):
         return getattr(scenario_steps, step)(state, seat, *args, rng, seed)
+    if step == "put_out_fire":
+        return actions.put_out_fire(state, seat, *args, rng, seed)
     if step == "leave_table":
         return scenario_steps.leave_table(state, seat, *args)
     if step == "assign_ap":
