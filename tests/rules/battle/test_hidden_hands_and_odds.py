@@ -81,3 +81,22 @@ def test_legal_offers_the_scenarios_steps():
     assert legal.Option("take_terminal", (1,)) in steps and legal.Option("leave_table", ("a0",)) in steps
     lobotomised = state.with_model(replace(state.model("a0"), traits=frozenset({"lobotomised"})))
     assert not any(o.step == "take_terminal" for o in legal.legal(lobotomised, "A"))
+
+
+def test_the_odds_account_for_the_card_played_and_never_for_a_hidden_one():
+    from crewbuilder.rules.battle import actions
+    state = rounds.select_model(to_action(), "A", "a0")
+    state = replace(state, scenario=replace(state.scenario, environment=None))
+    state = state.with_player(replace(state.player("A"), hand=("A♥", "5♦")))
+    state = state.with_player(replace(state.player("B"), hand=("9♠",)))
+    cell = lambda s, seat: next(c for c in odds_table.weapon_odds(s, "a0", seat=seat)  # noqa: E731
+                                if c.weapon == "pistol" and c.target == "b0").odds
+    plain = cell(state, "A")
+    ace = actions.answer_card(actions.play_before_test(state, "A", "A♥", "a0"), "B")
+    assert cell(ace, "A").to_hit[cn.Outcome.SUCCESS] == 1 and cell(ace, "B").to_hit[cn.Outcome.SUCCESS] == 1
+    assert cell(ace, "A").target[cn.TargetState.UNHARMED] < plain.target[cn.TargetState.UNHARMED]
+    five = actions.answer_card(actions.play_before_test(state, "A", "5♦", "a0"), "B")
+    assert cell(five, "A").to_hit[cn.Outcome.SUCCESS] == plain.to_hit[cn.Outcome.SUCCESS] + Fraction(5, 20)
+    assert cell(five, "B") == plain   # Bob does not know the face-down card
+    minus = actions.answer_card(actions.play_before_test(state, "B", "9♠", "a0", sign=-1), "A")
+    assert cell(minus, "A") == plain and cell(minus, "B").to_hit[cn.Outcome.SUCCESS] < plain.to_hit[cn.Outcome.SUCCESS]
