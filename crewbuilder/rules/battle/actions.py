@@ -15,7 +15,7 @@ import random
 from dataclasses import replace
 
 from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import catalogue, fate
+from crewbuilder.rules.battle import fate
 from crewbuilder.rules.battle.rounds import next_player, skip_to_a_player_who_can_act
 from crewbuilder.rules.battle.state import (Battle, Model, Pending, Phase, Refused, Status, gain_dread, step)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from crewbuilder.rules.battle import catalogue, fate
-from crewbuilder.rules.battle.morale import pollen_dread  # noqa: F401  (re-exported for pages)
 from crewbuilder.rules.battle.npcs import npcs_to_activate
 from crewbuilder.rules.battle.rounds import ap_models, ap_order
 from crewbuilder.rules.battle.setup import _next_sorcerer_seat

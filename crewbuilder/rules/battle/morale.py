@@ -15,7 +15,6 @@ import random
 from dataclasses import replace
 
 from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import catalogue
 from crewbuilder.rules.battle.actions import apply_hit, attribute, roll_model_test
 from crewbuilder.rules.battle.rounds import seats_from
 from crewbuilder.rules.battle.state import Battle, Phase, Refused, gain_dread, step

@@ -19,7 +19,7 @@ from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import catalogue
 from crewbuilder.rules.battle.actions import (_spend, after_action, apply_hit, attribute, begin, roll_model_test,
                                               take_out)
-from crewbuilder.rules.battle.state import Battle, Model, Refused, Status, gain_dread, step
+from crewbuilder.rules.battle.state import Battle, Model, Refused, gain_dread, step
 
 MELEE_PENALTY = -4        # "Sorcerer in melee -4"
 MIND_CONCEALER = -3       # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"
@@ -249,5 +249,3 @@ def _reality_warp(state: Battle, caster: Model, chosen: Model, rng):
     return state, f"{chosen.name} and {other.name} swap places, Wounds, Dread and status", \
         {"what": "Reality Warp", "pick": other.id}
 
-
-__all__ = ["cast", "neural_overload", "Status"]

@@ -7,8 +7,8 @@ import pytest
 
 from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import actions, rounds
-from crewbuilder.rules.battle.state import Phase, Refused, Status, WeaponUse
-from tests.rules.battle.helpers import Dice, crews, new, to_action
+from crewbuilder.rules.battle.state import Refused, Status, WeaponUse
+from tests.rules.battle.helpers import Dice, to_action
 
 AXE = WeaponUse("industrial-tool", "industrial tool",
                 cn.Weapon(3, None, cn.Keywords.parse(["Brutal", "Overkill", "Piercing 2", "Unwieldy"]), "industrial-tool"))

@@ -1,11 +1,9 @@
 """Scenario steps, Techno-Sorcery actions and NPCs (no database)."""
 
-import random
 from dataclasses import replace
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import actions, npcs, rounds, scenario_steps, sorcery
 from crewbuilder.rules.battle.state import Phase, Refused, Status
 from tests.rules.battle.helpers import Dice, new, to_action
