@@ -17,7 +17,8 @@ from dataclasses import replace
 from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import fate
 from crewbuilder.rules.battle.rounds import next_player, skip_to_a_player_who_can_act
-from crewbuilder.rules.battle.state import (Battle, Model, Pending, Phase, Refused, Status, gain_dread, step)
+from crewbuilder.rules.battle.state import (Battle, Model, Pending, Phase, Refused, Status, drop_items, gain_dread,
+                                            step)
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
@@ -99,10 +100,13 @@ def _fire_check(state: Battle, model: Model, rng: random.Random, seed) -> tuple[
         return state.logged(model.seat, f"{model.name} keeps its nerve while on Fire", seed=seed, rolls=[roll]), True
     flee = rng.randint(1, 6)
     model = state.model(model.id)
-    model = replace(model, ap=max(model.ap - 1, 0), prone=False)
+    state = drop_items(state, model)   # a Flee move: "automatically drops them before moving"
+    model = replace(state.model(model.id), ap=max(model.ap - 1, 0), prone=False)
     state = state.with_model(model)
     if state.reaction and state.reaction[0] == model.id:
         state = replace(state, reaction=None)
+    elif state.active_model == model.id and state.phase is Phase.NPCS:
+        state = replace(state, active_model=None, npc_actions=0, npcs_done=state.npcs_done | {model.id})
     elif state.active_model == model.id:
         state = next_player(replace(state, active_model=None))
     return state.logged(model.seat, f"{model.name} burns: a {flee}\" Flee move in a random direction, loses 1 AP, "

@@ -17,7 +17,7 @@ from dataclasses import replace
 from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle.actions import apply_hit, attribute, roll_model_test
 from crewbuilder.rules.battle.rounds import seats_from
-from crewbuilder.rules.battle.state import Battle, Phase, Refused, gain_dread, step
+from crewbuilder.rules.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
 
 # Hallucinogenic pollen: "must pass an Intellect test or gain 1 Dread" (Quick start effect) /
 # "or gain 2 Dread" (the complication)
@@ -103,10 +103,7 @@ def roll_morale(state: Battle, seat: str, model_id: str, allies_in_los: int, rng
     if result.dread_left and (result.flees or result.becomes_npc):
         changed = replace(changed, prone=False)   # "If the character was Prone ... it automatically stands up"
         if changed.treasure or changed.artifact:
-            # "it automatically drops them before moving"
-            state = replace(state, scenario=replace(state.scenario,
-                            treasure_on_table=state.scenario.treasure_on_table + changed.treasure,
-                            artifact_on_table=state.scenario.artifact_on_table or changed.artifact))
+            state = drop_items(state, changed)    # "it automatically drops them before moving"
             changed = replace(changed, treasure=0, artifact=False)
             text += ", drops what it carries"
         if result.flees:

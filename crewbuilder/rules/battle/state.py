@@ -300,8 +300,13 @@ def undo(state: Battle, seat: str) -> Battle:
     return replace(before, previous=None).logged(seat, f"undid: {last.text}")
 
 
-def bump(value: int, by: int, high: int) -> int:
-    return max(0, min(value + by, high))
+def drop_items(state: Battle, model: Model) -> Battle:
+    """The model drops its Treasure Tokens and the artifact on the ground (before a Flee move, for one)."""
+    if not (model.treasure or model.artifact):
+        return state
+    scenario = replace(state.scenario, treasure_on_table=state.scenario.treasure_on_table + model.treasure,
+                       artifact_on_table=state.scenario.artifact_on_table or model.artifact)
+    return replace(state, scenario=scenario).with_model(replace(model, treasure=0, artifact=False))
 
 
 def gain_dread(model: Model, amount: int = 1) -> Model:

@@ -239,3 +239,17 @@ def test_hit_roll_window_is_open_to_both_players_whatever_they_hold():
     empty = hit.with_player(replace(hit.player("B"), hand=()))
     assert legal(hit, "A") == legal(empty, "A")
     assert [o.step for o in legal(empty, "B")] == ["reroll_with_dread"]
+
+
+def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activation():
+    from crewbuilder.rules.battle import npcs
+    state = active(calm(to_action()), on_fire=True, treasure=1)
+    burnt = actions.act(state, "A", "move", Dice(2, 4), 1)
+    assert burnt.model("a0").treasure == 0 and burnt.scenario.treasure_on_table == 1
+    state = npcs.place_npc(calm(to_action()), "A", "flesh-drones")
+    drone = state.models[-1]
+    state = state.with_model(replace(drone, on_fire=True))
+    state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
+    state = npcs.activate_npc(state, "A", drone.id)
+    state = actions.attack(state, "A", "melee-attack", "a0", Dice(2, 3), 1)   # Discipline 2+0 fails: flees 3"
+    assert state.phase.value == "npcs" and state.active_model is None and drone.id in state.npcs_done
