@@ -315,11 +315,12 @@ def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: rand
         return step(before, after_action(state))
     model = state.model(model.id)
     state, outcome, roll = roll_model_test(state, model, 0, "to hit", rng, event=planned.to_hit)
+    reactable = not (state.reaction and state.reaction[0] == model.id)   # a reaction's miss opens none (B8)
     state = _spend(state, model, cost)
     if use.weapon.keywords.has("reload"):
         state = state.with_model(replace(state.model(model.id), jammed=state.model(model.id).jammed | {weapon_slug}))
     data = (("target", target.id), ("weapon", weapon_slug), ("action", kind.value), ("situation", situation),
-            ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id))
+            ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable))
     state = replace(state, pending=(Pending("to_hit", model.seat or seat, model.id, data),) + state.pending)
     text = f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: " \
            f"{outcome.value}"
@@ -411,7 +412,7 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
             state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
-    if not outcome.passed and state.reaction is None and attacker.id == state.active_model:
+    if not outcome.passed and pending.get("reactable"):
         state = _open_miss_reaction(state, attacker, state.model(target.id),
                                     parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)))
     return step(before, after_action(state))

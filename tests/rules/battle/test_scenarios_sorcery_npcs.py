@@ -200,3 +200,12 @@ def test_an_interact_action_puts_out_the_flames():
     assert not out.model("a1").on_fire and out.model("a0").ap == 2
     with pytest.raises(Refused, match="not on Fire"):
         actions.put_out_fire(out, "A", "a1", Dice(), 1)
+
+
+def test_an_npc_missing_with_its_last_action_lets_the_target_react():
+    state = npcs.place_npc(to_action(), "A", "flesh-drones")
+    drone = state.models[-1].id
+    state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
+    state = npcs.npc_action(npcs.activate_npc(state, "A", drone), "A", "move")
+    state = actions.resolve_attack(actions.attack(state, "A", "melee-attack", "b0", Dice(3), 1), "A", Dice(), 1)
+    assert state.active_model is None and state.pending[0].kind == "reaction" and state.pending[0].seat == "B"
