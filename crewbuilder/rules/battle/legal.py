@@ -93,7 +93,10 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         return tuple(_action_options(state, seat))
     if state.phase is Phase.NPCS:
         if state.reaction:
-            return tuple(_acting_options(state, state.model(state.reaction[0]))) + (Option("end_reaction"),)
+            reacting = state.model(state.reaction[0])
+            if reacting.seat != seat and not reacting.npc:
+                return ()
+            return tuple(_acting_options(state, reacting)) + (Option("end_reaction"),)
         if state.active_model:
             return tuple(_acting_options(state, state.model(state.active_model))) + (Option("end_npc_activation"),)
         waiting = npcs_to_activate(state)
