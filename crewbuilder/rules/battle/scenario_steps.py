@@ -175,10 +175,12 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
         model = after.model(model_id)
     elif state.phase is not Phase.MORALE:
         raise Refused("Flee moves are made in the Morale Phase")
-    carried = (seat, model.treasure, model.artifact, model.imprisoned)
+    carried = (seat, model.treasure, model.artifact, model.was_prisoner)
     scenario = replace(after.scenario, carried_off=after.scenario.carried_off + (carried,))
     after = replace(after, scenario=scenario).with_model(replace(model, status=Status.LEFT, treasure=0, artifact=False,
                                                                  ap=0))
+    if after.reaction and after.reaction[0] == model_id:
+        after = replace(after, reaction=None)
     if after.active_model == model_id:
         from crewbuilder.rules.battle.rounds import next_player
         after = next_player(replace(after, active_model=None))

@@ -37,7 +37,8 @@ def to_action(state=None, seed=2, first="A", splits=None, complication="no-compl
     state = setup.deployment_initiative(state, "A", {"A": "a0", "B": "b0"}, rng, seed)
     state = rounds.choose_active(state, state.pending[0].seat, first)
     state = setup.deployed(state, "A", rng, seed)
-    state = rounds.start_round(state, "A", {"A": "a0", "B": "b0"}, rng, seed)
+    chosen = {s: next(m.id for m in state.crew(s) if not m.imprisoned) for s in state.seats}
+    state = rounds.start_round(state, "A", chosen, rng, seed)
     state = rounds.choose_active(state, state.pending[0].seat, first)
     for seat in rounds.seats_from(state, first):
         split = (splits or {}).get(seat) or even_split(state, seat)

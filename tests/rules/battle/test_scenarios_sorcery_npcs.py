@@ -209,3 +209,23 @@ def test_an_npc_missing_with_its_last_action_lets_the_target_react():
     state = npcs.npc_action(npcs.activate_npc(state, "A", drone), "A", "move")
     state = actions.resolve_attack(actions.attack(state, "A", "melee-attack", "b0", Dice(3), 1), "A", Dice(), 1)
     assert state.active_model is None and state.pending[0].kind == "reaction" and state.pending[0].seat == "B"
+
+
+def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is_on_the_table():
+    state = to_action(new(scenario="prisoner"))
+    b_prisoner = next(m for m in state.models if m.imprisoned)
+    assert state.scenario.kidnapper == "A" and b_prisoner.seat == "B"
+    final = replace(state, round=6)
+    assert scenario_steps.winners(final, True) == ("A",)   # the prisoner is still on the table
+    state = replace(state, active_seat="B", active_model=None)
+    state = state.with_model(replace(state.model("b0") if b_prisoner.id != "b0" else state.model("b1"), ap=3))
+    helper = "b0" if b_prisoner.id != "b0" else "b1"
+    state = rounds.select_model(state, "B", helper)
+    with pytest.raises(Refused, match="Strength or an Intellect"):
+        scenario_steps.open_prison(state, "B", "agility", Dice(15), 1)
+    opened = scenario_steps.open_prison(state, "B", "strength", Dice(15), 1)
+    assert not opened.model(b_prisoner.id).imprisoned
+    freed = replace(opened, active_model=b_prisoner.id).with_model(replace(opened.model(b_prisoner.id), ap=2))
+    gone = scenario_steps.leave_table(freed, "B", b_prisoner.id)
+    assert gone.scenario.carried_off[-1] == ("B", 0, False, True)
+    assert scenario_steps.winners(replace(gone, round=6), True) == ("B",)
