@@ -17,8 +17,8 @@ from dataclasses import replace
 
 from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import catalogue
-from crewbuilder.rules.battle.actions import (_spend, after_action, apply_hit, attribute, begin, roll_model_test,
-                                              take_out)
+from crewbuilder.rules.battle.actions import (_spend, acting_model, after_action, apply_hit, attribute, begin,
+                                              roll_model_test, take_out)
 from crewbuilder.rules.battle.state import Battle, Model, Refused, gain_dread, step
 
 MELEE_PENALTY = -4        # "Sorcerer in melee -4"
@@ -36,7 +36,7 @@ def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[B
     face, result = cn.roll_neural_overload(rng, model.dread, model.wounds, model.ap, model.prone, model.traits)
     roll = {"what": "neural overload", "d6": face, "dread": model.dread, "total": result.total}
     gained = max(result.wounds - model.wounds, 0)
-    changed = replace(model, dread=result.dread, wounds=result.wounds, ap=result.ap, prone=result.prone,
+    changed = replace(model, dread=result.dread if model.gains_dread else model.dread, wounds=result.wounds, ap=result.ap, prone=result.prone,
                       had_a_wound=model.had_a_wound or gained > 0, wounds_suffered=model.wounds_suffered + gained)
     state = state.with_model(changed)
     text = f"{model.name} suffers a Neural Overload ({face}+{model.dread}): " + ", ".join(result.effects)
@@ -53,10 +53,7 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
     """The acting sorcerer attempts ``sorcery``: AP (Explode Head 2), the Intellect test, its effect."""
     entry = _entry(sorcery)
     cost = entry.get("ap_cost", 1)
-    before = state
-    state, model, ok = begin(state, seat, "sorcery", cost, rng, seed)
-    if not ok:
-        return step(before, after_action(state))
+    model = acting_model(state, seat)
     if not model.sorcerer or sorcery not in model.sorceries:
         raise Refused(f"{model.name} does not know {entry['name']}")
     if sorcery in model.cast_this_round:
@@ -64,6 +61,10 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
     target = state.model(target_id) if target_id else None
     if sorcery in NEEDS_TARGET and (target is None or not target.in_play):
         raise Refused(f"{entry['name']} needs a target model in play")
+    before = state
+    state, model, ok = begin(state, seat, "sorcery", cost, rng, seed)
+    if not ok:
+        return step(before, after_action(state))
     modifier = attribute(model, "intellect", state) + (MELEE_PENALTY if in_melee else 0)
     if target is not None and "mind-concealer" in target.gear:
         modifier += MIND_CONCEALER

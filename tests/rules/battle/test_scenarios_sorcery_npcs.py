@@ -229,3 +229,10 @@ def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is
     gone = scenario_steps.leave_table(freed, "B", b_prisoner.id)
     assert gone.scenario.carried_off[-1] == ("B", 0, False, True)
     assert scenario_steps.winners(replace(gone, round=6), True) == ("B",)
+
+
+def test_an_npc_never_gains_dread_from_a_neural_overload():
+    state = npcs.place_npc(sorcerer(to_action()), "A", "tomb-bots")
+    bot = state.models[-1].id
+    fried = sorcery.cast(state, "A", "fry", Dice(15, 6), 1, target_id=bot)   # 6: Dread, AP, Prone rows
+    assert fried.model(bot).dread == 0 and fried.model(bot).prone
