@@ -36,7 +36,9 @@ def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[B
     face, result = cn.roll_neural_overload(rng, model.dread, model.wounds, model.ap, model.prone, model.traits)
     roll = {"what": "neural overload", "d6": face, "dread": model.dread, "total": result.total}
     gained = max(result.wounds - model.wounds, 0)
-    changed = replace(model, dread=result.dread if model.gains_dread else model.dread, wounds=result.wounds, ap=result.ap, prone=result.prone,
+    # NPCs "never gain Dread"; Monstrous "cannot be knocked Prone"
+    changed = replace(model, dread=result.dread if model.gains_dread else model.dread, wounds=result.wounds,
+                      ap=result.ap, prone=model.prone if "monstrous" in model.traits else result.prone,
                       had_a_wound=model.had_a_wound or gained > 0, wounds_suffered=model.wounds_suffered + gained)
     state = state.with_model(changed)
     text = f"{model.name} suffers a Neural Overload ({face}+{model.dread}): " + ", ".join(result.effects)
