@@ -133,13 +133,20 @@ def roll_model_test(state: Battle, model: Model, modifier: int, what: str, rng: 
                     event: cn.TestEvent | None = None) -> tuple[Battle, cn.Outcome, dict]:
     """One Attribute Test for ``model``: Jinxed, Driven by madness and the complications that
     change it, and the card played on it (an Ace passes it unrolled; a number is added)."""
+    state, outcome, roll, _ = roll_test_event(state, model, modifier, what, rng, event)
+    return state, outcome, roll
+
+
+def roll_test_event(state: Battle, model: Model, modifier: int, what: str, rng: random.Random,
+                    event: cn.TestEvent | None = None) -> tuple[Battle, cn.Outcome, dict, cn.TestEvent | None]:
+    """:func:`roll_model_test`, and the test as rolled (None when an Ace passed it without a roll)."""
     if event is None:
         if "driven-by-madness" in model.traits:
             modifier += model.dread
         event = cn.TestEvent(what, modifier, "jinxed" in model.traits)
     state, armed = _take_armed(state, model)
     if armed and fate.kind(armed[2]) == "ace":
-        return state, cn.Outcome.SUCCESS, {"what": what, "card": armed[2], "outcome": "success", "d20": []}
+        return state, cn.Outcome.SUCCESS, {"what": what, "card": armed[2], "outcome": "success", "d20": []}, None
     if armed:
         event = replace(event, modifier=event.modifier + armed[3])
     outcome, roll = event.roll(rng)
@@ -151,7 +158,7 @@ def roll_model_test(state: Battle, model: Model, modifier: int, what: str, rng: 
         hit, steps = cn.sample_process(cn.hit_process, rng, shock, False)
         state, lines = apply_hit(state, state.model(model.id), hit, steps, shock, None)
         roll["electric discharge"] = {"steps": list(steps), "effects": lines}
-    return state, outcome, roll
+    return state, outcome, roll, event
 
 
 def attribute(model: Model, name: str, state: Battle) -> int:
@@ -314,13 +321,14 @@ def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: rand
     if not ok:
         return step(before, after_action(state))
     model = state.model(model.id)
-    state, outcome, roll = roll_model_test(state, model, 0, "to hit", rng, event=planned.to_hit)
+    state, outcome, roll, rolled = roll_test_event(state, model, 0, "to hit", rng, event=planned.to_hit)
     reactable = not (state.reaction and state.reaction[0] == model.id)   # a reaction's miss opens none (B8)
     state = _spend(state, model, cost)
     if use.weapon.keywords.has("reload"):
         state = state.with_model(replace(state.model(model.id), jammed=state.model(model.id).jammed | {weapon_slug}))
     data = (("target", target.id), ("weapon", weapon_slug), ("action", kind.value), ("situation", situation),
-            ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable))
+            ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable),
+            ("event", rolled))
     state = replace(state, pending=(Pending("to_hit", model.seat or seat, model.id, data),) + state.pending)
     text = f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: " \
            f"{outcome.value}"
@@ -343,22 +351,57 @@ def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | 
     """"after an Attribute Test is rolled and successfully passed by a character that has any Dread, any
     player ... may decide to force the dice to be re-rolled by removing one Dread" (once: "never re-roll a
     die more than once")."""
-    pending = _pending(state, "to_hit")
+    pending = rolled_pending(state)
     model = state.model(pending.model)
     outcome = cn.Outcome(pending.get("outcome"))
+    if state.phase is not Phase.ACTION:
+        raise Refused("Dread is spent on re-rolls in the Action Phase")
     if not outcome.passed:
         raise Refused("only a passed test can be re-rolled with Dread")
     if model.dread <= 0:
         raise Refused(f"{model.name} has no Dread")
     if pending.get("rerolled"):
         raise Refused("this test was already re-rolled")
-    target = state.model(pending.get("target"))
-    _, planned = plan(state, model, pending.get("weapon"), target, pending.get("situation"), pending.get("action"))
+    event = pending.get("event")
+    if event is None:
+        raise Refused("an Ace passed this test without a roll: there is no die to re-roll")
     after = state.with_model(replace(model, dread=model.dread - 1))
-    new, roll = planned.to_hit.roll(rng)
+    new, roll = event.roll(rng)
     after = _with_pending_data(after, pending, outcome=new.value, rerolled=True)
     return step(state, after.logged(seat, f"{state.player(seat).name} removes a Dread from {model.name} to re-roll "
-                                    f"its hit: {new.value}", seed=seed, rolls=[roll]))
+                                    f"its {event.what}: {new.value}", seed=seed, rolls=[roll]))
+
+
+def rolled_pending(state: Battle) -> Pending:
+    """The window after a test was rolled (an attack's hit roll, or a reaction's or a sorcery's test)."""
+    if not state.pending or state.pending[0].kind not in ("to_hit", "test"):
+        raise Refused("no test was just rolled")
+    return state.pending[0]
+
+
+def open_test_window(state: Battle, seat: str, model: Model, outcome: cn.Outcome, event, then: str,
+                     **data) -> Battle:
+    """Hold a rolled test open for a Jack or a Dread re-roll; ``then`` names what resolving it does."""
+    items = (("outcome", outcome.value), ("rerolled", False), ("event", event), ("then", then)) + tuple(data.items())
+    return replace(state, pending=(Pending("test", seat, model.id, items),) + state.pending)
+
+
+def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """Close a test's window: the reaction or the sorcery takes its (final) result."""
+    pending = _pending(state, "test")
+    if seat != pending.seat:
+        raise Refused("the player who rolled the test resolves it")
+    outcome = cn.Outcome(pending.get("outcome"))
+    after = replace(state, pending=state.pending[1:])
+    model = after.model(pending.model)
+    if pending.get("then") == "reaction":
+        after = _apply_reaction(after, seat, model, outcome)
+    elif pending.get("then") == "sorcery":
+        from crewbuilder.rules.battle.sorcery import finish_sorcery
+        after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
+    else:
+        raise Refused(f"unknown test {pending.get('then')!r}")
+    return step(state, after_action(after))
 
 
 def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -553,9 +596,16 @@ def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
     before = state
     state = replace(state, pending=tuple(p for p in state.pending if p.kind != "reaction"))
     if pending.get("parry"):
-        outcome, roll = cn.Outcome.SUCCESS, {"what": "reaction", "parry": True, "outcome": "success"}
-    else:
-        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state), "reaction", rng)
+        state = state.logged(seat, f"{model.name} reacts: Parry passes the test", rolls=[
+            {"what": "reaction", "parry": True, "outcome": "success"}])
+        return step(before, after_action(_apply_reaction(state, seat, model, cn.Outcome.SUCCESS)))
+    state, outcome, roll, event = roll_test_event(state, model, attribute(model, "agility", state), "reaction", rng)
+    state = open_test_window(state.logged(seat, f"{model.name} tries to react: {outcome.value}", seed=seed,
+                                          rolls=[roll]), seat, model, outcome, event, "reaction")
+    return step(before, state)
+
+
+def _apply_reaction(state: Battle, seat: str, model: Model, outcome: cn.Outcome) -> Battle:
     model = state.model(model.id)
     if outcome is cn.Outcome.CRITICAL:
         state, text = replace(state, reaction=(model.id, 2)), "critical: up to two actions"
@@ -565,8 +615,7 @@ def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
         state, text = state.with_model(replace(model, ap=max(model.ap - 1, 0))), "fumble: loses 1 AP"
     else:
         text = "fails"
-    state = state.logged(seat, f"{model.name} reacts: {text}", seed=seed, rolls=[roll])
-    return step(before, after_action(state))
+    return state.logged(seat, f"{model.name} reacts: {text}")
 
 
 def decline_reaction(state: Battle, seat: str) -> Battle:
@@ -618,8 +667,10 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
 
 def play_jack(state: Battle, seat: str, card: str, into: str) -> Battle:
     """"Play after an Attribute Test is rolled to change a regular failure into a Fumble or a regular success
-    into a Critical" (the hit roll's window)."""
-    pending = _pending(state, "to_hit")
+    into a Critical" (the window of a hit roll, a reaction test or a sorcery test)."""
+    pending = rolled_pending(state)
+    if pending.get("event") is None:
+        raise Refused("an Ace passed this test without a roll")
     outcome = cn.Outcome(pending.get("outcome"))
     wanted = {"critical": cn.Outcome.SUCCESS, "fumble": cn.Outcome.FAILURE}.get(into)
     if wanted is None:
@@ -691,7 +742,7 @@ def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:
     if kind == "arm":
         return replace(state, armed=state.armed + ((by, effect[1], card, effect[2]),))
     if kind == "jack":
-        pending = _pending(state, "to_hit")
+        pending = rolled_pending(state)
         return _with_pending_data(state, pending, outcome=effect[1])
     if kind == "queen":
         pending = _pending(state, "ooa")

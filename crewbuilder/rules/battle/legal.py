@@ -39,14 +39,16 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out.append(Option("answer_card"))
                 out += [Option("answer_card", (j,)) for j in _cards(state, seat, ("joker",))]
             return tuple(out)
-        if p.kind == "to_hit":
+        if p.kind in ("to_hit", "test"):
             if p.seat == seat:
-                out.append(Option("resolve_attack"))
+                out.append(Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"))
             model = state.model(p.model)
-            if p.get("outcome") in ("success", "critical") and model.dread > 0 and not p.get("rerolled"):
+            rolled = p.get("event") is not None
+            if p.get("outcome") in ("success", "critical") and model.dread > 0 and not p.get("rerolled") \
+                    and rolled and state.phase is Phase.ACTION:
                 out.append(Option("reroll_with_dread"))
             into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
-            if into:
+            if into and rolled:
                 out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]
             return tuple(out)
         if p.seat != seat:

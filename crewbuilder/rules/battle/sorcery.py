@@ -18,7 +18,7 @@ from dataclasses import replace
 from crewbuilder.rules import cybernekro as cn
 from crewbuilder.rules.battle import catalogue
 from crewbuilder.rules.battle.actions import (_spend, acting_model, after_action, apply_hit, attribute, begin,
-                                              roll_model_test, take_out)
+                                              open_test_window, roll_model_test, roll_test_event, take_out)
 from crewbuilder.rules.battle.state import Battle, Model, Refused, gain_dread, step
 
 MELEE_PENALTY = -4        # "Sorcerer in melee -4"
@@ -63,6 +63,7 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
     target = state.model(target_id) if target_id else None
     if sorcery in NEEDS_TARGET and (target is None or not target.in_play):
         raise Refused(f"{entry['name']} needs a target model in play")
+    _check_choices(sorcery, model, target, body_mod, weapon)
     before = state
     state, model, ok = begin(state, seat, "sorcery", cost, rng, seed)
     if not ok:
@@ -70,13 +71,27 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
     modifier = attribute(model, "intellect", state) + (MELEE_PENALTY if in_melee else 0)
     if target is not None and "mind-concealer" in target.gear:
         modifier += MIND_CONCEALER
-    state, outcome, roll = roll_model_test(state, model, modifier, f"{entry['name']}: Intellect", rng)
+    state, outcome, roll, event = roll_test_event(state, model, modifier, f"{entry['name']}: Intellect", rng)
     state = state.with_model(replace(state.model(model.id), cast_this_round=model.cast_this_round | {sorcery}))
     state = _spend(state, model, cost)
-    rolls, lines = [roll], [f"{model.name} casts {entry['name']}: {outcome.value}"]
-    if outcome.passed:
-        state, more, extra = _effect(state, sorcery, state.model(model.id), target, tuple(targets), rng,
-                                     body_mod, weapon)
+    state = state.logged(seat, f"{model.name} attempts {entry['name']}: {outcome.value}", seed=seed, rolls=[roll])
+    state = open_test_window(state, model.seat or seat, state.model(model.id), outcome, event, "sorcery",
+                             sorcery=sorcery, target=target_id, targets=tuple(targets), body_mod=body_mod,
+                             weapon=weapon)
+    return step(before, state)
+
+
+def finish_sorcery(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng: random.Random,
+                   seed: int | None) -> Battle:
+    """The sorcery's test stands: on a success its effect; on a Fumble (or any failure under Psychic
+    disturbance) the Neural Overload."""
+    sorcery = pending.get("sorcery")
+    entry = _entry(sorcery)
+    target = state.model(pending.get("target")) if pending.get("target") else None
+    rolls, lines = [], [f"{model.name} casts {entry['name']}: {outcome.value}"]
+    if outcome.passed and (target is None or target.in_play):
+        state, more, extra = _effect(state, sorcery, state.model(model.id), target, pending.get("targets"), rng,
+                                     pending.get("body_mod"), pending.get("weapon"))
         lines += more
         rolls += extra
     overloads = 0
@@ -89,7 +104,19 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
             state, text, overload_roll = neural_overload(state, model.id, rng)
             lines.append(text)
             rolls.append(overload_roll)
-    return step(before, after_action(state.logged(seat, "; ".join(lines), seed=seed, rolls=rolls)))
+    return state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+
+
+def _check_choices(sorcery: str, caster: Model, target: Model | None, body_mod, weapon) -> None:
+    """What the sorcery needs chosen, checked before the die is rolled."""
+    if sorcery == "technomancy" and body_mod not in target.body_mods:
+        raise Refused(f"choose one of {target.name}'s body-mods")
+    if sorcery == "pacify":
+        use = target.weapon(weapon or "")
+        if not use.ranged:
+            raise Refused("Pacify jams a ranged weapon")
+    if sorcery == "reality-warp" and (not target.is_pc or target.id == caster.id):
+        raise Refused("Reality Warp selects a Player Character other than the caster")
 
 
 def _entry(sorcery: str) -> dict:

@@ -119,13 +119,13 @@ def test_a_miss_lets_the_target_react_critical_two_actions_fumble_loses_an_ap():
     assert missed.pending[0].kind == "reaction" and missed.pending[0].seat == "B"
     with pytest.raises(Refused, match="another player's"):
         actions.react(missed, "A", Dice(20), 1)
-    crit = actions.react(missed, "B", Dice(20), 2)
+    crit = actions.resolve_test(actions.react(missed, "B", Dice(20), 2), "B", Dice(), 2)
     assert crit.reaction == ("b0", 2)
     once = actions.attack(crit, "B", "fists", "a0", Dice(5), 3)   # b0 reacts with a Fight
     once = actions.resolve_attack(once, "B", Dice(), 3)
     assert once.reaction == ("b0", 1) and once.model("b0").ap == 2
     assert not any(p.kind == "reaction" for p in once.pending)   # a reaction's miss opens no reaction
-    fumble = actions.react(missed, "B", Dice(1), 2)
+    fumble = actions.resolve_test(actions.react(missed, "B", Dice(1), 2), "B", Dice(), 2)
     assert fumble.reaction is None and fumble.model("b0").ap == 2
     declined = actions.decline_reaction(missed, "B")
     assert declined.pending == () and declined.active_model == "a0"
@@ -253,3 +253,31 @@ def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activ
     state = npcs.activate_npc(state, "A", drone.id)
     state = actions.attack(state, "A", "melee-attack", "a0", Dice(2, 3), 1)   # Discipline 2+0 fails: flees 3"
     assert state.phase.value == "npcs" and state.active_model is None and drone.id in state.npcs_done
+
+
+def test_a_reaction_test_waits_for_a_jack_or_a_dread_reroll_before_it_stands():
+    from crewbuilder.rules.battle.legal import Option, legal
+    state = active(calm(to_action()))
+    missed = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
+    missed = missed.with_player(replace(missed.player("A"), hand=("J♥",)))
+    tried = actions.react(missed, "B", Dice(6), 2)   # 6 + Agility 0: a regular failure
+    assert tried.pending[0].kind == "test" and tried.reaction is None
+    assert Option("resolve_test") in legal(tried, "B") and Option("play_jack", ("J♥", "fumble")) in legal(tried, "A")
+    jacked = actions.answer_card(actions.play_jack(tried, "A", "J♥", "fumble"), "B")
+    done = actions.resolve_test(jacked, "B", Dice(), 2)
+    assert done.model("b0").ap == 2 and done.reaction is None   # the Fumble costs 1 AP
+    dreadful = missed.with_model(replace(missed.model("b0"), dread=1))
+    passed = actions.react(dreadful, "B", Dice(15), 2)
+    again = actions.reroll_with_dread(passed, "A", Dice(4), 3)
+    assert actions.resolve_test(again, "B", Dice(), 3).reaction is None and again.model("b0").dread == 0
+
+
+def test_an_ace_passed_test_has_no_die_to_reroll_or_jack():
+    state = active(calm(to_action()), dread=2)
+    state = state.with_player(replace(state.player("A"), hand=("A♥", "J♥")))
+    ace = actions.answer_card(actions.play_before_test(state, "A", "A♥", "a0"), "B")
+    hit = actions.attack(ace, "A", "pistol", "b0", Dice(), 1)
+    with pytest.raises(Refused, match="without a roll"):
+        actions.reroll_with_dread(hit, "B", Dice(3), 1)
+    with pytest.raises(Refused, match="without a roll"):
+        actions.play_jack(hit, "A", "J♥", "critical")

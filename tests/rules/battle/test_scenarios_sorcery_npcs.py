@@ -84,6 +84,11 @@ def test_quick_start_terminals_need_an_interact_and_an_intellect_test():
         scenario_steps.take_terminal(state, "A", 6, Dice(10), 1)
 
 
+def cast(state, spell, dice, **kw):
+    """Attempt the sorcery and resolve its test (no Jack nor Dread in between)."""
+    return actions.resolve_test(sorcery.cast(state, "A", spell, dice, 1, **kw), "A", dice, 1)
+
+
 def sorcerer(state, known=("heal", "nightmares", "explode-head", "bolt", "fry")):
     state = state.with_model(replace(state.model("a0"), sorcerer=True, sorceries=known, intellect=1))
     return rounds.select_model(state, "A", "a0")
@@ -92,36 +97,37 @@ def sorcerer(state, known=("heal", "nightmares", "explode-head", "bolt", "fry"))
 def test_a_sorcery_is_an_intellect_test_minus_four_in_melee_once_per_round():
     state = sorcerer(replace(to_action(), scenario=replace(to_action().scenario, environment=None)))
     state = state.with_model(replace(state.model("b0"), wounds=2))
-    healed = sorcery.cast(state, "A", "heal", Dice(10), 1, target_id="b0")
+    healed = cast(state, "heal", Dice(10), target_id="b0")
     assert healed.model("b0").wounds == 1 and healed.model("a0").ap == 2
     with pytest.raises(Refused, match="already attempted"):
-        sorcery.cast(healed, "A", "heal", Dice(10), 1, target_id="b0")
-    in_melee = sorcery.cast(state, "A", "heal", Dice(10), 1, target_id="b0", in_melee=True)   # 10 + 1 - 4
-    assert in_melee.model("b0").wounds == 2 and in_melee.log[-1].rolls[0]["modifier"] == -3
+        cast(healed, "heal", Dice(10), target_id="b0")
+    in_melee = cast(state, "heal", Dice(10), target_id="b0", in_melee=True)   # 10 + 1 - 4
+    attempt = next(e for e in in_melee.log if "attempts" in e.text)
+    assert in_melee.model("b0").wounds == 2 and attempt.rolls[0]["modifier"] == -3
     with pytest.raises(Refused, match="does not know"):
-        sorcery.cast(state, "A", "speed", Dice(10), 1, target_id="a1")
+        cast(state, "speed", Dice(10), target_id="a1")
 
 
 def test_a_fumbled_sorcery_brings_a_neural_overload():
     state = sorcerer(to_action())
-    after = sorcery.cast(state, "A", "nightmares", Dice(1, 5), 1, target_id="b0")   # fumble; overload 5+0
+    after = cast(state, "nightmares", Dice(1, 5), target_id="b0")   # fumble; overload 5+0
     model = after.model("a0")
     assert model.dread == 1 and model.ap == 1 and model.prone   # rows 1, 3 and 5, from the top down
     assert after.model("b0").dread == 0
 
 
 def test_explode_head_costs_two_ap_and_kills_the_lower_roll():
-    state = sorcery.cast(sorcerer(to_action()), "A", "explode-head", Dice(15, 6, 1), 1, target_id="b0")
+    state = cast(sorcerer(to_action()), "explode-head", Dice(15, 6, 1), target_id="b0")
     assert state.model("a0").ap == 1 and state.model("b0").status is Status.DEAD
 
 
 def test_nightmares_and_bolt_and_fry():
     state = sorcerer(to_action())
-    scared = sorcery.cast(state, "A", "nightmares", Dice(15), 1, target_id="b0")
+    scared = cast(state, "nightmares", Dice(15), target_id="b0")
     assert scared.model("b0").dread == 2
-    bolt = sorcery.cast(state, "A", "bolt", Dice(15, 3, 4), 1, target_id="b1")   # a Damage 1 hit: 3 Light; TiO 4+1
+    bolt = cast(state, "bolt", Dice(15, 3, 4), target_id="b1")   # a Damage 1 hit: 3 Light; TiO 4+1
     assert bolt.model("b1").wounds == 1 and bolt.model("b1").dread == 1
-    fried = sorcery.cast(state, "A", "fry", Dice(15, 2), 1, target_id="b2")
+    fried = cast(state, "fry", Dice(15, 2), target_id="b2")
     assert fried.model("b2").dread == 1
 
 
@@ -234,5 +240,5 @@ def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is
 def test_an_npc_never_gains_dread_from_a_neural_overload():
     state = npcs.place_npc(sorcerer(to_action()), "A", "tomb-bots")
     bot = state.models[-1].id
-    fried = sorcery.cast(state, "A", "fry", Dice(15, 6), 1, target_id=bot)   # 6: Dread, AP, Prone rows
+    fried = cast(state, "fry", Dice(15, 6), target_id=bot)   # 6: Dread, AP, Prone rows
     assert fried.model(bot).dread == 0 and fried.model(bot).prone

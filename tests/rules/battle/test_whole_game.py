@@ -65,6 +65,8 @@ def apply(state, seat, option, rng, seed):
         return actions.act(state, seat, args[0], rng, seed)
     if step == "resolve_attack":
         return actions.resolve_attack(state, seat, rng, seed)
+    if step == "resolve_test":
+        return actions.resolve_test(state, seat, rng, seed)
     if step == "reroll_with_dread":
         return actions.reroll_with_dread(state, seat, rng, seed)
     if step == "react":
