@@ -9,23 +9,30 @@ from pathlib import Path
 import pytest
 
 import crewbuilder.rules.battle
-from crewbuilder.rules.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup
-from crewbuilder.rules.battle.state import Phase
-from tests.rules.battle.helpers import even_split, new
+from dataclasses import replace
+
+from crewbuilder.rules.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup, sorcery
+from crewbuilder.rules.battle.state import Phase, Refused
+from tests.rules.battle.helpers import crews, even_split, new
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def play(seed: int, limit: int = 3000, scenario: str = "quick-start-scenario"):
-    """Both players take a seeded-random legal step until the game ends."""
+    """Both players take a seeded-random legal step until the game ends (a0 and b0 are sorcerers)."""
     chooser = random.Random(seed)
-    state = new(scenario=scenario, seed=seed)
+    models = [replace(m, sorcerer=m.id in ("a0", "b0"), body_mods=frozenset({"extra-organs"})) for m in crews()]
+    state = new(models, scenario=scenario, seed=seed)
     for n in range(limit):
         if state.phase is Phase.ENDED:
             return state
         dice = random.Random(seed * 10_000 + n)
         seat, option = pick(state, chooser)
-        state = apply(state, seat, option, dice, seed * 10_000 + n)
+        try:
+            state = apply(state, seat, option, dice, seed * 10_000 + n)
+        except Refused:
+            if option.step != "cast":   # legal cannot know a sorcery's target is out of reach
+                raise
     raise AssertionError(f"no end after {limit} steps: {state.phase} {state.pending} {state.log[-3:]}")
 
 
@@ -65,6 +72,17 @@ def apply(state, seat, option, rng, seed):
         return actions.act(state, seat, args[0], rng, seed)
     if step == "resolve_attack":
         return actions.resolve_attack(state, seat, rng, seed)
+    if step == "choose_sorcery":
+        return setup.choose_sorcery(state, seat, args[0], "bolt")
+    if step == "roll_sorceries":
+        return setup.roll_sorceries(state, seat, args[0], rng, seed)
+    if step == "cast":
+        caster = actions.acting_model(state, seat)
+        enemies = state.enemies_of(caster)
+        target = enemies[0] if enemies else caster
+        weapon = next((w.slug for w in target.weapons if w.ranged), None)
+        return sorcery.cast(state, seat, args[0], rng, seed, target_id=target.id, targets=[m.id for m in enemies],
+                            body_mod="extra-organs", weapon=weapon)
     if step == "resolve_test":
         return actions.resolve_test(state, seat, rng, seed)
     if step == "reroll_with_dread":
