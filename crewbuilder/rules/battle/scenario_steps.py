@@ -331,11 +331,13 @@ class SideSummary:
     treasure_held_at_end: int
     artifact: bool
     won: bool
+    casualties: tuple = ()   # ({"character": id, "name": str, "outcome": "ooa" | "dead"}, ...): a campaign record's
 
 
 @dataclass(frozen=True)
 class Summary:
     scenario: str
+    complication: str | None
     rounds: int
     winners: tuple[str, ...]
     draw: bool
@@ -349,6 +351,8 @@ def summary(state: Battle) -> Summary:
     for p in state.players:
         crew = [m for m in state.models if m.seat == p.seat]
         off = [c for c in state.scenario.carried_off if c[0] == p.seat]
+        casualties = tuple({"character": m.id, "name": m.name, "outcome": "dead" if m.status is Status.DEAD else "ooa"}
+                           for m in crew if m.status in (Status.DEAD, Status.OUT_OF_ACTION))
         sides.append(SideSummary(
             p.seat, p.name,
             tuple(m.id for m in crew if m.status is Status.OUT_OF_ACTION),
@@ -357,6 +361,8 @@ def summary(state: Battle) -> Summary:
             sum(c[1] for c in off),
             sum(m.treasure for m in crew if m.in_play),
             any(c[2] for c in off),
-            p.seat in won))
-    return Summary(state.scenario.slug, state.round, tuple(won), state.phase is Phase.ENDED and not won,
-                   tuple(sides))
+            p.seat in won,
+            casualties))
+    complication = state.scenario.complication if state.scenario.complication != "no-complication" else None
+    return Summary(state.scenario.slug, complication, state.round, tuple(won),
+                   state.phase is Phase.ENDED and not won, tuple(sides))

@@ -281,3 +281,12 @@ def test_an_ace_passed_test_has_no_die_to_reroll_or_jack():
         actions.reroll_with_dread(hit, "B", Dice(3), 1)
     with pytest.raises(Refused, match="without a roll"):
         actions.play_jack(hit, "A", "J♥", "critical")
+
+
+def test_the_damage_tables_own_example_a_seven_wounds_then_knocks_prone():
+    # "The results are cumulative, so for example a result of 7 means the target gains a Wound and then is
+    # knocked Prone." 4+3 = 7, b0 (Toughness 1) fails its Tough it Out with 2.
+    state = active(calm(to_action()))
+    state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(15), 1), "A", Dice(4, 3, 2), 1)
+    b0 = state.model("b0")
+    assert b0.wounds == 1 and b0.prone and b0.dread == 1 and b0.status is Status.IN_PLAY

@@ -120,3 +120,6 @@ def test_the_summary_has_what_a_campaign_game_record_needs():
     assert s.winners == ("A",) and not s.draw
     assert a.treasure_carried_off == 2 and a.won
     assert b.dead == ("b0",) and b.out_of_action == ("b1",) and not b.won
+    assert b.casualties == ({"character": "b0", "name": "b0", "outcome": "dead"},
+                            {"character": "b1", "name": "b1", "outcome": "ooa"})
+    assert a.casualties == () and s.complication is None
