@@ -95,3 +95,23 @@ def end_npc_phase(state: Battle, seat: str) -> Battle:
         raise Refused("still to activate: " + ", ".join(m.name for m in waiting))
     after = replace(state, phase=Phase.MORALE)
     return step(state, after.logged(seat, "The NPCs have acted: the Morale Phase"))
+
+
+def npc_target(state: Battle, seat: str, npc_id: str, closest, rng, seed: int | None = None) -> tuple[Battle, str]:
+    """TARGET PRIORITY: "it will choose the closest one. If there are multiple closest ones it will ignore prone
+    models. If there are still multiple targets choose randomly." The players name the closest enemies (tied);
+    the engine drops the Prone ones if any stand, and draws among the rest (seeded, logged)."""
+    npc = state.model(npc_id)
+    enemies = state.enemies_of(npc)
+    chosen = [state.model(i) for i in dict.fromkeys(closest)]
+    if not chosen or any(m not in enemies for m in chosen):
+        raise Refused(f"name the enemies of {npc.name} closest to it")
+    standing = [m for m in chosen if not m.prone] or chosen
+    if len(standing) == 1:
+        return state, standing[0].id
+    pick = rng.randrange(len(standing))
+    target = standing[pick]
+    after = state.logged(seat, f"{npc.name} picks its target at random among {', '.join(m.name for m in standing)}: "
+                         f"{target.name}", seed=seed, rolls=[{"what": "NPC target", "among": [m.id for m in standing],
+                                                              "pick": target.id}])
+    return step(state, after), target.id

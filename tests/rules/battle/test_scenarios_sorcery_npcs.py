@@ -1,5 +1,6 @@
 """Scenario steps, Techno-Sorcery actions and NPCs (no database)."""
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -242,3 +243,15 @@ def test_an_npc_never_gains_dread_from_a_neural_overload():
     bot = state.models[-1].id
     fried = cast(state, "fry", Dice(15, 6), target_id=bot)   # 6: Dread, AP, Prone rows
     assert fried.model(bot).dread == 0 and fried.model(bot).prone
+
+
+def test_an_npc_targets_the_closest_ignoring_prone_models_then_at_random():
+    state = npcs.place_npc(to_action(), "A", "flesh-drones")
+    drone = state.models[-1].id
+    state = state.with_model(replace(state.model("a1"), prone=True))
+    same, target = npcs.npc_target(state, "A", drone, ["a1", "a2"], Dice())
+    assert target == "a2" and same is state   # no draw needed: the Prone one is ignored
+    drawn, target = npcs.npc_target(state, "A", drone, ["a0", "a1", "a2"], random.Random(3), 3)
+    assert target in ("a0", "a2") and drawn.log[-1].rolls[0]["among"] == ["a0", "a2"]
+    with pytest.raises(Refused, match="closest"):
+        npcs.npc_target(state, "A", drone, [drone], Dice())
