@@ -134,3 +134,28 @@ def test_every_battle_module_imports_without_django():
             "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_every_state_of_a_game_is_stored_as_json_and_read_back_equal():
+    from crewbuilder.rules.battle import codec
+    chooser, state = random.Random(7), new(scenario="exploration", seed=7)
+    for n in range(400):
+        if state.phase is Phase.ENDED:
+            break
+        text = codec.dumps(state)
+        back = codec.loads(text)
+        assert back == state and back.previous == state.previous and back.log == state.log
+        seat, option = pick(state, chooser)
+        state = apply(back, seat, option, random.Random(n), n)
+    assert n > 50
+
+
+def test_a_stored_battle_names_only_known_types():
+    import json
+
+    from crewbuilder.rules.battle import codec
+    text = codec.dumps(new())
+    doc = json.loads(text)
+    doc["__type"] = "Popen"
+    with pytest.raises(KeyError):
+        codec.loads(json.dumps(doc))
