@@ -26,6 +26,7 @@ BESTIAL_ACTIONS = {"move", "get-up", "fight"}   # "The only actions this model m
 PRONE_ACTIONS = {"move", "get-up"}              # "It can only crawl or stand up."
 TABLE_COMPLICATIONS = frozenset(cn.COMPLICATIONS)
 DISCHARGE = cn.Weapon(1, 1, cn.Keywords(flags=frozenset({"electric"})))
+REPAIR_KIT = 2   # "+2 to all Fix actions"
 
 
 # --------------------------------------------------------------------------
@@ -180,38 +181,68 @@ def attribute(model: Model, name: str, state: Battle) -> int:
 # --------------------------------------------------------------------------
 
 def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | None = None,
-        in_melee: bool = False, test: str | None = None, note: str = "") -> Battle:
-    """Move, Get up, Interact, Fix/Reload, Use equipment: pay 1 AP and apply what the engine can.
+        in_melee: bool = False, test: str | None = None, note: str = "", item: str | None = None) -> Battle:
+    """Move, Get up, Interact, Fix/Reload: pay 1 AP and apply what the engine can (the board stays the players').
 
-    ``test``: the attribute an Interact (or a Fix: Intellect) is tested with; "On a
-    Critical the action doesn't cost any AP. On a Fumble ... knocked Prone" (Interact) /
-    "the item is broken" (Fix, Use equipment). The board itself stays with the players.
+    ``test``: the attribute a plain Interact is tested with ("On a Critical the action doesn't
+    cost any AP. On a Fumble the interaction backfires and the model is knocked Prone").
+    Fix/Reload name the weapon (``item``): Reload readies it; Fix is an Intellect test (+2 with a
+    repair kit), "On a Critical the action doesn't cost any AP. On a Fumble the item is broken".
+    Roly-poly system: Get up with an Agility test, free on a success, Prone and paid on a Fumble.
+    Equipment is used with ``equipment.use_equipment``.
     """
-    if action not in BASIC - {"push"}:
+    if action not in BASIC - {"push", "use-equipment"}:
         raise Refused(f"unknown action {action!r}")
+    if action in ("fix", "reload"):
+        model = acting_model(state, seat)
+        needing = model.jammed if action == "fix" else model.unloaded
+        if item is None or item not in needing:
+            names = ", ".join(sorted(needing)) or "none"
+            raise Refused(f"name the {'jammed' if action == 'fix' else 'unloaded'} weapon to {action}: {names}")
     before = state
     state, model, ok = begin(state, seat, action, 1, rng, seed, in_melee)
     if not ok:
         return step(before, after_action(state))
     cost = 1
-    if action == "fix":
-        test = "intellect"
     rolls, outcome = [], None
-    if test:
-        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state), f"{action}: {test}", rng)
+    if action == "fix":
+        bonus = REPAIR_KIT if "repair-kit" in model.gear else 0
+        state, outcome, roll = roll_model_test(state, model, attribute(model, "intellect", state) + bonus,
+                                               "fix: Intellect", rng)
+        rolls.append(roll)
+    elif action == "get-up" and "roly-poly-system" in model.body_mods:
+        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state),
+                                               "roly-poly: Agility", rng)
+        rolls.append(roll)
+    elif test and action == "interact":
+        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state), f"interact: {test}",
+                                               rng)
         rolls.append(roll)
     text = f"{model.name}: {action.replace('-', ' ')}" + (f" ({note})" if note else "")
-    if action == "get-up":
-        state = state.with_model(replace(model, prone=False))
-    if action == "reload" or (action == "fix" and outcome is not None and outcome.passed):
-        state = state.with_model(replace(state.model(model.id), jammed=frozenset()))
-        text += ": weapons ready"
     if outcome is not None:
         text += f": {outcome.value}"
-        if outcome is cn.Outcome.FUMBLE and action == "interact":
-            state = state.with_model(replace(state.model(model.id), prone=True))
-            text += ", knocked Prone"
-    cost = 0 if outcome is cn.Outcome.CRITICAL and action in ("interact", "fix", "use-equipment") else cost
+    model = state.model(model.id)
+    if action == "get-up":
+        if outcome is cn.Outcome.FUMBLE:
+            text += ", stays Prone"
+        else:
+            state = state.with_model(replace(model, prone=False))
+            cost = 0 if outcome is not None and outcome.passed else 1
+    elif action == "reload":
+        state = state.with_model(replace(model, unloaded=model.unloaded - {item}))
+        text += f", {item} loaded"
+    elif action == "fix" and outcome.passed:
+        state = state.with_model(replace(model, jammed=model.jammed - {item}))
+        text += f", {item} fixed"
+    elif action == "fix" and outcome is cn.Outcome.FUMBLE:
+        state = state.with_model(replace(model, jammed=model.jammed - {item},
+                                         weapons=tuple(w for w in model.weapons if w.slug != item)))
+        text += f", {item} is broken"
+    elif action == "interact" and outcome is cn.Outcome.FUMBLE:
+        state = state.with_model(replace(model, prone=True))
+        text += ", knocked Prone"
+    if outcome is cn.Outcome.CRITICAL and action in ("interact", "fix"):
+        cost = 0
     state = _spend(state, model, cost)
     state = state.logged(seat, text, seed=seed if rolls else None, rolls=rolls)
     if action == "move":
@@ -312,7 +343,9 @@ def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: rand
     if target not in state.enemies_of(model):
         raise Refused(f"{target.name} is not an enemy in play")
     if weapon_slug in model.jammed:
-        raise Refused(f"{use.name} is jammed (or must be reloaded): Fix/Reload first")
+        raise Refused(f"{use.name} is jammed: Fix it first")
+    if weapon_slug in model.unloaded:
+        raise Refused(f"{use.name} must be reloaded first")
     cost = 2 if use.weapon.keywords.has("unwieldy") else 1
     kind, planned = plan(state, model, weapon_slug, target, situation, action)
     _check_can(model, kind.value, cost)
@@ -325,7 +358,7 @@ def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: rand
     reactable = not (state.reaction and state.reaction[0] == model.id)   # a reaction's miss opens none (B8)
     state = _spend(state, model, cost)
     if use.weapon.keywords.has("reload"):
-        state = state.with_model(replace(state.model(model.id), jammed=state.model(model.id).jammed | {weapon_slug}))
+        state = state.with_model(replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {weapon_slug}))
     data = (("target", target.id), ("weapon", weapon_slug), ("action", kind.value), ("situation", situation),
             ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable),
             ("event", rolled))

@@ -155,16 +155,27 @@ def _acting_options(state: Battle, model):
             return False
         return not (model.prone and action not in PRONE_ACTIONS)
 
-    for action in ("move", "get-up", "interact", "fix", "reload", "use-equipment"):
+    for action in ("move", "get-up", "interact"):
         if allowed(action) and (action != "get-up" or model.prone):
             yield Option("act", (action,))
+    for weapon in sorted(model.jammed):
+        if allowed("fix") and "lobotomised" not in model.traits:
+            yield Option("act", ("fix", weapon))
+    for weapon in sorted(model.unloaded):
+        if allowed("reload"):
+            yield Option("act", ("reload", weapon))
+    if allowed("use-equipment") and "lobotomised" not in model.traits:
+        from crewbuilder.rules.battle.equipment import USABLE
+        for item in USABLE:
+            if item in model.gear:
+                yield Option("use_equipment", (item,))
     for enemy in state.enemies_of(model):
         if allowed("push"):
             yield Option("push", (enemy.id,))
         for use in model.weapons:
             cost = 2 if use.weapon.keywords.has("unwieldy") else 1
             kind = "shoot" if use.ranged else "fight"
-            if use.slug not in model.jammed and ap >= cost and allowed(kind):
+            if use.slug not in model.jammed | model.unloaded and ap >= cost and allowed(kind):
                 yield Option("attack", (use.slug, enemy.id))
     if model.sorcerer and allowed("sorcery"):
         for sorcery in model.sorceries:

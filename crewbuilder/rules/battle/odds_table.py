@@ -69,6 +69,7 @@ def weapon_odds(state: Battle, model_id: str, situations: dict | None = None,
             except Refused as error:
                 cells.append(Cell(use.slug, enemy.id, "", None, str(error)))
                 continue
-            reason = "jammed: Fix/Reload first" if use.slug in model.jammed else ""
+            reason = ("jammed: Fix it first" if use.slug in model.jammed
+                      else "unloaded: Reload first" if use.slug in model.unloaded else "")
             cells.append(Cell(use.slug, enemy.id, action.value, with_card(planned, armed), reason))
     return tuple(cells)

@@ -81,7 +81,8 @@ class Model:
     npc_kind: str | None = None          # catalogue slug of a scenario NPC
     npc_friendly: bool = False           # a PC turned NPC under Maddening Terror: friendly to the other NPCs
     cast_this_round: frozenset = frozenset()
-    jammed: frozenset = frozenset()      # weapon slugs that need a Fix (or Reload) action
+    jammed: frozenset = frozenset()      # weapon slugs that need a Fix action (a fumbled shot, Pacify)
+    unloaded: frozenset = frozenset()    # Reload weapons fired: "an action must be spent to reload"
     treasure: int = 0                    # Treasure Tokens carried
     artifact: bool = False               # Exploration's artifact carried
     imprisoned: bool = False             # Prisoner scenario: behind the prison door now

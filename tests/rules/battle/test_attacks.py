@@ -290,3 +290,52 @@ def test_the_damage_tables_own_example_a_seven_wounds_then_knocks_prone():
     state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(15), 1), "A", Dice(4, 3, 2), 1)
     b0 = state.model("b0")
     assert b0.wounds == 1 and b0.prone and b0.dread == 1 and b0.status is Status.IN_PLAY
+
+
+def test_fix_and_reload_name_the_weapon_and_fix_is_an_intellect_test():
+    crossbow = WeaponUse("crossbow", "crossbow", cn.Weapon(2, 18, cn.Keywords.parse(["Piercing 2", "Reliable",
+                                                                                        "Reload"]), "crossbow"))
+    rifle = WeaponUse("rifle", "rifle", cn.Weapon(2, 24, cn.Keywords(), "rifle"))
+    state = active(calm(to_action()))
+    state = state.with_model(replace(state.model("a0"), weapons=(crossbow, rifle)))
+    shot = actions.resolve_attack(actions.attack(state, "A", "crossbow", "b0", Dice(5), 1), "A", Dice(), 1)
+    shot = actions.decline_reaction(shot, "B")
+    assert shot.model("a0").unloaded == {"crossbow"} and shot.model("a0").jammed == frozenset()
+    with pytest.raises(Refused, match="reloaded"):
+        actions.attack(shot, "A", "crossbow", "b0", Dice(15), 1)
+    with pytest.raises(Refused, match="jammed weapon to fix: none"):
+        actions.act(shot, "A", "fix", Dice(15), 1, item="crossbow")
+    loaded = actions.act(shot, "A", "reload", Dice(), 1, item="crossbow")
+    assert loaded.model("a0").unloaded == frozenset() and loaded.model("a0").ap == 1
+    jammed = state.with_model(replace(state.model("a0"), jammed=frozenset({"rifle"})))
+    fixed = actions.act(jammed, "A", "fix", Dice(9), 1, item="rifle")   # 9 + Intellect 1 = 10: not fixed
+    assert fixed.model("a0").jammed == {"rifle"}
+    crit = actions.act(jammed, "A", "fix", Dice(20), 1, item="rifle")
+    assert crit.model("a0").jammed == frozenset() and crit.model("a0").ap == 3
+    broken = actions.act(jammed, "A", "fix", Dice(1), 1, item="rifle")
+    assert [w.slug for w in broken.model("a0").weapons] == ["crossbow"]
+
+
+def test_roly_poly_gets_up_free_on_a_success_and_stays_prone_on_a_fumble():
+    state = active(calm(to_action()), prone=True, body_mods=frozenset({"roly-poly-system"}))
+    free = actions.act(state, "A", "get-up", Dice(15), 1)
+    assert not free.model("a0").prone and free.model("a0").ap == 3
+    paid = actions.act(state, "A", "get-up", Dice(5), 1)
+    assert not paid.model("a0").prone and paid.model("a0").ap == 2
+    stuck = actions.act(state, "A", "get-up", Dice(1), 1)
+    assert stuck.model("a0").prone and stuck.model("a0").ap == 2
+
+
+def test_equipment_used_as_an_action():
+    from crewbuilder.rules.battle import equipment
+    state = active(calm(to_action()), gear=frozenset({"trauma-kit", "esoteric-concoction"}), dread=3)
+    state = state.with_model(replace(state.model("a1"), wounds=3))
+    healed = equipment.use_equipment(state, "A", "trauma-kit", Dice(), 1, target_id="a1")
+    assert healed.model("a1").wounds == 1 and "trauma-kit" not in healed.model("a0").gear
+    calm_again = equipment.use_equipment(state, "A", "esoteric-concoction", Dice(), 1)
+    assert calm_again.model("a0").dread == 0 and calm_again.model("a0").ap == 2
+    robot = state.with_model(replace(state.model("a1"), traits=frozenset({"artificial"})))
+    with pytest.raises(Refused, match="Artificial"):
+        equipment.use_equipment(robot, "A", "trauma-kit", Dice(), 1, target_id="a1")
+    with pytest.raises(Refused, match="carries no"):
+        equipment.use_equipment(state, "A", "gas-grenade", Dice(), 1)

@@ -69,7 +69,10 @@ def apply(state, seat, option, rng, seed):
     if step == "push":
         return actions.push(state, seat, *args, rng, seed)
     if step == "act":
-        return actions.act(state, seat, args[0], rng, seed)
+        return actions.act(state, seat, args[0], rng, seed, item=args[1] if len(args) > 1 else None)
+    if step == "use_equipment":
+        from crewbuilder.rules.battle import equipment
+        return equipment.use_equipment(state, seat, args[0], rng, seed)
     if step == "resolve_attack":
         return actions.resolve_attack(state, seat, rng, seed)
     if step == "choose_sorcery":
