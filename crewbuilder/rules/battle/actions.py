@@ -361,7 +361,7 @@ def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: rand
         state = state.with_model(replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {weapon_slug}))
     data = (("target", target.id), ("weapon", weapon_slug), ("action", kind.value), ("situation", situation),
             ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable),
-            ("event", rolled))
+            ("event", rolled), ("attribute", "discipline" if use.ranged else "agility"))
     state = replace(state, pending=(Pending("to_hit", model.seat or seat, model.id, data),) + state.pending)
     text = f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: " \
            f"{outcome.value}"
@@ -403,6 +403,53 @@ def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | 
     after = _with_pending_data(after, pending, outcome=new.value, rerolled=True)
     return step(state, after.logged(seat, f"{state.player(seat).name} removes a Dread from {model.name} to re-roll "
                                     f"its {event.what}: {new.value}", seed=seed, rolls=[roll]))
+
+
+def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """The test's own model re-rolls it by a trait or body-mod (once, like any re-roll):
+
+    Multi-headed: "Can re-roll failed reaction tests but if the re-roll also fails it loses 1 AP";
+    Neural cabling: "can reroll any Intellect test. If the re-roll is a failure it suffers a Neural Overload";
+    Excessive neural cabling: "can reroll any attribute test. If the re-roll is a success it suffers a Neural
+    Overload. If it is a failure it suffers two consecutive Neural Overloads".
+    """
+    pending = rolled_pending(state)
+    model = state.model(pending.model)
+    if model.seat != seat or model.npc:
+        raise Refused("the model's own player re-rolls with its trait or body-mod")
+    if pending.get("rerolled"):
+        raise Refused("this test was already re-rolled")
+    event = pending.get("event")
+    if event is None:
+        raise Refused("an Ace passed this test without a roll: there is no die to re-roll")
+    outcome = cn.Outcome(pending.get("outcome"))
+    reaction = pending.get("then") == "reaction"
+    if reaction and "multi-headed" in model.traits and not outcome.passed:
+        how = "multi-headed"
+    elif pending.get("attribute") == "intellect" and "neural-cabling" in model.body_mods:
+        how = "neural-cabling"
+    elif "excessive-neural-cabling" in model.body_mods:
+        how = "excessive-neural-cabling"
+    else:
+        raise Refused(f"{model.name} has nothing that re-rolls this test")
+    new, roll = event.roll(rng)
+    after = _with_pending_data(state, pending, outcome=new.value, rerolled=True)
+    rolls, lines = [roll], [f"{model.name} re-rolls its {event.what} ({how.replace('-', ' ')}): {new.value}"]
+    overloads = 0
+    if how == "multi-headed" and not new.passed:
+        after = after.with_model(replace(after.model(model.id), ap=max(after.model(model.id).ap - 1, 0)))
+        lines.append("the heads start arguing: 1 AP lost")
+    elif how == "neural-cabling" and not new.passed:
+        overloads = 1
+    elif how == "excessive-neural-cabling":
+        overloads = 1 if new.passed else 2
+    for _ in range(overloads):
+        if after.model(model.id).in_play:
+            from crewbuilder.rules.battle.sorcery import neural_overload
+            after, text, overload_roll = neural_overload(after, model.id, rng)
+            lines.append(text)
+            rolls.append(overload_roll)
+    return step(state, after.logged(seat, "; ".join(lines), seed=seed, rolls=rolls))
 
 
 def rolled_pending(state: Battle) -> Pending:
@@ -634,7 +681,8 @@ def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
         return step(before, after_action(_apply_reaction(state, seat, model, cn.Outcome.SUCCESS)))
     state, outcome, roll, event = roll_test_event(state, model, attribute(model, "agility", state), "reaction", rng)
     state = open_test_window(state.logged(seat, f"{model.name} tries to react: {outcome.value}", seed=seed,
-                                          rolls=[roll]), seat, model, outcome, event, "reaction")
+                                          rolls=[roll]), seat, model, outcome, event, "reaction",
+                             attribute="agility")
     return step(before, state)
 
 

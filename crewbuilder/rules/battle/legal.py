@@ -47,6 +47,12 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             if p.get("outcome") in ("success", "critical") and model.dread > 0 and not p.get("rerolled") \
                     and rolled and state.phase is Phase.ACTION:
                 out.append(Option("reroll_with_dread"))
+            if p.seat == seat and rolled and not p.get("rerolled") and model.seat == seat and (
+                    ("multi-headed" in model.traits and p.get("then") == "reaction"
+                     and p.get("outcome") in ("failure", "fumble"))
+                    or (p.get("attribute") == "intellect" and "neural-cabling" in model.body_mods)
+                    or "excessive-neural-cabling" in model.body_mods):
+                out.append(Option("reroll_with_body"))
             into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
             if into and rolled:
                 out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]

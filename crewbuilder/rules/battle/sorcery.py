@@ -77,7 +77,7 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
     state = state.logged(seat, f"{model.name} attempts {entry['name']}: {outcome.value}", seed=seed, rolls=[roll])
     state = open_test_window(state, model.seat or seat, state.model(model.id), outcome, event, "sorcery",
                              sorcery=sorcery, target=target_id, targets=tuple(targets), body_mod=body_mod,
-                             weapon=weapon)
+                             weapon=weapon, attribute="intellect")
     return step(before, state)
 
 

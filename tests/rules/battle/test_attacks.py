@@ -339,3 +339,29 @@ def test_equipment_used_as_an_action():
         equipment.use_equipment(robot, "A", "trauma-kit", Dice(), 1, target_id="a1")
     with pytest.raises(Refused, match="carries no"):
         equipment.use_equipment(state, "A", "gas-grenade", Dice(), 1)
+
+
+def test_multi_headed_rerolls_a_failed_reaction_and_loses_an_ap_if_it_fails_again():
+    state = active(calm(to_action()))
+    missed = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
+    heads = missed.with_model(replace(missed.model("b0"), traits=frozenset({"multi-headed"})))
+    failed = actions.react(heads, "B", Dice(4), 2)
+    again = actions.reroll_with_body(failed, "B", Dice(6), 3)
+    assert again.model("b0").ap == 2 and again.pending[0].get("outcome") == "failure"
+    with pytest.raises(Refused, match="already"):
+        actions.reroll_with_body(again, "B", Dice(15), 3)
+    good = actions.reroll_with_body(failed, "B", Dice(15), 3)
+    assert actions.resolve_test(good, "B", Dice(), 3).reaction == ("b0", 1)
+    with pytest.raises(Refused, match="nothing that re-rolls"):
+        actions.reroll_with_body(actions.react(missed, "B", Dice(4), 2), "B", Dice(15), 3)
+
+
+def test_excessive_neural_cabling_rerolls_any_test_at_the_price_of_overloads():
+    state = active(calm(to_action()), body_mods=frozenset({"excessive-neural-cabling"}))
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(3), 1)
+    with pytest.raises(Refused, match="own player"):
+        actions.reroll_with_body(hit, "B", Dice(15), 2)
+    passed = actions.reroll_with_body(hit, "A", Dice(15, 1), 2)   # success: one Neural Overload (1+0: 1 Dread)
+    assert passed.pending[0].get("outcome") == "success" and passed.model("a0").dread == 1
+    failed = actions.reroll_with_body(hit, "A", Dice(3, 1, 1), 2)   # failure: two Neural Overloads (1, then 1+1)
+    assert failed.model("a0").dread == 2

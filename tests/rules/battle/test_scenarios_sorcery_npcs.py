@@ -255,3 +255,13 @@ def test_an_npc_targets_the_closest_ignoring_prone_models_then_at_random():
     assert target in ("a0", "a2") and drawn.log[-1].rolls[0]["among"] == ["a0", "a2"]
     with pytest.raises(Refused, match="closest"):
         npcs.npc_target(state, "A", drone, [drone], Dice())
+
+
+def test_neural_cabling_rerolls_an_intellect_test_and_overloads_when_it_fails_again():
+    state = sorcerer(to_action())
+    state = state.with_model(replace(state.model("a0"), body_mods=frozenset({"neural-cabling"})))
+    tried = sorcery.cast(state, "A", "nightmares", Dice(3), 1, target_id="b0")
+    again = actions.reroll_with_body(tried, "A", Dice(4, 2), 2)   # still a failure: Neural Overload 2+0
+    assert again.model("a0").dread == 1
+    saved = actions.resolve_test(actions.reroll_with_body(tried, "A", Dice(15), 2), "A", Dice(), 2)
+    assert saved.model("b0").dread == 2 and saved.model("a0").dread == 0

@@ -88,6 +88,8 @@ def apply(state, seat, option, rng, seed):
                             body_mod="extra-organs", weapon=weapon)
     if step == "resolve_test":
         return actions.resolve_test(state, seat, rng, seed)
+    if step == "reroll_with_body":
+        return actions.reroll_with_body(state, seat, rng, seed)
     if step == "reroll_with_dread":
         return actions.reroll_with_dread(state, seat, rng, seed)
     if step == "react":
