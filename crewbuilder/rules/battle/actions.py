@@ -1,0 +1,837 @@
+"""The Action Phase's actions ("Actions and Combat", p.21): AP, tests, attacks applied, reactions, Out of Action.
+
+Every attack is the reference engine's: the to-hit roll is ``cn.plan_attack``'s
+test event, the hit is ``cn.hit_process`` rolled by ``cn.sample_process`` (damage,
+Tough it Out, the critical Wound, Extra organs, Stagger), so the odds shown and
+the dice rolled follow the same decisions. This module applies the result to
+the target and opens the windows the rules give: a Jack or a Dread re-roll
+after the hit roll, a Queen when a PC would go Out of Action, the allies who
+saw it, the target's reaction after a miss.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from crewbuilder.rules import cybernekro as cn
+from crewbuilder.rules.battle import fate
+from crewbuilder.rules.battle.rounds import next_player, skip_to_a_player_who_can_act
+from crewbuilder.rules.battle.state import (Battle, Model, Pending, Phase, Refused, Status, drop_items, gain_dread,
+                                            step)
+
+BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
+NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
+BESTIAL_ACTIONS = {"move", "get-up", "fight"}   # "The only actions this model may perform are Move, Get Up and Fight"
+PRONE_ACTIONS = {"move", "get-up"}              # "It can only crawl or stand up."
+TABLE_COMPLICATIONS = frozenset(cn.COMPLICATIONS)
+DISCHARGE = cn.Weapon(1, 1, cn.Keywords(flags=frozenset({"electric"})))
+REPAIR_KIT = 2   # "+2 to all Fix actions"
+
+
+# --------------------------------------------------------------------------
+# who acts, and what it costs
+# --------------------------------------------------------------------------
+
+def acting_model(state: Battle, seat: str) -> Model:
+    """The model that may act now for ``seat``: the reacting model during a reaction, else the Active Model."""
+    if state.phase not in (Phase.ACTION, Phase.NPCS):
+        raise Refused("actions are taken in the Action Phase (and by NPCs at the round's end)")
+    if state.pending:
+        raise Refused("answer the open question first: " + state.pending[0].kind.replace("_", " "))
+    if state.reaction:
+        model = state.model(state.reaction[0])
+        if model.npc or model.seat == seat:
+            return model
+        raise Refused("another model is reacting")
+    if state.phase is Phase.NPCS:
+        if not state.active_model:
+            raise Refused("activate an NPC first (the closest to any Player Character)")
+        return state.model(state.active_model)   # NPCs are moved by any player or the game master
+    if state.active_seat != seat or not state.active_model:
+        raise Refused("select your Active Model on your turn first")
+    return state.model(state.active_model)
+
+
+def _check_can(model: Model, action: str, cost: int) -> None:
+    if model.npc:
+        return
+    if "bestial" in model.traits and action not in BESTIAL_ACTIONS:
+        raise Refused(f"{model.name} is Bestial: only Move, Get Up and Fight")
+    if model.prone and action not in PRONE_ACTIONS:
+        raise Refused(f"{model.name} is Prone: it can only crawl (Move) or Get Up")
+    if action == "get-up" and not model.prone:
+        raise Refused(f"{model.name} is not Prone")
+    if model.ap < cost:
+        raise Refused(f"{model.name} has {model.ap} AP; this action costs {cost}")
+
+
+def _spend(state: Battle, model: Model, cost: int) -> Battle:
+    """Pay the AP ("After completing each action reduce the model's AP"); count a reaction's action."""
+    model = state.model(model.id)
+    if not model.npc:
+        state = state.with_model(replace(model, ap=max(model.ap - cost, 0)))
+    if state.reaction and state.reaction[0] == model.id:
+        left = state.reaction[1] - 1
+        state = replace(state, reaction=(model.id, left) if left > 0 else None)
+    elif state.phase is Phase.NPCS and state.active_model == model.id:
+        left = state.npc_actions - 1   # "they will perform two actions"
+        state = replace(state, npc_actions=left)
+        if left <= 0:
+            state = replace(state, active_model=None, npcs_done=state.npcs_done | {model.id})
+    return state
+
+
+def after_action(state: Battle) -> Battle:
+    """The Active Model with no AP ends its activation; a player with nothing left passes."""
+    if state.phase is Phase.ACTION and not state.pending and not state.reaction and state.active_model:
+        active = state.model(state.active_model)
+        if active.ap <= 0 or not active.in_play:
+            state = next_player(replace(state, active_model=None))
+    return skip_to_a_player_who_can_act(state)
+
+
+def _fire_check(state: Battle, model: Model, rng: random.Random, seed) -> tuple[Battle, bool]:
+    """Being on Fire: "roll a Discipline test every time it attempts to take an action. ... On failure
+    it makes a D6" long Flee move in a random direction instead, loses 1 AP and its activation/reaction ends"."""
+    if not model.on_fire:
+        return state, True
+    state, outcome, roll = roll_model_test(state, model, model.discipline, "on Fire: Discipline", rng)
+    if outcome.passed:
+        return state.logged(model.seat, f"{model.name} keeps its nerve while on Fire", seed=seed, rolls=[roll]), True
+    flee = rng.randint(1, 6)
+    model = state.model(model.id)
+    state = drop_items(state, model)   # a Flee move: "automatically drops them before moving"
+    model = replace(state.model(model.id), ap=max(model.ap - 1, 0), prone=False)
+    state = state.with_model(model)
+    if state.reaction and state.reaction[0] == model.id:
+        state = replace(state, reaction=None)
+    elif state.active_model == model.id and state.phase is Phase.NPCS:
+        state = replace(state, active_model=None, npc_actions=0, npcs_done=state.npcs_done | {model.id})
+    elif state.active_model == model.id:
+        state = next_player(replace(state, active_model=None))
+    return state.logged(model.seat, f"{model.name} burns: a {flee}\" Flee move in a random direction, loses 1 AP, "
+                        "its activation ends", seed=seed, rolls=[roll, {"what": "flee distance", "d6": flee}]), False
+
+
+# --------------------------------------------------------------------------
+# attribute tests with the cards played before them
+# --------------------------------------------------------------------------
+
+def _take_armed(state: Battle, model: Model) -> tuple[Battle, tuple | None]:
+    for armed in state.armed:
+        if armed[1] == model.id:
+            rest = list(state.armed)
+            rest.remove(armed)
+            state = replace(state, armed=tuple(rest))
+            if fate.kind(armed[2]) == "number":   # revealed now: to the discards (an Ace went there when played)
+                state = fate.discard(state, armed[0], armed[2])
+            return state, armed
+    return state, None
+
+
+def roll_model_test(state: Battle, model: Model, modifier: int, what: str, rng: random.Random,
+                    event: cn.TestEvent | None = None) -> tuple[Battle, cn.Outcome, dict]:
+    """One Attribute Test for ``model``: Jinxed, Driven by madness and the complications that
+    change it, and the card played on it (an Ace passes it unrolled; a number is added)."""
+    state, outcome, roll, _ = roll_test_event(state, model, modifier, what, rng, event)
+    return state, outcome, roll
+
+
+def roll_test_event(state: Battle, model: Model, modifier: int, what: str, rng: random.Random,
+                    event: cn.TestEvent | None = None) -> tuple[Battle, cn.Outcome, dict, cn.TestEvent | None]:
+    """:func:`roll_model_test`, and the test as rolled (None when an Ace passed it without a roll)."""
+    if event is None:
+        if "driven-by-madness" in model.traits:
+            modifier += model.dread
+        event = cn.TestEvent(what, modifier, "jinxed" in model.traits)
+    state, armed = _take_armed(state, model)
+    if armed and fate.kind(armed[2]) == "ace":
+        return state, cn.Outcome.SUCCESS, {"what": what, "card": armed[2], "outcome": "success", "d20": []}, None
+    if armed:
+        event = replace(event, modifier=event.modifier + armed[3])
+    outcome, roll = event.roll(rng)
+    if armed:
+        roll["card"] = f"{armed[2]} ({armed[3]:+d})"
+    if outcome is cn.Outcome.FUMBLE and state.scenario.complication == "electric-discharges":
+        # "Whenever a model fumbles it is hit with a Damage 1 Electric attack."
+        shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, state.model(model.id).target()).hit
+        hit, steps = cn.sample_process(cn.hit_process, rng, shock, False)
+        state, lines = apply_hit(state, state.model(model.id), hit, steps, shock, None)
+        roll["electric discharge"] = {"steps": list(steps), "effects": lines}
+    return state, outcome, roll, event
+
+
+def attribute(model: Model, name: str, state: Battle) -> int:
+    """An attribute for a test, with this battle's complications (Slippery ground, Noxious air)."""
+    value = getattr(model, name)
+    effects = {state.scenario.complication, state.scenario.environment}
+    if name == "agility" and "slippery-ground" in effects:
+        value -= 2
+    if name == "toughness" and "noxious-air" in effects and "artificial" not in model.traits \
+            and not model.gear & cn.GAS_MASKS:
+        value -= 2
+    if name in ("toughness",):
+        value -= model.wounds   # "Each Wound gives a -1 modifier to Toughness and Morale rolls"
+    return value
+
+
+# --------------------------------------------------------------------------
+# basic actions
+# --------------------------------------------------------------------------
+
+def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | None = None,
+        in_melee: bool = False, test: str | None = None, note: str = "", item: str | None = None) -> Battle:
+    """Move, Get up, Interact, Fix/Reload: pay 1 AP and apply what the engine can (the board stays the players').
+
+    ``test``: the attribute a plain Interact is tested with ("On a Critical the action doesn't
+    cost any AP. On a Fumble the interaction backfires and the model is knocked Prone").
+    Fix/Reload name the weapon (``item``): Reload readies it; Fix is an Intellect test (+2 with a
+    repair kit), "On a Critical the action doesn't cost any AP. On a Fumble the item is broken".
+    Roly-poly system: Get up with an Agility test, free on a success, Prone and paid on a Fumble.
+    Equipment is used with ``equipment.use_equipment``.
+    """
+    if action not in BASIC - {"push", "use-equipment"}:
+        raise Refused(f"unknown action {action!r}")
+    if action in ("fix", "reload"):
+        model = acting_model(state, seat)
+        needing = model.jammed if action == "fix" else model.unloaded
+        if item is None or item not in needing:
+            names = ", ".join(sorted(needing)) or "none"
+            raise Refused(f"name the {'jammed' if action == 'fix' else 'unloaded'} weapon to {action}: {names}")
+    before = state
+    state, model, ok = begin(state, seat, action, 1, rng, seed, in_melee)
+    if not ok:
+        return step(before, after_action(state))
+    cost = 1
+    rolls, outcome = [], None
+    if action == "fix":
+        bonus = REPAIR_KIT if "repair-kit" in model.gear else 0
+        state, outcome, roll = roll_model_test(state, model, attribute(model, "intellect", state) + bonus,
+                                               "fix: Intellect", rng)
+        rolls.append(roll)
+    elif action == "get-up" and "roly-poly-system" in model.body_mods:
+        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state),
+                                               "roly-poly: Agility", rng)
+        rolls.append(roll)
+    elif test and action == "interact":
+        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state), f"interact: {test}",
+                                               rng)
+        rolls.append(roll)
+    text = f"{model.name}: {action.replace('-', ' ')}" + (f" ({note})" if note else "")
+    if outcome is not None:
+        text += f": {outcome.value}"
+    model = state.model(model.id)
+    if action == "get-up":
+        if outcome is cn.Outcome.FUMBLE:
+            text += ", stays Prone"
+        else:
+            state = state.with_model(replace(model, prone=False))
+            cost = 0 if outcome is not None and outcome.passed else 1
+    elif action == "reload":
+        state = state.with_model(replace(model, unloaded=model.unloaded - {item}))
+        text += f", {item} loaded"
+    elif action == "fix" and outcome.passed:
+        state = state.with_model(replace(model, jammed=model.jammed - {item}))
+        text += f", {item} fixed"
+    elif action == "fix" and outcome is cn.Outcome.FUMBLE:
+        state = state.with_model(replace(model, jammed=model.jammed - {item},
+                                         weapons=tuple(w for w in model.weapons if w.slug != item)))
+        text += f", {item} is broken"
+    elif action == "interact" and outcome is cn.Outcome.FUMBLE:
+        state = state.with_model(replace(model, prone=True))
+        text += ", knocked Prone"
+    if outcome is cn.Outcome.CRITICAL and action in ("interact", "fix"):
+        cost = 0
+    state = _spend(state, model, cost)
+    state = state.logged(seat, text, seed=seed if rolls else None, rolls=rolls)
+    if action == "move":
+        state = open_move_reactions(state, model)
+    return step(before, after_action(state))
+
+
+def begin(state: Battle, seat: str, action: str, cost: int, rng: random.Random, seed, in_melee: bool = False,
+          scenario_element: bool = False) -> tuple[Battle, Model, bool]:
+    """The checks every action makes, then Being on Fire's test: (state, the acting model, may it act)."""
+    model = acting_model(state, seat)
+    _check_can(model, action, cost)
+    if action in NOT_IN_MELEE and in_melee:
+        raise Refused(f"{action.replace('-', ' ').capitalize()} cannot be done while in melee")
+    if "lobotomised" in model.traits and (action in ("fix", "use-equipment") or scenario_element):
+        raise Refused(f"{model.name} is Lobotomised: it can never Fix, Use Equipment or interact with "
+                      "scenario elements")
+    state, ok = _fire_check(state, model, rng, seed)
+    return state, state.model(model.id), ok
+
+
+def put_out_fire(state: Battle, seat: str, model_id: str, rng: random.Random, seed: int | None = None,
+                 in_melee: bool = False) -> Battle:
+    """"To put out the flames the model on fire or another model within 1" has to spend an Interact action."""
+    burning = state.model(model_id)
+    if not burning.on_fire or not burning.in_play:
+        raise Refused(f"{burning.name} is not on Fire")
+    before = state
+    state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee)
+    if not ok:
+        return step(before, after_action(state))
+    state = state.with_model(replace(state.model(model_id), on_fire=False))
+    state = _spend(state, model, 1).logged(seat, f"{model.name} puts out the flames on {burning.name}")
+    return step(before, after_action(state))
+
+
+def open_move_reactions(state: Battle, mover: Model) -> Battle:
+    """"If Active Model performed a Move action and is now the closest enemy in LoS of an enemy model
+    that model may react": each enemy player with a model that has AP may claim it (distance is theirs)."""
+    if state.reaction:   # a reaction's move triggers no further reaction (B8)
+        return state
+    seats = [s for s in state.seats if s != mover.seat and any(m.ap > 0 for m in state.crew(s))]
+    return replace(state, pending=state.pending + tuple(
+        Pending("reaction", s, data=(("cause", "move"), ("by", mover.id))) for s in seats))
+
+
+def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """"Both models roll a D6 and add their Strength. If the attacker rolls higher the target is pushed 1"."
+    A Push that fails is a miss: the target may react."""
+    model = acting_model(state, seat)
+    _check_can(model, "push", 1)
+    target = state.model(target_id)
+    if target not in state.enemies_of(model):
+        raise Refused(f"{target.name} is not an enemy in play")
+    before = state
+    state, ok = _fire_check(state, model, rng, seed)
+    if not ok:
+        return step(before, after_action(state))
+    pushed, log = cn.roll_push(rng, model.strength, target.strength)
+    text = f"{model.name} pushes {target.name}: {'pushed 1 inch' if pushed else 'holds'}"
+    state = _spend(state, model, 1).logged(seat, text, seed=seed, rolls=[{"what": "push", "dice": list(log.shown)}])
+    if not pushed:
+        state = _open_miss_reaction(state, model, target, parry=False)
+    return step(before, after_action(state))
+
+
+# --------------------------------------------------------------------------
+# attacks
+# --------------------------------------------------------------------------
+
+def _situation(state: Battle, action: cn.Action, attacker: Model, target: Model, situation: cn.Situation):
+    names = {state.scenario.complication, state.scenario.environment} & TABLE_COMPLICATIONS
+    return cn.apply_complications(sorted(names), action, attacker.attacker(), target.target(), situation)
+
+
+def plan(state: Battle, attacker: Model, weapon_slug: str, target: Model,
+         situation: cn.Situation = cn.Situation(), action: str | None = None) -> tuple[cn.Action, cn.AttackPlan]:
+    """The engine's attack plan for two models of this battle (odds and rolls both start here)."""
+    use = attacker.weapon(weapon_slug)
+    act_kind = cn.Action(action) if action else (cn.Action.SHOOT if use.ranged else cn.Action.FIGHT)
+    a, t, s = _situation(state, act_kind, attacker, target, situation)
+    try:
+        return act_kind, cn.plan_attack(act_kind, a, use.weapon, t, s)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+
+
+def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: random.Random, seed: int | None = None,
+           situation: cn.Situation = cn.Situation(), action: str | None = None) -> Battle:
+    """Shoot or Fight: pay the AP (2 with Unwieldy), roll to hit, open the window after the roll.
+
+    The window closes with :func:`resolve_attack` by the attacker's player; before
+    that any player may force a Dread re-roll of a passed hit roll, or play a Jack.
+    """
+    model = acting_model(state, seat)
+    use = model.weapon(weapon_slug)
+    target = state.model(target_id)
+    if target not in state.enemies_of(model):
+        raise Refused(f"{target.name} is not an enemy in play")
+    if weapon_slug in model.jammed:
+        raise Refused(f"{use.name} is jammed: Fix it first")
+    if weapon_slug in model.unloaded:
+        raise Refused(f"{use.name} must be reloaded first")
+    cost = 2 if use.weapon.keywords.has("unwieldy") else 1
+    kind, planned = plan(state, model, weapon_slug, target, situation, action)
+    _check_can(model, kind.value, cost)
+    before = state
+    state, ok = _fire_check(state, model, rng, seed)
+    if not ok:
+        return step(before, after_action(state))
+    model = state.model(model.id)
+    state, outcome, roll, rolled = roll_test_event(state, model, 0, "to hit", rng, event=planned.to_hit)
+    reactable = not (state.reaction and state.reaction[0] == model.id)   # a reaction's miss opens none (B8)
+    state = _spend(state, model, cost)
+    if use.weapon.keywords.has("reload"):
+        state = state.with_model(replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {weapon_slug}))
+    data = (("target", target.id), ("weapon", weapon_slug), ("action", kind.value), ("situation", situation),
+            ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable),
+            ("event", rolled), ("attribute", "discipline" if use.ranged else "agility"))
+    state = replace(state, pending=(Pending("to_hit", model.seat or seat, model.id, data),) + state.pending)
+    text = f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: " \
+           f"{outcome.value}"
+    return step(before, state.logged(seat, text, seed=seed, rolls=[roll]))
+
+
+def _pending(state: Battle, kind: str) -> Pending:
+    if not state.pending or state.pending[0].kind != kind:
+        raise Refused(f"there is no {kind.replace('_', ' ')} to answer now")
+    return state.pending[0]
+
+
+def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
+    data = dict(pending.data)
+    data.update(changes)
+    return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
+
+
+def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """"after an Attribute Test is rolled and successfully passed by a character that has any Dread, any
+    player ... may decide to force the dice to be re-rolled by removing one Dread" (once: "never re-roll a
+    die more than once")."""
+    pending = rolled_pending(state)
+    model = state.model(pending.model)
+    outcome = cn.Outcome(pending.get("outcome"))
+    if state.phase is not Phase.ACTION:
+        raise Refused("Dread is spent on re-rolls in the Action Phase")
+    if not outcome.passed:
+        raise Refused("only a passed test can be re-rolled with Dread")
+    if model.dread <= 0:
+        raise Refused(f"{model.name} has no Dread")
+    if pending.get("rerolled"):
+        raise Refused("this test was already re-rolled")
+    event = pending.get("event")
+    if event is None:
+        raise Refused("an Ace passed this test without a roll: there is no die to re-roll")
+    after = state.with_model(replace(model, dread=model.dread - 1))
+    new, roll = event.roll(rng)
+    after = _with_pending_data(after, pending, outcome=new.value, rerolled=True)
+    return step(state, after.logged(seat, f"{state.player(seat).name} removes a Dread from {model.name} to re-roll "
+                                    f"its {event.what}: {new.value}", seed=seed, rolls=[roll]))
+
+
+def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """The test's own model re-rolls it by a trait or body-mod (once, like any re-roll):
+
+    Multi-headed: "Can re-roll failed reaction tests but if the re-roll also fails it loses 1 AP";
+    Neural cabling: "can reroll any Intellect test. If the re-roll is a failure it suffers a Neural Overload";
+    Excessive neural cabling: "can reroll any attribute test. If the re-roll is a success it suffers a Neural
+    Overload. If it is a failure it suffers two consecutive Neural Overloads".
+    """
+    pending = rolled_pending(state)
+    model = state.model(pending.model)
+    if model.seat != seat or model.npc:
+        raise Refused("the model's own player re-rolls with its trait or body-mod")
+    if pending.get("rerolled"):
+        raise Refused("this test was already re-rolled")
+    event = pending.get("event")
+    if event is None:
+        raise Refused("an Ace passed this test without a roll: there is no die to re-roll")
+    outcome = cn.Outcome(pending.get("outcome"))
+    reaction = pending.get("then") == "reaction"
+    if reaction and "multi-headed" in model.traits and not outcome.passed:
+        how = "multi-headed"
+    elif pending.get("attribute") == "intellect" and "neural-cabling" in model.body_mods:
+        how = "neural-cabling"
+    elif "excessive-neural-cabling" in model.body_mods:
+        how = "excessive-neural-cabling"
+    else:
+        raise Refused(f"{model.name} has nothing that re-rolls this test")
+    new, roll = event.roll(rng)
+    after = _with_pending_data(state, pending, outcome=new.value, rerolled=True)
+    rolls, lines = [roll], [f"{model.name} re-rolls its {event.what} ({how.replace('-', ' ')}): {new.value}"]
+    overloads = 0
+    if how == "multi-headed" and not new.passed:
+        after = after.with_model(replace(after.model(model.id), ap=max(after.model(model.id).ap - 1, 0)))
+        lines.append("the heads start arguing: 1 AP lost")
+    elif how == "neural-cabling" and not new.passed:
+        overloads = 1
+    elif how == "excessive-neural-cabling":
+        overloads = 1 if new.passed else 2
+    for _ in range(overloads):
+        if after.model(model.id).in_play:
+            from crewbuilder.rules.battle.sorcery import neural_overload
+            after, text, overload_roll = neural_overload(after, model.id, rng)
+            lines.append(text)
+            rolls.append(overload_roll)
+    return step(state, after.logged(seat, "; ".join(lines), seed=seed, rolls=rolls))
+
+
+def rolled_pending(state: Battle) -> Pending:
+    """The window after a test was rolled (an attack's hit roll, or a reaction's or a sorcery's test)."""
+    if not state.pending or state.pending[0].kind not in ("to_hit", "test"):
+        raise Refused("no test was just rolled")
+    return state.pending[0]
+
+
+def open_test_window(state: Battle, seat: str, model: Model, outcome: cn.Outcome, event, then: str,
+                     **data) -> Battle:
+    """Hold a rolled test open for a Jack or a Dread re-roll; ``then`` names what resolving it does."""
+    items = (("outcome", outcome.value), ("rerolled", False), ("event", event), ("then", then)) + tuple(data.items())
+    return replace(state, pending=(Pending("test", seat, model.id, items),) + state.pending)
+
+
+def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """Close a test's window: the reaction or the sorcery takes its (final) result."""
+    pending = _pending(state, "test")
+    if seat != pending.seat:
+        raise Refused("the player who rolled the test resolves it")
+    outcome = cn.Outcome(pending.get("outcome"))
+    after = replace(state, pending=state.pending[1:])
+    model = after.model(pending.model)
+    if pending.get("then") == "reaction":
+        after = _apply_reaction(after, seat, model, outcome)
+    elif pending.get("then") == "sorcery":
+        from crewbuilder.rules.battle.sorcery import finish_sorcery
+        after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
+    else:
+        raise Refused(f"unknown test {pending.get('then')!r}")
+    return step(state, after_action(after))
+
+
+def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """Close the hit roll's window: roll the damage on a hit and apply it to the target."""
+    pending = _pending(state, "to_hit")
+    if seat != pending.seat:
+        raise Refused("the attacker's player rolls the damage")
+    attacker = state.model(pending.get("attacker"))
+    target = state.model(pending.get("target"))
+    outcome = cn.Outcome(pending.get("outcome"))
+    kind, planned = plan(state, attacker, pending.get("weapon"), target, pending.get("situation"),
+                         pending.get("action"))
+    use = attacker.weapon(pending.get("weapon"))
+    before = state
+    state = replace(state, pending=state.pending[1:])
+    rolls, lines = [], []
+    if outcome.passed:
+        hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, outcome is cn.Outcome.CRITICAL)
+        rolls += list(steps)
+        state, lines = apply_hit(state, target, hit, steps, planned.hit, attacker)
+        if use.weapon.keywords.has("fire") and state.model(target.id).in_play:
+            state, line, roll = _catch_fire(state, state.model(target.id), rng)
+            lines.append(line)
+            rolls += [roll] if roll else []
+    else:
+        lines.append("missed")
+        if outcome is cn.Outcome.FUMBLE:
+            if kind is cn.Action.SHOOT and not use.weapon.keywords.has("reliable"):
+                a = state.model(attacker.id)
+                state = state.with_model(replace(a, jammed=a.jammed | {use.slug}))
+                lines.append(f"{use.name} jams")
+            if kind is cn.Action.FIGHT:
+                state = state.with_model(replace(state.model(attacker.id), prone=True))
+                lines.append(f"{attacker.name} falls Prone")
+            if use.weapon.keywords.has("unstable") and state.model(attacker.id).in_play:
+                # "Unstable: On a Fumble the damage is dealt to the user."
+                own = state.model(attacker.id)
+                self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
+                hit, steps = cn.sample_process(cn.hit_process, rng, self_hit, False)
+                rolls += list(steps)
+                state, more = apply_hit(state, own, hit, steps, self_hit, None)
+                lines += [f"Unstable: {line}" for line in more]
+    if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
+        state = state.with_model(gain_dread(state.model(target.id)))   # "Every time this model attacks"
+        lines.append(f"{target.name} gains 1 Dread (Maddening Terror)")
+    if kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
+        face = rng.randint(1, 6)
+        rolls.append({"what": "ammo deficit", "d6": face})
+        if face == 1:
+            a = state.model(attacker.id)
+            state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
+            lines.append(f"{use.name} runs out of ammo for this game")
+    state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
+    if not outcome.passed and pending.get("reactable"):
+        state = _open_miss_reaction(state, attacker, state.model(target.id),
+                                    parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)))
+    return step(before, after_action(state))
+
+
+def _has_parry(model: Model) -> bool:
+    return any(w.weapon.keywords.has("parry") for w in model.weapons)
+
+
+def _open_miss_reaction(state: Battle, attacker: Model, target: Model, parry: bool) -> Battle:
+    """"If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
+    if not target.in_play or (not target.npc and target.ap <= 0):
+        return state
+    seat = target.seat if not target.npc else attacker.seat
+    return replace(state, pending=state.pending + (
+        Pending("reaction", seat, target.id, (("cause", "missed"), ("by", attacker.id), ("parry", parry))),))
+
+
+def apply_hit(state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: cn.HitPlan,
+              attacker: Model | None) -> tuple[Battle, list[str]]:
+    """Put the engine's hit on the target: Wounds, Prone, Dread from a failed Tough it Out, Out of Action."""
+    lines = []
+    failed_tio = any(s.get("what") == "tough it out" and s.get("outcome") in ("failure", "fumble") for s in steps)
+    organs_used = hit_plan.extra_organs and not hit.organs
+    model = replace(target, wounds=min(hit.wounds, cn.MAX_WOUNDS), prone=hit.prone,
+                    had_a_wound=target.had_a_wound or hit.gained > 0 or organs_used,
+                    wounds_suffered=target.wounds_suffered + hit.gained)
+    if model.magic_shield and any(s.get("what") == "damage" for s in steps):
+        model = replace(model, magic_shield=False)   # "disappears after reducing damage once"
+        lines.append(f"{target.name}'s Shield is spent")
+    if hit.gained:
+        lines.append(f"{target.name} gains {hit.gained} Wound(s)")
+    if hit.knocked and not hit.ooa:
+        lines.append(f"{target.name} is knocked Prone")
+    if failed_tio and "demonic" not in target.traits and model.gains_dread:
+        model = gain_dread(model)
+        lines.append(f"{target.name} fails to Tough it Out: 1 Dread")
+    if not hit.gained and not hit.knocked and not hit.ooa:
+        lines.append(f"{target.name} is unharmed")
+    if hit.ooa:
+        if model.is_pc and hit.wounds < cn.MAX_WOUNDS:
+            state = state.with_model(model)
+            lines.append(f"{target.name} would go Out of Action")
+            data = (("by", attacker.id),) if attacker is not None else ()
+            state = replace(state, pending=(Pending("ooa", model.seat, model.id, data),) + state.pending)
+            return state, lines
+        state, line = take_out(state.with_model(model), model.id, by=attacker)
+        return state, lines + [line]
+    return state.with_model(model), lines
+
+
+def take_out(state: Battle, model_id: str, dead: bool = False, by: Model | None = None) -> tuple[Battle, str]:
+    """Out of Action (or dead): off the table, what it carried dropped; its allies are asked who saw it.
+
+    Terrifying (``by``, the Rabid Machine): "Whenever this model puts another OoA all enemies in LoS gain 1
+    Dread even if the removed model wasn't friendly to them": every player names their models who saw it.
+    """
+    model = state.model(model_id)
+    state = state.with_model(replace(model, status=Status.DEAD if dead else Status.OUT_OF_ACTION, ap=0,
+                                     on_fire=False))
+    if state.active_model == model_id:
+        state = replace(state, active_model=None)
+        if state.phase is Phase.ACTION:
+            state = next_player(state)
+    if state.reaction and state.reaction[0] == model_id:
+        state = replace(state, reaction=None)
+    if model.is_pc and any(m.gains_dread for m in state.crew(model.seat)):
+        state = replace(state, pending=state.pending + (Pending("witnesses", model.seat, model_id),))
+    if by is not None and "terrifying" in by.traits:
+        state = replace(state, pending=state.pending + tuple(
+            Pending("witnesses", seat, model_id, (("terror", by.id),)) for seat in state.seats
+            if any(m.gains_dread for m in state.crew(seat))))
+    return state, f"{model.name} {'dies' if dead else 'is Out of Action'}"
+
+
+def accept_out_of_action(state: Battle, seat: str) -> Battle:
+    """The PC's player plays no Queen: it goes Out of Action."""
+    pending = _pending(state, "ooa")
+    if pending.seat != seat:
+        raise Refused("the model's player answers")
+    by = state.model(pending.get("by")) if pending.get("by") else None
+    after, line = take_out(replace(state, pending=state.pending[1:]), pending.model, by=by)
+    return step(state, after_action(after.logged(seat, line)))
+
+
+def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
+    """"An ally goes OoA while in LoS of the character": the player ticks the allies who saw it; each gains 1 Dread."""
+    pending = _pending(state, "witnesses")
+    if pending.seat != seat:
+        raise Refused("the fallen model's player names the allies who saw it")
+    allies = {m.id for m in state.crew(seat)}
+    wrong = set(witnesses) - allies
+    if wrong:
+        raise Refused(f"not allies on the table: {', '.join(sorted(wrong))}")
+    after = replace(state, pending=state.pending[1:])
+    names = []
+    for model_id in sorted(set(witnesses)):
+        after = after.with_model(gain_dread(after.model(model_id)))
+        names.append(after.model(model_id).name)
+    fallen = state.model(pending.model).name
+    if pending.get("terror"):
+        fallen += f" taken out by the {state.model(pending.get('terror')).name} (Terrifying)"
+    text = f"Saw {fallen} fall: {', '.join(names)} (1 Dread each)" if names else f"Nobody saw {fallen} fall"
+    return step(state, after_action(after.logged(seat, text)))
+
+
+def _catch_fire(state: Battle, model: Model, rng: random.Random) -> tuple[Battle, str, dict | None]:
+    """Fire: "Models hit with this weapon must pass an Agility test or catch Fire" (Artificial never;
+    a hazard suit ignores the Fire effects)."""
+    if "artificial" in model.traits or "hazard-suit" in model.gear or model.on_fire:
+        return state, f"{model.name} does not catch Fire", None
+    state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state), "catch Fire", rng)
+    if outcome.passed:
+        return state, f"{model.name} does not catch Fire", roll
+    return state.with_model(replace(state.model(model.id), on_fire=True)), f"{model.name} is on Fire", roll
+
+
+# --------------------------------------------------------------------------
+# reactions
+# --------------------------------------------------------------------------
+
+def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None, model_id: str | None = None) -> Battle:
+    """"The reacting model must roll an Agility test and if passed can perform one action. On a Critical it
+    can perform up to two actions, on a Fumble it loses 1 AP." Parry: "Automatically pass reaction tests
+    when missed in melee"."""
+    pending = _pending(state, "reaction")
+    if pending.seat != seat:
+        raise Refused("this reaction is another player's")
+    model = state.model(model_id or pending.model or "")
+    if pending.model and model.id != pending.model:
+        raise Refused(f"only {state.model(pending.model).name} may react")
+    if not pending.model and (model.seat != seat or not model.is_pc):
+        raise Refused(f"{model.name} is not yours")
+    if not model.in_play or (not model.npc and model.ap <= 0):
+        raise Refused(f"{model.name} needs AP left to react")
+    if model.asleep:
+        raise Refused(f"{model.name} cannot react this round (Sleep)")
+    before = state
+    state = replace(state, pending=tuple(p for p in state.pending if p.kind != "reaction"))
+    if pending.get("parry"):
+        state = state.logged(seat, f"{model.name} reacts: Parry passes the test", rolls=[
+            {"what": "reaction", "parry": True, "outcome": "success"}])
+        return step(before, after_action(_apply_reaction(state, seat, model, cn.Outcome.SUCCESS)))
+    state, outcome, roll, event = roll_test_event(state, model, attribute(model, "agility", state), "reaction", rng)
+    state = open_test_window(state.logged(seat, f"{model.name} tries to react: {outcome.value}", seed=seed,
+                                          rolls=[roll]), seat, model, outcome, event, "reaction",
+                             attribute="agility")
+    return step(before, state)
+
+
+def _apply_reaction(state: Battle, seat: str, model: Model, outcome: cn.Outcome) -> Battle:
+    model = state.model(model.id)
+    if outcome is cn.Outcome.CRITICAL:
+        state, text = replace(state, reaction=(model.id, 2)), "critical: up to two actions"
+    elif outcome is cn.Outcome.SUCCESS:
+        state, text = replace(state, reaction=(model.id, 1)), "one action"
+    elif outcome is cn.Outcome.FUMBLE:
+        state, text = state.with_model(replace(model, ap=max(model.ap - 1, 0))), "fumble: loses 1 AP"
+    else:
+        text = "fails"
+    return state.logged(seat, f"{model.name} reacts: {text}")
+
+
+def decline_reaction(state: Battle, seat: str) -> Battle:
+    pending = _pending(state, "reaction")
+    if pending.seat != seat:
+        raise Refused("this reaction is another player's")
+    if pending.model and state.model(pending.model).npc:
+        raise Refused("an NPC always chooses to react")
+    after = replace(state, pending=state.pending[1:])
+    return step(state, after_action(after.logged(seat, f"{state.player(seat).name} does not react")))
+
+
+def end_reaction(state: Battle, seat: str) -> Battle:
+    if not state.reaction:
+        raise Refused("no model is reacting")
+    model = state.model(state.reaction[0])
+    if model.seat != seat and not model.npc:
+        raise Refused("the reacting model's player ends its reaction")
+    after = replace(state, reaction=None).logged(seat, f"{model.name} ends its reaction")
+    return step(state, after_action(after))
+
+
+# --------------------------------------------------------------------------
+# fate cards played
+# --------------------------------------------------------------------------
+
+def _open_card_window(state: Battle, seat: str, card: str, effect: tuple, shown: str) -> Battle:
+    """Every enemy may counter the card with a Joker ("right after your enemy plays a card")."""
+    windows = tuple(Pending("card", s, data=(("card", card), ("by", seat), ("effect", effect), ("shown", shown)))
+                    for s in state.seats if s != seat)
+    return replace(state, pending=windows + state.pending)
+
+
+def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: int = 1) -> Battle:
+    """An Ace ("automatically pass that test without rolling") or a numbered card ("Place the card face down
+    before rolling and reveal after the roll ... the player playing the card deciding if the modifier is
+    positive or negative") on the next Attribute Test the engine rolls for ``model_id``."""
+    if state.phase not in (Phase.ACTION, Phase.NPCS) or state.pending:
+        raise Refused("play it before an Attribute Test in the Action Phase")
+    model = state.model(model_id)
+    if not model.in_play:
+        raise Refused(f"{model.name} is not in play")
+    after = fate.take_from_hand(state, seat, card, ("ace", "number"), face_down=fate.kind(card) == "number")
+    signed = 0 if fate.kind(card) == "ace" else (fate.value(card) if sign >= 0 else -fate.value(card))
+    shown = "an Ace" if fate.kind(card) == "ace" else "a numbered card, face down"
+    after = _open_card_window(after, seat, card, ("arm", model_id, signed), shown)
+    return step(state, after.logged(seat, f"{state.player(seat).name} plays {shown} on {model.name}'s next test"))
+
+
+def play_jack(state: Battle, seat: str, card: str, into: str) -> Battle:
+    """"Play after an Attribute Test is rolled to change a regular failure into a Fumble or a regular success
+    into a Critical" (the window of a hit roll, a reaction test or a sorcery test)."""
+    pending = rolled_pending(state)
+    if pending.get("event") is None:
+        raise Refused("an Ace passed this test without a roll")
+    outcome = cn.Outcome(pending.get("outcome"))
+    wanted = {"critical": cn.Outcome.SUCCESS, "fumble": cn.Outcome.FAILURE}.get(into)
+    if wanted is None:
+        raise Refused("a Jack turns a result into a critical or a fumble")
+    if outcome is not wanted:
+        raise Refused(f"a Jack turns a regular {wanted.value} into a {into}; this roll is a {outcome.value}")
+    after = fate.take_from_hand(state, seat, card, ("jack",))
+    after = _open_card_window(after, seat, card, ("jack", into), f"a Jack ({into})")
+    return step(state, after.logged(seat, f"{state.player(seat).name} plays {card}: the roll becomes a {into}",
+                                    final=True))
+
+
+def play_queen(state: Battle, seat: str, card: str) -> Battle:
+    """"Play when a model with less than 6 Wounds would go OoA. The model suffers a Wound instead." (B5)"""
+    pending = _pending(state, "ooa")
+    if pending.seat != seat:
+        raise Refused("the model's player may play a Queen for it")
+    after = fate.take_from_hand(state, seat, card, ("queen",))
+    after = _open_card_window(after, seat, card, ("queen", pending.model), "a Queen")
+    return step(state, after.logged(seat, f"{state.player(seat).name} plays {card} for "
+                                    f"{state.model(pending.model).name}", final=True))
+
+
+def play_king(state: Battle, seat: str, card: str, model_id: str) -> Battle:
+    """"Play after an enemy model performs an action. Select one of your models in its LoS to react ...
+    No Agility roll is necessary." (one action, paid in AP as any reaction, B7)"""
+    if state.phase is not Phase.ACTION or state.pending or state.reaction or not state.active_model:
+        raise Refused("a King is played right after an enemy model's action")
+    active = state.model(state.active_model)
+    if active.seat == seat:
+        raise Refused("a King answers an enemy model's action")
+    model = state.model(model_id)
+    if model.seat != seat or not model.is_pc or not model.in_play or model.ap <= 0:
+        raise Refused(f"{model.name} must be one of your models on the table with AP left")
+    after = fate.take_from_hand(state, seat, card, ("king",))
+    after = _open_card_window(after, seat, card, ("king", model_id), "a King")
+    return step(state, after.logged(seat, f"{state.player(seat).name} plays {card}: {model.name} reacts", final=True))
+
+
+def answer_card(state: Battle, seat: str, joker: str | None = None) -> Battle:
+    """An enemy counters the card just played with a Joker ("The countered card is still discarded"),
+    or lets it stand; when every enemy has let it stand, the card takes effect."""
+    pending = _pending(state, "card")
+    if pending.seat != seat:
+        raise Refused("another player must answer this card first")
+    card = pending.get("card")
+    rest = tuple(p for p in state.pending if not (p.kind == "card" and p.get("card") == card))
+    if joker:
+        after = fate.take_from_hand(state, seat, joker, ("joker",))
+        after = replace(after, pending=rest)
+        if card not in after.player(pending.get("by")).discard:
+            after = fate.discard(after, pending.get("by"), card)   # "The countered card is still discarded"
+        shown = pending.get("shown")
+        named = card if "face down" not in shown else shown
+        return step(state, after.logged(seat, f"{state.player(seat).name} counters {named} with a Joker", final=True))
+    others = tuple(p for p in state.pending[1:] if p.kind == "card" and p.get("card") == card)
+    if others:
+        after = replace(state, pending=state.pending[1:])
+        return step(state, after.logged(seat, f"{state.player(seat).name} lets the card stand", final=True))
+    after = _apply_card(replace(state, pending=rest), pending.get("by"), card, pending.get("effect"))
+    # a numbered card stays face down until the roll: the log names the card only when it was shown
+    shown = pending.get("shown")
+    return step(state, after_action(after.logged(seat, f"{card if 'face down' not in shown else shown} stands",
+                                                 final=True)))
+
+
+def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:
+    kind = effect[0]
+    if kind == "arm":
+        return replace(state, armed=state.armed + ((by, effect[1], card, effect[2]),))
+    if kind == "jack":
+        pending = rolled_pending(state)
+        return _with_pending_data(state, pending, outcome=effect[1])
+    if kind == "queen":
+        pending = _pending(state, "ooa")
+        model = state.model(pending.model)
+        model = replace(model, wounds=min(model.wounds + 1, cn.MAX_WOUNDS), had_a_wound=True,
+                        wounds_suffered=model.wounds_suffered + 1)
+        return replace(state.with_model(model), pending=state.pending[1:]).logged(
+            by, f"{model.name} suffers a Wound instead of going Out of Action")
+    if kind == "king":
+        return replace(state, reaction=(effect[1], 1))
+    raise Refused(f"unknown card effect {kind!r}")

@@ -1,0 +1,36 @@
+"""The rules content a battle reads: the bundled Cybernekr0 catalogue file (plain JSON, no Django).
+
+Scenarios, complications, the Quick start environmental effects, NPC profiles
+and sorceries are data; the step functions look them up here (or take them
+from the caller, who may pass the campaign's own catalogue).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from crewbuilder.rules import cybernekro as cn
+from crewbuilder.rules.odds import CATALOGUE_FILE
+
+
+@lru_cache(maxsize=1)
+def data() -> dict:
+    with open(CATALOGUE_FILE, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def entry(section: str, slug: str) -> dict:
+    for item in data().get(section, []):
+        if item.get("slug") == slug:
+            return item
+    raise KeyError(f"no {section} entry {slug!r} in the catalogue")
+
+
+def by_number(section: str, number: int) -> dict | None:
+    return next((item for item in data().get(section, []) if item.get("number") == number), None)
+
+
+def npc_traits(npc: dict) -> frozenset:
+    """An NPC's abilities as trait slugs ("Unstoppable" -> "unstoppable"), plus "npc"."""
+    return frozenset({"npc"} | {cn.slug(a["name"]) for a in npc.get("abilities", [])})

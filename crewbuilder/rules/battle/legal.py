@@ -1,0 +1,241 @@
+"""What a seat may do now (``legal``), and what a seat may see (``view_for``: the others' hands hidden).
+
+``legal`` never depends on another player's hidden cards: the windows for a
+Joker, a Queen or a Jack are offered to everyone they could concern, whatever
+they hold; only the seat's own hand decides which card plays it is offered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from crewbuilder.rules.battle import catalogue, fate
+from crewbuilder.rules.battle.npcs import npcs_to_activate
+from crewbuilder.rules.battle.rounds import ap_models, ap_order
+from crewbuilder.rules.battle.setup import _next_sorcerer_seat
+from crewbuilder.rules.battle.state import Battle, Phase
+
+
+@dataclass(frozen=True)
+class Option:
+    step: str            # the step function's name
+    args: tuple = ()     # what to pass it (model ids, weapon slugs, cards ...)
+
+
+def _cards(state: Battle, seat: str, kinds) -> list[str]:
+    return [c for c in state.player(seat).hand if fate.kind(c) in kinds]
+
+
+def legal(state: Battle, seat: str) -> tuple[Option, ...]:
+    """Every step ``seat`` may take now (an empty tuple: wait for someone else)."""
+    out: list[Option] = []
+    if state.phase is Phase.ENDED:
+        return ()
+    state.player(seat)
+    if state.pending:
+        p = state.pending[0]
+        if p.kind == "card":
+            if p.seat == seat:
+                out.append(Option("answer_card"))
+                out += [Option("answer_card", (j,)) for j in _cards(state, seat, ("joker",))]
+            return tuple(out)
+        if p.kind in ("to_hit", "test"):
+            if p.seat == seat:
+                out.append(Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"))
+            model = state.model(p.model)
+            rolled = p.get("event") is not None
+            if p.get("outcome") in ("success", "critical") and model.dread > 0 and not p.get("rerolled") \
+                    and rolled and state.phase is Phase.ACTION:
+                out.append(Option("reroll_with_dread"))
+            if p.seat == seat and rolled and not p.get("rerolled") and model.seat == seat and (
+                    ("multi-headed" in model.traits and p.get("then") == "reaction"
+                     and p.get("outcome") in ("failure", "fumble"))
+                    or (p.get("attribute") == "intellect" and "neural-cabling" in model.body_mods)
+                    or "excessive-neural-cabling" in model.body_mods):
+                out.append(Option("reroll_with_body"))
+            into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
+            if into and rolled:
+                out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]
+            return tuple(out)
+        if p.seat != seat:
+            return ()
+        if p.kind == "choose_active":
+            return tuple(Option("choose_active", (s,)) for s in state.seats)
+        if p.kind == "ooa":
+            out.append(Option("accept_out_of_action"))
+            if state.model(p.model).wounds < 6:
+                out += [Option("play_queen", (c,)) for c in _cards(state, seat, ("queen",))]
+            return tuple(out)
+        if p.kind == "witnesses":
+            return (Option("name_witnesses", tuple(m.id for m in state.crew(seat))),)
+        if p.kind == "reaction":
+            if p.model:
+                out.append(Option("react", (p.model,)))
+            else:
+                out += [Option("react", (m.id,)) for m in state.crew(seat) if m.ap > 0 and not m.asleep]
+            if not (p.model and state.model(p.model).npc):   # "they will always choose to react"
+                out.append(Option("decline_reaction"))
+            return tuple(out)
+        return ()
+    if state.phase is Phase.SETUP:
+        if catalogue.entry("scenarios", state.scenario.slug).get("draws_complication") and not state.scenario.complication:
+            return (Option("draw_complication"),)
+        if not state.active_seat:
+            return (Option("deployment_initiative"),)
+        return (Option("deployed"),)
+    if state.phase is Phase.SORCERIES:
+        if _next_sorcerer_seat(state) != seat:
+            return ()
+        for m in state.crew(seat):
+            if m.sorcerer and m.id not in state.sorceries_done:
+                out += [Option("choose_sorcery", (m.id,)), Option("roll_sorceries", (m.id,))]
+        return tuple(out)
+    if state.phase is Phase.ROUND_START:
+        return (Option("start_round"),)
+    if state.phase is Phase.AP:
+        order = ap_order(state)
+        if order and order[0] == seat:
+            return (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),)
+        return ()
+    if state.phase is Phase.ACTION:
+        return tuple(_action_options(state, seat))
+    if state.phase is Phase.NPCS:
+        if state.reaction:
+            reacting = state.model(state.reaction[0])
+            if reacting.seat != seat and not reacting.npc:
+                return ()
+            return tuple(_acting_options(state, reacting)) + (Option("end_reaction"),)
+        if state.active_model:
+            return tuple(_acting_options(state, state.model(state.active_model))) + (Option("end_npc_activation"),)
+        waiting = npcs_to_activate(state)
+        if waiting:
+            return tuple(Option("activate_npc", (m.id,)) for m in waiting)
+        return (Option("end_npc_phase"),)
+    if state.phase is Phase.MORALE:
+        if not state.morale_started:
+            return (Option("begin_morale"),)
+        if state.morale_queue:
+            head = state.model(state.morale_queue[0])
+            return (Option("roll_morale", (head.id,)),) if head.seat == seat else ()
+        return (Option("end_morale"),)
+    if state.phase is Phase.ROUND_END:
+        return (Option("finish_round"),)
+    return ()
+
+
+def _action_options(state: Battle, seat: str):
+    if state.reaction:
+        model = state.model(state.reaction[0])
+        if model.seat == seat or model.npc:   # NPCs are moved by any player (or the game master)
+            yield from _acting_options(state, model)
+            yield Option("end_reaction")
+        return
+    kings = _cards(state, seat, ("king",))
+    if state.active_model and state.model(state.active_model).seat != seat:
+        for c in kings:
+            for m in state.crew(seat):
+                if m.ap > 0:
+                    yield Option("play_king", (c, m.id))
+    if state.active_seat != seat:
+        return
+    if not state.active_model:
+        for m in ap_models(state, seat):
+            if m.ap > 0:
+                yield Option("select_model", (m.id,))
+        yield Option("pass_turn")
+        return
+    yield from _acting_options(state, state.model(state.active_model))
+    yield Option("end_activation")
+
+
+def _acting_options(state: Battle, model):
+    from crewbuilder.rules.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS
+    ap = model.ap if not model.npc else 99
+    if ap <= 0:
+        return
+
+    def allowed(action: str) -> bool:
+        if model.npc:
+            return True
+        if "bestial" in model.traits and action not in BESTIAL_ACTIONS:
+            return False
+        return not (model.prone and action not in PRONE_ACTIONS)
+
+    for action in ("move", "get-up", "interact"):
+        if allowed(action) and (action != "get-up" or model.prone):
+            yield Option("act", (action,))
+    for weapon in sorted(model.jammed):
+        if allowed("fix") and "lobotomised" not in model.traits:
+            yield Option("act", ("fix", weapon))
+    for weapon in sorted(model.unloaded):
+        if allowed("reload"):
+            yield Option("act", ("reload", weapon))
+    if allowed("use-equipment") and "lobotomised" not in model.traits:
+        from crewbuilder.rules.battle.equipment import USABLE
+        for item in USABLE:
+            if item in model.gear:
+                yield Option("use_equipment", (item,))
+    for enemy in state.enemies_of(model):
+        if allowed("push"):
+            yield Option("push", (enemy.id,))
+        for use in model.weapons:
+            cost = 2 if use.weapon.keywords.has("unwieldy") else 1
+            kind = "shoot" if use.ranged else "fight"
+            if use.slug not in model.jammed | model.unloaded and ap >= cost and allowed(kind):
+                yield Option("attack", (use.slug, enemy.id))
+    if model.sorcerer and allowed("sorcery"):
+        for sorcery in model.sorceries:
+            if sorcery not in model.cast_this_round:
+                yield Option("cast", (sorcery,))
+    for c in _cards(state, model.seat, ("ace", "number")) if model.seat else ():
+        yield Option("play_before_test", (c, model.id))
+    yield from _scenario_options(state, model, allowed)
+
+
+def _scenario_options(state: Battle, model, allowed):
+    """The scenario's own steps for the acting model (an Interact, or leaving the table)."""
+    s = state.scenario
+    if model.npc:
+        return
+    element = allowed("interact") and "lobotomised" not in model.traits
+    if s.slug == "quick-start-scenario" and element:
+        for number, owner in s.terminals:
+            if owner != model.seat:
+                yield Option("take_terminal", (number,))
+    if s.slug == "exploration" and element and s.explored < s.rooms:
+        yield Option("explore")
+    if s.slug == "exploration" and s.corpses:
+        yield Option("corpse_check")
+    if allowed("interact") and s.treasure_on_table:
+        yield Option("pick_up", ("treasure",))
+    if allowed("interact") and s.artifact_on_table:
+        yield Option("pick_up", ("artifact",))
+    if s.slug == "prisoner" and element and any(m.imprisoned and m.in_play for m in state.models):
+        yield Option("open_prison", ("strength",))
+        yield Option("open_prison", ("intellect",))
+    if s.slug == "stop-the-ritual" and element and model.seat == s.defender and s.interacts_this_round < 2 \
+            and s.ritual < s.ritual_target:
+        yield Option("perform_ritual")
+    if allowed("interact"):
+        for m in state.crew(model.seat):
+            if m.on_fire:
+                yield Option("put_out_fire", (m.id,))
+    if allowed("move"):
+        yield Option("leave_table", (model.id,))
+
+
+def view_for(state: Battle, seat: str | None) -> Battle:
+    """The battle as ``seat`` may see it: the others' hands as face-down cards, every deck's order
+    hidden, face-down numbered cards of the others masked (``None``: a spectator sees no hand)."""
+    hidden = "face-down card"
+    players = tuple(
+        replace(p, deck=(hidden,) * len(p.deck),
+                hand=p.hand if p.seat == seat else (hidden,) * len(p.hand))
+        for p in state.players)
+    armed = tuple(a if a[0] == seat or fate.kind(a[2]) == "ace" else (a[0], a[1], hidden, 0) for a in state.armed)
+    pending = tuple(
+        replace(p, data=tuple((k, hidden if k in ("card", "effect") and dict(p.data).get("by") != seat
+                               and "face down" in str(dict(p.data).get("shown")) else v) for k, v in p.data))
+        if p.kind == "card" else p
+        for p in state.pending)
+    return replace(state, players=players, armed=armed, pending=pending, previous=None)

@@ -1,0 +1,257 @@
+"""The game round ("Game Rules", p.17-18): Round Start, the Action Phase's turns, the Round End's order.
+
+"ROUND START: Roll an Initiative Test, the winner will choose who will be the
+Active Player at the start of this round. Each player, starting with the Active
+Player distributes 10 AP between his models. Every model must be assigned
+between 1 and 3 AP. Each player draws one new Fate Card if they only have two
+models remaining on the table or two cards if they only have one model left."
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from crewbuilder.rules import cybernekro as cn
+from crewbuilder.rules.battle import catalogue, fate
+from crewbuilder.rules.battle.state import Battle, Model, Pending, Phase, Refused, step
+
+AP_PER_ROUND = 10
+EXTREME_TEMPERATURE_AP = 2
+
+
+def seats_from(state: Battle, first: str | None) -> tuple[str, ...]:
+    """Every seat in table order, starting with ``first``."""
+    seats = state.seats
+    if first is None or first not in seats:
+        return seats
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
+
+
+def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[str, list, str]:
+    """"all players choose one of their characters currently on board and roll a D6 adding their Intellect".
+
+    The highest wins; a tie for the highest is rolled again by the tied players (R27).
+    Returns (winner seat, the rolls, a line for the log).
+    """
+    modifiers = {}
+    rolling = [seat for seat in state.seats if any(not m.imprisoned for m in state.crew(seat))]
+    if not rolling:
+        raise Refused("no player has a character on the board")
+    for seat in rolling:
+        model_id = chosen.get(seat)
+        if model_id is None:
+            raise Refused(f"{state.player(seat).name} must choose a character for the Initiative Test")
+        model = state.model(model_id)
+        if model.seat != seat or not model.is_pc or not model.in_play or model.imprisoned:
+            raise Refused(f"{model.name} cannot roll {state.player(seat).name}'s Initiative Test "
+                          "(one of their characters on the board)")
+        modifiers[seat] = model
+    rolls, parts, contenders = [], [], list(rolling)
+    if len(contenders) == 1:   # B25: a player with no character on the board does not roll
+        return contenders[0], rolls, f"{state.player(contenders[0]).name} alone has characters on the board"
+    while True:
+        results = {}
+        for seat in contenders:
+            face = rng.randint(1, 6)
+            results[seat] = face + modifiers[seat].intellect
+            rolls.append({"what": "initiative", "seat": seat, "model": modifiers[seat].id, "d6": face,
+                          "intellect": modifiers[seat].intellect, "total": results[seat]})
+            parts.append(f"{state.player(seat).name} {face}+{modifiers[seat].intellect}={results[seat]}")
+        best = max(results.values())
+        contenders = [s for s in contenders if results[s] == best]
+        if len(contenders) == 1:
+            winner = contenders[0]
+            return winner, rolls, f"{'; '.join(parts)}: {state.player(winner).name} wins"
+        parts.append("tie, rolled again")
+
+
+def choose_active(state: Battle, seat: str, active: str) -> Battle:
+    """The Initiative winner chooses who is the Active Player (for deployment or for this round)."""
+    pending = state.pending[0] if state.pending else None
+    if pending is None or pending.kind != "choose_active":
+        raise Refused("nobody is choosing the Active Player now")
+    if pending.seat != seat:
+        raise Refused("the Initiative Test's winner chooses the Active Player")
+    state.player(active)
+    after = replace(state, pending=(), active_seat=active, first_seat=active)
+    if pending.get("for") == "round":
+        after = replace(after, phase=Phase.AP, ap_assigned=frozenset())
+    return step(state, after.logged(seat, f"{state.player(active).name} is the Active Player"))
+
+
+def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed: int | None = None) -> Battle:
+    """A new round: its Initiative Test, and the Quick start's environmental effect (D6)."""
+    if state.phase is not Phase.ROUND_START or state.pending:
+        raise Refused("a round starts after setup or after the last round's Morale Phase")
+    number = state.round + 1
+    winner, rolls, text = initiative_test(state, chosen, rng)
+    scenario = replace(state.scenario, environment=None, interacts_this_round=0)
+    lines = [f"Round {number}. Initiative: {text}"]
+    if catalogue.entry("scenarios", state.scenario.slug).get("environment_effects"):
+        face = rng.randint(1, 6)
+        effect = catalogue.by_number("environment_effects", face)
+        scenario = replace(scenario, environment=effect["slug"])
+        rolls.append({"what": "environmental effect", "d6": face, "effect": effect["slug"]})
+        lines.append(f"Environmental effect (D6 {face}): {effect['name']}")
+    models = tuple(replace(m, ap=0, cast_this_round=frozenset(), asleep=False) for m in state.models)
+    players = tuple(replace(p, passed=False) for p in state.players)
+    after = replace(state, round=number, scenario=scenario, models=models, players=players, active_model=None,
+                    reaction=None, pending=(Pending("choose_active", winner, data=(("for", "round"),)),),
+                    morale_queue=(), morale_started=False, npcs_done=frozenset())
+    return step(state, after.logged(seat, ". ".join(lines), seed=seed, rolls=rolls))
+
+
+def ap_order(state: Battle) -> list[str]:
+    """The seats still to split their AP, the Active Player first (a seat with no model on the table has none)."""
+    return [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned and ap_models(state, s)]
+
+
+def ap_models(state: Battle, seat: str) -> tuple[Model, ...]:
+    """The models that get AP: the seat's characters on the table (not imprisoned, not NPCs)."""
+    return tuple(m for m in state.crew(seat) if not m.imprisoned)
+
+
+def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: int | None = None) -> Battle:
+    """"distributes 10 AP between his models. Every model must be assigned between 1 and 3 AP."
+
+    A crew that cannot place all 10 (too few models for their caps) places as many as the
+    caps allow (B4). When the last player has split their AP the round-start fate cards are
+    drawn (this is the step that rolls: a reshuffle) and the Action Phase starts.
+    """
+    if state.phase is not Phase.AP:
+        raise Refused("AP are distributed at the start of a round")
+    order = ap_order(state)
+    if not order or order[0] != seat:
+        raise Refused("not your turn to distribute AP: the Active Player starts")
+    models = ap_models(state, seat)
+    ids = {m.id for m in models}
+    unknown = set(split) - ids
+    if unknown:
+        raise Refused(f"these models cannot be given AP: {', '.join(sorted(unknown))}")
+    problems = []
+    for m in models:
+        ap = split.get(m.id, 0)
+        if not isinstance(ap, int) or isinstance(ap, bool) or not 1 <= ap <= m.ap_cap:
+            problems.append(f"{m.name} must get between 1 and {m.ap_cap} AP (not {ap})")
+    total = sum(split.values()) if not problems else 0
+    wanted = min(AP_PER_ROUND, sum(m.ap_cap for m in models))
+    if not problems and total != wanted:
+        problems.append(f"distribute exactly {wanted} AP (you gave {total})")
+    if problems:
+        raise Refused("; ".join(problems))
+    after, rolls, notes = state, [], []
+    for m in models:
+        ap = split[m.id]
+        if ap > EXTREME_TEMPERATURE_AP and state.scenario.complication == "extreme-temperature":
+            # "Models can only receive up to 2 AP at the start of each round unless they pass a Toughness test."
+            face = rng.randint(1, 20)
+            outcome = cn.classify(face, m.toughness - m.wounds, "jinxed" in m.traits)
+            rolls.append({"what": f"{m.name}: extreme temperature, Toughness", "d20": [face],
+                          "modifier": m.toughness - m.wounds, "outcome": outcome.value})
+            if not outcome.passed:
+                ap = EXTREME_TEMPERATURE_AP
+                notes.append(f"{m.name} receives only {ap} AP (extreme temperature)")
+        after = after.with_model(replace(m, ap=ap))
+    after = replace(after, ap_assigned=after.ap_assigned | {seat})
+    after = after.logged(seat, f"{state.player(seat).name} splits AP: "
+                         + ", ".join(f"{m.name} {split[m.id]}" for m in models)
+                         + ("; " + "; ".join(notes) if notes else ""), seed=seed if rolls else None, rolls=rolls)
+    if not ap_order(after):
+        after = fate.deal_round(after, rng, seed)
+        after = replace(after, phase=Phase.ACTION, active_seat=after.first_seat, active_model=None)
+        after = skip_to_a_player_who_can_act(after)
+    return step(state, after)
+
+
+# --------------------------------------------------------------------------
+# the Action Phase's turns
+# --------------------------------------------------------------------------
+
+def can_activate(state: Battle, seat: str) -> bool:
+    return any(m.ap > 0 for m in ap_models(state, seat))
+
+
+def skip_to_a_player_who_can_act(state: Battle) -> Battle:
+    """Players with no model with AP left "must pass": the engine passes for them.
+
+    When every player has passed, the Action Phase ends (NPCs, then the Morale Phase).
+    """
+    for _ in range(len(state.seats) + 1):
+        if state.phase is not Phase.ACTION or state.active_model or state.reaction or state.pending:
+            return state
+        seat = state.active_seat
+        player = state.player(seat)
+        if not player.passed and can_activate(state, seat):
+            return state
+        if not player.passed:
+            state = state.with_player(replace(player, passed=True)).logged(
+                seat, f"{player.name} has no model with AP left and passes")
+        state = next_player(state)
+    return state
+
+
+def next_player(state: Battle) -> Battle:
+    """The next player who has not passed becomes the Active Player; nobody left: the Round End."""
+    for seat in seats_from(state, state.active_seat)[1:] + (state.active_seat,):
+        if not state.player(seat).passed:
+            return replace(state, active_seat=seat, active_model=None)
+    return end_action_phase(state)
+
+
+def end_action_phase(state: Battle) -> Battle:
+    """"Once all players have passed ... activate NPCs if any are present ... resolve the Morale Phase"."""
+    npcs = [m for m in state.models if m.npc and m.in_play]
+    state = replace(state, phase=Phase.NPCS if npcs else Phase.MORALE, active_model=None)
+    return state.logged(None, "Every player has passed: " + ("the NPCs activate" if npcs else "the Morale Phase"))
+
+
+def select_model(state: Battle, seat: str, model_id: str) -> Battle:
+    """"The Active Player selects one of their models that still has AP to become the Active Model"."""
+    _my_turn(state, seat)
+    if state.active_model:
+        raise Refused("end this activation first")
+    model = state.model(model_id)
+    if model.seat != seat or not model.is_pc or not model.in_play:
+        raise Refused(f"{model.name} is not one of your models on the table")
+    if model.ap <= 0:
+        raise Refused(f"{model.name} has no AP left")
+    after = replace(state, active_model=model.id)
+    return step(state, after.logged(seat, f"{model.name} is the Active Model"))
+
+
+def end_activation(state: Battle, seat: str) -> Battle:
+    """Loop step: keep the remaining AP for later; the next player becomes the Active Player."""
+    _my_turn(state, seat)
+    if not state.active_model:
+        raise Refused("no model is active")
+    model = state.model(state.active_model)
+    after = replace(state, active_model=None).logged(seat, f"{model.name} ends its activation")
+    if state.scenario.complication == "firebug-swarms" and model.ap > 0 and "artificial" not in model.traits:
+        # "Any PC finishing it's activation with any AP remaining is set on Fire."
+        after = after.with_model(replace(model, on_fire=True)).logged(
+            seat, f"{model.name} kept {model.ap} AP: the firebugs set it on Fire")
+    return step(state, skip_to_a_player_who_can_act(next_player(after)))
+
+
+def pass_turn(state: Battle, seat: str) -> Battle:
+    """"They can also pass voluntarily ... Once a player passes they can no longer become the Active Player"."""
+    _my_turn(state, seat)
+    if state.active_model:
+        raise Refused("end the activation before passing")
+    player = state.player(seat)
+    after = state.with_player(replace(player, passed=True)).logged(seat, f"{player.name} passes")
+    return step(state, skip_to_a_player_who_can_act(next_player(after)))
+
+
+def _my_turn(state: Battle, seat: str) -> None:
+    if state.phase is not Phase.ACTION:
+        raise Refused("this is done in the Action Phase")
+    if state.pending:
+        raise Refused(f"waiting for {state.player(state.pending[0].seat).name}"
+                      if state.pending[0].seat in state.seats else "waiting for an answer")
+    if state.reaction:
+        raise Refused("a reaction is being made")
+    if state.active_seat != seat:
+        raise Refused("it is not your turn")

@@ -1,0 +1,368 @@
+"""Scenario steps ("Scenarios", p.29-35): terminals, exploration, treasure, prisoners, the ritual, the end.
+
+Only what the free rules print: the Quick start's terminals and 6 rounds, the
+Exploration room table with its last-room rule, Treasure Tokens carried and
+dropped, the Prisoner's 6 rounds, Stop the Ritual's counter, and each
+scenario's winner. Distances and doors' positions stay with the players.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from crewbuilder.rules import cybernekro as cn
+from crewbuilder.rules.battle import catalogue
+from crewbuilder.rules.battle.actions import (_spend, acting_model, after_action, apply_hit, attribute, begin,
+                                              roll_model_test)
+from crewbuilder.rules.battle.npcs import place_npc
+from crewbuilder.rules.battle.state import Battle, Phase, Refused, Status, step
+
+CYBER_JACK = 2          # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
+LOCKPICKS = 2           # "+2 to all attribute tests to open scenario elements like doors and containers"
+TRAP = cn.Weapon(2, None)
+CORPSE_TOKENS = 3       # "Place 3 corpse tokens"
+EXPLORATION = {1: "corpses", 2: "trap", 3: "awakened machine", 4: "nothing", 5: "hidden cache", 6: "artifact"}
+
+
+def _interact(state: Battle, seat: str, rng, seed, in_melee: bool, test: str | None, modifier: int, what: str):
+    """An Interact action with a scenario element: AP, and its test ("On a Critical the action doesn't cost any
+    AP. On a Fumble the interaction backfires and the model is knocked Prone")."""
+    state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee, scenario_element=True)
+    if in_melee:
+        raise Refused("Interact cannot be done while in melee")
+    if not ok:
+        return state, model, None, [], False
+    rolls, outcome = [], None
+    if test:
+        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state) + modifier, what, rng)
+        rolls.append(roll)
+        if outcome is cn.Outcome.FUMBLE:
+            state = state.with_model(replace(state.model(model.id), prone=True))
+    state = _spend(state, model, 0 if outcome is cn.Outcome.CRITICAL else 1)
+    return state, state.model(model.id), outcome, rolls, True
+
+
+def take_terminal(state: Battle, seat: str, terminal: int, rng: random.Random, seed: int | None = None,
+                  in_melee: bool = False) -> Battle:
+    """Quick start: "one of your models must spend an Interact action while within 1" and pass an Intellect test.
+    Your crew will control that terminal until another player takes it"."""
+    if state.scenario.slug != "quick-start-scenario":
+        raise Refused("terminals are the Quick start scenario's")
+    numbers = [n for n, _ in state.scenario.terminals]
+    if terminal not in numbers:
+        raise Refused(f"there are terminals {numbers[0]} to {numbers[-1]}")
+    bonus = CYBER_JACK if "cyber-jack" in acting_model(state, seat).gear else 0
+    before = state
+    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee, "intellect", bonus,
+                                                 "terminal: Intellect")
+    if not ok:
+        return step(before, after_action(state))
+    text = f"{model.name} tries terminal {terminal}: {outcome.value}"
+    if outcome is not None and outcome.passed:
+        state = replace(state, scenario=replace(state.scenario, terminals=tuple(
+            (n, seat if n == terminal else owner) for n, owner in state.scenario.terminals)))
+        text += f", {state.player(seat).name} controls it"
+    if outcome is cn.Outcome.FUMBLE:
+        text += ", knocked Prone"
+    return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
+
+
+def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = None, in_melee: bool = False) -> Battle:
+    """Exploration: "Each room/container can be explored once by spending an Interact action. Roll a D6"."""
+    scenario = state.scenario
+    if scenario.slug != "exploration":
+        raise Refused("rooms are explored in the Exploration scenario")
+    left = scenario.rooms - scenario.explored
+    if left <= 0:
+        raise Refused("every room has been explored")
+    before = state
+    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee, None, 0, "")
+    if not ok:
+        return step(before, after_action(state))
+    scenario = state.scenario
+    first = scenario.exploration_rolls == 0
+    if left == 1 and not scenario.artifact_found:
+        # "If there is only one unexplored room/container left do not roll ... it contains the artifact for sure"
+        face, result = None, "artifact"
+    else:
+        face = rng.randint(1, 6)
+        rolls.append({"what": "exploration", "d6": face})
+        result = EXPLORATION[face]
+        scenario = replace(scenario, exploration_rolls=scenario.exploration_rolls + 1)
+        if result == "artifact" and (first or scenario.artifact_found):
+            result = "nothing (the artifact result is ignored)"
+    scenario = replace(scenario, explored=scenario.explored + 1)
+    state = replace(state, scenario=scenario)
+    text = f"{model.name} explores a room" + (f" (D6 {face})" if face else " (the last one: no roll)") + f": {result}"
+    if result == "corpses":
+        state = replace(state, scenario=replace(state.scenario, corpses=state.scenario.corpses + CORPSE_TOKENS))
+    elif result == "trap":
+        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state), "trap: Agility", rng)
+        rolls.append(roll)
+        if not outcome.passed:
+            planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), TRAP, replace(model.target(), strength=0))
+            hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
+            rolls += list(steps)
+            state, lines = apply_hit(state, state.model(model.id), hit, steps, planned.hit, None)
+            text += ": " + "; ".join(lines)
+        else:
+            text += ": avoided"
+    elif result == "awakened machine":
+        state = place_npc(state, seat, "tomb-bots", "awakened machine")
+    elif result == "hidden cache":
+        state = replace(state, scenario=replace(state.scenario, treasure_on_table=state.scenario.treasure_on_table + 1))
+    elif result == "artifact":
+        state = replace(state, scenario=replace(state.scenario, artifact_found=True, artifact_on_table=True))
+    return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
+
+
+def corpse_check(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """"Whenever someone starts or ends a move within 3" of a corpse token roll a D6, on a 4+ replace it with a
+    Flesh Drone." The players say when; the engine rolls and places."""
+    if state.scenario.corpses <= 0:
+        raise Refused("there are no corpse tokens")
+    face = rng.randint(1, 6)
+    after = state
+    text = f"Corpse token (D6 {face}): "
+    if face >= 4:
+        after = replace(after, scenario=replace(after.scenario, corpses=after.scenario.corpses - 1))
+        after = place_npc(after, seat, "flesh-drones", "a corpse rises")
+        text += "it rises as a Flesh Drone"
+    else:
+        text += "it stays still"
+    return step(state, after.logged(seat, text, seed=seed, rolls=[{"what": "corpse", "d6": face}]))
+
+
+def pick_up(state: Battle, seat: str, item: str, rng: random.Random, seed: int | None = None,
+            in_melee: bool = False) -> Battle:
+    """Interact: "pick up an item laying on the ground within 1" as long as it has the capacity to carry it"
+    (a Treasure Token, or the artifact, carried "exactly like a Treasure Token"). Capacity is the players' check."""
+    if item not in ("treasure", "artifact"):
+        raise Refused("pick up a treasure token or the artifact")
+    if item == "treasure" and state.scenario.treasure_on_table <= 0:
+        raise Refused("no Treasure Token lies on the table")
+    if item == "artifact" and not state.scenario.artifact_on_table:
+        raise Refused("the artifact is not lying on the table")
+    before = state
+    state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee)
+    if not ok:
+        return step(before, after_action(state))
+    if item == "treasure":
+        model = replace(model, treasure=model.treasure + 1)
+        scenario = replace(state.scenario, treasure_on_table=state.scenario.treasure_on_table - 1)
+    else:
+        model = replace(model, artifact=True)
+        scenario = replace(state.scenario, artifact_on_table=False)
+    state = _spend(replace(state, scenario=scenario).with_model(model), model, 1)
+    return step(before, after_action(state.logged(seat, f"{model.name} picks up the {item}", seed=None)))
+
+
+def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) -> Battle:
+    """A model leaves through a board edge: "It takes all items it carries with it. This does not count as the
+    model going OoA." A Move action of the acting model, or the end of a Flee move ("If the character was
+    touching a board edge it leaves the board")."""
+    model = state.model(model_id)
+    if model.seat != seat or not model.in_play:
+        raise Refused(f"{model.name} is not one of your models on the table")
+    after = state
+    if not fleeing:
+        from crewbuilder.rules.battle.actions import _check_can
+        if acting_model(state, seat).id != model_id:
+            raise Refused(f"{model.name} is not acting")
+        _check_can(model, "move", 1)
+        after = _spend(after, model, 1)
+        model = after.model(model_id)
+    elif state.phase is not Phase.MORALE:
+        raise Refused("Flee moves are made in the Morale Phase")
+    carried = (seat, model.treasure, model.artifact, model.was_prisoner)
+    scenario = replace(after.scenario, carried_off=after.scenario.carried_off + (carried,))
+    after = replace(after, scenario=scenario).with_model(replace(model, status=Status.LEFT, treasure=0, artifact=False,
+                                                                 ap=0))
+    if after.reaction and after.reaction[0] == model_id:
+        after = replace(after, reaction=None)
+    if after.active_model == model_id:
+        from crewbuilder.rules.battle.rounds import next_player
+        after = next_player(replace(after, active_model=None))
+    what = f" with {model.treasure} Treasure Token(s)" if model.treasure else ""
+    what += " and the artifact" if model.artifact else ""
+    return step(state, after_action(after.logged(seat, f"{model.name} leaves the table{what}")))
+
+
+def open_prison(state: Battle, seat: str, attribute_name: str, rng: random.Random, seed: int | None = None,
+                in_melee: bool = False) -> Battle:
+    """Prisoner: "They are locked behind a door, normal door unlocking rules apply": "Closed doors can be opened
+    with an Interact action by passing either a Strength or an Intellect test" (lockpicks +2). Every prisoner
+    behind it is freed."""
+    if state.scenario.slug != "prisoner":
+        raise Refused("the prison is the Prisoner scenario's")
+    if attribute_name not in ("strength", "intellect"):
+        raise Refused("a door opens with a Strength or an Intellect test")
+    if not any(m.imprisoned and m.in_play for m in state.models):
+        raise Refused("nobody is imprisoned")
+    bonus = LOCKPICKS if "lockpicks" in acting_model(state, seat).gear else 0
+    before = state
+    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee, attribute_name, bonus,
+                                                 f"prison door: {attribute_name}")
+    if not ok:
+        return step(before, after_action(state))
+    text = f"{model.name} tries the prison door: {outcome.value}"
+    if outcome is not None and outcome.passed:
+        for m in state.models:
+            if m.imprisoned:
+                state = state.with_model(replace(m, imprisoned=False))
+        text += ": the prisoners are free"
+    return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
+
+
+def perform_ritual(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
+                   becomes: str = "rabid-machine", in_melee: bool = False) -> Battle:
+    """Stop the Ritual: "The defender can use an Interact action on the Focus twice each round ... Once the counter
+    reaches 6 the defender replaces the Focus with either a Rabid Machine or an Ancient Horror"."""
+    scenario = state.scenario
+    if scenario.slug != "stop-the-ritual":
+        raise Refused("the ritual is Stop the Ritual's")
+    if seat != scenario.defender:
+        raise Refused("only the defender performs the ritual")
+    if scenario.interacts_this_round >= 2:
+        raise Refused("the ritual is performed twice each round at most")
+    if scenario.ritual >= scenario.ritual_target:
+        raise Refused("the ritual is complete")
+    if becomes not in ("rabid-machine", "ancient-horror"):
+        raise Refused("the Focus becomes a Rabid Machine or an Ancient Horror")
+    before = state
+    state, model, _, rolls, ok = _interact(state, seat, rng, seed, in_melee, None, 0, "")
+    if not ok:
+        return step(before, after_action(state))
+    counter = state.scenario.ritual + 1
+    state = replace(state, scenario=replace(state.scenario, ritual=counter,
+                                            interacts_this_round=state.scenario.interacts_this_round + 1))
+    text = f"{model.name} performs part of the ritual: {counter}/{scenario.ritual_target}"
+    if counter >= scenario.ritual_target:
+        state = place_npc(state, seat, becomes, "the Focus awakens")
+        text += f"; the Focus becomes a {catalogue.entry('npcs', becomes)['name'].title()}"
+    return step(before, after_action(state.logged(seat, text)))
+
+
+# --------------------------------------------------------------------------
+# the round's end and the game's
+# --------------------------------------------------------------------------
+
+def _on_table(state: Battle, seat: str) -> bool:
+    return any(m.in_play and m.seat == seat and not m.npc for m in state.models)
+
+
+def _npcs_on_table(state: Battle) -> bool:
+    return any(m.in_play and m.npc for m in state.models)
+
+
+def winners(state: Battle, final_round: bool) -> tuple[str, ...] | None:
+    """The scenario's winners if the game is decided now (``()``: a draw), else None."""
+    s = state.scenario
+    if s.slug == "quick-start-scenario":
+        if not final_round:
+            return None
+        counts = {seat: sum(1 for _, owner in s.terminals if owner == seat) for seat in state.seats}
+        best = max(counts.values())
+        top = tuple(seat for seat, c in counts.items() if c == best)
+        return top if len(top) == 1 and best > 0 else ()   # a tie for the most: a draw (B12)
+    if s.slug == "prisoner":
+        rescued = tuple(dict.fromkeys(seat for seat, _, _, prisoner in s.carried_off if prisoner))
+        if not final_round:
+            return None
+        kidnapper_wins = any(m.was_prisoner and m.in_play for m in state.models)
+        return rescued + ((s.kidnapper,) if kidnapper_wins and s.kidnapper else ())
+    if s.slug == "exploration":
+        for seat, _, artifact, _ in s.carried_off:
+            if artifact and not _npcs_on_table(state) and not any(_on_table(state, o) for o in state.seats if o != seat):
+                return (seat,)
+        return None
+    if s.slug == "stop-the-ritual":
+        defender = s.defender
+        others = [o for o in state.seats if o != defender]
+        defenders_left = _on_table(state, defender) or _npcs_on_table(state)
+        if not defenders_left:
+            return tuple(o for o in others)
+        if s.ritual >= s.ritual_target and not any(_on_table(state, o) for o in others):
+            return (defender,)
+        return None
+    return None
+
+
+def finish_round(state: Battle, seat: str) -> Battle:
+    """The Round End's scenario steps, then the next round or the end of the game."""
+    if state.phase is not Phase.ROUND_END or state.pending:
+        raise Refused("the round ends after the Morale Phase")
+    last = state.scenario.rounds is not None and state.round >= state.scenario.rounds
+    result = winners(state, last)
+    if result is None and last:
+        result = ()
+    if result is None and not any(_on_table(state, s) for s in state.seats):
+        result = ()
+    if result is not None:
+        return step(state, end(state, seat, result))
+    after = replace(state, phase=Phase.ROUND_START)
+    return step(state, after.logged(seat, f"Round {state.round} ends"))
+
+
+def end(state: Battle, seat: str | None, result: tuple[str, ...]) -> Battle:
+    text = ("Winner: " + ", ".join(state.player(s).name for s in result)) if result else "The game ends in a draw"
+    return replace(state, phase=Phase.ENDED, winner=tuple(result), pending=(), reaction=None,
+                   active_model=None).logged(seat, f"The game ends. {text}")
+
+
+def concede_end(state: Battle, seat: str) -> Battle:
+    """The players end the game (e.g. an Exploration no crew can win: "the game ends in a draw"); the
+    scenario's winner if it is already decided, else a draw."""
+    if state.phase is Phase.ENDED:
+        raise Refused("the game has ended")
+    result = winners(state, True) if state.scenario.rounds else winners(state, False)
+    return step(state, end(state, seat, result or ()))
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    seat: str
+    name: str
+    out_of_action: tuple[str, ...]
+    dead: tuple[str, ...]
+    turned_npc: tuple[str, ...]
+    treasure_carried_off: int
+    treasure_held_at_end: int
+    artifact: bool
+    won: bool
+    casualties: tuple = ()   # ({"character": id, "name": str, "outcome": "ooa" | "dead"}, ...): a campaign record's
+
+
+@dataclass(frozen=True)
+class Summary:
+    scenario: str
+    complication: str | None
+    rounds: int
+    winners: tuple[str, ...]
+    draw: bool
+    sides: tuple[SideSummary, ...]
+
+
+def summary(state: Battle) -> Summary:
+    """What a campaign game record needs: casualties, deaths, treasure carried off, the winner."""
+    sides = []
+    won = state.winner or ()
+    for p in state.players:
+        crew = [m for m in state.models if m.seat == p.seat]
+        off = [c for c in state.scenario.carried_off if c[0] == p.seat]
+        casualties = tuple({"character": m.id, "name": m.name, "outcome": "dead" if m.status is Status.DEAD else "ooa"}
+                           for m in crew if m.status in (Status.DEAD, Status.OUT_OF_ACTION))
+        sides.append(SideSummary(
+            p.seat, p.name,
+            tuple(m.id for m in crew if m.status is Status.OUT_OF_ACTION),
+            tuple(m.id for m in crew if m.status is Status.DEAD),
+            tuple(m.id for m in crew if m.npc),
+            sum(c[1] for c in off),
+            sum(m.treasure for m in crew if m.in_play),
+            any(c[2] for c in off),
+            p.seat in won,
+            casualties))
+    complication = state.scenario.complication if state.scenario.complication != "no-complication" else None
+    return Summary(state.scenario.slug, complication, state.round, tuple(won),
+                   state.phase is Phase.ENDED and not won, tuple(sides))

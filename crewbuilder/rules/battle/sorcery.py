@@ -1,0 +1,281 @@
+"""Techno-Sorcery actions ("TECHNO-SORCERY", p.22; the list on p.15-16) and Neural Overload applied.
+
+"Select one of the Sorceries available to the character and roll an Intellect
+test ... Sorcerer in melee -4. If the test is a success resolve the effect ...
+On a Fumble the model additionally suffers a Neural Overload. ... A model can
+only attempt each specific Techno-Sorcery once each game round."
+
+Effects are applied as far as they are not spatial: the players say who is in
+range and LoS (``target_id``, ``targets``); moves, templates and invisibility are
+logged for the table to carry out.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from crewbuilder.rules import cybernekro as cn
+from crewbuilder.rules.battle import catalogue
+from crewbuilder.rules.battle.actions import (_spend, acting_model, after_action, apply_hit, attribute, begin,
+                                              open_test_window, roll_model_test, roll_test_event, take_out)
+from crewbuilder.rules.battle.state import Battle, Model, Refused, gain_dread, step
+
+MELEE_PENALTY = -4        # "Sorcerer in melee -4"
+MIND_CONCEALER = -3       # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"
+BOLT = cn.Weapon(1, 12, cn.Keywords(flags=frozenset({"electric"})))
+GUT_TWIST = cn.Weapon(2, 8)
+NEEDS_TARGET = {"bolt", "shield", "heal", "leech", "nightmares", "speed", "kinesis", "sleep", "technomancy",
+                "pacify", "gut-twist", "mind-control", "invisibility", "combust", "explode-head", "reality-warp",
+                "fry"}
+
+
+def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[Battle, str, dict]:
+    """Roll D6 + Dread on the Neural Overload table and apply its rows (the engine's ``apply_overload``)."""
+    model = state.model(model_id)
+    face, result = cn.roll_neural_overload(rng, model.dread, model.wounds, model.ap, model.prone, model.traits)
+    roll = {"what": "neural overload", "d6": face, "dread": model.dread, "total": result.total}
+    gained = max(result.wounds - model.wounds, 0)
+    # NPCs "never gain Dread"; Monstrous "cannot be knocked Prone"
+    changed = replace(model, dread=result.dread if model.gains_dread else model.dread, wounds=result.wounds,
+                      ap=result.ap, prone=model.prone if "monstrous" in model.traits else result.prone,
+                      had_a_wound=model.had_a_wound or gained > 0, wounds_suffered=model.wounds_suffered + gained)
+    state = state.with_model(changed)
+    text = f"{model.name} suffers a Neural Overload ({face}+{model.dread}): " + ", ".join(result.effects)
+    if result.dead:
+        state, _ = take_out(state, model_id, dead=True)
+    elif "out of action" in result.effects or "out of action (7th Wound)" in result.effects:
+        state, _ = take_out(state, model_id)
+    return state, text, roll
+
+
+def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int | None = None,
+         target_id: str | None = None, targets=(), in_melee: bool = False, body_mod: str | None = None,
+         weapon: str | None = None) -> Battle:
+    """The acting sorcerer attempts ``sorcery``: AP (Explode Head 2), the Intellect test, its effect."""
+    entry = _entry(sorcery)
+    cost = entry.get("ap_cost", 1)
+    model = acting_model(state, seat)
+    if not model.sorcerer or sorcery not in model.sorceries:
+        raise Refused(f"{model.name} does not know {entry['name']}")
+    if sorcery in model.cast_this_round:
+        raise Refused(f"{model.name} already attempted {entry['name']} this round")
+    target = state.model(target_id) if target_id else None
+    if sorcery in NEEDS_TARGET and (target is None or not target.in_play):
+        raise Refused(f"{entry['name']} needs a target model in play")
+    _check_choices(sorcery, model, target, body_mod, weapon)
+    before = state
+    state, model, ok = begin(state, seat, "sorcery", cost, rng, seed)
+    if not ok:
+        return step(before, after_action(state))
+    modifier = attribute(model, "intellect", state) + (MELEE_PENALTY if in_melee else 0)
+    if target is not None and "mind-concealer" in target.gear:
+        modifier += MIND_CONCEALER
+    state, outcome, roll, event = roll_test_event(state, model, modifier, f"{entry['name']}: Intellect", rng)
+    state = state.with_model(replace(state.model(model.id), cast_this_round=model.cast_this_round | {sorcery}))
+    state = _spend(state, model, cost)
+    state = state.logged(seat, f"{model.name} attempts {entry['name']}: {outcome.value}", seed=seed, rolls=[roll])
+    state = open_test_window(state, model.seat or seat, state.model(model.id), outcome, event, "sorcery",
+                             sorcery=sorcery, target=target_id, targets=tuple(targets), body_mod=body_mod,
+                             weapon=weapon, attribute="intellect")
+    return step(before, state)
+
+
+def finish_sorcery(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng: random.Random,
+                   seed: int | None) -> Battle:
+    """The sorcery's test stands: on a success its effect; on a Fumble (or any failure under Psychic
+    disturbance) the Neural Overload."""
+    sorcery = pending.get("sorcery")
+    entry = _entry(sorcery)
+    target = state.model(pending.get("target")) if pending.get("target") else None
+    rolls, lines = [], [f"{model.name} casts {entry['name']}: {outcome.value}"]
+    if outcome.passed and (target is None or target.in_play):
+        state, more, extra = _effect(state, sorcery, state.model(model.id), target, pending.get("targets"), rng,
+                                     pending.get("body_mod"), pending.get("weapon"))
+        lines += more
+        rolls += extra
+    overloads = 0
+    if outcome is cn.Outcome.FUMBLE:
+        overloads = 2 if "reinforced-body" in model.body_mods else 1   # "an extra Neural Overload"
+    elif not outcome.passed and state.scenario.complication == "psychic-disturbance":
+        overloads = 1   # "Every Techno-sorcery roll failure results in a Neural Overload, not just a Fumble."
+    for _ in range(overloads):
+        if state.model(model.id).in_play:
+            state, text, overload_roll = neural_overload(state, model.id, rng)
+            lines.append(text)
+            rolls.append(overload_roll)
+    return state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+
+
+def _check_choices(sorcery: str, caster: Model, target: Model | None, body_mod, weapon) -> None:
+    """What the sorcery needs chosen, checked before the die is rolled."""
+    if sorcery == "technomancy" and body_mod not in target.body_mods:
+        raise Refused(f"choose one of {target.name}'s body-mods")
+    if sorcery == "pacify":
+        use = target.weapon(weapon or "")
+        if not use.ranged:
+            raise Refused("Pacify jams a ranged weapon")
+    if sorcery == "reality-warp" and (not target.is_pc or target.id == caster.id):
+        raise Refused("Reality Warp selects a Player Character other than the caster")
+
+
+def _entry(sorcery: str) -> dict:
+    try:
+        return catalogue.entry("sorceries", sorcery)
+    except KeyError:
+        raise Refused(f"no sorcery {sorcery!r}") from None
+
+
+def _hit(state: Battle, target: Model, weapon: cn.Weapon, rng, ignore_armor: bool = False):
+    t = target.target()
+    if ignore_armor:
+        t = replace(t, armor=0)
+    planned = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), weapon, t)
+    hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
+    state, lines = apply_hit(state, target, hit, steps, planned.hit, None)
+    return state, lines, list(steps)
+
+
+def _wound(state: Battle, model: Model) -> tuple[Battle, str]:
+    """One Wound outside an attack: a 7th takes it Out of Action."""
+    if model.wounds >= cn.MAX_WOUNDS:
+        state, text = take_out(state, model.id)
+        return state, text
+    state = state.with_model(replace(model, wounds=model.wounds + 1, had_a_wound=True,
+                                     wounds_suffered=model.wounds_suffered + 1))
+    return state, f"{model.name} gains a Wound"
+
+
+def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
+    lines, rolls = [], []
+    if sorcery == "bolt":
+        state, lines, rolls = _hit(state, target, BOLT, rng)
+    elif sorcery == "shield":
+        state = state.with_model(replace(target, magic_shield=True))
+        lines.append(f"{target.name} gains 3 armor until it reduces damage once")
+    elif sorcery == "heal":
+        state = state.with_model(replace(target, wounds=max(target.wounds - 1, 0)))
+        lines.append(f"{target.name} loses a Wound")
+    elif sorcery == "leech":
+        state, text = _wound(state, target)
+        lines.append(text)
+        caster = state.model(caster.id)
+        if caster.wounds:
+            state = state.with_model(replace(caster, wounds=caster.wounds - 1))
+            lines.append(f"{caster.name} loses a Wound")
+    elif sorcery == "scream":
+        for other_id in targets:
+            other = state.model(other_id)
+            if other.id == caster.id or not other.in_play or other.prone or "monstrous" in other.traits:
+                continue
+            state, outcome, roll = roll_model_test(state, other, attribute(other, "toughness", state),
+                                                   "Scream: Toughness", rng)
+            rolls.append(roll)
+            if not outcome.passed:
+                state = state.with_model(replace(state.model(other.id), prone=True))
+                lines.append(f"{other.name} falls Prone")
+    elif sorcery == "nightmares":
+        state = state.with_model(gain_dread(target, 2))
+        lines.append(f"{target.name} gains 2 Dread")
+    elif sorcery == "speed":
+        state = state.with_model(replace(target, ap=target.ap + 1))
+        lines.append(f"{target.name} gains 1 AP")
+    elif sorcery == "kinesis":
+        lines.append(f"move {target.name} D3 inches: {rng.randint(1, 3)}")
+        if target.is_pc:
+            state, outcome, roll = roll_model_test(state, target, target.strength, "Kinesis: Strength", rng)
+            rolls.append(roll)
+            if outcome.passed:
+                lines[-1] = f"{target.name} resists the move"
+            elif "monstrous" not in target.traits:
+                state = state.with_model(replace(state.model(target.id), prone=True))
+                lines.append(f"{target.name} is knocked Prone")
+    elif sorcery == "sleep":
+        state, outcome, roll = roll_model_test(state, target, target.discipline, "Sleep: Discipline", rng)
+        rolls.append(roll)
+        if not outcome.passed:
+            state = state.with_model(replace(state.model(target.id), asleep=True))
+            lines.append(f"{target.name} cannot react this round")
+    elif sorcery == "technomancy":
+        if body_mod not in target.body_mods:
+            raise Refused(f"choose one of {target.name}'s body-mods")
+        state, outcome, roll = roll_model_test(state, target, attribute(target, "toughness", state),
+                                               "Technomancy: Toughness", rng)
+        rolls.append(roll)
+        if not outcome.passed:
+            state = state.with_model(replace(state.model(target.id), body_mods=target.body_mods - {body_mod}))
+            lines.append(f"{target.name}'s {body_mod} stops working")
+            if "artificial" in target.traits:
+                state, text = _wound(state, state.model(target.id))
+                lines.append(text)
+    elif sorcery == "pacify":
+        use = target.weapon(weapon or "")
+        if not use.ranged:
+            raise Refused("Pacify jams a ranged weapon")
+        state = state.with_model(replace(target, jammed=target.jammed | {use.slug}))
+        lines.append(f"{target.name}'s {use.name} is jammed")
+    elif sorcery == "gut-twist":
+        state, outcome, roll = roll_model_test(state, target, attribute(target, "toughness", state),
+                                               "Gut Twist: Toughness", rng)
+        rolls.append(roll)
+        if not outcome.passed:
+            state, more, steps = _hit(state, state.model(target.id), GUT_TWIST, rng, ignore_armor=True)
+            lines += more
+            rolls += steps
+    elif sorcery == "mind-control":
+        mine, theirs = rng.randint(1, 20) + caster.discipline, rng.randint(1, 20) + target.discipline
+        rolls.append({"what": "Mind Control: Discipline", "caster": mine, "target": theirs})
+        lines.append(f"{target.name} performs one action of the caster's choosing" if mine > theirs
+                     else f"{target.name} resists")
+    elif sorcery == "invisibility":
+        lines.append(f"{target.name} is invisible until it rolls a test or picks up an item")
+    elif sorcery == "combust":
+        if "artificial" in target.traits:
+            lines.append(f"{target.name} cannot be set on Fire")
+        else:
+            state = state.with_model(replace(target, on_fire=True))
+            lines.append(f"{target.name} is on Fire")
+    elif sorcery == "explode-head":
+        mine = (caster.intellect, caster.toughness, caster.discipline)
+        theirs = (target.intellect, target.toughness, target.discipline)
+        result, log = cn.roll_explode_head(rng, mine, theirs)
+        rolls.append({"what": "Explode Head", "dice": list(log.shown)})
+        if result == "target_dies":
+            state, text = take_out(state, target.id, dead=True)
+        elif result == "caster_dies":
+            state, text = take_out(state, caster.id, dead=True)
+        else:
+            state, first = _wound(state, state.model(caster.id))
+            state, text = _wound(state, state.model(target.id))
+            text = f"{first}; {text}"
+        lines.append(text)
+    elif sorcery == "reality-warp":
+        state, text, roll = _reality_warp(state, caster, target, rng)
+        lines.append(text)
+        rolls.append(roll)
+    elif sorcery == "fry":
+        state, text, roll = neural_overload(state, target.id, rng)
+        lines.append(text)
+        rolls.append(roll)
+    elif sorcery in ("prescience", "black-ink"):
+        lines.append("carried out on the table")
+    return state, lines, rolls
+
+
+def _reality_warp(state: Battle, caster: Model, chosen: Model, rng):
+    """"Select a Player Character ... and randomly determine another Player Character, neither of which can be
+    the caster ... swap their positions, number of Wounds, Dread and status (prone, on fire)"."""
+    if not chosen.is_pc or chosen.id == caster.id:
+        raise Refused("Reality Warp selects a Player Character other than the caster")
+    others = [m for m in state.models if m.is_pc and m.in_play and m.id not in (caster.id, chosen.id)]
+    if not others:
+        return state, "no other Player Character to swap with", {"what": "Reality Warp", "pick": None}
+    index = rng.randrange(len(others))
+    other = others[index]
+    state = state.with_model(replace(chosen, wounds=other.wounds, dread=other.dread, prone=other.prone,
+                                     on_fire=other.on_fire))
+    state = state.with_model(replace(other, wounds=chosen.wounds, dread=chosen.dread, prone=chosen.prone,
+                                     on_fire=chosen.on_fire))
+    return state, f"{chosen.name} and {other.name} swap places, Wounds, Dread and status", \
+        {"what": "Reality Warp", "pick": other.id}
+
