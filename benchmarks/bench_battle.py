@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crewbuilder.rules import cybernekro as cn  # noqa: E402
-from crewbuilder.rules import dice  # noqa: E402
-from crewbuilder.rules.battle import odds_table, setup  # noqa: E402
-from crewbuilder.rules.battle.state import Model, WeaponUse  # noqa: E402
+from rules.cybernekro import engine as cn  # noqa: E402
+from rules import dice  # noqa: E402
+from rules.cybernekro.battle import odds_table, setup  # noqa: E402
+from rules.cybernekro.battle.state import Model, WeaponUse  # noqa: E402
 
 TARGET_MS = 20.0
 WEAPONS = (

@@ -3,9 +3,9 @@
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import rounds, setup
-from crewbuilder.rules.battle.state import Model, WeaponUse
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import rounds, setup
+from rules.cybernekro.battle.state import Model, WeaponUse
 
 SWORD = WeaponUse("sword", "sword", cn.Weapon(2, None, cn.Keywords.parse(["Parry"]), "sword"))
 PISTOL = WeaponUse("pistol", "pistol", cn.Weapon(2, 12, cn.Keywords.parse(["Reliable"]), "pistol"))

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import actions, rounds
-from crewbuilder.rules.battle.state import Refused, Status, WeaponUse
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import actions, rounds
+from rules.cybernekro.battle.state import Refused, Status, WeaponUse
 from tests.rules.battle.helpers import Dice, to_action
 
 AXE = WeaponUse("industrial-tool", "industrial tool",
@@ -233,7 +233,7 @@ def test_ap_spent_ends_the_activation_and_the_phase_moves_on():
 
 
 def test_hit_roll_window_is_open_to_both_players_whatever_they_hold():
-    from crewbuilder.rules.battle.legal import legal
+    from rules.cybernekro.battle.legal import legal
     state = active(calm(to_action()), dread=1)
     hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
     empty = hit.with_player(replace(hit.player("B"), hand=()))
@@ -242,7 +242,7 @@ def test_hit_roll_window_is_open_to_both_players_whatever_they_hold():
 
 
 def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activation():
-    from crewbuilder.rules.battle import npcs
+    from rules.cybernekro.battle import npcs
     state = active(calm(to_action()), on_fire=True, treasure=1)
     burnt = actions.act(state, "A", "move", Dice(2, 4), 1)
     assert burnt.model("a0").treasure == 0 and burnt.scenario.treasure_on_table == 1
@@ -256,7 +256,7 @@ def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activ
 
 
 def test_a_reaction_test_waits_for_a_jack_or_a_dread_reroll_before_it_stands():
-    from crewbuilder.rules.battle.legal import Option, legal
+    from rules.cybernekro.battle.legal import Option, legal
     state = active(calm(to_action()))
     missed = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
     missed = missed.with_player(replace(missed.player("A"), hand=("J♥",)))
@@ -327,7 +327,7 @@ def test_roly_poly_gets_up_free_on_a_success_and_stays_prone_on_a_fumble():
 
 
 def test_equipment_used_as_an_action():
-    from crewbuilder.rules.battle import equipment
+    from rules.cybernekro.battle import equipment
     state = active(calm(to_action()), gear=frozenset({"trauma-kit", "esoteric-concoction"}), dread=3)
     state = state.with_model(replace(state.model("a1"), wounds=3))
     healed = equipment.use_equipment(state, "A", "trauma-kit", Dice(), 1, target_id="a1")

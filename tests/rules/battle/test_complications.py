@@ -3,9 +3,9 @@
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import actions, rounds, setup
-from crewbuilder.rules.battle.state import WeaponUse
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import actions, rounds, setup
+from rules.cybernekro.battle.state import WeaponUse
 from tests.rules.battle.helpers import Dice, new
 
 

@@ -3,9 +3,9 @@
 from dataclasses import replace
 from fractions import Fraction
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import actions, legal, odds_table, rounds
-from crewbuilder.rules.battle.state import WeaponUse
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import actions, legal, odds_table, rounds
+from rules.cybernekro.battle.state import WeaponUse
 from tests.rules.battle.helpers import model, new, to_action
 
 
@@ -84,7 +84,7 @@ def test_legal_offers_the_scenarios_steps():
 
 
 def test_the_odds_account_for_the_card_played_and_never_for_a_hidden_one():
-    from crewbuilder.rules.battle import actions
+    from rules.cybernekro.battle import actions
     state = rounds.select_model(to_action(), "A", "a0")
     state = replace(state, scenario=replace(state.scenario, environment=None))
     state = state.with_player(replace(state.player("A"), hand=("A♥", "5♦")))

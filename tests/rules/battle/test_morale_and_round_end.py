@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import morale, rounds, scenario_steps
-from crewbuilder.rules.battle.state import Phase, Refused, Status
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import morale, rounds, scenario_steps
+from rules.cybernekro.battle.state import Phase, Refused, Status
 from tests.rules.battle.helpers import Dice, to_action
 
 

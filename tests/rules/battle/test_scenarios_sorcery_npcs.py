@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from crewbuilder.rules.battle import actions, npcs, rounds, scenario_steps, sorcery
-from crewbuilder.rules.battle.state import Phase, Refused, Status
+from rules.cybernekro.battle import actions, npcs, rounds, scenario_steps, sorcery
+from rules.cybernekro.battle.state import Phase, Refused, Status
 from tests.rules.battle.helpers import Dice, new, to_action
 
 
@@ -186,7 +186,7 @@ def test_a_rabid_machine_taking_a_model_out_terrifies_every_player_s_models_in_l
 
 
 def test_under_maddening_terror_a_character_turned_npc_is_friendly_to_the_npcs():
-    from crewbuilder.rules.battle import morale
+    from rules.cybernekro.battle import morale
     state = npcs.place_npc(to_action(), "A", "ancient-horror")
     horror = state.models[-1]
     state = state.with_model(replace(state.model("a0"), dread=4))

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from crewbuilder.rules.battle import fate, legal, rounds, setup
-from crewbuilder.rules.battle.state import Phase, Refused, undo
+from rules.cybernekro.battle import fate, legal, rounds, setup
+from rules.cybernekro.battle.state import Phase, Refused, undo
 from tests.rules.battle.helpers import Dice, crews, even_split, model, new, to_action
 
 
@@ -193,7 +193,7 @@ def test_a_complication_is_drawn_only_where_the_scenario_calls_for_one():
 
 
 def test_a_player_with_no_character_on_the_board_neither_rolls_initiative_nor_splits_ap():
-    from crewbuilder.rules.battle.state import Status
+    from rules.cybernekro.battle.state import Status
     state = to_action()
     for m in state.crew("B"):
         state = state.with_model(replace(m, status=Status.OUT_OF_ACTION))

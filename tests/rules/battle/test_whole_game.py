@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import crewbuilder.rules.battle
+import rules.cybernekro.battle
 from dataclasses import replace
 
-from crewbuilder.rules.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup, sorcery
-from crewbuilder.rules.battle.state import Phase, Refused
+from rules.cybernekro.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup, sorcery
+from rules.cybernekro.battle.state import Phase, Refused
 from tests.rules.battle.helpers import crews, even_split, new
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -71,7 +71,7 @@ def apply(state, seat, option, rng, seed):
     if step == "act":
         return actions.act(state, seat, args[0], rng, seed, item=args[1] if len(args) > 1 else None)
     if step == "use_equipment":
-        from crewbuilder.rules.battle import equipment
+        from rules.cybernekro.battle import equipment
         return equipment.use_equipment(state, seat, args[0], rng, seed)
     if step == "resolve_attack":
         return actions.resolve_attack(state, seat, rng, seed)
@@ -131,18 +131,18 @@ def test_the_other_scenarios_play_through_legal_steps(scenario):
 
 
 def test_every_battle_module_imports_without_django():
-    names = sorted(m.name for m in pkgutil.iter_modules(crewbuilder.rules.battle.__path__))
+    names = sorted(m.name for m in pkgutil.iter_modules(rules.cybernekro.battle.__path__))
     assert {"state", "fate", "rounds", "actions", "morale", "sorcery", "npcs", "legal"} <= set(names)
     code = ("import importlib, sys\n"
             f"for name in {names!r}:\n"
-            "    importlib.import_module('crewbuilder.rules.battle.' + name)\n"
+            "    importlib.import_module('rules.cybernekro.battle.' + name)\n"
             "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]", out.stdout
 
 
 def test_every_state_of_a_game_is_stored_as_json_and_read_back_equal():
-    from crewbuilder.rules.battle import codec
+    from rules.cybernekro.battle import codec
     chooser, state = random.Random(7), new(scenario="exploration", seed=7)
     for n in range(400):
         if state.phase is Phase.ENDED:
@@ -158,7 +158,7 @@ def test_every_state_of_a_game_is_stored_as_json_and_read_back_equal():
 def test_a_stored_battle_names_only_known_types():
     import json
 
-    from crewbuilder.rules.battle import codec
+    from rules.cybernekro.battle import codec
     text = codec.dumps(new())
     doc = json.loads(text)
     doc["__type"] = "Popen"

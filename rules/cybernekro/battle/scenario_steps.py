@@ -11,12 +11,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import catalogue
-from crewbuilder.rules.battle.actions import (_spend, acting_model, after_action, apply_hit, attribute, begin,
-                                              roll_model_test)
-from crewbuilder.rules.battle.npcs import place_npc
-from crewbuilder.rules.battle.state import Battle, Phase, Refused, Status, step
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import catalogue
+from rules.cybernekro.battle.actions import (
+    _spend,
+    acting_model,
+    after_action,
+    apply_hit,
+    attribute,
+    begin,
+    roll_model_test,
+)
+from rules.cybernekro.battle.npcs import place_npc
+from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
 
 CYBER_JACK = 2          # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
 LOCKPICKS = 2           # "+2 to all attribute tests to open scenario elements like doors and containers"
@@ -167,7 +174,7 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
         raise Refused(f"{model.name} is not one of your models on the table")
     after = state
     if not fleeing:
-        from crewbuilder.rules.battle.actions import _check_can
+        from rules.cybernekro.battle.actions import _check_can
         if acting_model(state, seat).id != model_id:
             raise Refused(f"{model.name} is not acting")
         _check_can(model, "move", 1)
@@ -182,7 +189,7 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
     if after.reaction and after.reaction[0] == model_id:
         after = replace(after, reaction=None)
     if after.active_model == model_id:
-        from crewbuilder.rules.battle.rounds import next_player
+        from rules.cybernekro.battle.rounds import next_player
         after = next_player(replace(after, active_model=None))
     what = f" with {model.treasure} Treasure Token(s)" if model.treasure else ""
     what += " and the artifact" if model.artifact else ""

@@ -10,8 +10,8 @@ import dataclasses
 import json
 from enum import Enum
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import state as st
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import state as st
 
 TYPES = {cls.__name__: cls for cls in (st.Battle, st.Player, st.Model, st.Entry, st.Pending, st.Scenario,
                                        st.WeaponUse, cn.Weapon, cn.Keywords, cn.Situation, cn.TestEvent)}

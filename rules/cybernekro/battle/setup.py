@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import scenarios as draws
-from crewbuilder.rules.battle import catalogue, fate
-from crewbuilder.rules.battle.state import Battle, Model, Pending, Phase, Player, Refused, Scenario, step
-from crewbuilder.rules.battle.rounds import initiative_test, seats_from
+from rules.cybernekro import scenarios as draws
+from rules.cybernekro.battle import catalogue, fate
+from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Player, Refused, Scenario, step
+from rules.cybernekro.battle.rounds import initiative_test, seats_from
 
 
 def new_battle(players, models, scenario: str, rng: random.Random, seed: int | None = None) -> Battle:

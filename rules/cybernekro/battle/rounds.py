@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import catalogue, fate
-from crewbuilder.rules.battle.state import Battle, Model, Pending, Phase, Refused, step
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import catalogue, fate
+from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Refused, step
 
 AP_PER_ROUND = 10
 EXTREME_TEMPERATURE_AP = 2

@@ -5,6 +5,6 @@ Pure Python, no Django (python-chess style): frozen dataclasses for the state
 ``random.Random`` plus the seed it logs, when it rolls) and returns the new
 state with its log grown; ``legal.legal(state, seat)`` says what a seat may do
 now; a refused step raises ``state.Refused``. Every rule of a roll is the
-reference engine's (``crewbuilder/rules/cybernekro.py``). Readings:
+reference engine's (``rules/cybernekro/engine.py``). Readings:
 docs/rules-interpretations.md, "Battle tracker".
 """

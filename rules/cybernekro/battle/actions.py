@@ -14,11 +14,20 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import fate
-from crewbuilder.rules.battle.rounds import next_player, skip_to_a_player_who_can_act
-from crewbuilder.rules.battle.state import (Battle, Model, Pending, Phase, Refused, Status, drop_items, gain_dread,
-                                            step)
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import fate
+from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
+from rules.cybernekro.battle.state import (
+    Battle,
+    Model,
+    Pending,
+    Phase,
+    Refused,
+    Status,
+    drop_items,
+    gain_dread,
+    step,
+)
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
@@ -445,7 +454,7 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
         overloads = 1 if new.passed else 2
     for _ in range(overloads):
         if after.model(model.id).in_play:
-            from crewbuilder.rules.battle.sorcery import neural_overload
+            from rules.cybernekro.battle.sorcery import neural_overload
             after, text, overload_roll = neural_overload(after, model.id, rng)
             lines.append(text)
             rolls.append(overload_roll)
@@ -477,7 +486,7 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     if pending.get("then") == "reaction":
         after = _apply_reaction(after, seat, model, outcome)
     elif pending.get("then") == "sorcery":
-        from crewbuilder.rules.battle.sorcery import finish_sorcery
+        from rules.cybernekro.battle.sorcery import finish_sorcery
         after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
     else:
         raise Refused(f"unknown test {pending.get('then')!r}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from crewbuilder.rules import cybernekro as cn
+from rules.cybernekro import engine as cn
 
 
 SHIELD_ARMOR = 3  # Shield: "gains 3 extra armor points. The shield disappears after reducing damage once."

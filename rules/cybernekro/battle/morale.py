@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle.actions import apply_hit, attribute, roll_model_test
-from crewbuilder.rules.battle.rounds import seats_from
-from crewbuilder.rules.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle.actions import apply_hit, attribute, roll_model_test
+from rules.cybernekro.battle.rounds import seats_from
+from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
 
 # Hallucinogenic pollen: "must pass an Intellect test or gain 1 Dread" (Quick start effect) /
 # "or gain 2 Dread" (the complication)

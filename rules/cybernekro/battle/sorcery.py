@@ -15,11 +15,21 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle import catalogue
-from crewbuilder.rules.battle.actions import (_spend, acting_model, after_action, apply_hit, attribute, begin,
-                                              open_test_window, roll_model_test, roll_test_event, take_out)
-from crewbuilder.rules.battle.state import Battle, Model, Refused, gain_dread, step
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import catalogue
+from rules.cybernekro.battle.actions import (
+    _spend,
+    acting_model,
+    after_action,
+    apply_hit,
+    attribute,
+    begin,
+    open_test_window,
+    roll_model_test,
+    roll_test_event,
+    take_out,
+)
+from rules.cybernekro.battle.state import Battle, Model, Refused, gain_dread, step
 
 MELEE_PENALTY = -4        # "Sorcerer in melee -4"
 MIND_CONCEALER = -3       # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"

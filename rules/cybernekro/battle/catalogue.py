@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.odds import CATALOGUE_FILE
+from rules.cybernekro import engine as cn
+from rules.odds import CATALOGUE_FILE
 
 
 @lru_cache(maxsize=1)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules.battle import catalogue
-from crewbuilder.rules.battle.actions import _spend, after_action, begin
-from crewbuilder.rules.battle.state import Battle, Refused, step
+from rules.cybernekro.battle import catalogue
+from rules.cybernekro.battle.actions import _spend, after_action, begin
+from rules.cybernekro.battle.state import Battle, Refused, step
 
 USABLE = ("trauma-kit", "esoteric-concoction", "repair-kit", "gas-grenade")
 

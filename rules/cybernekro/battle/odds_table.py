@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from crewbuilder.rules import cybernekro as cn
-from crewbuilder.rules.battle.actions import plan
-from crewbuilder.rules.battle.state import Battle, Refused
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle.actions import plan
+from rules.cybernekro.battle.state import Battle, Refused
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Cell:
 def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
     """The card played on the model's next test that ``seat`` may know of: an Ace (shown to all) or its own
     face-down number; another player's face-down card stays out of the odds (it is hidden)."""
-    from crewbuilder.rules.battle import fate
+    from rules.cybernekro.battle import fate
     for armed in state.armed:
         if armed[1] == model_id and (fate.kind(armed[2]) == "ace" or armed[0] == seat):
             return armed
@@ -37,7 +37,7 @@ def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
 
 def with_card(planned: cn.AttackPlan, armed: tuple | None) -> cn.AttackOdds:
     """The attack's odds with the card played on its hit roll ("The odds account for the card that was played")."""
-    from crewbuilder.rules.battle import fate
+    from rules.cybernekro.battle import fate
     if armed is None:
         return cn.attack_odds_for_plan(planned)
     if fate.kind(armed[2]) == "ace":   # "automatically pass that test without rolling": a plain success

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from crewbuilder.rules.battle.state import Battle, Player, Refused
+from rules.cybernekro.battle.state import Battle, Player, Refused
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = {"red": ("♥", "♦"), "black": ("♠", "♣")}
