@@ -108,6 +108,14 @@
 
   // --- one character open at a time: remember which, so a redraw keeps it open --------------------
 
+  // htmx puts the new card in before it takes the old one out; two open cards sharing a name would
+  // close the new one (exclusive details). The old ones leave the group first.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || !target.querySelectorAll) return;
+    target.querySelectorAll("details.character-fold[name]").forEach(function (fold) { fold.removeAttribute("name"); });
+  });
+
   document.addEventListener("toggle", function (event) {
     const fold = event.target;
     if (!fold.classList || !fold.classList.contains("character-fold")) return;
