@@ -83,13 +83,18 @@
   }
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
 
-  // A freshly loaded picker puts the keyboard in its filter box (app.js focused its first button).
+  // A freshly loaded picker puts the keyboard in its filter box. After settling: app.js gives focus
+  // back to the element that had it before a swap (here the opener) when htmx settles.
+  let focusFilter = null;
   document.addEventListener("htmx:afterSwap", function (event) {
     const target = event.detail.target;
     if (!target || !target.classList || !target.classList.contains("picker-slot")) return;
     enhance(target);
-    const input = target.querySelector("[data-picker-filter]");
-    if (input) input.focus();
+    focusFilter = target.querySelector("[data-picker-filter]");
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (focusFilter && document.contains(focusFilter)) focusFilter.focus();
+    focusFilter = null;
   });
 
   // After adding from a picker, focus goes back to the button that opened it.
