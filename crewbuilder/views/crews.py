@@ -192,7 +192,7 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
             # An editor left open before the crew was enrolled: say why on the read-only page.
             messages.error(request, str(exc))
             if request.htmx:
-                response = HttpResponse()
+                response = HttpResponse(str(exc), status=422, content_type="text/plain; charset=utf-8")
                 response["HX-Redirect"] = reverse("crew-detail", args=[pk])
                 return vary_on_htmx(response)
             return redirect("crew-detail", pk=pk)
