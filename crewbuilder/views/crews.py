@@ -199,9 +199,9 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         rejected = {"action": action, "message": str(exc), "values": request.POST.dict(),
                     "character": request.POST.get("character", "")}
         template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-        context = _editor_context(request, fresh, _open_after(request), rejected=rejected)
+        context = _editor_context(request, fresh, _open_after(request, action=action), rejected=rejected)
         return vary_on_htmx(render(request, template, context, status=422))
-    open_character = _open_after(request, made)
+    open_character = _open_after(request, made, action)
     if not request.htmx:
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
@@ -213,10 +213,14 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
 
 
-def _open_after(request: HttpRequest, made=None) -> str:
-    """Which character to show expanded after an edit: a new one, the edited one, else the one open before."""
+def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
+    """Which character to show expanded after an edit: a new one, the edited one, else the one open before.
+
+    A drag (place-character) moves a collapsed card by its handle: what was open stays open."""
     if made is not None and getattr(made, "pk", None):
         return str(made.pk)
+    if action == "place-character":
+        return (request.POST.get("open") or "").strip()
     return (request.POST.get("character") or request.POST.get("open") or "").strip()
 
 

@@ -196,9 +196,12 @@ def test_duplicate_from_a_stale_tab_is_a_conflict(client, user, make_crew):
 def test_place_character_puts_it_where_it_was_dropped(client, user, make_crew, place, order):
     crew = make_crew(user, characters=[{"name": "A"}, {"name": "B"}, {"name": "C"}])
     client.force_login(user)
-    response = _post_edit(client, crew, "place-character", character=crew.characters.get(name="C").pk, place=place)
+    a = crew.characters.get(name="A")
+    response = _post_edit(client, crew, "place-character", character=crew.characters.get(name="C").pk, place=place,
+                          open=a.pk)
     assert response.status_code == 200
     assert list(crew.characters.order_by("position").values_list("name", flat=True)) == order
+    assert _open_cards(response.content.decode()) == ["A"]  # a drag leaves open what was open
 
 
 def test_place_character_out_of_range_says_why_and_changes_nothing(client, user, make_crew):
