@@ -131,6 +131,15 @@
     else if (field.value === card.dataset.character) field.value = "";
   }, true);
 
+  // A link to something inside a folded character (the summary's error count) unfolds it first.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (!link || link.getAttribute("href").length < 2) return;
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    const fold = target && target.closest("details.character-fold");
+    if (fold && !fold.open) fold.open = true;
+  });
+
   // --- drag a character's handle to reorder (the ↑ ↓ buttons do the same without a pointer) --------
 
   let drag = null;

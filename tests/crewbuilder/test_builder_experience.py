@@ -59,6 +59,16 @@ def test_a_character_edit_updates_the_pinned_summary_out_of_band(client, user, m
     assert "no errors" in html
 
 
+def test_a_refused_edit_says_why_in_the_pinned_bar(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    response = _post_edit(client, crew, "add-character", name="x" * 101)
+    assert response.status_code == 422
+    html = response.content.decode()
+    bar = html[html.index('<div class="summary-bar">'):html.index('<header class="editor-head">')]
+    assert "Character name is 101 characters long; the limit is 100." in bar
+
+
 # --- collapsed characters, one open at a time ---------------------------------------------------
 
 

@@ -80,6 +80,11 @@ def test_the_pinned_summary_stays_visible_after_scrolling(browser, server_url, c
     _card(page, "Tallow").get_by_role("button", name="Raise Strength of Tallow").click()
     wait_for_htmx(page)
     expect(summary).to_contain_text("1 error")
+    # The error count leads to the error, unfolding the character it is on.
+    _card(page, "Tallow").locator("summary.character-summary").click()
+    expect(_card(page, "Tallow").locator("details.character-fold")).not_to_have_attribute("open", "")
+    summary.get_by_role("link", name="1 error").click()
+    expect(_card(page, "Tallow").locator('[data-code="attribute-modifiers"]')).to_be_in_viewport()
     _card(page, "Tallow").get_by_role("button", name="Lower Strength of Tallow").click()
     wait_for_htmx(page)
     expect(summary).to_contain_text("no errors")
