@@ -323,6 +323,11 @@ def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 @_redirect_other_games
 def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
+    entry = _campaign_entry(crew)
+    if entry is not None:
+        # The campaign's record of the crew (its history points at it): it stays while enrolled.
+        status = 422 if request.method == "POST" else 200
+        return render(request, "crewbuilder/crew_delete.html", {"crew": crew, "campaign_entry": entry}, status=status)
     if request.method == "POST":
         name = crew.name
         crew_service.delete(crew)

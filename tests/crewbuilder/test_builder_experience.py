@@ -288,6 +288,32 @@ def test_an_edit_to_a_campaign_copy_is_explained_on_its_read_only_page(client, u
     assert "This crew is enrolled in a campaign" in html
 
 
+def test_a_campaign_copy_is_not_deleted_from_my_crews(client, user, campaign_copy):
+    original, copy, _campaign = campaign_copy
+    client.force_login(user)
+    assert reverse("crew-delete", args=[copy.pk]) not in client.get(reverse("crew-list")).content.decode()
+    page = client.get(reverse("crew-delete", args=[copy.pk])).content.decode()
+    assert "is a campaign copy" in page and "Delete the crew" not in page
+    response = client.post(reverse("crew-delete", args=[copy.pk]))
+    assert response.status_code == 422
+    assert Crew.objects.filter(pk=copy.pk).exists()
+    assert client.post(reverse("crew-delete", args=[original.pk])).status_code == 302  # the player's own crew goes
+
+
+def test_whole_crew_actions_refuse_another_crews_character(client, user, other_user, make_crew):
+    mine = make_crew(user, characters=[{"name": "Mine"}])
+    theirs = make_crew(other_user, characters=[{"name": "Theirs"}])
+    client.force_login(user)
+    stranger = theirs.characters.get().pk
+    assert _post_edit(client, mine, "duplicate-character", character=stranger).status_code == 422
+    assert _post_edit(client, mine, "place-character", character=stranger, place=0).status_code == 422
+    assert Character.objects.filter(crew=theirs).count() == 1 and Character.objects.filter(crew=mine).count() == 1
+    # and another user's crew is a 404, whatever the character
+    client.force_login(other_user)
+    response = _post_edit(client, mine, "duplicate-character", character=mine.characters.get().pk)
+    assert response.status_code == 404
+
+
 # --- wording ------------------------------------------------------------------------------------
 
 
