@@ -27,6 +27,8 @@
     });
     const none = picker.querySelector("[data-picker-none]");
     if (none) none.hidden = shown > 0;
+    const count = picker.querySelector("[data-picker-count]");  // read out by screen readers
+    if (count) count.textContent = words.length ? shown + (shown === 1 ? " match" : " matches") : "";
   }
 
   function opener(picker) {

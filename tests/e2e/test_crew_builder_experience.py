@@ -112,6 +112,7 @@ def test_the_picker_is_usable_by_keyboard_alone(browser, server_url, choir):
     picker = page.locator(f"#picker-gear-{vox.pk}")
     visible = picker.locator("li.picker-option:visible")
     expect(visible).to_have_count(1)
+    expect(picker.locator("[data-picker-count]")).to_have_text("1 match")  # said to screen readers
     expect(visible).to_contain_text("sword")
     expect(visible).to_contain_text("4 pts")
     expect(picker.get_by_role("heading", name="Armor, shields and suits")).to_be_hidden()  # empty groups go
