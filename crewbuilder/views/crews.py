@@ -219,9 +219,10 @@ def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
     A drag (place-character) moves a collapsed card by its handle: what was open stays open."""
     if made is not None and getattr(made, "pk", None):
         return str(made.pk)
-    if action == "place-character":
-        return (request.POST.get("open") or "").strip()
-    return (request.POST.get("character") or request.POST.get("open") or "").strip()
+    opened = (request.POST.get("open") or "").strip()
+    edited = (request.POST.get("character") or "").strip()
+    chosen = opened if action in ("place-character", "remove-character") else (edited or opened)
+    return chosen if chosen.isdigit() else ""  # it goes into a redirect URL: an id or nothing
 
 
 def _character_update(request: HttpRequest, context: dict, character_id) -> HttpResponse:

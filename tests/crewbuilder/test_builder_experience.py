@@ -115,6 +115,14 @@ def test_without_javascript_an_added_character_comes_back_open(client, user, mak
     assert _open_cards(client.get(response.url).content.decode()) == ["Vox"]
 
 
+def test_what_to_open_is_only_ever_an_id(client, user, make_crew):
+    crew = make_crew(user, characters=[{"name": "Vox"}])
+    client.force_login(user)
+    response = _post_edit(client, crew, "crew", htmx=False, name="Renamed", budget=150, notes="",
+                          open="1#x?next=//evil.example")
+    assert response.status_code == 302 and response.url == reverse("crew-edit", args=[crew.pk])
+
+
 # --- pickers ------------------------------------------------------------------------------------
 
 
