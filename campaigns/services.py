@@ -27,6 +27,7 @@ from crewbuilder.models import (
     Character, CharacterBodyMod, CharacterGear, CharacterTrait, Complication, Crew, EnvironmentEffect, Scenario,
 )
 from crewbuilder.models.catalogue import ATTRIBUTES
+from crewbuilder.wording import count_noun
 from rules.cybernekro import scenarios as scenario_rules
 from rules.tables import parse_die, roll_table_die, uncovered
 
@@ -456,7 +457,7 @@ def _apply_game(game: Game, parts: list[GameCrew], actor) -> None:
         if part.treasure:
             before = CampaignCrew.objects.select_for_update().get(pk=entry.pk).treasury
             CampaignCrew.objects.filter(pk=entry.pk).update(treasury=before + part.treasure)
-            _log(campaign, actor, "treasure", f"{entry.crew.name} carried off {part.treasure} Treasure Token(s).",
+            _log(campaign, actor, "treasure", f"{entry.crew.name} carried off {count_noun(part.treasure, 'Treasure Token')}.",
                  crew=entry, before={"treasury": before}, after={"treasury": before + part.treasure}, game=game)
         for effect in part.effects:
             _apply_effect(campaign, actor, entry, effect, game)
@@ -590,7 +591,7 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
         raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
     tokens = _tokens_for(item.cost, campaign)
     if tokens > entry.treasury:
-        raise CampaignError(f"{item.name} costs {item.cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
+        raise CampaignError(f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
     before = {"treasury": entry.treasury, "budget": crew.budget}
     crew_edits.add_gear(crew, {"character": character_id, "slug": slug})
     crew.budget += item.cost
@@ -598,7 +599,7 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
     crew.save(update_fields=["budget", "version", "updated_at"])
     entry.treasury -= tokens
     entry.save(update_fields=["treasury"])
-    _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {tokens} Treasure Token(s).", crew=entry,
+    _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
          before=before, after={"treasury": entry.treasury, "budget": crew.budget, "item": slug,
                                "character": int(character_id), "tokens": tokens, "cost": item.cost})
 
@@ -612,7 +613,7 @@ def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> C
     cost = catalogue.rules.get("character_base_cost", 15)
     tokens = _tokens_for(cost, campaign)
     if tokens > entry.treasury:
-        raise CampaignError(f"A new character costs {cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
+        raise CampaignError(f"A new character costs {cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
     name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
     values = {a: crew_edits._parse_int(attributes.get(a, 0), a.capitalize(), -2, 3) for a in ATTRIBUTES}
     trial = crew_to_data(crew)
@@ -628,7 +629,7 @@ def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> C
     Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + cost, version=crew.version + 1)
     entry.treasury -= tokens
     entry.save(update_fields=["treasury"])
-    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {tokens} Treasure Token(s).", crew=entry,
+    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
          before=before, after={"treasury": entry.treasury, "budget": crew.budget + cost, "character": character.pk,
                                "roster": f"{name} hired", "tokens": tokens, "cost": cost})
     return character
@@ -673,7 +674,7 @@ def _change_treasury(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
     locked = CampaignCrew.objects.select_for_update().get(pk=crew_entry.pk)
     if locked.treasury + change < 0:
         raise CampaignError(
-            f"Cannot reverse this: the treasury holds {locked.treasury} Treasure Token(s) and {-change} would have "
+            f"Cannot reverse this: the treasury holds {count_noun(locked.treasury, 'Treasure Token')} and {-change} would have "
             "to come out; they were spent since. Reverse the later purchase or hire first."
         )
     CampaignCrew.objects.filter(pk=locked.pk).update(treasury=locked.treasury + change)

@@ -12,5 +12,6 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session["just_signed_up"] = True  # the home page greets a new player, not a returning one
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

@@ -13,6 +13,7 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "home_visitor.html")
     user = request.user
     return render(request, "home.html", {
+        "just_signed_up": request.session.pop("just_signed_up", False),
         "crews": Crew.objects.filter(owner=user).select_related("system").order_by("-updated_at")[:20],
         "campaigns": Campaign.objects.for_member(user).order_by("-created_at")[:20],
         "invitations": Membership.objects.filter(user=user, status=Membership.INVITED).select_related("campaign"),
