@@ -95,6 +95,11 @@ class Game(models.Model):
     # "challenge": [card ids], "parried": [card ids], "response": [card ids]}; public (cards put down)
     battle = models.JSONField(null=True, blank=True)
     action_taken = models.BooleanField(default=False)
+    # the turn's Action in detail (GT9, GT18): Action cards played, the piece moved (entered a square),
+    # Zone's trade of movement for a second Action card
+    action_cards = models.PositiveSmallIntegerField(default=0)
+    moved = models.BooleanField(default=False)
+    gave_up_movement = models.BooleanField(default=False)
     encountered = models.BooleanField(default=False)  # an encounter ends the player's movement
     winners = models.JSONField(default=list, blank=True)  # usernames
     version = models.PositiveIntegerField(default=1)  # bumped by every change; the page polls with it

@@ -528,6 +528,8 @@ def _may_enter_a_square(game: Game, me: Player, current: Player) -> None:
     _no_piece(me)
     if game.encountered:
         raise GameError("You already had an encounter this turn: it ended your movement.")
+    _engine(gh.check_movement, turn_so_far(game))
+    game.moved = True
 
 
 def _no_piece(me: Player) -> None:
@@ -851,8 +853,7 @@ def _do_card(game, players, tokens, me, current, data) -> None:
         _strength_icv_check(game, me, card)
     reveals = _specialty_reveals(me, tokens, [card], data)
     if is_action:
-        _no_action_after_token_move(game)
-        game.action_taken = True
+        _take_action_card(game, me)
     _discard(me, ids)
     me.save(update_fields=["hand", "discard"])
     _log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
@@ -911,11 +912,11 @@ def _do_hole(game, players, tokens, me, current, data) -> None:
     _my_turn(game, me, current, Game.TURN)
     card = _action_card(me, data, "hole", "Hole")
     targets = _targets(players, me, data)
-    _no_action_after_token_move(game)
+    _take_action_card(game, me, check_only=True)
     already = [t.user.username for t in targets if t.in_hole]
     if already:
         raise GameError(f"{', '.join(already)} already in a Hole: only one Hole token can be placed on a square.")
-    game.action_taken = True
+    _take_action_card(game, me)
     _discard(me, [card["id"]])
     me.save(update_fields=["hand", "discard"])
     for t in targets:
@@ -939,8 +940,7 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
     value_cards = _from_hand(me, [card["id"]] + value_ids)[1:]
     value = _values(value_cards)[0] if value_cards else None
     wounds = gh.debris_wounds(by_action=True, value_card=value)
-    _no_action_after_token_move(game)
-    game.action_taken = True
+    _take_action_card(game, me)
     _discard(me, [card["id"]] + value_ids)
     _log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
          + (f" with {card_text(value_cards)}" if value_cards else "")
@@ -1005,11 +1005,43 @@ def _fall_into_hole(game: Game, players: list[Player], tokens: list[TileToken], 
             _end_turn(game, players, who)
 
 
-def _no_action_after_token_move(game: Game) -> None:
-    """"When taking an action, a player has two options: A. They can play an Action card ... B. They can move
-    an unrevealed Encounter Token": a turn whose Action was a token move has no Action card (GT18)."""
-    if Event.objects.filter(game=game, turn=game.turn, kind="move-token").exists():
-        raise GameError("Your Action this turn was moving an Encounter Token: no Action card as well.")
+def turn_so_far(game: Game) -> gh.TurnSoFar:
+    """The engine's view of the current turn's Action and movement (a token move is an Action taken without
+    an Action card)."""
+    return gh.TurnSoFar(action_cards=game.action_cards, token_moved=game.action_taken and not game.action_cards,
+                        # "Any encounter ... ends the player's movement": none left to give up after one
+                        moved=game.moved or game.encountered, gave_up_movement=game.gave_up_movement)
+
+
+def _engine(check, *args) -> None:
+    """Run one of the engine's checks; its refusal becomes the player's message."""
+    try:
+        check(*args)
+    except gh.IllegalPlay as exc:
+        msg = str(exc)
+        raise GameError(msg[0].upper() + msg[1:] + ".") from None
+
+
+def _take_action_card(game: Game, me: Player, check_only: bool = False) -> None:
+    """"Usually only one Action card is played per turn, although some characters can play more than one";
+    "When taking an action, a player has two options: A. They can play an Action card ... B. They can move
+    an unrevealed Encounter Token" (GT9, GT18). The engine says whether one more Action card is allowed."""
+    _engine(gh.check_action_card, me.character, turn_so_far(game))
+    if not check_only:
+        game.action_cards += 1
+        game.action_taken = True
+
+
+def _do_give_up_movement(game, players, tokens, me, current, data) -> None:
+    """Zone's specialty: "sacrifice movement during a turn in order to play two Action cards in that turn,
+    rather than one" (GT9). Declared before the second Action card; no square is entered afterwards."""
+    _my_turn(game, me, current, Game.TURN)
+    if me.in_hole:
+        raise GameError("You are in a Hole until the beginning of your next turn.")
+    _engine(gh.check_give_up_movement, me.character, turn_so_far(game), not me.dead)
+    game.gave_up_movement = True
+    _log(game, me.user, "give-up-movement", f"{me.user.username} gives up movement this turn to play "
+         f"{gh.trades_movement_for_action_cards(me.character)} Action cards (Zone's specialty).")
 
 
 def _tile(raw, message: str) -> int:
@@ -1032,8 +1064,7 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     _my_turn(game, me, current, Game.TURN)
     if me.in_hole:
         raise GameError("You are in a Hole: no action until the beginning of your next turn.")
-    if game.action_taken:
-        raise GameError("You have taken your Action this turn: one Action, an Action card or a token move.")
+    _engine(gh.check_token_move_action, turn_so_far(game))
     token = _token(tokens, data.get("token"))
     if token.revealed or token.state != TileToken.ON_BOARD:
         raise GameError("Only an unrevealed Encounter Token on the board can be moved.")
@@ -1090,6 +1121,9 @@ def _end_turn(game: Game, players: list[Player], me: Player) -> None:
     game.phase = Game.TURN_START
     game.encountered = False
     game.action_taken = False
+    game.action_cards = 0
+    game.moved = False
+    game.gave_up_movement = False
     game.battle = None
     _log(game, nxt.user, "turn", f"Turn {game.turn}: {nxt.user.username}'s turn.")
     if nxt.in_hole:
@@ -1109,6 +1143,7 @@ HANDLERS = {
     "respond": _do_respond, "card": _do_card, "end-turn": _do_end_turn,
     "hole": _do_hole, "debris": _do_debris, "debris-square": _do_debris_square,
     "move-token": _do_move_token, "enter": _do_enter, "hole-square": _do_hole_square,
+    "give-up-movement": _do_give_up_movement,
 }
 
 
@@ -1165,9 +1200,10 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
     mine = {}
     if me is not None:
         deck = {c["id"]: c for c in me.deck}
-        # Action cards: on one's own turn, unless its Action was a token move (GT18)
-        moved = any(e.kind == "move-token" and e.turn == game.turn for e in events)
-        my_turn_now = me.seat == game.current_seat and game.phase == Game.TURN and not moved
+        # Action cards: on one's own turn, while the turn's Action allows one more (GT9, GT18)
+        turn = turn_so_far(game)
+        my_turn_now = (me.seat == game.current_seat and game.phase == Game.TURN
+                       and gh.action_cards_allowed(me.character, turn) > turn.action_cards)
         playing = game.status == Game.PLAYING and not me.in_hole
 
         def playable(card: dict) -> bool:  # what _do_card accepts: Action cards on your own turn only
@@ -1215,10 +1251,20 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
         my_turn = me.seat == game.current_seat
         # who resolves the pending encounter (a First-Aid Kit found before GT17 carries no seat: the current player)
         resolving = game.battle is not None and game.battle.get("seat", game.current_seat) == me.seat
+        turn = turn_so_far(game)
+        # an encounter where the piece stands (a revealed Ghoul or First-Aid Kit): no movement needed
+        here = my_turn and game.phase == Game.TURN and not game.encountered and not me.dead and not me.in_hole
+        try:  # Zone's trade (GT9), offered while the engine allows it
+            gh.check_give_up_movement(me.character, turn, not me.dead)
+            trade = my_turn and game.phase == Game.TURN and not me.in_hole
+        except gh.IllegalPlay:
+            trade = False
         can = {
             "replenish": my_turn and game.phase == Game.TURN_START,
             "turn": my_turn and game.phase == Game.TURN,
-            "move": my_turn and game.phase == Game.TURN and not game.encountered and not me.dead and not me.in_hole,
+            "here": here,
+            "move": here and not game.gave_up_movement,
+            "give_up_movement": trade,
             "play": resolving and game.phase == Game.BATTLE,
             "challenge": game.phase == Game.CHALLENGE and bool(game.battle.get("offers"))
             and game.battle["offers"][0] == me.seat,

@@ -447,6 +447,11 @@ def test_the_page_offers_hole_and_debris_on_opponents_and_the_log_names_no_hidde
     before = list(player(game, brian).hand)
     r = d.post(act_url(game), {"action": "debris", "card": debris, "targets": ["1"], "value": ""}, **HTMX)
     assert r.status_code == 200 and len(player(game, brian).wounds) == 1
+    # one Action card per turn (GT9): the Hole waits for del's next turn
+    r = d.post(act_url(game), {"action": "hole", "card": hole, "targets": ["1"]}, **HTMX)
+    assert r.status_code == 422 and "1 Action card already played" in r.content.decode()
+    for user, action in ((del_, "end-turn"), (brian, "replenish"), (brian, "end-turn"), (del_, "replenish")):
+        act(game, user, action)
     r = d.post(act_url(game), {"action": "hole", "card": hole, "targets": ["1"]}, **HTMX)
     assert r.status_code == 200 and player(game, brian).in_hole
     # the log and del's page name no card of brian's hand or wound pile
