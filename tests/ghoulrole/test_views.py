@@ -135,6 +135,18 @@ def test_htmx_roll_returns_the_partial(owner_client, make_sheet):
     assert f"seed {sheet.events.first().seed}" in body
 
 
+def test_the_dice_choice_preselects_nothing(owner_client, make_sheet):
+    """"Choose two dice": which pair is best depends on the board (movement or attack), which the sheet cannot
+    see, so no pair is checked for the player (the first one was the lowest movement of a sorted roll)."""
+    sheet = make_sheet()
+    body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
+    radios = re.findall(r'<input type="radio" name="pair"[^>]*>', body)
+    assert len(radios) == 3 and all("required" in r for r in radios)
+    assert not any("checked" in r for r in radios)
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {}, **HX)  # sent with no choice
+    assert response.status_code == 422 and "Choose exactly two of the dice." in response.content.decode()
+
+
 def test_full_turn_through_the_views(owner_client, make_sheet):
     sheet = make_sheet()
     owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX)
@@ -341,3 +353,18 @@ def test_thief_loot_field_and_defense_help(owner_client, make_sheet):
     assert 'name="unattackable"' in owner_client.get(vile.get_absolute_url()).content.decode()
     page = owner_client.post(f"{HOME}{sheet.pk}/act/end/", **HX).content.decode()
     assert "can enter your space only if that statistic is greater than your Defense 3" in page
+
+
+@pytest.mark.parametrize("sheets", [1, 6])
+def test_home_page_query_budget(owner_client, make_sheet, django_assert_num_queries, sheets):
+    """Issue 20: the home loaded the catalogue once per section (15 queries); every page stays within 12.
+    Session, user, the catalogue's edition and its sections, the user's sheets."""
+    for _ in range(sheets):
+        make_sheet()
+    with django_assert_num_queries(5):
+        response = owner_client.get(HOME)
+    assert response.status_code == 200 and response.content.decode().count("/games/ghoul-role/") >= sheets
+    # a form sent with an error: the same page, with the same queries
+    with django_assert_num_queries(5):
+        response = owner_client.post(HOME, _cave(difficulty="nope"))
+    assert response.status_code == 422
