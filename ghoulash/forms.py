@@ -47,6 +47,9 @@ class NumbersForm(forms.Form):
 
 
 class CardForm(forms.ModelForm):
+    # the card's version when the form was opened (an edit only): a newer save elsewhere makes it stale
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
     class Meta:
         model = BoxCard
         fields = ["character", "card_type", "name", "value", "count", "text"]
@@ -55,6 +58,13 @@ class CardForm(forms.ModelForm):
 
     def __init__(self, *args, names: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["seen_version"].required = True
+            self.fields["seen_version"].initial = self.instance.version
+            self.fields["seen_version"].error_messages["required"] = (
+                "This form is older than the edit page: reload the card and enter your change again.")
+        else:
+            del self.fields["seen_version"]
         if names:
             self.fields["character"].choices = [(s, names.get(s, s.title())) for s in CHARACTER_SLUGS]
         self.fields["card_type"].required = True

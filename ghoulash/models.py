@@ -62,6 +62,8 @@ class BoxCard(models.Model):
     count = models.PositiveSmallIntegerField(null=True, blank=True)
     catalogue_slug = models.SlugField(max_length=100, blank=True)  # pre-listed from the catalogue
     position = models.PositiveIntegerField(default=0)
+    # bumped by every save from a form: a form opened before another tab's save is stale (409, never overwrites)
+    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["character", "position", "id"]

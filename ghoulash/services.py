@@ -19,6 +19,7 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils.text import slugify
 
 from crewbuilder.catalogue.loader import current_system
@@ -98,6 +99,29 @@ def create_box(owner, name: str) -> GhoulashBox:
                                  text=entry.get("text", ""), catalogue_slug=entry["slug"], position=position))
     BoxCard.objects.bulk_create(cards)
     return box
+
+
+class StaleCard(Exception):
+    """The card was saved elsewhere (another tab or device) since the form was opened; ``card`` is the newer
+    one (None: removed)."""
+
+    def __init__(self, card: BoxCard | None):
+        super().__init__("This card changed elsewhere since you opened it.")
+        self.card = card
+
+
+CARD_FIELDS = ["character", "card_type", "name", "value", "count", "text"]
+
+
+def save_card(card: BoxCard, seen_version: int, fields=CARD_FIELDS) -> None:
+    """Save ``card``'s ``fields`` only if nobody saved it since ``seen_version`` (optimistic locking, as the crew
+    editor): raises StaleCard, never overwrites a newer save."""
+    with transaction.atomic():
+        saved = BoxCard.objects.filter(pk=card.pk, box_id=card.box_id, version=seen_version).update(
+            **{f: getattr(card, f) for f in fields}, version=F("version") + 1)
+        if not saved:
+            raise StaleCard(BoxCard.objects.filter(pk=card.pk, box_id=card.box_id).first())
+    card.version = seen_version + 1
 
 
 def profiles(box: GhoulashBox, cat: dict) -> list[dict]:

@@ -140,10 +140,20 @@ def _get_card(request: HttpRequest, pk: int, card_pk: int) -> BoxCard:
 @require_http_methods(["GET", "POST"])
 def box_card_edit(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
     card = _get_card(request, pk, card_pk)
-    form = CardForm(request.POST if request.method == "POST" else None, instance=card,
-                    names=_names(services.catalogue()))
+    names = _names(services.catalogue())
+    form = CardForm(request.POST if request.method == "POST" else None, instance=card, names=names)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            services.save_card(form.instance, form.cleaned_data["seen_version"])
+        except services.StaleCard as exc:
+            if exc.card is None:
+                raise Http404("No such card.") from None
+            # the newer card stays; what this tab typed is shown again, to be saved over it on purpose
+            data = request.POST.copy()
+            data["seen_version"] = str(exc.card.version)
+            form = CardForm(data, instance=exc.card, names=names)
+            return render(request, "ghoulash/card_edit.html",
+                          {"card": exc.card, "box": exc.card.box, "form": form, "conflict": True}, status=409)
         messages.success(request, f"{card.name} saved.")
         return redirect(card.box)
     return render(request, "ghoulash/card_edit.html", {"card": card, "box": card.box, "form": form},

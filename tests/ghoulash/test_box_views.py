@@ -74,7 +74,7 @@ def test_cards_are_added_edited_and_removed_with_checked_values(user, ghoulash_c
     assert c.post(add, {**ok, "card_type": "specialty-value", "value": "4", "name": "Marked"}).status_code == 302
     edit = reverse("ghoulash-card-edit", args=[box.pk, card.pk])
     assert c.get(edit).status_code == 200
-    assert c.post(edit, {**ok, "count": "5"}).status_code == 302
+    assert c.post(edit, {**ok, "count": "5", "seen_version": "1"}).status_code == 302
     card.refresh_from_db()
     assert card.count == 5
     assert c.post(reverse("ghoulash-card-delete", args=[box.pk, card.pk])).status_code == 302

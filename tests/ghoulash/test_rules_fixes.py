@@ -307,11 +307,11 @@ def test_the_box_form_refuses_a_value_on_non_value_specialty_cards_and_keeps_sav
     edit = reverse("ghoulash-card-edit", args=[box.pk, study.pk])
     assert "The value 3 saved on this Specialty Action card is kept but not used" in c.get(edit).content.decode()
     assert c.post(edit, {"character": "gray", "card_type": "specialty-action", "name": "Study", "value": "3",
-                         "count": "2", "text": ""}).status_code == 302
+                         "count": "2", "text": "", "seen_version": str(study.version)}).status_code == 302
     study.refresh_from_db()
     assert (study.value, study.count) == (3, 2)
     r = c.post(edit, {"character": "gray", "card_type": "specialty-action", "name": "Study", "value": "2",
-                      "count": "2", "text": ""})
+                      "count": "2", "text": "", "seen_version": str(study.version)})
     assert r.status_code == 422
     assert "not used: only Value and Specialty Value cards" in c.get(reverse("ghoulash-box", args=[box.pk])).content.decode()
 
