@@ -53,6 +53,14 @@ class GameError(Exception):
     """A refused change, with a message for the player."""
 
 
+class SetupProblems(GameError):
+    """A game box not ready for these characters: every gap at once (``problems``), not one per try."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("The game box is not ready for this game: " + " ".join(problems))
+        self.problems = problems
+
+
 # ---------------------------------------------------------------------------
 # The catalogue
 # ---------------------------------------------------------------------------
@@ -84,15 +92,32 @@ def known_cards(cat: dict) -> list[dict]:
 # Game boxes
 # ---------------------------------------------------------------------------
 
+def value_rows(cat: dict) -> list[dict]:
+    """One Value card row per value the text gives ("Value — ... ranging in value from 1 to 3"), for every
+    deck ("All decks have Value cards in equal amounts"); how many of each only the printed decks say."""
+    entry = next((c for c in cat["cards"] if c.get("slug") == BoxCard.VALUE), None)
+    if entry is None or entry.get("min_value") is None or entry.get("max_value") is None:
+        return []
+    return [{"name": f"{entry['name']} {v}", "value": v, "slug": entry["slug"]}
+            for v in range(entry["min_value"], entry["max_value"] + 1)]
+
+
 @transaction.atomic
 def create_box(owner, name: str) -> GhoulashBox:
-    """A new box with the catalogue's known cards pre-listed in their decks (count not entered)."""
+    """A new box starting from what the text gives: a Value card row per value it names, then the catalogue's
+    known cards, each in its decks (counts not entered: only the owner's printed decks hold them)."""
     name = (name or "").strip()[:100]
     if not name:
         raise GameError("Give the box a name.")
     box = GhoulashBox.objects.create(owner=owner, name=name)
+    cat = catalogue()
     cards = []
-    for position, entry in enumerate(known_cards(catalogue())):
+    values = value_rows(cat)
+    for position, row in enumerate(values):
+        for slug in CHARACTER_SLUGS:
+            cards.append(BoxCard(box=box, character=slug, card_type=BoxCard.VALUE, name=row["name"],
+                                 value=row["value"], catalogue_slug=row["slug"], position=position))
+    for position, entry in enumerate(known_cards(cat), start=len(values)):
         card_type = entry.get("kind") or ""
         for slug in entry["decks"]:
             cards.append(BoxCard(box=box, character=slug, card_type=card_type, name=entry["name"],
@@ -122,6 +147,29 @@ def save_card(card: BoxCard, seen_version: int, fields=CARD_FIELDS) -> None:
         if not saved:
             raise StaleCard(BoxCard.objects.filter(pk=card.pk, box_id=card.box_id).first())
     card.version = seen_version + 1
+
+
+class StaleCards(Exception):
+    """Cards of a table saved elsewhere since it was opened: ``cards`` {pk: the newer card, None if removed}."""
+
+    def __init__(self, cards: dict[int, BoxCard | None]):
+        super().__init__("Some cards changed elsewhere since you opened the table.")
+        self.cards = cards
+
+
+@transaction.atomic
+def save_cards(changes: list[tuple[BoxCard, int, list[str]]]) -> None:
+    """Save several cards at once, each (card, version seen, fields changed), all or none: if one of them
+    was saved elsewhere since, nothing is saved and StaleCards names them all."""
+    stale: dict[int, BoxCard | None] = {}
+    for card, seen, fields in changes:
+        try:
+            save_card(card, seen, fields)
+        except StaleCard as exc:
+            stale[card.pk] = exc.card
+    if stale:
+        transaction.set_rollback(True)
+        raise StaleCards(stale)
 
 
 def profiles(box: GhoulashBox, cat: dict) -> list[dict]:
@@ -168,6 +216,10 @@ def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict) -> None:
     box.save(update_fields=["stats", "ghoul_vp"])
 
 
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def engine_card(card: BoxCard | dict, copy: int = 0) -> gh.Card:
     if isinstance(card, dict):
         return gh.Card(card["name"], TYPE_KINDS[card["type"]], card.get("value"), card["owner"], card["id"],
@@ -199,22 +251,44 @@ def deck_problems(cards: list[BoxCard], slugs, names: dict | None = None) -> lis
     """What stops these decks being played together: unfinished cards, then the rules' checks."""
     names = names or {}
     problems = []
+    uncounted: dict[str, list[str]] = {}
     for card in cards:
         if card.character not in slugs:
             continue
         who = names.get(card.character, card.character.title())
         if card.count is None:
-            problems.append(f"{who}: enter how many {card.name} cards the deck holds (0 if none).")
-        if not card.card_type:
+            uncounted.setdefault(who, []).append(card.name)
+        if not card.card_type and card.count != 0:  # a card the deck does not hold needs no type
             problems.append(f"{who}: choose the type of {card.name} (the rules text does not give it).")
         elif card.card_type in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and card.value is None and card.count:
             problems.append(f"{who}: {card.name} needs its value.")
+    # one line per deck, not one per card: only the printed decks say how many of each card they hold
+    problems[:0] = [f"{who}: enter how many {_listed(cards_)} cards the deck holds (0 if none)."
+                    for who, cards_ in uncounted.items()]
     decks = engine_decks(cards, slugs)
     for slug in slugs:
         if not decks[slug]:
             problems.append(f"{names.get(slug, slug.title())}: the deck has no cards yet.")
     readable = {names.get(s, s.title()): d for s, d in decks.items()}
     problems.extend(gh.check_decks(readable))
+    return problems
+
+
+def box_problems(box: GhoulashBox, cat: dict, cards: list[BoxCard], slugs) -> list[str]:
+    """Everything that stops a game with these characters: missing profile numbers, missing Ghoul Victory
+    Points, then the decks (``deck_problems``), all at once."""
+    profile = {p["slug"]: p for p in profiles(box, cat)}
+    problems = []
+    for slug in slugs:
+        p = profile[slug]
+        missing = [STAT_LABELS[s] for s in REQUIRED_STATS if p["numbers"][s] is None]
+        if missing:
+            problems.append(f"{p['full_name']}: enter {' and '.join(missing)} in the game box (the rules text does "
+                            "not give them).")
+    missing_vp = [str(g["strength"]) for g in ghoul_values(box, cat) if g["victory_points"] is None]
+    if missing_vp:
+        problems.append(f"Enter the Victory Points of the strength {', '.join(missing_vp)} Ghouls in the game box.")
+    problems.extend(deck_problems(cards, list(slugs), {s: profile[s]["name"] for s in slugs}))
     return problems
 
 
@@ -279,19 +353,10 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
         raise GameError("Each character deck can be played by one player only.")
     if creator.pk not in {u.pk for u in users}:
         raise GameError("Take a seat yourself: the game belongs to its players.")
-    for slug in chars:
-        p = profile[slug]
-        missing = [STAT_LABELS[s] for s in REQUIRED_STATS if p["numbers"][s] is None]
-        if missing:
-            raise GameError(f"{p['full_name']}: enter {' and '.join(missing)} in the game box first "
-                            "(the rules text does not give them).")
-    missing_vp = [str(g["strength"]) for g in ghoul_values(box, cat) if g["victory_points"] is None]
-    if missing_vp:
-        raise GameError(f"Enter the Victory Points of the strength {', '.join(missing_vp)} Ghouls in the game box first.")
     cards = list(box.cards.all())
-    problems = deck_problems(cards, chars, {s: profile[s]["name"] for s in chars})
+    problems = box_problems(box, cat, cards, chars)
     if problems:
-        raise GameError("The decks cannot be played together: " + " ".join(problems))
+        raise SetupProblems(problems)
     core, extras = game_tokens(cat, box, lock_and_load)
     if len(core) != gh.TILES * gh.TOKENS_PER_TILE:
         raise GameError(f"The catalogue lists {len(core)} core tokens; the board takes {gh.TILES * gh.TOKENS_PER_TILE}.")

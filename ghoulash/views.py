@@ -12,11 +12,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from crewbuilder.htmx import vary_on_htmx
 from ghoulash import services
-from ghoulash.forms import BoxForm, CardForm, GameForm, NumbersForm
+from ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, NumbersForm
 from ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
 
 TABLE = "ghoulash/game_detail.html#table"
@@ -54,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
     which = request.POST.get("form") if request.method == "POST" else None
     box_form = BoxForm(request.POST if which == "box" else None, auto_id="box_%s")
     game_form = GameForm(request.POST if which == "game" else None, user=request.user, names=names, auto_id="game_%s")
-    error = ""
+    error, setup_problems = "", []
     if which == "box" and box_form.is_valid():
         box = services.create_box(request.user, box_form.cleaned_data["name"])
         messages.success(request, "Game box created: enter the numbers and decks of your printed cards.")
@@ -65,6 +66,7 @@ def home(request: HttpRequest) -> HttpResponse:
                                         game_form.seats(), game_form.cleaned_data["lock_and_load"])
         except services.GameError as exc:
             error = str(exc)
+            setup_problems = getattr(exc, "problems", [])
         else:
             messages.success(request, "The tokens are dealt face down and every hand is dealt.")
             return redirect(game)
@@ -73,6 +75,7 @@ def home(request: HttpRequest) -> HttpResponse:
     invalid = bool(error or (which == "box" and box_form.errors) or (which == "game" and game_form.errors))
     return render(request, "ghoulash/home.html", {
         "boxes": boxes, "seats": seats, "box_form": box_form, "game_form": game_form, "error": error,
+        "setup_problems": setup_problems, "setup_box": game_form.cleaned_data.get("box") if setup_problems else None,
         "characters": cat["characters"],
     }, status=422 if invalid else 200)
 
@@ -81,16 +84,26 @@ def home(request: HttpRequest) -> HttpResponse:
 # Game boxes
 # ---------------------------------------------------------------------------
 
-def _box_context(box: GhoulashBox, cat: dict) -> dict:
+def _box_context(box: GhoulashBox, cat: dict, table=None) -> dict:
+    """The box page: profiles, Ghoul values, the checks, and the decks as one table of inputs (``table``: a
+    bound DeckTable to show again with its errors)."""
     profiles = services.profiles(box, cat)
     ghouls = services.ghoul_values(box, cat)
-    cards = list(box.cards.all())
+    if table is None:
+        table = DeckTable(queryset=box.cards.all(), prefix="cards")
+    # the saved cards (a bound table's instances hold what was typed, not saved)
+    cards = list(box.cards.all()) if table.is_bound else [form.instance for form in table.forms]
+    saved = {c.pk: c for c in cards}
     names = {p["slug"]: p["name"] for p in profiles}
     decks = []
     for p in profiles:
-        mine = [c for c in cards if c.character == p["slug"]]
-        decks.append({"profile": p, "cards": mine, "total": sum(c.count or 0 for c in mine)})
-    return {"box": box, "profiles": profiles, "ghouls": ghouls, "decks": decks,
+        rows = [(saved.get(f.instance.pk, f.instance), f) for f in table.forms if f.instance.character == p["slug"]]
+        decks.append({"profile": p, "cards": [c for c, _ in rows], "rows": rows,
+                      "total": sum(c.count or 0 for c, _ in rows)})
+    row_errors = [(names.get(f.instance.character, f.instance.character), f.instance.name, e)
+                  for f in table.forms for errors in f.errors.values() for e in errors]
+    return {"box": box, "profiles": profiles, "ghouls": ghouls, "decks": decks, "table": table,
+            "row_errors": row_errors, "uncounted": sum(1 for c in cards if c.count is None),
             "problems": services.deck_problems(cards, list(CHARACTER_SLUGS), names), "names": names}
 
 
@@ -108,6 +121,38 @@ def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
     card_form = CardForm(names=_names(cat))
     return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form},
                   status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def box_decks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The deck table, saved in one go: every row checked, every error shown at once; a table opened before
+    another tab's save answers 409 and keeps what was typed."""
+    box = _get_box_for_user(request, pk)
+    cat = services.catalogue()
+    table = DeckTable(request.POST, queryset=box.cards.all(), prefix="cards")
+    status, stale = 422, []
+    if table.is_valid():
+        changes = [(f.instance, f.cleaned_data["seen_version"], [n for n in f.changed_data if n != "seen_version"])
+                   for f in table.forms if set(f.changed_data) - {"seen_version"}]
+        try:
+            services.save_cards(changes)
+        except services.StaleCards as exc:
+            data = request.POST.copy()
+            for f in table.forms:
+                if f.instance.pk in exc.cards and exc.cards[f.instance.pk] is not None:
+                    data[f"{f.prefix}-seen_version"] = str(exc.cards[f.instance.pk].version)
+            table = DeckTable(data, queryset=box.cards.all(), prefix="cards")
+            stale = [c for c in exc.cards.values() if c is not None]
+            status = 409
+        else:
+            messages.success(request, f"Deck table saved: {len(changes)} card{'s' if len(changes) != 1 else ''} "
+                                      "changed.")
+            return redirect(reverse("ghoulash-box", args=[box.pk]) + "#decks-heading")
+    context = _box_context(box, cat, table)
+    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"])
+    return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": CardForm(names=_names(cat)),
+                                                        "stale": stale}, status=status)
 
 
 @login_required

@@ -24,16 +24,22 @@ def test_creating_a_box_prelists_the_catalogues_cards(user, ghoulash_catalogue):
     cards = list(box.cards.all())
     by_deck = {slug: sorted(c.catalogue_slug for c in cards if c.character == slug)
                for slug in ("lake", "gray", "cornealius", "zone")}
-    common = ["debris", "hole", "inaction", "parry", "steal"]
+    common = ["debris", "hole", "inaction", "parry", "steal", "value", "value", "value"]
     assert by_deck["lake"] == common
     assert by_deck["gray"] == sorted(common + ["ready-for-anything", "the-right-ghoo-for-the-job"])
     assert by_deck["cornealius"] == sorted(common + ["heavy-artillery"])
     assert by_deck["zone"] == sorted(common + ["strategic-intel"])
-    assert all(c.count is None and c.value is None for c in cards)  # never made up
+    assert all(c.count is None for c in cards)  # never made up
+    # "Value — ... ranging in value from 1 to 3": the values are the text's, in every deck
+    values = [(c.character, c.name, c.card_type, c.value) for c in cards if c.catalogue_slug == "value"]
+    assert values == [(slug, f"Value {v}", "value", v) for slug in ("cornealius", "gray", "lake", "zone")
+                      for v in (1, 2, 3)]
+    assert all(c.value is None for c in cards if c.catalogue_slug != "value")
     steal = next(c for c in cards if c.catalogue_slug == "steal")
     assert steal.card_type == ""  # the text does not say what type Steal is
     html = c.get(box.get_absolute_url()).content.decode()
-    assert "enter how many Hole cards" in html and "choose the type of Steal" in html
+    assert "Lake: enter how many Value 1, Value 2, Value 3, Hole, Debris, Steal, Parry and Inaction cards" in html
+    assert "choose the type of Steal" in html
 
 
 def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(user, ghoulash_catalogue):
