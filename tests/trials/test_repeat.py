@@ -15,7 +15,7 @@ def test_repair_times_n_through_the_page(client, started, survivors):
     client.force_login(mara)
     page = client.get(url(started)).content.decode()
     # a Repair xN form for each adjacent Generator, offering what the rules allow now (60 Energy)
-    assert re.findall(r'id="repeat-(\w+)" min="1" max="(\d+)"', page) == [("A1", "60"), ("A3", "60")]
+    assert re.findall(r'id="repeat-(\w+)-\d+" min="1" max="(\d+)"', page) == [("A1", "60"), ("A3", "60")]
     before = LogEntry.objects.filter(trial=started).count()
     response = client.post(url(started, "trial-act"), {"action": "repair", "target": "A1", "times": "40"}, **HX)
     assert response.status_code == 200
