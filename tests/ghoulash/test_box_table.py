@@ -135,3 +135,16 @@ def test_a_game_refused_lists_every_gap_at_once(user, make_user, ghoulash_catalo
     html = r.content.decode()
     assert r.status_code == 422 and f"({len(problems)} things to enter, all listed here)" in html
     assert all(p.replace("'", "&#x27;") in html for p in problems)
+
+
+def test_the_box_page_query_budget(user, ghoulash_catalogue, django_assert_num_queries):
+    """Session, user, the box, the catalogue's edition and sections, the cards (read once for the table, the
+    checks and the totals), whatever the number of cards."""
+    box = services.create_box(user, "Box")
+    c = logged_in(user)
+    with django_assert_num_queries(6):
+        assert c.get(box.get_absolute_url()).status_code == 200
+    BoxCard.objects.bulk_create([BoxCard(box=box, character="lake", card_type=BoxCard.VALUE, name=f"Extra {i}",
+                                         value=1, count=1) for i in range(20)])
+    with django_assert_num_queries(6):
+        assert c.get(box.get_absolute_url()).status_code == 200
