@@ -135,14 +135,25 @@ def test_htmx_roll_returns_the_partial(owner_client, make_sheet):
     assert f"seed {sheet.events.first().seed}" in body
 
 
-def test_the_dice_choice_preselects_nothing(owner_client, make_sheet):
-    """"Choose two dice": which pair is best depends on the board (movement or attack), which the sheet cannot
-    see, so no pair is checked for the player (the first one was the lowest movement of a sorted roll)."""
-    sheet = make_sheet()
-    body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
-    radios = re.findall(r'<input type="radio" name="pair"[^>]*>', body)
-    assert len(radios) == 3 and all("required" in r for r in radios)
-    assert not any("checked" in r for r in radios)
+def test_the_dice_choice_preselects_the_best_pair(owner_client, make_sheet, monkeypatch):
+    """"The die with the higher value is your movement points, and the die with the lower value is your attack
+    points": the pair preselected is the one no other beats on movement or attack (it was the first pair,
+    whatever the dice)."""
+    from ghoulrole import services
+
+    from .test_services import _seed_for
+
+    # rolls whose best pair is the last, the middle and the first one
+    for wanted in (lambda r: r[0] < r[1] < r[2], lambda r: r[1] < r[0] < r[2], lambda r: r[2] < r[0] < r[1]):
+        seed = _seed_for(3, wanted)
+        monkeypatch.setattr(services.secrets, "randbits", lambda bits, seed=seed: seed)
+        sheet = make_sheet()
+        body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
+        pairs = re.findall(r'<input type="radio" name="pair" value="(\d-\d)" required( checked)?> Keep \d and \d: '
+                           r'movement (\d+), attack (\d+)', body)
+        assert len(pairs) == 3 and [p[1] for p in pairs].count(" checked") == 1
+        best = next(p for p in pairs if p[1])
+        assert all(int(best[2]) >= int(p[2]) and int(best[3]) >= int(p[3]) for p in pairs)
     response = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {}, **HX)  # sent with no choice
     assert response.status_code == 422 and "Choose exactly two of the dice." in response.content.decode()
 
