@@ -199,8 +199,8 @@ def best_keep(roll: Sequence[int]) -> tuple[int, int]:
     other pair beats on either, whatever the goal (more discs, more movement, never less). Ties: the earlier
     die first."""
     _check_dice(len(roll))
-    order = sorted(range(len(roll)), key=lambda i: (-roll[i], i))
-    return tuple(sorted(order[:2]))
+    first, second = sorted(sorted(range(len(roll)), key=lambda i: (-roll[i], i))[:2])
+    return first, second
 
 
 def ghoul_dice_odds(dice: int) -> dict:

@@ -10,7 +10,7 @@ from ghoulash import services
 from ghoulash.models import BoxCard
 from tests.clients import logged_in
 
-from .conftest import STATS, GHOUL_VP
+from .conftest import GHOUL_VP, STATS
 
 
 def table_data(html: str) -> dict:
