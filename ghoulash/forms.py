@@ -19,8 +19,12 @@ class BoxForm(forms.Form):
 class NumbersForm(forms.Form):
     """One field per number the rules text does not give (a character's stat, a Ghoul's Victory Points)."""
 
-    def __init__(self, *args, profiles: list[dict], ghouls: list[dict], **kwargs):
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, error_messages={
+        "required": "This form is older than the box page: reload the box and enter your numbers again."})
+
+    def __init__(self, *args, profiles: list[dict], ghouls: list[dict], version: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["seen_version"].initial = version
         self.stat_fields = []
         for p in profiles:
             for s in p["stats"]:

@@ -27,6 +27,8 @@ class GhoulashBox(models.Model):
     stats = models.JSONField(default=dict, blank=True)
     # {"6": 3, "4": 1}: the owner's green dots for the Ghoul strengths the text does not give
     ghoul_vp = models.JSONField(default=dict, blank=True)
+    # bumped by every save of the numbers: a numbers form opened before another tab's save is stale (409)
+    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

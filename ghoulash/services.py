@@ -208,12 +208,26 @@ def ghoul_values(box: GhoulashBox, cat: dict) -> list[dict]:
     return sorted(out, key=lambda g: -g["strength"])
 
 
-def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict) -> None:
-    """Store the owner's numbers (only those the rules text leaves out)."""
+class StaleBox(Exception):
+    """The box's numbers were saved elsewhere since the form was opened; ``box`` is the newer one."""
+
+    def __init__(self, box: GhoulashBox):
+        super().__init__("The numbers changed elsewhere since you opened the box.")
+        self.box = box
+
+
+def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict, seen_version: int | None = None) -> None:
+    """Store the owner's numbers (only those the rules text leaves out). With ``seen_version`` (a form's), only
+    if nobody saved them since: raises StaleBox, never overwrites a newer save."""
     box.stats = {slug: kept for slug, numbers in stats.items()
                  if (kept := {k: v for k, v in numbers.items() if v is not None})}
     box.ghoul_vp = {str(k): v for k, v in ghoul_vp.items() if v is not None}
-    box.save(update_fields=["stats", "ghoul_vp"])
+    rows = GhoulashBox.objects.filter(pk=box.pk)
+    if seen_version is not None:
+        rows = rows.filter(version=seen_version)
+    if not rows.update(stats=box.stats, ghoul_vp=box.ghoul_vp, version=F("version") + 1):
+        raise StaleBox(GhoulashBox.objects.get(pk=box.pk))
+    box.refresh_from_db(fields=["version"])
 
 
 def _listed(names: list[str]) -> str:

@@ -113,14 +113,27 @@ def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
     box = _get_box_for_user(request, pk)
     cat = services.catalogue()
     context = _box_context(box, cat)
-    form = NumbersForm(request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"])
+    form = NumbersForm(request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"],
+                       version=box.version)
+    status = 422
     if request.method == "POST" and form.is_valid():
-        services.save_numbers(box, *form.numbers())
-        messages.success(request, "Numbers saved.")
-        return redirect(box)
+        try:
+            services.save_numbers(box, *form.numbers(), seen_version=form.cleaned_data["seen_version"])
+        except services.StaleBox as exc:
+            # the newer numbers stay; what this tab typed is shown again, to be saved over them on purpose
+            box = exc.box
+            context = _box_context(box, cat)
+            data = request.POST.copy()
+            data["seen_version"] = str(box.version)
+            form = NumbersForm(data, profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
+            context["numbers_stale"] = True
+            status = 409
+        else:
+            messages.success(request, "Numbers saved.")
+            return redirect(box)
     card_form = CardForm(names=_names(cat))
     return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form},
-                  status=422 if form.errors else 200)
+                  status=status if form.errors or status == 409 else 200)
 
 
 @login_required
@@ -150,7 +163,7 @@ def box_decks(request: HttpRequest, pk: int) -> HttpResponse:
                                       "changed.")
             return redirect(reverse("ghoulash-box", args=[box.pk]) + "#decks-heading")
     context = _box_context(box, cat, table)
-    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"])
+    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
     return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": CardForm(names=_names(cat)),
                                                         "stale": stale}, status=status)
 
@@ -169,7 +182,7 @@ def box_card_add(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, f"{card.name} added to the {card.get_character_display()} deck.")
         return redirect(box)
     context = _box_context(box, cat)
-    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"])
+    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
     return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form}, status=422)
 
 

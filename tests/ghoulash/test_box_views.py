@@ -49,7 +49,7 @@ def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(use
     assert 'name="lake__health"' in html and 'name="cornealius__initial_combat_value"' in html
     assert 'name="lake__initial_combat_value"' not in html  # Lake's 1 is the rules'
     assert 'name="ghoul_6"' in html and 'name="ghoul_4"' in html and 'name="ghoul_5"' not in html
-    r = c.post(box.get_absolute_url(), {"lake__health": "5", "ghoul_6": "3", "lake__initial_combat_value": "9",
+    r = c.post(box.get_absolute_url(), {"seen_version": "1", "lake__health": "5", "ghoul_6": "3", "lake__initial_combat_value": "9",
                                         "ghoul_5": "7"})
     assert r.status_code == 302
     box.refresh_from_db()
@@ -59,7 +59,7 @@ def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(use
     assert [s["source"] for s in profile["lake"]["stats"]] == ["rules", None, "box"]
     assert {g["strength"]: (g["victory_points"], g["source"]) for g in services.ghoul_values(box, services.catalogue())} \
         == {6: (3, "box"), 5: (2, "rules"), 4: (None, None)}
-    r = c.post(box.get_absolute_url(), {"lake__health": "0"})
+    r = c.post(box.get_absolute_url(), {"seen_version": "2", "lake__health": "0"})
     assert r.status_code == 422
 
 

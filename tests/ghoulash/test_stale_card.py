@@ -47,3 +47,24 @@ def test_a_form_without_its_version_is_refused_with_a_message(user, ghoulash_cat
     r = logged_in(user).post(edit, {"character": "lake", "card_type": "action", "name": "Hole", "count": "2"})
     assert r.status_code == 422 and "reload the card" in r.content.decode()
     assert BoxCard.objects.get(pk=card.pk).count is None
+
+
+def test_numbers_from_an_older_tab_answer_409_and_keep_what_was_typed(user, ghoulash_catalogue):
+    """The box's profile numbers, edited from two tabs: the older tab's save never wins silently."""
+    box = services.create_box(user, "Box")
+    tab_a, tab_b = logged_in(user), logged_in(user)
+    html_a = tab_a.get(box.get_absolute_url()).content.decode()
+    assert 'name="seen_version" value="1"' in html_a
+    assert tab_b.post(box.get_absolute_url(), {"seen_version": "1", "lake__health": "5"}).status_code == 302
+    r = tab_a.post(box.get_absolute_url(), {"seen_version": "1", "lake__health": "6", "gray__health": "4"})
+    html = r.content.decode()
+    assert r.status_code == 409 and "The numbers changed elsewhere" in html
+    box.refresh_from_db()
+    assert box.stats == {"lake": {"health": 5}} and box.version == 2  # tab B's save stands
+    assert 'name="seen_version" value="2"' in html and 'name="lake__health" value="6"' in html
+    assert tab_a.post(box.get_absolute_url(), {"seen_version": "2", "lake__health": "6", "gray__health": "4"}) \
+        .status_code == 302
+    box.refresh_from_db()
+    assert box.stats == {"lake": {"health": 6}, "gray": {"health": 4}}
+    r = tab_a.post(box.get_absolute_url(), {"lake__health": "7"})  # a form without its version
+    assert r.status_code == 422 and "reload the box" in r.content.decode()
