@@ -123,11 +123,13 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
         context["odds"] = odds_context(sheet.dice)
         if sheet.phase == GhoulSheet.CHOOSE and len(sheet.roll) == 3:
             context["pairs"] = []
+            best = rules.best_keep(sheet.roll)  # preselected: the most movement and attack at once (G2)
             for pair in itertools.combinations(range(len(sheet.roll)), 2):
                 state = rules.start_turn(rules.GhoulState(), sheet.roll, pair, backstab=sheet.backstab)
                 context["pairs"].append({"keep": pair, "value": f"{pair[0]}-{pair[1]}",
                                          "dice": (sheet.roll[pair[0]], sheet.roll[pair[1]]),
-                                         "movement": state.movement, "attack": state.attack_discs})
+                                         "movement": state.movement, "attack": state.attack_discs,
+                                         "best": pair == best})
     return context
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.htmx import vary_on_htmx
 from rules import slasher_trial as sl
 from games.slasher_trial import services
-from games.slasher_trial.forms import TrialForm
+from games.slasher_trial.forms import ActForm, TrialForm
 from games.slasher_trial.models import Participant, Trial
 
 
@@ -105,14 +105,15 @@ def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
-    action, target = request.POST.get("action", ""), request.POST.get("target", "")
-    if request.POST.get("act"):  # a grid or target button: "move:B3", "hit:mara", "ready:"
-        action, _, target = request.POST["act"].partition(":")
+    form = ActForm(request.POST)
     error = ""
-    try:
-        services.act(trial, request.user, action, target)
-    except services.TrialError as exc:
-        error = str(exc)
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+    else:
+        try:
+            services.act(trial, request.user, *form.action_target_times())
+        except services.TrialError as exc:
+            error = str(exc)
     trial.refresh_from_db()
     if not request.htmx:
         if not error:
