@@ -86,7 +86,7 @@ def create_campaign(organiser, *, name, system, description="", house_rules="", 
 @transaction.atomic
 def invite(campaign, actor, username: str) -> Membership:
     _require_organiser(campaign, actor)
-    user = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
+    user = get_user_model().objects.with_username((username or "").strip()).first()
     if user is None:
         raise CampaignError(f"No player is called “{username}”.")
     if user.pk == campaign.organiser_id:
