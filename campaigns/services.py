@@ -518,8 +518,13 @@ def _bury(campaign, actor, entry, casualty, game) -> None:
 
 @_people_errors
 @transaction.atomic
-def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None) -> HistoryEntry | None:
-    """Rename the campaign crew or change its notes; logged with before and after."""
+def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None, expected_version=None) -> HistoryEntry | None:
+    """Rename the campaign crew or change its notes; logged with before and after.
+
+    ``expected_version`` is the crew version the form was rendered with: when
+    the crew changed since (another tab, a purchase, a game), this raises
+    ``crew_edits.StaleCrew`` and nothing is saved (issue 17, finding 6).
+    """
     if entry.player_id != actor.pk:
         raise CampaignError("Only the crew's player can edit it.")
     crew = Crew.objects.select_for_update().get(pk=entry.crew_id)
@@ -531,16 +536,19 @@ def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None) -> HistoryEn
     after = {"crew": crew.pk, "name": crew.name, "notes": crew.notes}
     if after == before:
         return None
-    crew.version += 1
-    crew.save(update_fields=["name", "notes", "version", "updated_at"])
+    _claim_crew_version(crew, expected_version)
+    crew.save(update_fields=["name", "notes", "updated_at"])
     return _log(entry.campaign, actor, "edit", f"{actor.username} edited the crew “{crew.name}”.", crew=entry,
                 before=before, after=after)
 
 
 @_people_errors
 @transaction.atomic
-def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes=None) -> HistoryEntry | None:
-    """Rename a character of the campaign crew or change its notes; logged with before and after."""
+def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes=None,
+                   expected_version=None) -> HistoryEntry | None:
+    """Rename a character of the campaign crew or change its notes; logged with before and after.
+
+    ``expected_version``: as for ``edit_crew``, a stale form raises ``crew_edits.StaleCrew``."""
     if entry.player_id != actor.pk:
         raise CampaignError("Only the crew's player can edit it.")
     crew = Crew.objects.select_for_update().get(pk=entry.crew_id)
@@ -556,10 +564,17 @@ def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes
     after = {"character": character.pk, "name": character.name, "notes": character.notes}
     if after == before:
         return None
+    _claim_crew_version(crew, expected_version)
     character.save(update_fields=["name", "notes"])
-    Crew.objects.filter(pk=crew.pk).update(version=crew.version + 1, updated_at=timezone.now())
     return _log(entry.campaign, actor, "edit", f"{actor.username} edited {before['name']} of {crew.name}.",
                 crew=entry, before=before, after=after)
+
+
+def _claim_crew_version(crew: Crew, expected_version) -> None:
+    """Bump the crew's version in one conditional UPDATE (atomic on SQLite too); a
+    form rendered from an older version raises StaleCrew. ``None``: no form, no check."""
+    crew_edits.claim_version(crew.pk, crew.version if expected_version is None else expected_version)
+    crew.version += 1
 
 
 # --- between games ------------------------------------------------------------------------

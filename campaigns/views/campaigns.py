@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
+from crewbuilder import crew_edits
 from crewbuilder.models import Crew, GameSystem
 
 
@@ -221,12 +222,21 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The player renames their campaign crew or a character, or changes notes (logged in the history)."""
     campaign = _get_campaign_for_user(request, pk)
     entry = get_object_or_404(CampaignCrew.objects.select_related("campaign"), campaign=campaign, player=request.user)
+    # The version the form was rendered with; a form without one is treated as stale.
+    version = request.POST.get("version", "")
     try:
         if request.POST.get("character"):
             done = services.edit_character(entry, request.user, request.POST["character"],
-                                           name=request.POST.get("name"), notes=request.POST.get("notes"))
+                                           name=request.POST.get("name"), notes=request.POST.get("notes"),
+                                           expected_version=version)
         else:
-            done = services.edit_crew(entry, request.user, name=request.POST.get("name"), notes=request.POST.get("notes"))
+            done = services.edit_crew(entry, request.user, name=request.POST.get("name"),
+                                      notes=request.POST.get("notes"), expected_version=version)
+    except crew_edits.StaleCrew:
+        return render(request, "campaigns/crew_conflict.html", {
+            "campaign": campaign, "submitted": {"name": request.POST.get("name", ""),
+                                                "notes": request.POST.get("notes", "")},
+        }, status=409)
     except (services.CampaignError, ValueError) as exc:
         messages.error(request, str(exc))
     else:
