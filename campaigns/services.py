@@ -8,10 +8,11 @@ change can be read back, and reversed by the organiser with a new entry.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 import random
@@ -373,8 +374,38 @@ def roll_on_table(table: RollTable, seed: int | None = None) -> TableResult:
 # --- games ------------------------------------------------------------------------------
 
 
+def record_game(campaign, actor, *, submission_key: str = "", **details) -> Game:
+    """Record a game waiting for confirmation (see ``_record_game`` for ``details``).
+
+    With a ``submission_key`` (campaigns/idempotency.py) at most one game is
+    recorded per key: a repeat, even one racing the first, gets the game
+    already recorded, with ``repeated = True`` on it.
+    """
+    if not submission_key:
+        return _record_game(campaign, actor, **details)
+    for attempt in range(200):
+        try:
+            existing = Game.objects.filter(campaign=campaign, submission_key=submission_key).first()
+            if existing is not None:
+                existing.repeated = True
+                return existing
+            return _record_game(campaign, actor, submission_key=submission_key, **details)
+        except IntegrityError:
+            # A twin committed the same key first: the next lookup finds it.
+            if not Game.objects.filter(campaign=campaign, submission_key=submission_key).exists():
+                raise
+        except OperationalError as exc:
+            # SQLite serialises writers; its test database refuses a locked table
+            # at once instead of waiting (as crewbuilder/locking.py explains).
+            if connection.vendor != "sqlite" or "locked" not in str(exc) or connection.in_atomic_block:
+                raise
+            time.sleep(0.01 + 0.005 * attempt)
+    raise CampaignError("The database is busy: send the game again in a moment (it will be recorded once).")
+
+
 @transaction.atomic
-def record_game(campaign, actor, *, played_on, scenario, complication="", participants, winner=None, is_draw=False) -> Game:
+def _record_game(campaign, actor, *, played_on, scenario, complication="", participants, winner=None, is_draw=False,
+                 submission_key="") -> Game:
     """participants: [{"crew": CampaignCrew, "treasure": int, "casualties": [...], "effects": [...]}]."""
     if not is_member(campaign, actor):
         raise CampaignError("Only members record games.")
@@ -387,7 +418,7 @@ def record_game(campaign, actor, *, played_on, scenario, complication="", partic
         raise CampaignError("The winner must be one of the crews that played.")
     game = Game.objects.create(
         campaign=campaign, played_on=played_on, scenario=scenario, complication=complication,
-        winner=None if is_draw else winner, is_draw=is_draw, recorded_by=actor,
+        winner=None if is_draw else winner, is_draw=is_draw, recorded_by=actor, submission_key=submission_key,
     )
     for p in participants:
         GameCrew.objects.create(game=game, campaign_crew=p["crew"], treasure=p.get("treasure", 0),

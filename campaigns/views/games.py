@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import services
+from campaigns import idempotency, services
 from campaigns.models import CampaignCrew, Game
 from campaigns.views.campaigns import _get_campaign_for_user
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
@@ -89,11 +89,16 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
                     campaign, request.user, played_on=played_on, scenario=scenario,
                     complication=request.POST.get("complication", "")[:100], participants=participants,
                     winner=winner, is_draw=result == "draw",
+                    submission_key=idempotency.submission_key(request.user.pk, request.POST),
                 )
             except services.CampaignError as exc:
                 problems.append(str(exc))
             else:
-                messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
+                if getattr(game, "repeated", False):
+                    messages.info(request, "This game was already recorded (the form was sent twice): "
+                                           "here it is, recorded once.")
+                else:
+                    messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
                 return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
@@ -101,6 +106,7 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
         "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
         "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
+        "submission": idempotency.token_for_form(request.POST),
         "chosen_scenario": request.POST.get("scenario") or (generated["scenario"]["name"]
                                                             if generated and generated["scenario"] else ""),
     }, status=422 if problems else 200)

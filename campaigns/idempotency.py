@@ -1,0 +1,39 @@
+"""One game per submitted game form (issue 17, finding 7).
+
+The form carries a random token, made when the form is rendered; a double
+click, a retried request or ten identical submissions all carry the same one,
+and the database's unique constraint on (campaign, submission_key) lets only
+one game in. A submission without a usable token (an old tab, a script) is
+keyed by its content instead, so identical repeats still record one game.
+The key is bound to the recording user, so nobody can aim at another's game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+
+TOKEN_FIELD = "submission"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_NOT_CONTENT = {"csrfmiddlewaretoken", TOKEN_FIELD}
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def token_for_form(post) -> str:
+    """The token to render: the posted one (a form sent back with problems recorded nothing), else a new one."""
+    token = post.get(TOKEN_FIELD, "") if post else ""
+    return token if _TOKEN.fullmatch(token) else new_token()
+
+
+def submission_key(user_id: int, post) -> str:
+    token = post.get(TOKEN_FIELD, "")
+    if _TOKEN.fullmatch(token):
+        material = f"token:{token}"
+    else:
+        material = "form:" + json.dumps(sorted((k, post.getlist(k)) for k in post if k not in _NOT_CONTENT))
+    return hashlib.sha256(f"{user_id}:{material}".encode()).hexdigest()
