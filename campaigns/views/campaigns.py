@@ -5,16 +5,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import services
+from campaigns import history_text, services
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder import crew_edits
+from crewbuilder.catalogue.loader import snapshot_for_system
 from crewbuilder.models import Crew, GameSystem
+
+
+HISTORY_PER_PAGE = 50
 
 
 def _get_campaign_for_user(request: HttpRequest, pk: int, *, allow_invited: bool = False) -> Campaign:
@@ -208,10 +213,13 @@ def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     entries = (
         HistoryEntry.objects.filter(campaign=campaign)
-        .select_related("actor", "campaign_crew__crew", "reverses", "undone_by")
+        .select_related("actor", "campaign_crew__crew", "undone_by")
     )
+    # A page at a time, newest first: a long campaign's history stays a light page (issue 17, finding 8).
+    page = Paginator(entries, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "campaigns/history.html", {
-        "campaign": campaign, "entries": entries,
+        "campaign": campaign, "page": page,
+        "entries": history_text.describe(page.object_list, snapshot_for_system(campaign.system)),
         "organiser": services.is_organiser(campaign, request.user), "reversible": services.REVERSIBLE,
     })
 

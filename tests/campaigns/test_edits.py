@@ -108,7 +108,7 @@ def test_edit_page_and_history(client, campaign, user, other_user, two_crews):
     assert "Saved (see the history)" in response.content.decode()
     history = client.get(reverse("campaign-history", args=[campaign.pk])).content.decode()
     assert "vox edited Ghoul 1 of Saints" in history
-    assert '<th scope="row">name</th><td>Ghoul 1</td><td>Rust Saint</td>' in history
+    assert "“Ghoul 1” was renamed “Rust Saint”." in history and "The notes on Rust Saint changed from nothing to “Limps”." in history
     # the other player can only post to their own crew: a character id from mine is refused
     client.force_login(other_user)
     response = client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
