@@ -10,6 +10,11 @@ from django.db.models import Q
 from django.urls import reverse
 
 
+# Longest campaign description and house rules: about three printed pages,
+# far beyond what a group writes, and it keeps every member's campaign page light.
+CAMPAIGN_TEXT_MAX = 5000
+
+
 class CampaignQuerySet(models.QuerySet):
     def for_member(self, user):
         """Campaigns the user organises or has joined (accepted invitation).

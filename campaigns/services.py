@@ -18,7 +18,7 @@ from django.utils import timezone
 import random
 
 from campaigns.models import (
-    Campaign, CampaignCrew, CampaignScenario, EnrolmentRequest, Game, GameCrew, HistoryEntry, Memorial, Membership,
+    CAMPAIGN_TEXT_MAX, Campaign, CampaignCrew, CampaignScenario, EnrolmentRequest, Game, GameCrew, HistoryEntry, Memorial, Membership,
     RollTable,
 )
 from crewbuilder import crew_edits, crew_service
@@ -73,9 +73,12 @@ def _require_organiser(campaign, user):
 # --- campaign and members ------------------------------------------------------------
 
 
+@_people_errors
 @transaction.atomic
 def create_campaign(organiser, *, name, system, description="", house_rules="", starting_budget=150, treasure_value=None):
     name = crew_edits._clean_text(name, "Campaign name", 100, required=True)
+    description = crew_edits._clean_text(description, "Description", CAMPAIGN_TEXT_MAX, required=False)
+    house_rules = crew_edits._clean_text(house_rules, "House rules", CAMPAIGN_TEXT_MAX, required=False)
     campaign = Campaign.objects.create(
         name=name, system=system, organiser=organiser, description=description, house_rules=house_rules,
         starting_budget=starting_budget, treasure_value=treasure_value,

@@ -42,9 +42,13 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
-        campaign = services.create_campaign(request.user, system=system, **form.cleaned_data)
-        messages.success(request, "Campaign created. Invite your players by username.")
-        return redirect(campaign)
+        try:
+            campaign = services.create_campaign(request.user, system=system, **form.cleaned_data)
+        except services.CampaignError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Campaign created. Invite your players by username.")
+            return redirect(campaign)
     campaigns = Campaign.objects.for_member(request.user).select_related("organiser")
     invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related("campaign")
     return render(request, "campaigns/campaign_list.html",
