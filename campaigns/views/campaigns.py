@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import history_text, services
+from campaigns.notices import awaiting_confirmation
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder import crew_edits
@@ -111,6 +112,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             scenario_form=ScenarioForm(),
             memberships=list(campaign.memberships.select_related("user")),
             memorial=[m for c in crews for m in c.memorial.all()],
+            awaiting=awaiting_confirmation(request.user, campaign),
         )
     return render(request, "campaigns/campaign_detail.html", context)
 
