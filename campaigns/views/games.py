@@ -52,6 +52,28 @@ def _participants_from_post(post, crews, tables) -> tuple[list, list]:
     return chosen, problems
 
 
+def _draw_for_chosen(campaign, post, scenarios, problems) -> dict | None:
+    if (post.get("scenario_other") or "").strip():
+        problems.append("Drawing a Complication works for the scenarios listed; for your own scenario, "
+                        "choose its Complication (or none) below.")
+        return None
+    key = next((s["key"] for s in scenarios if s["name"] == post.get("scenario")), None)
+    if key is None:
+        problems.append("Choose one of the scenarios listed.")
+        return None
+    return services.generate_scenario(campaign, method=post.get("draw"), pick=key)
+
+
+def _keep_posted(crews, post) -> None:
+    """What the form showed, on the crews and characters: a form sent back keeps every choice."""
+    for entry in crews:
+        entry.form_played = post is None or post.get(f"played-{entry.pk}") == "1"
+        entry.form_treasure = (post or {}).get(f"treasure-{entry.pk}", "0")
+        for character in entry.crew.characters.all():
+            character.form_outcome = (post or {}).get(f"outcome-{character.pk}", "")
+            character.form_table = (post or {}).get(f"table-{character.pk}", "")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_create(request: HttpRequest, pk: int) -> HttpResponse:
@@ -69,7 +91,11 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
                                                    pick=request.GET.get("pick", ""))
         except (services.CampaignError, ValueError) as exc:
             problems.append(str(exc) if isinstance(exc, services.CampaignError) else "The seed must be a whole number.")
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("draw"):
+        # The form's one scenario picker also draws the agreed scenario's Complication:
+        # nothing is recorded, the form comes back as it was sent.
+        generated = _draw_for_chosen(campaign, request.POST, scenarios, problems)
+    elif request.method == "POST":
         participants, problems = _participants_from_post(request.POST, crews, tables)
         result = request.POST.get("result", "")
         winner = next((p["crew"] for p in participants if str(p["crew"].pk) == result), None)
@@ -100,6 +126,7 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
                 else:
                     messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
                 return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
+    _keep_posted(crews, request.POST if request.method == "POST" else None)
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
         "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
