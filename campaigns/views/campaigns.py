@@ -51,7 +51,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Campaign created. Invite your players by username.")
             return redirect(campaign)
     campaigns = Campaign.objects.for_member(request.user).select_related("organiser")
-    invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related("campaign")
+    invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related(
+        "campaign__organiser")
     return render(request, "campaigns/campaign_list.html",
                   {"campaigns": campaigns, "invitations": invitations, "form": form},
                   status=422 if form.errors else 200)
