@@ -65,6 +65,11 @@ def is_member(campaign: Campaign, user) -> bool:
     return is_organiser(campaign, user) or campaign.memberships.filter(user=user, status=Membership.ACCEPTED).exists()
 
 
+def catalogue_for(campaign: Campaign):
+    """The campaign's catalogue snapshot (cached per catalogue version: no query when warm)."""
+    return snapshot_for_system(campaign.system)
+
+
 def _require_organiser(campaign, user):
     if not is_organiser(campaign, user):
         raise CampaignError("Only the organiser can do that.")

@@ -16,7 +16,6 @@ from campaigns.notices import awaiting_confirmation
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder import crew_edits
-from crewbuilder.catalogue.loader import snapshot_for_system
 from crewbuilder.models import Crew, GameSystem
 
 
@@ -226,7 +225,7 @@ def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
     page = Paginator(entries, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "campaigns/history.html", {
         "campaign": campaign, "page": page,
-        "entries": history_text.describe(page.object_list, snapshot_for_system(campaign.system)),
+        "entries": history_text.describe(page.object_list, services.catalogue_for(campaign)),
         "organiser": services.is_organiser(campaign, request.user), "reversible": services.REVERSIBLE,
     })
 

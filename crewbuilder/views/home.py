@@ -3,8 +3,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
-from campaigns.notices import awaiting_confirmation
 from crewbuilder.models import Crew
+from campaigns.notices import awaiting_confirmation
 
 GAMES_SHOWN = 10  # per game: the home page is a way back to the table, not an archive
 
@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {
         "crews": Crew.objects.filter(owner=user).select_related("system").order_by("-updated_at")[:20],
         "campaigns": Campaign.objects.for_member(user).order_by("-created_at")[:20],
-        "invitations": Membership.objects.filter(user=user, status=Membership.INVITED).select_related("campaign"),
         "awaiting": awaiting_confirmation(user),
+        "invitations": Membership.objects.filter(user=user, status=Membership.INVITED).select_related("campaign"),
         "games": _games_at_the_table(user),
     })
