@@ -277,3 +277,12 @@ def _show(value) -> str:
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value)
     return str(value)
+
+
+class SubmittedForm(models.Model):
+    """A spending form already acted on (campaigns/idempotency.py): a double click
+    or a retried request finds its key here and spends nothing twice."""
+
+    key = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 import random
 
+from campaigns import idempotency
 from campaigns.models import (
     CAMPAIGN_TEXT_MAX, Campaign, CampaignCrew, CampaignScenario, EnrolmentRequest, Game, GameCrew, HistoryEntry, Memorial, Membership,
     RollTable,
@@ -80,7 +81,9 @@ def _require_organiser(campaign, user):
 
 @_people_errors
 @transaction.atomic
-def create_campaign(organiser, *, name, system, description="", house_rules="", starting_budget=150, treasure_value=None):
+def create_campaign(organiser, *, name, system, description="", house_rules="", starting_budget=150, treasure_value=None,
+                    submission_key=""):
+    idempotency.claim(organiser, submission_key)  # a double click starts one campaign
     name = crew_edits._clean_text(name, "Campaign name", 100, required=True)
     description = crew_edits._clean_text(description, "Description", CAMPAIGN_TEXT_MAX, required=False)
     house_rules = crew_edits._clean_text(house_rules, "House rules", CAMPAIGN_TEXT_MAX, required=False)
@@ -635,9 +638,11 @@ def _tokens_for(points: int, campaign: Campaign) -> int:
 
 
 @transaction.atomic
-def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
-    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent."""
+def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submission_key: str = "") -> None:
+    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent.
+    A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nothing is spent twice."""
     entry, campaign = _treasury_for(entry, actor)
+    idempotency.claim(actor, submission_key)
     crew = entry.crew
     item = crew_edits._catalogue_entry(crew_edits.Item, crew, slug, "item")
     if (item.effects or {}).get("campaign_crew_creation_only"):
@@ -658,9 +663,11 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
 
 
 @transaction.atomic
-def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> Character:
-    """Spend Treasure on a new character (its base cost), validated like the builder."""
+def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, submission_key: str = "") -> Character:
+    """Spend Treasure on a new character (its base cost), validated like the builder.
+    A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nobody is hired twice."""
     entry, campaign = _treasury_for(entry, actor)
+    idempotency.claim(actor, submission_key)
     crew = Crew.objects.with_everything().get(pk=entry.crew_id)
     catalogue = snapshot_for_system(crew.system)
     cost = catalogue.rules.get("character_base_cost", 15)

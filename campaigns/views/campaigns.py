@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import history_text, services
+from campaigns import history_text, idempotency, services
 from campaigns.notices import awaiting_confirmation
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
@@ -43,7 +43,11 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
         try:
-            campaign = services.create_campaign(request.user, system=system, **form.cleaned_data)
+            campaign = services.create_campaign(request.user, system=system, **form.cleaned_data,
+                                                submission_key=idempotency.token_key(request.user.pk, request.POST))
+        except idempotency.AlreadySubmitted:
+            messages.info(request, "Already started: the form was sent twice, and one campaign was created.")
+            return redirect("campaign-list")
         except services.CampaignError as exc:
             form.add_error(None, str(exc))
         else:
@@ -53,7 +57,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related(
         "campaign__organiser")
     return render(request, "campaigns/campaign_list.html",
-                  {"campaigns": campaigns, "invitations": invitations, "form": form},
+                  {"campaigns": campaigns, "invitations": invitations, "form": form,
+                   "submission": idempotency.token_for_form(request.POST)},
                   status=422 if form.errors else 200)
 
 

@@ -188,18 +188,24 @@ def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     entry = get_object_or_404(CampaignCrew.objects.select_related("crew"), campaign=campaign, player=request.user)
     if request.method == "POST":
+        key = idempotency.token_key(request.user.pk, request.POST)
         try:
             if request.POST.get("hire"):
-                hired = services.hire_character(entry, request.user, request.POST.get("name", ""), request.POST)
+                hired = services.hire_character(entry, request.user, request.POST.get("name", ""), request.POST,
+                                                submission_key=key)
                 messages.success(request, f"{hired.name} joins the crew.")
             else:
-                services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""))
+                services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""),
+                                  submission_key=key)
                 messages.success(request, "Bought.")
+        except idempotency.AlreadySubmitted:
+            messages.info(request, "Already done: the form was sent twice, and counted once.")
         except (services.CampaignError, ValueError) as exc:
             messages.error(request, str(exc))
         return redirect("campaign-shop", pk=campaign.pk)
     items = Item.objects.filter(system=campaign.system, purchasable=True).order_by("category", "position")
     return render(request, "campaigns/shop.html", {
         "campaign": campaign, "entry": entry, "characters": list(entry.crew.characters.all()), "items": items,
+        "submission": idempotency.new_token(),
         "attributes": list(ATTRIBUTE_LABELS.items()),
     })
