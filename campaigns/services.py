@@ -407,7 +407,7 @@ def record_game(campaign, actor, *, submission_key: str = "", **details) -> Game
                 raise
         except OperationalError as exc:
             # SQLite serialises writers; its test database refuses a locked table
-            # at once instead of waiting (as crewbuilder/locking.py explains).
+            # at once instead of waiting (as the games' locking.py explains).
             if connection.vendor != "sqlite" or "locked" not in str(exc) or connection.in_atomic_block:
                 raise
             time.sleep(0.01 + 0.005 * attempt)
