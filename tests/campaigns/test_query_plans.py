@@ -68,8 +68,47 @@ def assert_no_sequential_scan(captured):
     assert not any(scans.values()), {sql: tables for sql, tables in scans.items() if tables}
 
 
+SERVER_USERS = 3000
+
+
 @pytest.fixture
-def busy_campaign(campaign, user, other_user, two_crews, today, make_user):
+def big_server(catalogue):
+    """Thousands of users, crews, campaigns, memberships, games and history entries, then ANALYZE:
+    the planner works from a server's statistics, not from empty tables, where a whole-table
+    scan is as cheap as any index and the plans say nothing."""
+    import datetime
+
+    from campaigns.models import (Campaign, CampaignCrew, EnrolmentRequest, Game, GameCrew, HistoryEntry, Membership,
+                                  Memorial)
+    from crewbuilder.models import Crew
+
+    users = User.objects.bulk_create(User(username=f"player{i}", password="!") for i in range(SERVER_USERS))
+    crews = Crew.objects.bulk_create(Crew(owner=u, system=catalogue, name=f"Crew {u.pk}") for u in users)
+    campaigns = Campaign.objects.bulk_create(Campaign(name=f"Road {u.pk}", system=catalogue, organiser=u)
+                                             for u in users)
+    Membership.objects.bulk_create(
+        Membership(campaign=c, user=users[(i + k) % SERVER_USERS],
+                   status=Membership.ACCEPTED if k < 3 else Membership.INVITED)
+        for i, c in enumerate(campaigns) for k in range(1, 5))
+    entries = CampaignCrew.objects.bulk_create(CampaignCrew(campaign=c, player=u, crew=crew)
+                                               for c, u, crew in zip(campaigns, users, crews))
+    day = datetime.date(2026, 1, 1)
+    games = Game.objects.bulk_create(Game(campaign=c, played_on=day, scenario="Exploration", recorded_by=c.organiser,
+                                          status=Game.PENDING if i % 3 else Game.APPLIED)
+                                     for i, c in enumerate(campaigns))
+    GameCrew.objects.bulk_create(GameCrew(game=g, campaign_crew=e) for g, e in zip(games, entries))
+    HistoryEntry.objects.bulk_create(HistoryEntry(campaign=c, actor=c.organiser, kind="invited", summary="x")
+                                     for c in campaigns for _ in range(3))
+    Memorial.objects.bulk_create(Memorial(campaign_crew=e, name="Fallen") for e in entries)
+    EnrolmentRequest.objects.bulk_create(
+        EnrolmentRequest(campaign=c, player=users[(i + 1) % SERVER_USERS], crew=crews[(i + 1) % SERVER_USERS],
+                         crew_version=1, status=EnrolmentRequest.REFUSED) for i, c in enumerate(campaigns))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+@pytest.fixture
+def busy_campaign(big_server, campaign, user, other_user, two_crews, today, make_user):
     """A campaign with a counted game, a pending one, history, and another campaign around it."""
     mine, theirs = two_crews
     game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
@@ -99,7 +138,7 @@ def test_campaign_pages_use_indexes(client, other_user, busy_campaign, page):
     assert_no_sequential_scan(captured)
 
 
-def test_the_username_lookup_uses_the_lowercase_index(user, campaign, make_user):
+def test_the_username_lookup_uses_the_lowercase_index(big_server, user, campaign, make_user):
     query = User.objects.with_username("VOX")
     assert list(query) == [user]
     sql, params = query.query.sql_with_params()
@@ -109,7 +148,7 @@ def test_the_username_lookup_uses_the_lowercase_index(user, campaign, make_user)
     assert sequential_scans(sql, params) == ["crewbuilder_user"]
 
 
-def test_login_and_invitation_look_up_users_by_index(client, campaign, user, make_user, password):
+def test_login_and_invitation_look_up_users_by_index(big_server, client, campaign, user, make_user, password):
     make_user("Mara")
     with CaptureQueriesContext(connection) as captured:
         assert client.post(reverse("login"), {"username": "VOX", "password": password}).status_code == 302
