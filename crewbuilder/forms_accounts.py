@@ -14,6 +14,6 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self):
         username = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=username).exists():
+        if get_user_model().objects.with_username(username).exists():
             raise ValidationError("That username is taken (usernames ignore upper and lower case).")
         return username

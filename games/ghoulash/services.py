@@ -356,7 +356,7 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
             raise GameError("Give each seat a player and a character.")
         if slug not in profile:
             raise GameError(f"There is no character {slug!r}.")
-        user = User.objects.filter(username__iexact=username).first()
+        user = User.objects.with_username(username).first()
         if user is None:
             raise GameError(f"There is no user called {username!r}.")
         users.append(user)
