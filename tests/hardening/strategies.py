@@ -27,3 +27,8 @@ def objects(keys, values=JSON, required=()):
         {k: values for k in required},
         optional={**{k: values for k in optional}, "stray": values},
     )
+
+
+def mostly(good, bad):
+    """``good`` three times in four: deep fields are reached only past valid outer ones."""
+    return st.integers(0, 3).flatmap(lambda pick: bad if pick == 0 else good)
