@@ -5,6 +5,7 @@ variables (see README). Development defaults need no configuration; DEBUG=0
 demands a real SECRET_KEY and ALLOWED_HOSTS.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    "axes",
     "crewbuilder",
     "campaigns",
     "soylent",
@@ -64,6 +66,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "crewbuilder.htmx.LoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into our refusal page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "crewbuilder.urls"
@@ -108,6 +112,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (issue 17): django-axes counts failed logins in the database
+# (shared by every gunicorn worker), per account and, separately, per client
+# address; crewbuilder/throttle.py holds the other limits and the refusal page.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are counted; successful logins need no record
+AXES_CLIENT_IP_CALLABLE = "crewbuilder.throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "crewbuilder.throttle.login_locked_out"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -139,12 +154,17 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "crewbuilder@localhost")
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
+# X-Forwarded-Proto and X-Forwarded-For are anyone's to send: believe them only
+# when a proxy that sets them stands in front (BEHIND_PROXY=1).
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)

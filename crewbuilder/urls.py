@@ -6,6 +6,7 @@ from crewbuilder.views import accounts, games, home, odds_api
 urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("crewbuilder.urls_crews")),
     path("", include("crewbuilder.urls_pdf")),
