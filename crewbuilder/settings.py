@@ -122,6 +122,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # failures are counted; successful logins need no record
 AXES_CLIENT_IP_CALLABLE = "crewbuilder.throttle.client_ip"
+AXES_USERNAME_CALLABLE = "crewbuilder.throttle.login_username"
 AXES_LOCKOUT_CALLABLE = "crewbuilder.throttle.login_locked_out"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -54,6 +54,14 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "")[:64] or "unknown"
 
 
+def login_username(request, credentials=None) -> str | None:
+    """The account a login names, lower-cased: usernames ignore case, so "VOX"
+    and "vox" are one account and share one count of failures."""
+    data = credentials or getattr(request, "POST", {}) or {}
+    username = data.get("username")
+    return username.strip().lower() if isinstance(username, str) else username
+
+
 def _digest(value: str) -> str:
     return hashlib.sha256(value.strip().lower().encode()).hexdigest()
 

@@ -38,6 +38,12 @@ def test_the_account_is_locked_from_every_address(client, user, password):
     assert _login(client, "vox", password, ip="10.9.9.9").status_code == 429
 
 
+def test_changing_the_case_of_the_username_gives_no_more_tries(client, user, password):
+    for n in range(10):
+        _login(client, ["vox", "VOX", "Vox", "vOx", "voX"][n % 5], "wrong", ip=f"10.0.9.{n}")
+    assert _login(client, "Vox", password, ip="10.9.9.8").status_code == 429
+
+
 def test_one_address_guessing_many_accounts_is_stopped(client, make_user, password):
     """Per client: one wrong password each on ten accounts locks the address, not the accounts."""
     for n in range(10):
