@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import retarget
 
 from crewbuilder import crew_edits, crew_service
+from crewbuilder.cache_headers import no_store
 from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
@@ -259,6 +260,7 @@ def _pdf_links(crew: Crew, token: str | None = None) -> dict:
 @login_required
 @require_GET
 @_redirect_other_games
+@no_store
 def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     response = HttpResponse(crew_service.export_file(crew), content_type="application/json; charset=utf-8")
