@@ -27,7 +27,8 @@ def main() -> int:
         key_file.write_text(secrets.token_urlsafe(64))
         key_file.chmod(0o600)
     env = dict(os.environ)
-    env.setdefault("DEBUG", "0")
+    # Never DEBUG here, whatever the shell exports: its error pages show settings and code.
+    env["DEBUG"] = "0"
     env.setdefault("SECRET_KEY", key_file.read_text().strip())
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env.setdefault("SECURE_SSL_REDIRECT", "0")
