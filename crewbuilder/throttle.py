@@ -11,6 +11,7 @@ Every count lives in the database, so it holds across gunicorn workers.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -44,14 +45,23 @@ LOGIN_LOCKED_MESSAGE = (
 )
 
 
-def client_ip(request) -> str:
+def client_ip(request) -> str | None:
     """The client's address: REMOTE_ADDR, or the address the trusted proxy saw
-    (the last X-Forwarded-For entry, the one the proxy added) when BEHIND_PROXY is set."""
+    (the last X-Forwarded-For entry, the one the proxy added) when BEHIND_PROXY is set.
+
+    Only a real IP address is returned (django-axes stores it in an address
+    column, which PostgreSQL checks), else None.
+    """
+    candidates = []
     if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-        if forwarded and forwarded[-1]:
-            return forwarded[-1][:64]
-    return request.META.get("REMOTE_ADDR", "")[:64] or "unknown"
+        candidates.append(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip())
+    candidates.append(request.META.get("REMOTE_ADDR", ""))
+    for candidate in candidates:
+        try:
+            return str(ipaddress.ip_address(candidate))
+        except ValueError:
+            continue
+    return None
 
 
 def login_username(request, credentials=None) -> str | None:
@@ -62,11 +72,11 @@ def login_username(request, credentials=None) -> str | None:
     return username.strip().lower() if isinstance(username, str) else username
 
 
-def _digest(value: str) -> str:
-    return hashlib.sha256(value.strip().lower().encode()).hexdigest()
+def _digest(value: str | None) -> str:
+    return hashlib.sha256((value or "unknown").strip().lower().encode()).hexdigest()
 
 
-def allow(limit: Limit, value: str) -> bool:
+def allow(limit: Limit, value: str | None) -> bool:
     """Count one try of ``value`` (an address, an e-mail) and say whether it is within the limit.
 
     A refused try is not counted, so waiting out the window always works.

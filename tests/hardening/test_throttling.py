@@ -122,3 +122,23 @@ def test_forwarded_for_is_ignored_unless_behind_a_proxy(rf, settings):
     assert throttle.client_ip(request) == "10.1.1.1"
     settings.BEHIND_PROXY = True
     assert throttle.client_ip(request) == "5.6.7.8"
+
+
+@pytest.mark.parametrize("forwarded, remote, expected", [
+    ("junk", "10.1.1.1", "10.1.1.1"),
+    ("1.2.3.4, <script>", "10.1.1.1", "10.1.1.1"),
+    ("", "", None),
+    ("2001:db8::1", "10.1.1.1", "2001:db8::1"),
+])
+def test_client_ip_is_an_address_or_none(rf, settings, forwarded, remote, expected):
+    """django-axes stores it in an address column: junk would be a 500 on PostgreSQL."""
+    settings.BEHIND_PROXY = True
+    request = rf.get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)
+    assert throttle.client_ip(request) == expected
+
+
+def test_a_login_with_a_forged_forwarded_header_behind_a_proxy_is_no_500(client, settings, user, password):
+    settings.BEHIND_PROXY = True
+    response = client.post(reverse("login"), {"username": "vox", "password": "wrong"},
+                           HTTP_X_FORWARDED_FOR="not-an-address")
+    assert response.status_code == 200
