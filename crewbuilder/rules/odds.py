@@ -25,6 +25,7 @@ CATALOGUE_FILE = Path(__file__).resolve().parent.parent / "catalogue" / "cyberne
 
 MAX_DICE = 40
 MAX_ABS_MODIFIER = 100
+MAX_INT_DIGITS = 100  # no field takes more; far below Python's 4,300-digit limit on reading integers
 
 
 class OddsRequestError(ValueError):
@@ -334,12 +335,19 @@ def _finite(text: str) -> float:
     return value
 
 
+def _whole(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"a whole number of {digits} digits ({MAX_INT_DIGITS} at most)")
+    return int(text)
+
+
 def read_request(text: str | bytes):
     """The JSON of a request, or OddsRequestError("not JSON: ..."). NaN and
     Infinity (which Python's json accepts) are not JSON; neither is an integer
     too long for Python to read (over 4,300 digits)."""
     try:
-        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, parse_int=_whole)
     except RecursionError:  # "[[[[...": deeper than the parser goes
         raise OddsRequestError("not JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError and over-long integers alike

@@ -60,7 +60,8 @@ def test_no_odds_request_is_a_500(client, request):
 @pytest.mark.parametrize("text, field", [
     ('{"roll": []}', "request.roll"),
     ('{"roll": {}}', "request.roll"),
-    ('{"roll": "test", "modifier": ' + "9" * 5000 + "}", "not JSON"),
+    ('{"roll": "test", "modifier": ' + "9" * 5000 + "}", "not JSON: a whole number of 5000 digits"),
+    ('{"roll": "test", "modifier": -' + "9" * 101 + "}", "not JSON: a whole number of 101 digits"),
     ('{"roll": "attack", "action": "shoot", "attacker": {}, "target": {}, '
      '"weapon": {"damage": 2, "range": NaN, "keywords": []}}', "NaN"),
     ('{"roll": "attack", "action": "shoot", "attacker": {}, "target": {}, '
