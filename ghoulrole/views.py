@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from crewbuilder.cache_headers import no_store
 from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.rules import ghoul_role as rules
 from ghoulrole import services
@@ -133,6 +134,7 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
 
 @login_required
 @require_GET
+@no_store
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = _get_sheet_for_user(request, pk)
     template = f"{SHEET}#sheet" if request.htmx else SHEET

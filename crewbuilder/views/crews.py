@@ -223,6 +223,7 @@ def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> 
 @login_required
 @require_GET
 @_redirect_other_games
+@no_store
 def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, **_pdf_links(crew)})

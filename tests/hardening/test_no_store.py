@@ -1,5 +1,5 @@
 """Issue 17, finding 9: pages holding a secret (a Ghoulash hand, a drone set's
-true tokens, a crew file) say ``Cache-Control: private, no-store``, their htmx
+true tokens, a crew file, a share or join link) say ``Cache-Control: private, no-store``, their htmx
 answers too, so no cache, shared or the browser's, keeps them."""
 
 import pytest
@@ -53,3 +53,23 @@ def test_drone_set_page_export_and_key(client, catalogue, user):
                 f"/games/soylent/sets/{drone_set.pk}/key.pdf"):
         response = client.get(url)
         assert response.status_code == 200 and _no_store(response), url
+
+
+def test_pages_with_a_share_or_join_link(client, catalogue, make_user):
+    from crewbuilder.models import Crew, GameSystem
+    from ghoulrole import services as role
+    from trials import services as trials
+
+    owner = make_user("vox")
+    crew = Crew.objects.create(owner=owner, system=GameSystem.objects.get(slug="cybernekro"), name="Saints",
+                               share_token="s" * 32)
+    trial = trials.create_trial(owner, "Night at the yard")
+    sheet = role.create_sheet(owner, role.goals_for(role.catalogue(), "cave", "ghoul", "4-players", 4, None))
+    role.set_sharing(sheet.pk, owner, True)
+    client.force_login(owner)
+    for url in (reverse("crew-detail", args=[crew.pk]), reverse("trial-detail", args=[trial.pk]),
+                reverse("ghoulrole-sheet", args=[sheet.pk])):
+        response = client.get(url)
+        assert response.status_code == 200 and _no_store(response), url
+    act = client.post(reverse("trial-act", args=[trial.pk]), {"action": "nonsense"}, HTTP_HX_REQUEST="true")
+    assert act.status_code == 422 and _no_store(act)
