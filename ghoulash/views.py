@@ -12,9 +12,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from crewbuilder.cache_headers import no_store
 from crewbuilder.htmx import vary_on_htmx
 from ghoulash import services
 from ghoulash.forms import BoxForm, CardForm, GameForm, NumbersForm
@@ -188,7 +188,7 @@ def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
 
 @login_required
 @require_GET
-@no_store
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
@@ -200,7 +200,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@no_store
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     error = ""

@@ -27,12 +27,12 @@ def main() -> int:
         key_file.write_text(secrets.token_urlsafe(64))
         key_file.chmod(0o600)
     env = dict(os.environ)
-    # Never DEBUG here, whatever the shell exports: its error pages show settings and code.
-    env["DEBUG"] = "0"
+    env.setdefault("DEBUG", "0")
     env.setdefault("SECRET_KEY", key_file.read_text().strip())
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env.setdefault("SECURE_SSL_REDIRECT", "0")
     env.setdefault("SECURE_HSTS_SECONDS", "0")
+    env["DEBUG"] = "0"  # even when the shell exports DEBUG=1: its error pages show settings and code
     python = sys.executable
     subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     print(f"Crewbuilder (production mode) at http://{args.bind}/")

@@ -10,9 +10,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from crewbuilder.cache_headers import no_store
 from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.rules import slasher as sl
 from trials import services
@@ -94,7 +94,7 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
 
 @login_required
 @require_GET
-@no_store
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     if request.htmx and request.GET.get("v") == str(trial.version):
@@ -105,7 +105,7 @@ def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@no_store
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     action, target = request.POST.get("action", ""), request.POST.get("target", "")
