@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import retarget
 
@@ -261,6 +262,7 @@ def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> 
 @login_required
 @require_GET
 @_redirect_other_games
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, "campaign_entry": _campaign_entry(crew), **_pdf_links(crew)})
@@ -298,6 +300,7 @@ def _pdf_links(crew: Crew, token: str | None = None) -> dict:
 @login_required
 @require_GET
 @_redirect_other_games
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     response = HttpResponse(crew_service.export_file(crew), content_type="application/json; charset=utf-8")

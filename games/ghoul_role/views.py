@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
@@ -135,6 +136,7 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
 
 @login_required
 @require_GET
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = _get_sheet_for_user(request, pk)
     template = f"{SHEET}#sheet" if request.htmx else SHEET

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
@@ -255,6 +256,7 @@ def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
 
 @login_required
 @require_GET
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
@@ -266,6 +268,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     error = ""

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
@@ -93,6 +94,7 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
 
 @login_required
 @require_GET
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     if request.htmx and request.GET.get("v") == str(trial.version):
@@ -103,6 +105,7 @@ def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     form = ActForm(request.POST)
