@@ -179,7 +179,9 @@ def all_squares() -> tuple[str, ...]:
     return tuple(square_name(r, c) for r in range(ROWS) for c in range(1, COLUMNS + 1))
 
 
-def adjacent(a: str, b: str, diagonals: bool = True) -> bool:
+def adjacent(a: str | None, b: str, diagonals: bool = True) -> bool:
+    if a is None:  # no Location yet: next to nothing
+        return False
     (r1, c1), (r2, c2) = parse_square(a), parse_square(b)
     dr, dc = abs(r1 - r2), abs(c1 - c2)
     if diagonals:
@@ -421,7 +423,7 @@ def repair(trial: Trial, name: str, generator: str) -> Trial:
         raise IllegalAction(f"the Generator on {generator} is not adjacent to {s.location}")
     n = trial.numbers
     new_g = replace(g, progress=min(g.progress + n.repair_progress, n.repair_max))
-    trial = replace(trial, generators=tuple(new_g if x.square == generator else x for x in trial.generators))
+    trial = replace(trial, generators=tuple(new_g if x.square == generator else x for x in trial.generators or ()))
     return _with_survivor(trial, replace(s, points=s.points + n.repair_points))
 
 
