@@ -49,15 +49,41 @@ class CrewRow:
     crew: Crew
     points: int
     status: str
+    errors: int = 0
+
+
+LIST_PAGE_SIZE = 25
+
+
+def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_SIZE):
+    """One page of the owner's crews (name search), from the stored summaries.
+
+    The same number of queries for 1 crew or 200: the summaries are stored on
+    the crew (crew_summary.py); only a stale one is validated again.
+    """
+    from django.core.paginator import Paginator
+
+    from crewbuilder import crew_summary
+
+    # Soylent Ghoul drone sets are listed by their own app (soylent.services.sets_for).
+    crews = Crew.objects.select_related("system").filter(owner=owner).exclude(system__slug="soylent-ghoul")
+    if search:
+        crews = crews.filter(name__icontains=search)
+    page = Paginator(crews.order_by("-updated_at", "-id"), per_page).get_page(page_number)
+    page.object_list = list(page.object_list)
+    crew_summary.refresh_stale(page.object_list)
+    page.rows = [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors) for c in page.object_list]
+    return page
 
 
 def list_rows(owner) -> list[CrewRow]:
-    rows = []
-    # Soylent Ghoul drone sets are listed by their own app (soylent.services.sets_for).
-    for crew in Crew.objects.with_everything().filter(owner=owner).exclude(system__slug="soylent-ghoul").order_by("-updated_at"):
-        report = report_for(crew)
-        rows.append(CrewRow(crew, report["points"], status_of(report)))
-    return rows
+    """Every crew of the owner, as list rows (stored summaries)."""
+    from crewbuilder import crew_summary
+
+    crews = list(Crew.objects.select_related("system").filter(owner=owner)
+                 .exclude(system__slug="soylent-ghoul").order_by("-updated_at", "-id"))
+    crew_summary.refresh_stale(crews)
+    return [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors) for c in crews]
 
 
 # --- create, duplicate, delete, import, export ---------------------------------

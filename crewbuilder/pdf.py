@@ -420,7 +420,7 @@ def _weapon_rows(report_char: dict, char: dict, catalogue: Catalogue) -> list[di
         rows.append(
             {
                 "name": name,
-                "count": profile.get("count", 1),
+                "count": profile.get("copies", profile.get("count", 1)),
                 "kind": kind or "",
                 "hands": f"{hands}H" if hands else "",
                 "damage": _number(profile.get("damage", base.get("damage"))),

@@ -52,6 +52,15 @@ class Crew(models.Model):
     # House-rule overrides: [{"code", "character", "note"}]; matching findings
     # are reported as accepted, the strict "valid" answer does not change.
     accepted_findings = models.JSONField(default=list, blank=True)
+    # What the crew lists show, stored so a list never validates every crew
+    # (crewbuilder/crew_summary.py). ``summary_stamp`` is "<version>:<catalogue
+    # version>" of the state it was computed from: every edit bumps the crew's
+    # version and every catalogue or house-rule change the catalogue's, so a
+    # stamp that no longer matches means "recompute".
+    summary_points = models.PositiveIntegerField(default=0)
+    summary_status = models.CharField(max_length=16, blank=True)
+    summary_errors = models.PositiveIntegerField(default=0)
+    summary_stamp = models.CharField(max_length=32, blank=True)
 
     objects = CrewQuerySet.as_manager()
 

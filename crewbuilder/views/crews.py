@@ -91,8 +91,11 @@ def _get_shared_crew(token: str) -> Crew:
 def crew_list(request: HttpRequest) -> HttpResponse:
     from soylent.services import sets_for
 
-    rows = crew_service.list_rows(request.user)
-    return render(request, "crewbuilder/crew_list.html", {"rows": rows, "drone_sets": sets_for(request.user)})
+    search = request.GET.get("q", "").strip()[:100]
+    page = crew_service.list_page(request.user, search, request.GET.get("page") or 1)
+    return render(request, "crewbuilder/crew_list.html", {
+        "rows": page.rows, "page": page, "search": search, "drone_sets": sets_for(request.user),
+    })
 
 
 @login_required
