@@ -57,8 +57,15 @@ def _attack_context(request: HttpRequest) -> dict:
     inputs, errors = dice_service.build_inputs(params, attacker, target)
     context = {"characters": characters, "npcs": npc_list, "attacker": attacker, "target": target,
                "params": params, "complications": dice_service.COMPLICATION_CHOICES,
-               "chosen_complications": params.getlist("complication"), "errors": errors}
+               "chosen_complications": params.getlist("complication"), "errors": errors,
+               "pickers": _pickers(attacker, target), "show_all_weapons": params.get("all_weapons") == "1",
+               "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
+               "target_fields": _stat_fields(target, TARGET_FIELDS)}
     if inputs:
+        if target.typed:
+            target.label = dice_service.typed_target_label(inputs.target)
+        if inputs.weapon_entry.get("not_carried"):
+            context["show_all_weapons"] = True
         answer = cn.attack_odds_for_plan(inputs.plan)
         context.update(
             inputs=inputs,
@@ -70,6 +77,44 @@ def _attack_context(request: HttpRequest) -> dict:
             share_query=_share_query(params, attacker, target, inputs),
         )
     return context
+
+
+ATTACKER_FIELDS = (("a_agility", "Agility", -9, 9), ("a_discipline", "Discipline", -9, 9), ("a_strength", "Strength", -9, 9))
+TARGET_FIELDS = (("t_toughness", "Toughness", -9, 9), ("t_strength", "Strength", -9, 9), ("t_armor", "Armor", 0, 9))
+
+
+def _stat_fields(side, fields) -> list[dict]:
+    """A side's number fields, filled from its character; a changed one keeps the character's own value to show."""
+    out = []
+    for name, label, low, high in fields:
+        value = side.stats.get(name, "")
+        own = side.overrides.get(name)
+        out.append({"name": name, "label": label, "value": 0 if value in ("", None) else value, "min": low,
+                    "max": high, "changed": own is not None, "own": own})
+    return out
+
+
+def _pickers(attacker, target) -> list[dict]:
+    """The trait, body-mod and gear pickers of both sides: names to tick, the side's own ticked."""
+    options = dice_service.picker_options()
+    out = []
+    for side, field_name, label, kind in ((attacker, "a_traits", "Traits", "traits"),
+                                          (attacker, "a_body_mods", "Body-mods", "body_mods"),
+                                          (target, "t_traits", "Traits", "traits"),
+                                          (target, "t_body_mods", "Body-mods", "body_mods"),
+                                          (target, "t_gear", "Gear", "gear")):
+        chosen = {cn.slug(p) for p in str(side.stats.get(field_name, "")).split(",") if p.strip()}
+        known = {o["slug"] for o in options[kind]}
+        own = side.overrides.get(field_name)
+        out.append({
+            "side": "attacker" if side is attacker else "target", "name": field_name, "label": label,
+            "options": [{**o, "checked": o["slug"] in chosen} for o in options[kind]],
+            "chosen": [o["name"] for o in options[kind] if o["slug"] in chosen],
+            "unknown": sorted(chosen - known),
+            "changed": own is not None,
+            "own": [o["name"] for o in options[kind] if o["slug"] in str(own or "").split(",")],
+        })
+    return out
 
 
 def _compare(inputs: dice_service.AttackInputs, attacker) -> list[dict]:
@@ -123,7 +168,7 @@ def _with_new_seed(url_name: str, request: HttpRequest, *args) -> HttpResponse:
 def dice_home(request: HttpRequest) -> HttpResponse:
     context = _attack_context(request)
     context["log"] = request.session.get("dice_log", [])
-    template = "dice/home.html#odds" if request.htmx else "dice/home.html"
+    template = "dice/home.html#attack" if request.htmx else "dice/home.html"
     return vary_on_htmx(render(request, template, context, status=422 if context["errors"] else 200))
 
 
