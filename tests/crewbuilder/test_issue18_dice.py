@@ -1,0 +1,135 @@
+"""Issue 18, bug 2: the dice assistant says what it computes."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from crewbuilder.rules import odds
+
+from .conftest import LEGAL
+
+SWORDS = [{"name": "Sister Rake", "attributes": dict(LEGAL), "traits": ["ambidextrous"], "gear": ["sword"]},
+          {"name": "Brother Gaunt", "attributes": {**LEGAL, "agility": 2, "strength": 1}, "gear": ["axe"]}]
+
+
+@pytest.fixture
+def crew(make_crew, user):
+    return make_crew(user, name="The Rust Choir", characters=SWORDS)
+
+
+@pytest.fixture
+def rake(crew):
+    return f"crew:{crew.characters.get(name='Sister Rake').pk}"
+
+
+@pytest.fixture
+def gaunt(crew):
+    return f"crew:{crew.characters.get(name='Brother Gaunt').pk}"
+
+
+def _value(html, name):
+    return re.search(rf'<input type="number" id="{name}" name="{name}" value="(-?\d+)"', html).group(1)
+
+
+def _bars(html):
+    return dict(re.findall(r'data-key="(\w+)".*?<span class="muted exact">([\d/]+)</span>', html, re.S))
+
+
+def _page(client, **params):
+    return client.get(reverse("dice-home"), params)
+
+
+def test_picking_a_character_fills_its_fields(client, user, rake, gaunt):
+    client.force_login(user)
+    html = _page(client, attacker=rake, target=gaunt, weapon="sword").content.decode()
+    assert (_value(html, "a_agility"), _value(html, "a_discipline"), _value(html, "a_strength")) == ("1", "-2", "2")
+    assert (_value(html, "t_toughness"), _value(html, "t_strength"), _value(html, "t_armor")) == ("1", "1", "0")
+    assert 'name="a_from" value="%s"' % rake in html
+    assert "changed (own" not in html
+    engine = odds({"roll": "attack", "action": "fight", "weapon": "sword",
+                   "attacker": {"agility": 1, "discipline": -2, "strength": 2, "traits": ["ambidextrous"]},
+                   "target": {"toughness": 1, "strength": 1, "armor": 0}})
+    assert {k: v for k, v in _bars(html).items() if k in engine["exact"]["to_hit"]} == engine["exact"]["to_hit"]
+
+
+def test_an_overridden_field_is_marked_and_used(client, user, rake, gaunt):
+    client.force_login(user)
+    html = _page(client, attacker=rake, a_from=rake, a_agility="4", target=gaunt, weapon="sword").content.decode()
+    assert _value(html, "a_agility") == "4"
+    assert "changed (own: +1)" in html
+    engine = odds({"roll": "attack", "action": "fight", "weapon": "sword",
+                   "attacker": {"agility": 4, "discipline": -2, "strength": 2, "traits": ["ambidextrous"]},
+                   "target": {"toughness": 1, "strength": 1, "armor": 0}})
+    assert _bars(html)["hit"] == engine["exact"]["to_hit"]["hit"]
+
+
+def test_switching_character_fills_the_fields_afresh(client, user, rake, gaunt):
+    client.force_login(user)
+    # the form still carries Sister Rake's numbers, but Brother Gaunt was just picked
+    html = _page(client, attacker=gaunt, a_from=rake, a_agility="1", a_strength="2", weapon="axe").content.decode()
+    assert _value(html, "a_agility") == "2" and _value(html, "a_strength") == "1"
+    assert "changed (own" not in html
+
+
+def test_the_characters_own_weapons_come_first_and_others_on_request(client, user, rake):
+    client.force_login(user)
+    html = _page(client, attacker=rake).content.decode()
+    select = html[html.index('id="weapon"'):html.index("</select>", html.index('id="weapon"'))]
+    assert re.findall(r'<option value="([\w-]+)"', select) == ["fists", "sword"]
+    assert "selected" in select.split('value="sword"')[1].split(">")[0]  # the real weapon, not the fists
+    everything = _page(client, attacker=rake, all_weapons="1").content.decode()
+    select = everything[everything.index('id="weapon"'):everything.index("</select>", everything.index('id="weapon"'))]
+    slugs = re.findall(r'<option value="([\w-]+)"', select)
+    assert slugs[:2] == ["fists", "sword"] and "pistol" in slugs and slugs.count("sword") == 1
+    assert "Not carried" in select
+
+
+def test_a_weapon_not_carried_is_named_never_fists(client, user, rake):
+    client.force_login(user)
+    response = _page(client, attacker=rake, weapon="pistol")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "does not carry a pistol" in html
+    assert re.search(r"<h2>Pistol: shoot against", html)
+    fists = _page(client, attacker=rake, weapon="fists").content.decode()
+    assert _bars(html) != _bars(fists)
+
+
+def test_an_unknown_weapon_is_refused(client, user, rake):
+    client.force_login(user)
+    response = _page(client, attacker=rake, weapon="laser-sword")
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "unknown “laser-sword”" in html and 'data-key="hit"' not in html
+
+
+def test_traits_are_picked_by_name(client, user, catalogue):
+    html = _page(client, weapon="axe").content.decode()
+    assert "slugs" not in html
+    assert re.search(r'<input type="checkbox" id="t_traits-big" name="t_traits" value="big"> Big</label>', html)
+    ticked = _page(client, weapon="axe", t_traits=["", "big"], a_traits=["", "jinxed"]).content.decode()
+    typed = _page(client, weapon="axe", t_traits="Big", a_traits="Jinxed").content.decode()
+    engine = odds({"roll": "attack", "action": "fight", "weapon": "axe", "attacker": {"traits": ["jinxed"]},
+                   "target": {"traits": ["big"]}})
+    assert _bars(ticked)["out_of_action"] == _bars(typed)["out_of_action"] == engine["exact"]["target"]["out_of_action"]
+    assert 'id="t_traits-big" name="t_traits" value="big" checked' in ticked
+
+
+def test_an_npc_target_keeps_its_hidden_traits_on_resubmit(client, catalogue):
+    first = _page(client, weapon="axe", target="npc:rabid-machine").content.decode()
+    kept = re.findall(r'<input type="hidden" name="t_traits" value="([\w-]+)">', first)
+    assert "npc" in kept  # not a catalogue trait, so no box to tick: carried as it is
+    kept += re.findall(r'name="t_traits" value="([\w-]+)" checked', first)
+    again = _page(client, weapon="axe", target="npc:rabid-machine", t_from="npc:rabid-machine",
+                  t_traits=["", *kept], t_toughness=_value(first, "t_toughness"), t_armor=_value(first, "t_armor"),
+                  t_strength=_value(first, "t_strength")).content.decode()
+    assert "changed (own" not in again and _bars(again) == _bars(first)
+
+
+def test_a_typed_target_is_described_not_called_typed(client, catalogue):
+    html = _page(client, weapon="axe", t_toughness="1", t_armor="2").content.decode()
+    assert "Typed target" not in html
+    assert "against a target with Toughness +1, Armor 2" in html
+    roll = client.get(reverse("dice-attack-roll"), {"weapon": "axe", "t_toughness": "1", "t_armor": "2", "seed": "5"})
+    assert "Typed target" not in roll.content.decode() and "a target with Toughness +1, Armor 2" in roll.content.decode()
