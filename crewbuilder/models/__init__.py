@@ -14,6 +14,7 @@ from .catalogue import (
     Trait,
 )
 from .crews import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
+from .dice import StoredRoll
 
 __all__ = [
     "User",
@@ -34,4 +35,5 @@ __all__ = [
     "CharacterTrait",
     "CharacterBodyMod",
     "CharacterGear",
+    "StoredRoll",
 ]

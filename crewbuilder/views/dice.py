@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import resolve, reverse
+from django.views.decorators.http import require_GET, require_POST
 
-from crewbuilder import dice_service
+from crewbuilder import dice_links, dice_service
+from crewbuilder.models import StoredRoll
 from crewbuilder.htmx import vary_on_htmx
 from crewbuilder.rules import OddsRequestError, odds, rolls
 from crewbuilder.rules import cybernekro as cn
@@ -185,10 +186,31 @@ def attack_roll(request: HttpRequest) -> HttpResponse:
         query.pop("seed", None)
         return redirect(f"{reverse('dice-home')}?{query.urlencode()}")
     roll = rolls.planned_attack(random.Random(seed), inputs.plan, seed)
-    context.update(roll=roll, outcome_label=roll.summary, seed=seed)
+    context.update(roll=roll, outcome_label=roll.summary, seed=seed, seed_text=str(seed))
     _remember(request, f"{inputs.weapon_entry['name']} vs {context['target'].label}: {roll.summary}",
               f"{reverse('dice-attack-roll')}?{context['share_query']}&seed={seed}")
     return render(request, "dice/attack_roll.html", context)
+
+
+@require_POST
+def short_link(request: HttpRequest) -> HttpResponse:
+    """Store the roll on this page and go to its short link."""
+    form = dice_links.ShortLinkForm(request.POST)
+    if not form.is_valid():
+        return render(request, "dice/short_link_refused.html", {"form": form}, status=422)
+    stored = dice_links.store(form.cleaned_data["link"])
+    return redirect("dice-stored-roll", token=stored.token)
+
+
+@require_GET
+def stored_roll(request: HttpRequest, token: str) -> HttpResponse:
+    """The stored roll, shown at its short link (the same dice for everyone)."""
+    stored = get_object_or_404(StoredRoll, token=token[:16])
+    path, _, query = stored.link.partition("?")
+    match = resolve(path)
+    request.GET = QueryDict(query)
+    request.short_link = request.build_absolute_uri(reverse("dice-stored-roll", args=[stored.token]))
+    return match.func(request, *match.args, **match.kwargs)
 
 
 def _remember(request, text: str, url: str) -> None:

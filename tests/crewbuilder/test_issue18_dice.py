@@ -133,3 +133,62 @@ def test_a_typed_target_is_described_not_called_typed(client, catalogue):
     assert "against a target with Toughness +1, Armor 2" in html
     roll = client.get(reverse("dice-attack-roll"), {"weapon": "axe", "t_toughness": "1", "t_armor": "2", "seed": "5"})
     assert "Typed target" not in roll.content.decode() and "a target with Toughness +1, Armor 2" in roll.content.decode()
+
+
+# --- short links to stored rolls ---------------------------------------------------------------
+
+
+def _dice(html):
+    return re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)
+
+
+@pytest.mark.parametrize("path, query", [
+    ("dice-attack-roll", "weapon=axe&a_agility=1&t_toughness=1&seed=4242"),
+    ("dice-quick:test", "modifier=2&seed=99"),
+])
+def test_a_short_link_replays_the_stored_roll(client, catalogue, path, query):
+    from crewbuilder.models import StoredRoll
+
+    name, _, kind = path.partition(":")
+    long_link = f"{reverse(name, args=[kind] if kind else [])}?{query}"
+    page = client.get(long_link).content.decode()
+    assert "Short link to this roll" in page
+    response = client.post(reverse("dice-short-link"), {"link": long_link})
+    stored = StoredRoll.objects.get()
+    assert response.status_code == 302 and response.url == reverse("dice-stored-roll", args=[stored.token])
+    assert len(response.url) < 30 and len(stored.token) <= 12
+    short = client.get(response.url).content.decode()
+    assert _dice(short) == _dice(page) and _dice(short)
+    assert f"/dice/r/{stored.token}/" in short and 'id="short-link"' in short
+    # the same roll keeps its one token
+    assert client.post(reverse("dice-short-link"), {"link": long_link}).url == response.url
+    assert StoredRoll.objects.count() == 1
+
+
+@pytest.mark.parametrize("link, message", [
+    ("https://evil.example/dice/attack/roll/?seed=1", "Only a roll"),
+    ("/crews/?seed=1", "Only a roll"),
+    ("/dice/attack/roll/?weapon=axe", "Roll the dice first"),
+    ("", "required"),
+])
+def test_a_short_link_is_only_for_a_seeded_roll(client, catalogue, link, message):
+    from crewbuilder.models import StoredRoll
+
+    response = client.post(reverse("dice-short-link"), {"link": link})
+    assert response.status_code == 422 and message in response.content.decode()
+    assert not StoredRoll.objects.exists()
+
+
+def test_an_unknown_short_link_is_404(client, catalogue):
+    assert client.get(reverse("dice-stored-roll", args=["nope1234"])).status_code == 404
+
+
+def test_a_short_link_stores_no_crew_or_user(client, user, rake, gaunt):
+    from crewbuilder.models import StoredRoll
+
+    client.force_login(user)
+    page = client.get(reverse("dice-attack-roll"), {"attacker": rake, "target": gaunt, "weapon": "sword", "seed": "8"})
+    link = re.search(r'name="link" value="([^"]+)"', page.content.decode()).group(1).replace("&amp;", "&")
+    client.post(reverse("dice-short-link"), {"link": link})
+    stored = StoredRoll.objects.get().link
+    assert "crew:" not in stored and "Rake" not in stored and "Choir" not in stored and user.username not in stored
