@@ -340,5 +340,14 @@ def morale_character(params, characters) -> dict | None:
             "traits": ",".join(traits)}
 
 
+def keyword_texts(slugs, system_slug="cybernekro") -> dict:
+    """The rules text of weapon keywords, by slug (one query; none when there are none)."""
+    if not slugs:
+        return {}
+    from crewbuilder.models import Keyword
+
+    return {k.slug: k.text for k in Keyword.objects.filter(system__slug=system_slug, slug__in=list(slugs))}
+
+
 def new_seed() -> int:
     return secrets.randbits(32)

@@ -201,7 +201,9 @@ def planned_attack(rng: random.Random, plan: cn.AttackPlan, seed: int | None = N
     group = state.group if state else cn.TargetState.UNHARMED
     steps.append(Step("Result", result=_final_text(state, plan.hit.wounds)))
     return Roll("attack", seed, tuple(steps), group.value, STATE_LABELS[group],
-                (("to_hit", outcome.value), ("wounds_gained", state.gained if state else 0)))
+                (("to_hit", outcome.value), ("wounds_gained", state.gained if state else 0),
+                 ("wounds_after", state.wounds if state else plan.hit.wounds),
+                 ("stagger_rolled", any(getattr(e, "what", "") == "stagger" for e, _v, _l in records))))
 
 
 def attack(rng: random.Random, action, attacker: cn.Attacker, weapon: cn.Weapon, target: cn.Target,

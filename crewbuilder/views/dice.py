@@ -186,7 +186,8 @@ def attack_roll(request: HttpRequest) -> HttpResponse:
         query.pop("seed", None)
         return redirect(f"{reverse('dice-home')}?{query.urlencode()}")
     roll = rolls.planned_attack(random.Random(seed), inputs.plan, seed)
-    context.update(roll=roll, outcome_label=roll.summary, seed=seed, seed_text=str(seed))
+    context.update(roll=roll, outcome_label=roll.summary, seed=seed, seed_text=str(seed),
+                   follow_ups=_follow_ups(inputs, roll))
     _remember(request, f"{inputs.weapon_entry['name']} vs {context['target'].label}: {roll.summary}",
               f"{reverse('dice-attack-roll')}?{context['share_query']}&seed={seed}")
     return render(request, "dice/attack_roll.html", context)
@@ -211,6 +212,27 @@ def stored_roll(request: HttpRequest, token: str) -> HttpResponse:
     request.GET = QueryDict(query)
     request.short_link = request.build_absolute_uri(reverse("dice-stored-roll", args=[stored.token]))
     return match.func(request, *match.args, **match.kwargs)
+
+
+def _follow_ups(inputs: dice_service.AttackInputs, roll: rolls.Roll) -> list[dict]:
+    """Every roll the rules call for after this one, as a link to that quick roll (with its rule's text)."""
+    from crewbuilder.rules.follow_ups import after_attack
+
+    found = after_attack(inputs.action, inputs.weapon, list(inputs.weapon_entry.get("keywords") or []), inputs.plan,
+                         cn.Outcome(roll.get("to_hit")), roll.get("wounds_after", 0),
+                         roll.outcome == cn.TargetState.OUT_OF_ACTION.value, roll.get("stagger_rolled", False))
+    texts = dice_service.keyword_texts([f.keyword for f in found if f.keyword])
+    out = []
+    for f in found:
+        query = QueryDict(mutable=True)
+        for name, value in f.values:
+            if value is True:
+                query[name] = "1"
+            elif value is not False and value not in (None, ""):
+                query[name] = str(value)
+        out.append({"key": f.key, "name": f.name, "asks": f.asks, "rule": texts.get(f.keyword, ""),
+                    "url": f"{reverse('dice-quick', args=[f.roll])}?{query.urlencode()}"})
+    return out
 
 
 def _remember(request, text: str, url: str) -> None:

@@ -192,3 +192,35 @@ def test_a_short_link_stores_no_crew_or_user(client, user, rake, gaunt):
     client.post(reverse("dice-short-link"), {"link": link})
     stored = StoredRoll.objects.get().link
     assert "crew:" not in stored and "Rake" not in stored and "Choir" not in stored and user.username not in stored
+
+
+# --- follow-up rolls ---------------------------------------------------------------------------------
+
+
+def _seed_where(query, wanted):
+    """The first seed whose roll of this typed attack ends as ``wanted(roll)`` (rolled with the engine itself)."""
+    import random
+
+    from django.http import QueryDict
+
+    from crewbuilder import dice_service
+    from crewbuilder.rules import rolls
+
+    params = QueryDict(query)
+    attacker = dice_service.attacker_side(params, [])
+    target = dice_service.target_side(params, [], [])
+    inputs, errors = dice_service.build_inputs(params, attacker, target)
+    assert not errors
+    return next((s, r) for s in range(500) if wanted(r := rolls.planned_attack(random.Random(s), inputs.plan, s)))
+
+
+def test_a_stagger_hit_offers_the_stagger_test(client, catalogue):
+    query = "weapon=hammer-mace&a_agility=2&t_toughness=2&t_wounds=1"
+    seed, roll = _seed_where(query, lambda r: r.get("to_hit") in ("success", "critical") and r.outcome != "out_of_action")
+    html = client.get(f"{reverse('dice-attack-roll')}?{query}&seed={seed}").content.decode()
+    item = re.search(r'<li data-follow-up="stagger"><a class="button" href="([^"]+)">Stagger test', html)
+    assert item, "the Stagger test is offered"
+    assert item.group(1) == f"{reverse('dice-quick', args=['test'])}?modifier={2 - roll.get('wounds_after')}"
+    assert "When hit the target must pass a Toughness test" in html  # the keyword's own rules text
+    miss, _roll = _seed_where(query, lambda r: r.get("to_hit") in ("failure", "fumble"))
+    assert 'data-follow-up="stagger"' not in client.get(f"{reverse('dice-attack-roll')}?{query}&seed={miss}").content.decode()
