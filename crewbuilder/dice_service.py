@@ -302,6 +302,7 @@ def build_inputs(params, attacker: Side, target: Side) -> tuple[AttackInputs | N
         armor=number(t, "t_armor", "Armor", 0, 0, 50, errors),
         wounds=number(params, "t_wounds", "Wounds now", 0, 0, cn.MAX_WOUNDS, errors),
         prone=_flag(params, "t_prone"),
+        queen=_flag(params, "t_queen"),
         traits=slugs(t.get("t_traits"), TRAITS, "Target's traits", errors),
         body_mods=slugs(t.get("t_body_mods"), BODY_MODS, "Target's body-mods", errors),
         gear=slugs(t.get("t_gear"), GEAR, "Target's gear", errors),

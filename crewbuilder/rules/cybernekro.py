@@ -160,6 +160,7 @@ class Target:
     body_mods: frozenset = frozenset()
     gear: frozenset = frozenset()
     dread: int = 0
+    queen: bool = False  # its player holds a Queen for it (fate card): an OoA with < 6 Wounds is a Wound
 
 
 @dataclass(frozen=True)
@@ -491,6 +492,7 @@ class HitPlan:
     monstrous: bool
     stagger_prone: bool      # Stagger and a failed test drops it Prone
     critical_wound: bool = True  # a critical hit's extra Wound (not for Splash secondaries)
+    queen: bool = False  # a Queen is played if the hit would take it OoA (see _queen)
 
 
 class HitState(NamedTuple):
@@ -502,6 +504,7 @@ class HitState(NamedTuple):
     gained: int = 0
     organs: bool = False
     knocked: bool = False
+    queen_played: bool = False
 
     @property
     def group(self) -> TargetState:
@@ -547,11 +550,24 @@ def _knock_prone(state: HitState, plan: HitPlan) -> HitState:
     return state._replace(prone=True, knocked=True)
 
 
+def _queen(state: HitState, plan: HitPlan) -> tuple[HitState, HitPlan]:
+    """The Queen: "Play when a model with less than 6 Wounds would go OoA. The model suffers a Wound instead."
+
+    Played on the hit's OoA (the damage table's results are cumulative, so the
+    OoA is the end of the hit: reading R37), once: the plan comes back without it.
+    """
+    if plan.queen and state.ooa and state.wounds < MAX_WOUNDS:
+        state = state._replace(ooa=False, wounds=state.wounds + 1, gained=state.gained + 1, queen_played=True)
+        return state, replace(plan, queen=False)
+    return state, plan
+
+
 def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
     """Resolve one hit on the target; returns its state afterwards."""
     state = HitState(plan.wounds, plan.prone, organs=plan.extra_organs)
     if critical and plan.critical_wound:
         state = _gain_wound(draw, plan, state)
+        state, plan = _queen(state, plan)
         if state.ooa:
             return state
     row = draw(DamageRowEvent(plan.dice, plan.keep, plan.reroll, plan.armor, state.wounds))
@@ -569,6 +585,7 @@ def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
         state = _knock_prone(state, plan)
     if row >= Row.CRITICAL:
         state = state._replace(ooa=True)
+    state, plan = _queen(state, plan)
     if plan.stagger_prone and not state.ooa and not state.prone and not plan.monstrous:
         if not draw(_toughness_test(plan, state, "stagger")).passed:
             state = state._replace(prone=True, knocked=True)
@@ -682,6 +699,7 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
         monstrous="monstrous" in traits,
         stagger_prone=kw.has("stagger") and situation.stagger_into_obstacle,
         critical_wound=not (kw.has("splash") and situation.splash_secondary),
+        queen=target.queen,
     )
     return AttackPlan(to_hit, hit)
 

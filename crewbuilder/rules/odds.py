@@ -216,7 +216,7 @@ def _damage(request: dict, _resolver) -> dict:
 
 
 ATTACKER_KEYS = ("agility", "discipline", "strength", "traits", "body_mods", "dread")
-TARGET_KEYS = ("toughness", "strength", "armor", "wounds", "prone", "traits", "body_mods", "gear", "dread")
+TARGET_KEYS = ("toughness", "strength", "armor", "wounds", "prone", "traits", "body_mods", "gear", "dread", "queen")
 SITUATION_BOOLS = ("cover", "long_range", "surrounded", "in_melee", "auto", "over_half_range",
                    "splash_secondary", "touching_terrain", "stagger_into_obstacle", "tough_it_out")
 SITUATION_DEFAULT_TRUE = {"auto", "touching_terrain", "tough_it_out"}
@@ -247,6 +247,7 @@ def _attack(request: dict, resolver) -> dict:
         body_mods=_slugs(t, "body_mods", "target", BODY_MODS),
         gear=_slugs(t, "gear", "target", GEAR),
         dread=_int(t, "dread", "target", 0, 0, cn.MAX_DREAD),
+        queen=_bool(t, "queen", "target"),
     )
     s = _object(request.get("situation", {}), "situation", (), SITUATION_BOOLS + ("modifier",))
     situation = cn.Situation(

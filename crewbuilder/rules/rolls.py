@@ -199,6 +199,8 @@ def planned_attack(rng: random.Random, plan: cn.AttackPlan, seed: int | None = N
             elif cn.may_tough_it_out(row) and plan.hit.tio == "none":
                 steps.append(Step("Tough it Out", result="not tried (an NPC, or declined)"))
     group = state.group if state else cn.TargetState.UNHARMED
+    if state is not None and state.queen_played:
+        steps.append(Step("Queen played", result="the target would go OoA: it suffers a Wound instead"))
     steps.append(Step("Result", result=_final_text(state, plan.hit.wounds)))
     return Roll("attack", seed, tuple(steps), group.value, STATE_LABELS[group],
                 (("to_hit", outcome.value), ("wounds_gained", state.gained if state else 0),
@@ -216,12 +218,18 @@ def attack(rng: random.Random, action, attacker: cn.Attacker, weapon: cn.Weapon,
 # single rolls
 # --------------------------------------------------------------------------
 
-def test(rng: random.Random, modifier: int = 0, jinxed: bool = False, seed: int | None = None) -> Roll:
-    """An attribute test: D20 + modifier, 11+ (``cybernekro.roll_test``)."""
-    roll = cn.roll_test(rng, modifier, jinxed, seed=seed)
-    step = Step("Attribute test (D20)", roll.d20, _all_counted(roll.d20), (),
-                f"{_sum_text(roll.d20, roll.modifier)}: {TEST_LABELS[roll.outcome]}")
-    return Roll("test", seed, (step,), roll.outcome.value, TEST_LABELS[roll.outcome].capitalize())
+def test(rng: random.Random, modifier: int = 0, jinxed: bool = False, seed: int | None = None, card=None) -> Roll:
+    """An attribute test: D20 + modifier, 11+ (``cybernekro.roll_test``), with an optional fate card."""
+    roll = cn.roll_test(rng, modifier, jinxed, card, seed=seed)
+    if card == "ace":
+        step = Step("Ace played", result=f"passes without rolling: {TEST_LABELS[roll.outcome]}")
+        return Roll("test", seed, (step,), roll.outcome.value, TEST_LABELS[roll.outcome].capitalize())
+    steps = [Step("Attribute test (D20)", roll.d20, _all_counted(roll.d20), (),
+                  f"{_sum_text(roll.d20, roll.modifier)}: {TEST_LABELS[roll.outcome]}")]
+    if card in ("jack-critical", "jack-fumble"):
+        steps.append(Step("Jack played", result="a regular success becomes a Critical" if card == "jack-critical"
+                          else "a regular failure becomes a Fumble"))
+    return Roll("test", seed, tuple(steps), roll.outcome.value, TEST_LABELS[roll.outcome].capitalize())
 
 
 def damage(rng: random.Random, dice_count: int, keywords: cn.Keywords = cn.Keywords(), armor: int = 0,

@@ -151,7 +151,7 @@ def _share_query(params, attacker, target, inputs) -> str:
     query["attacker"], query["target"] = "typed", "typed"
     query["weapon"] = inputs.weapon_entry["slug"]
     query["action"] = inputs.action
-    for key in ("t_wounds", "t_prone", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
+    for key in ("t_wounds", "t_prone", "t_queen", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
         if params.get(key):
             query[key] = params[key]
     query.setlist("complication", params.getlist("complication"))
@@ -252,12 +252,21 @@ class Field:
     default: int | str = 0
     low: int = -20
     high: int = 20
-    kind: str = "number"  # "number", "check" or "text"
+    kind: str = "number"  # "number", "check", "text" or "choice"
+    choices: tuple = ()  # for "choice": (value, label) pairs
 
+
+# The fate cards an Attribute Test can take (rules, Fate Cards): the engine's names; a numbered card's sign
+# is the player's choice, so each is offered both ways.
+FATE_CARDS = (("", "No fate card"), ("ace", "Ace: passes without rolling"),
+              *((f"{n:+d}", f"Numbered card {n:+d}") for sign in (1, -1) for n in (sign * v for v in range(2, 11))),
+              ("jack-critical", "Jack: a regular success becomes a Critical"),
+              ("jack-fumble", "Jack: a regular failure becomes a Fumble"))
 
 QUICK = {
     "test": ("Attribute test", (Field("modifier", "Attribute + modifiers"),
-                                Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"))),
+                                Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"),
+                                Field("card", "Fate card", "", kind="choice", choices=FATE_CARDS))),
     "damage": ("Damage roll", (Field("dice", "Damage dice (every bonus die included)", 2, 0, 40),
                                Field("armor", "Armor", 0, 0, 50), Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
                                Field("keywords", "Keywords", "", kind="text"),
@@ -296,14 +305,28 @@ def _values(kind: str, params, errors: list) -> dict:
             values[f.name] = dice_service.number(params, f.name, f.label, f.default, f.low, f.high, errors)
         elif f.kind == "check":
             values[f.name] = params.get(f.name) in ("1", "on", "true")
+        elif f.kind == "choice":
+            value = params.get(f.name, f.default)
+            if value not in dict(f.choices):
+                errors.append(f"{f.label}: choose one from the list (got “{value}”).")
+                value = f.default
+            values[f.name] = value
         else:
             values[f.name] = params.get(f.name, f.default)
     return values
 
 
+def _card(value: str):
+    """A FATE_CARDS value -> the engine's card ("ace", "jack-…", or a signed int)."""
+    return int(value) if value[:1] in "+-" else value
+
+
 def _odds_request(kind: str, v: dict) -> dict:
     if kind == "test":
-        return {"roll": "test", "modifier": v["modifier"], "jinxed": v["jinxed"]}
+        request = {"roll": "test", "modifier": v["modifier"], "jinxed": v["jinxed"]}
+        if v["card"]:
+            request["card"] = _card(v["card"])
+        return request
     if kind == "damage":
         return {"roll": "damage", "dice": v["dice"], "keywords": _words(v["keywords"]), "armor": v["armor"],
                 "wounds": v["wounds"], "shield": v["shield"]}
@@ -338,7 +361,7 @@ def _odds_groups(kind: str, exact: dict) -> dict:
 def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
     rng = random.Random(seed)
     if kind == "test":
-        return rolls.test(rng, v["modifier"], v["jinxed"], seed=seed)
+        return rolls.test(rng, v["modifier"], v["jinxed"], seed=seed, card=_card(v["card"]) if v["card"] else None)
     if kind == "damage":
         return rolls.damage(rng, v["dice"], cn.Keywords.parse(_words(v["keywords"])), v["armor"], v["wounds"],
                             v["shield"], seed=seed)

@@ -224,3 +224,40 @@ def test_a_stagger_hit_offers_the_stagger_test(client, catalogue):
     assert "When hit the target must pass a Toughness test" in html  # the keyword's own rules text
     miss, _roll = _seed_where(query, lambda r: r.get("to_hit") in ("failure", "fumble"))
     assert 'data-follow-up="stagger"' not in client.get(f"{reverse('dice-attack-roll')}?{query}&seed={miss}").content.decode()
+
+
+# --- fate cards in the odds ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("card, engine_card", [("ace", "ace"), ("+4", 4), ("-3", -3), ("jack-critical", "jack-critical"),
+                                               ("jack-fumble", "jack-fumble")])
+def test_the_attribute_test_page_offers_every_fate_card(client, catalogue, card, engine_card):
+    html = client.get(reverse("dice-quick", args=["test"]), {"modifier": "1", "card": card}).content.decode()
+    for label in ("Ace: passes without rolling", "Numbered card +10", "Numbered card -2", "Jack: a regular success"):
+        assert label in html
+    expected = odds({"roll": "test", "modifier": 1, "card": engine_card})["exact"]
+    assert {k: v for k, v in _bars(html).items()} == expected
+    assert expected != odds({"roll": "test", "modifier": 1})["exact"]
+
+
+def test_an_ace_roll_says_it_passed_without_rolling(client, catalogue):
+    html = client.get(reverse("dice-quick", args=["test"]), {"modifier": "-5", "card": "ace", "seed": "3"}).content.decode()
+    assert "Ace played" in html and 'id="roll-outcome">Success' in html
+
+
+def test_an_unknown_card_is_a_message(client, catalogue):
+    response = client.get(reverse("dice-quick", args=["test"]), {"card": "+11"})
+    assert response.status_code == 422 and "Fate card: choose one from the list" in response.content.decode()
+
+
+def test_the_queen_is_in_the_attack_odds(client, catalogue):
+    query = {"weapon": "axe", "a_agility": "3", "a_strength": "2", "t_prone": "1"}
+    plain = _bars(_page(client, **query).content.decode())
+    html = _page(client, **query, t_queen="1").content.decode()
+    queen = _bars(html)
+    assert "With a Queen played for the target" in html
+    engine = odds({"roll": "attack", "action": "fight", "weapon": "axe", "attacker": {"agility": 3, "strength": 2},
+                   "target": {"prone": True, "queen": True}})["exact"]["target"]
+    assert {k: queen[k] for k in engine} == engine and queen["out_of_action"] == "0" != plain["out_of_action"]
+    roll_link = re.search(r'id="roll-button" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert "t_queen=1" in roll_link
