@@ -593,7 +593,15 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
         ],
         "default_ap": catalogue.rules.get("ap"),
         "move": catalogue.rules.get("move"),
+        # The engine's threshold, so the sheet and the odds cannot disagree.
+        "success_at": _success_at(),
     }
+
+
+def _success_at() -> int:
+    from crewbuilder.rules.cybernekro import SUCCESS_AT
+
+    return SUCCESS_AT
 
 
 def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:

@@ -89,3 +89,17 @@ def test_the_print_control_prints_on_that_paper(client, user, geared_crew, paper
     assert response.status_code == 200 and _mediabox(response.content) == size
     quick = client.get(reverse("quick-reference-pdf", args=["cybernekro"]), {"paper": paper})
     assert _mediabox(quick.content) == size
+
+
+@pytest.mark.parametrize("paper", ["A4", "LETTER"])
+def test_the_quick_reference_states_the_attribute_test(client, catalogue, paper):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    response = client.get(reverse("quick-reference-pdf", args=["cybernekro"]), {"paper": paper})
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(BytesIO(response.content)).pages)
+    assert "Attribute test: D20 + Attribute (modifiers stack): 11+ succeeds" in text
+    assert "Natural 20: Critical, always succeeds" in text
+    assert "natural 1: Fumble, always fails" in text
+    assert len(PdfReader(BytesIO(response.content)).pages) == 1  # still one sheet
