@@ -84,26 +84,41 @@ class AttackInputs:
     plan: cn.AttackPlan | None = field(default=None)
 
 
-def visible_characters(user, share_tokens=()) -> list[dict]:
-    """Characters of the user's own crews and of crews whose share link they opened.
+DICE_CREWS = 8  # own crews offered at once (the most recently changed; a search finds the others)
 
-    One query, whatever the number of crews: the numbers of a character are
-    loaded only when it is picked (``load_details``).
+
+def visible_characters(user, share_tokens=(), search: str = "", picked=()) -> list[dict]:
+    """Characters the dice assistant offers: of the user's own crews and of crews whose share link they opened.
+
+    One query whatever the number of crews: the user's ``DICE_CREWS`` most
+    recently changed crews (or those whose name contains ``search``), the
+    shared crews, and the crews of the characters already ``picked``
+    ("crew:<id>"). A character's numbers are loaded only when it is picked
+    (``load_details``).
     """
     from django.db.models import Q
 
     from crewbuilder.models import Character
 
-    mine = Q(crew__owner=user) if user.is_authenticated else Q(pk__in=[])
+    picked_ids = [int(k[5:]) for k in picked if isinstance(k, str) and k.startswith("crew:") and k[5:].isdigit()]
     shared = Q(crew__share_token__in=[t for t in share_tokens if t])
+    if user.is_authenticated:
+        own = Crew.objects.filter(owner=user).exclude(system__slug="soylent-ghoul")
+        if search:
+            own = own.filter(name__icontains=search)
+        recent = own.order_by("-updated_at", "-id").values("pk")[:DICE_CREWS]
+        mine = Q(crew__in=recent) | Q(crew__owner=user, pk__in=picked_ids)
+    else:
+        mine = Q(pk__in=[])
     rows = (Character.objects.filter(mine | shared).exclude(crew__system__slug="soylent-ghoul")
             .values("id", "name", "crew_id", "crew__name", "crew__owner_id")
             .order_by("crew__owner_id", "crew__name", "crew_id", "position", "id"))
     out = []
     for row in rows:
-        own = user.is_authenticated and row["crew__owner_id"] == user.pk
-        out.append({"id": row["id"], "key": f"crew:{row['id']}", "own": own, "crew_id": row["crew_id"],
-                    "name": row["name"], "label": f"{row['name']} ({row['crew__name']}{'' if own else ', shared'})"})
+        own_row = user.is_authenticated and row["crew__owner_id"] == user.pk
+        out.append({"id": row["id"], "key": f"crew:{row['id']}", "own": own_row, "crew_id": row["crew_id"],
+                    "name": row["name"],
+                    "label": f"{row['name']} ({row['crew__name']}{'' if own_row else ', shared'})"})
     return out
 
 

@@ -51,13 +51,16 @@ def _percent(p) -> str:
 
 def _attack_context(request: HttpRequest) -> dict:
     params = request.GET
-    characters = dice_service.visible_characters(request.user, request.session.get("seen_shares", []))
+    search = params.get("crews_q", "").strip()[:100]
+    characters = dice_service.visible_characters(request.user, request.session.get("seen_shares", []), search,
+                                                 (params.get("attacker", ""), params.get("target", "")))
     npc_list = dice_service.npcs()
     attacker = dice_service.attacker_side(params, characters)
     target = dice_service.target_side(params, characters, npc_list)
     inputs, errors = dice_service.build_inputs(params, attacker, target)
     context = {"characters": characters, "npcs": npc_list, "attacker": attacker, "target": target,
-               "params": params, "complications": dice_service.COMPLICATION_CHOICES,
+               "params": params, "complications": dice_service.COMPLICATION_CHOICES, "crews_q": search,
+               "dice_crews": dice_service.DICE_CREWS,
                "chosen_complications": params.getlist("complication"), "errors": errors,
                "pickers": _pickers(attacker, target), "show_all_weapons": params.get("all_weapons") == "1",
                "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
@@ -414,7 +417,8 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     values = _values(kind, params, errors)
     character, characters = None, []
     if kind == "morale":
-        characters = [c for c in dice_service.visible_characters(request.user) if c["own"]]
+        characters = [c for c in dice_service.visible_characters(request.user, picked=(params.get("character", ""),))
+                      if c["own"]]
         character = dice_service.morale_character(params, characters)
         if character:
             values.update(discipline=character["discipline"], traits=character["traits"])

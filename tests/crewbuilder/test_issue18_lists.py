@@ -1,5 +1,7 @@
 """Issue 18, lists that scale: /crews/ and /dice/ read stored summaries, paginate, search."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -39,11 +41,11 @@ def test_list_queries_are_the_same_for_1_and_200_crews(client, make_user, geared
 
 
 def test_list_paginates_and_searches(client, user, geared_crew):
-    _crews(geared_crew, user, 30)
+    _crews(geared_crew, user, crew_service.LIST_PAGE_SIZE + 5)
     client.force_login(user)
     html = client.get(reverse("crew-list")).content.decode()
     assert html.count('class="row-actions"') == crew_service.LIST_PAGE_SIZE
-    assert "Page 1 of 2" in html and "30 crews" in html
+    assert "Page 1 of 2" in html and f"{crew_service.LIST_PAGE_SIZE + 5} crews" in html
     second = client.get(reverse("crew-list"), {"page": 2}).content.decode()
     assert second.count('class="row-actions"') == 5
     found = client.get(reverse("crew-list"), {"q": "crew 17"}).content.decode()
@@ -98,3 +100,21 @@ def test_a_house_rule_acceptance_shows_in_the_list(client, user, make_crew, lega
     client.post(reverse("crew-edit-action", args=[crew.pk, "accept"]),
                 {"version": crew.version, "code": "too-few-characters", "note": "we play 2v2"}, HTTP_HX_REQUEST="true")
     assert 'data-status="house_rules"' in _row(client, crew)
+
+
+def test_the_dice_assistant_offers_the_latest_crews_and_finds_the_others(client, user, geared_crew):
+    from crewbuilder.dice_service import DICE_CREWS
+
+    first = _crews(geared_crew, user, DICE_CREWS + 3)
+    Crew.objects.filter(pk=first.pk).update(name="Oldest Crew", updated_at="2000-01-01T00:00:00Z")
+    client.force_login(user)
+    html = client.get(reverse("dice-home")).content.decode()
+    attacker = html[html.index('id="attacker"'):html.index("</select>", html.index('id="attacker"'))]
+    assert len({crew for crew in re.findall(r"\((Crew \d+|Oldest Crew)\)", attacker)}) == DICE_CREWS
+    assert "Oldest Crew" not in attacker
+    found = client.get(reverse("dice-home"), {"crews_q": "oldest"}).content.decode()
+    assert "Ghoul 1 (Oldest Crew)" in found
+    # a picked character stays offered (and used) whatever the search
+    picked = f"crew:{first.characters.first().pk}"
+    kept = client.get(reverse("dice-home"), {"attacker": picked}).content.decode()
+    assert f'<option value="{picked}" selected>Ghoul 1 (Oldest Crew)</option>' in kept
