@@ -263,6 +263,8 @@ def choose_weapon(params, side: Side) -> tuple[dict | None, list[str]]:
     own = next((w for w in side.weapons if w["slug"] == wanted), None)
     if own is not None:
         return own, []
+    if "a_from" in params and params.get("a_from") != side.key:
+        wanted = ""  # the form was showing another attacker: its weapon was not chosen for this one
     other = next((w for w in side.other_weapons if w["slug"] == wanted), None)
     if other is not None:
         return {**other, "not_carried": True}, []

@@ -261,3 +261,12 @@ def test_the_queen_is_in_the_attack_odds(client, catalogue):
     assert {k: queen[k] for k in engine} == engine and queen["out_of_action"] == "0" != plain["out_of_action"]
     roll_link = re.search(r'id="roll-button" href="([^"]+)"', html).group(1).replace("&amp;", "&")
     assert "t_queen=1" in roll_link
+
+
+def test_switching_attacker_drops_the_previous_attackers_weapon(client, user, rake):
+    client.force_login(user)
+    # the form showed typed stats with the catalogue's first weapon; Sister Rake is picked
+    html = _page(client, attacker=rake, a_from="", weapon="improvised-weapon").content.decode()
+    assert "not-carried" not in html and re.search(r"<h2>Sword: fight against", html)
+    # a link (no form) asking for it still gets it, named as not carried
+    assert "does not carry a improvised weapon" in _page(client, attacker=rake, weapon="improvised-weapon").content.decode()
