@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
-from crewbuilder.models import Crew, GameSystem
+from crewbuilder.models import CharacterGear, Crew, GameSystem
 
 
 def _get_campaign_for_user(request: HttpRequest, pk: int, *, allow_invited: bool = False) -> Campaign:
@@ -54,6 +54,7 @@ def standings(campaign: Campaign) -> list[dict]:
             # The memorial lists the dead; a reversed death is back on the roster.
             Prefetch("memorial", queryset=Memorial.objects.filter(returned_at=None).order_by("died_at", "pk")),
             "crew__characters",
+            Prefetch("crew__characters__gear", queryset=CharacterGear.objects.select_related("item")),
         )
         .annotate(
             played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
@@ -267,7 +268,8 @@ def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         crew = Crew.objects.with_everything().get(pk=entry.crew_id)
         report = crew_service.report_for(crew)
         rosters.append({"crew": crew, "report": report, "characters": [
-            {**ch, "notes": model.notes} for model, ch in zip(crew.characters.all(), report["characters"])
+            {**ch, "notes": model.notes, "gear": model.gear_text()}
+            for model, ch in zip(crew.characters.all(), report["characters"])
         ]})
     context = {
         "campaign": campaign, "standings": crews, "rosters": rosters,

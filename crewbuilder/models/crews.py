@@ -95,6 +95,17 @@ class Character(models.Model):
     def __str__(self):
         return self.name
 
+    def gear_counts(self) -> list[dict]:
+        """The items carried with their quantities, in gear order ("sword ×2"), from the prefetched gear."""
+        counts: dict = {}
+        for row in self.gear.all():
+            entry = counts.setdefault(row.item_id, {"item": row.item, "name": row.item.name, "copies": 0})
+            entry["copies"] += row.copies
+        return list(counts.values())
+
+    def gear_text(self) -> str:
+        return ", ".join(g["name"] + (f" ×{g['copies']}" if g["copies"] > 1 else "") for g in self.gear_counts())
+
 
 class CharacterTrait(models.Model):
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
