@@ -55,7 +55,7 @@ class CrewRow:
     changed_ago: str = ""
 
 
-LIST_PAGE_SIZE = 20
+LIST_PAGE_SIZE = 12
 ROW_URLS = ("crew-edit", "crew-detail", "crew-duplicate", "crew-delete")
 
 

@@ -286,7 +286,7 @@ QUICK = {
                                                 Field("icv", "Initial Combat Value", 1, -20, 30))),
 }
 CARD_FIELDS = (("played", "Value cards played"), ("challenge", "Challenge (up to two cards)"), ("response", "Response"))
-PLACEHOLDERS = {"keywords": "Overkill, Piercing 2, Energy, Electric", "traits": "jinxed, demonic"}
+PLACEHOLDERS = {"keywords": "Overkill, Piercing 2, Energy, Electric", "traits": "Jinxed, Demonic (names)"}
 
 
 def _words(text: str) -> list[str]:

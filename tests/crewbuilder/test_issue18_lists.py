@@ -48,8 +48,9 @@ def test_list_paginates_and_searches(client, user, geared_crew):
     assert "Page 1 of 2" in html and f"{crew_service.LIST_PAGE_SIZE + 5} crews" in html
     second = client.get(reverse("crew-list"), {"page": 2}).content.decode()
     assert second.count('class="row-actions"') == 5
-    found = client.get(reverse("crew-list"), {"q": "crew 17"}).content.decode()
-    assert found.count('class="row-actions"') == 1 and ">Crew 17<" in found
+    wanted = crew_service.LIST_PAGE_SIZE + 1  # on the second page
+    found = client.get(reverse("crew-list"), {"q": f"crew {wanted}"}).content.decode()
+    assert found.count('class="row-actions"') == 1 and f">Crew {wanted}<" in found
     none = client.get(reverse("crew-list"), {"q": "nobody"}).content.decode()
     assert "No crew name contains" in none
     assert client.get(reverse("crew-list"), {"page": "x"}).status_code == 200  # a bad page number is page 1
