@@ -34,6 +34,19 @@ def number(params, key: str, label: str, default: int, low: int, high: int, erro
     return value
 
 
+def fate_card(value: str, label: str, errors: list):
+    """"ace", "jack-critical", "jack-fumble" or "+N"/"-N" (a numbered card, 2 to 10) -> the engine's card."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value in ("ace", "jack-critical", "jack-fumble"):
+        return value
+    if value[:1] in "+-" and value[1:].isdigit() and 2 <= int(value[1:]) <= 10:
+        return int(value)
+    errors.append(f"{label}: choose one from the list (got “{value}”).")
+    return None
+
+
 def _flag(params, key) -> bool:
     return params.get(key) in ("1", "on", "true")
 
@@ -328,6 +341,7 @@ def build_inputs(params, attacker: Side, target: Side) -> tuple[AttackInputs | N
         cover=_flag(params, "cover"), long_range=_flag(params, "long_range"), surrounded=_flag(params, "surrounded"),
         modifier=number(params, "modifier", "Other modifier to hit", 0, -20, 20, errors),
         auto=params.get("auto", "1") != "0", over_half_range=_flag(params, "over_half_range"),
+        card=fate_card(params.get("card", ""), "Fate card on the hit roll", errors),
     )
     complications = tuple(params.getlist("complication")) if hasattr(params, "getlist") else ()
     unknown = [c for c in complications if c not in cn.COMPLICATIONS]

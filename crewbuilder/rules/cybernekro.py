@@ -176,6 +176,7 @@ class Situation:
     touching_terrain: bool = True   # stealth suit works only in base contact with terrain
     stagger_into_obstacle: bool = False  # a failed Stagger test pushes into an obstacle: drops Prone
     tough_it_out: bool = True       # the target tries Tough it Out (odds-format: always)
+    card: object = None             # a fate card on the hit roll: "ace", "jack-critical", "jack-fumble" or a signed 2..10
 
 
 LIGHT_SOURCES = frozenset({"lantern", "spot-light"})
@@ -271,20 +272,31 @@ class TestEvent:
     jinxed: bool = False
     dice_count: int = 1
     reroll_failures: bool = False  # Surrounded
+    # A fate card (rules, Fate Cards): "ace" passes without rolling; "jack-critical" / "jack-fumble" are
+    # played after the (final) roll. A numbered card is already in ``modifier``.
+    card: object = None
 
     def distribution(self) -> dict:
+        if self.card == "ace":
+            return {Outcome.CRITICAL: ZERO, Outcome.SUCCESS: ONE, Outcome.FAILURE: ZERO, Outcome.FUMBLE: ZERO}
         dist = hit_roll_distribution(self.modifier, self.jinxed, self.dice_count)
-        return surrounded_reroll(dist) if self.reroll_failures else dist
+        dist = surrounded_reroll(dist) if self.reroll_failures else dict(dist)
+        return _jack(dist, self.card)
 
     def sample(self, rng: random.Random) -> Outcome:
         """The same roll as :meth:`roll` (same generator calls), without the log."""
+        if self.card == "ace":
+            return Outcome.SUCCESS
         n = self.dice_count
         outcome = classify_auto(tuple(rng.randint(1, 20) for _ in range(n)), self.modifier, self.jinxed)
         if self.reroll_failures and not outcome.passed:
             outcome = classify_auto(tuple(rng.randint(1, 20) for _ in range(n)), self.modifier, self.jinxed)
-        return outcome
+        return _jack_outcome(outcome, self.card)
 
     def roll(self, rng: random.Random) -> tuple[Outcome, dict]:
+        if self.card == "ace":
+            return Outcome.SUCCESS, {"what": self.what, "d20": [], "modifier": self.modifier, "card": "ace",
+                                     "outcome": Outcome.SUCCESS.value}
         faces = tuple(rng.randint(1, 20) for _ in range(self.dice_count))
         outcome = classify_auto(faces, self.modifier, self.jinxed)
         log = {"what": self.what, "d20": list(faces), "modifier": self.modifier, "outcome": outcome.value}
@@ -292,7 +304,30 @@ class TestEvent:
             again = tuple(rng.randint(1, 20) for _ in range(self.dice_count))
             outcome = classify_auto(again, self.modifier, self.jinxed)
             log.update({"rerolled": list(faces), "d20": list(again), "outcome": outcome.value})
-        return outcome, log
+        played = _jack_outcome(outcome, self.card)
+        if played is not outcome:
+            log.update({"card": self.card, "rolled": outcome.value, "outcome": played.value})
+        return played, log
+
+
+def _jack(dist: dict, card) -> dict:
+    """A Jack played after the roll: a regular success becomes a Critical, or a regular failure a Fumble."""
+    dist = dict(dist)
+    if card == "jack-critical":
+        dist[Outcome.CRITICAL] += dist[Outcome.SUCCESS]
+        dist[Outcome.SUCCESS] = ZERO
+    elif card == "jack-fumble":
+        dist[Outcome.FUMBLE] += dist[Outcome.FAILURE]
+        dist[Outcome.FAILURE] = ZERO
+    return dist
+
+
+def _jack_outcome(outcome: Outcome, card) -> Outcome:
+    if card == "jack-critical" and outcome is Outcome.SUCCESS:
+        return Outcome.CRITICAL
+    if card == "jack-fumble" and outcome is Outcome.FAILURE:
+        return Outcome.FUMBLE
+    return outcome
 
 
 @dataclass(frozen=True)
@@ -656,7 +691,11 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
     if kw.auto and situation.auto:
         dice_count = kw.auto
         mod -= 2
-    to_hit = TestEvent("to hit", mod, "jinxed" in attacker.traits, dice_count, situation.surrounded)
+    card = situation.card
+    if isinstance(card, int) and not isinstance(card, bool):
+        mod += card  # a numbered card modifies the final result (its sign the player's)
+        card = None
+    to_hit = TestEvent("to hit", mod, "jinxed" in attacker.traits, dice_count, situation.surrounded, card)
 
     # --- damage -------------------------------------------------------
     hazard = "hazard-suit" in gear

@@ -128,6 +128,8 @@ def _test_steps(event: cn.TestEvent, outcome: cn.Outcome, log: dict) -> list[Ste
     if event.what == "to hit":
         name += " (D20)" if event.dice_count == 1 else f" (Auto {event.dice_count}: the highest of {event.dice_count} D20)"
     labels = HIT_LABELS if event.what == "to hit" else {o.value: TEST_LABELS[o] for o in cn.Outcome}
+    if log.get("card") == "ace":
+        return [Step("Ace played", result=f"passes without rolling: {labels[outcome.value]}")]
     steps = []
     if "rerolled" in log:  # Surrounded: the failed roll first, then the re-roll that stands
         first = tuple(log["rerolled"])
@@ -136,8 +138,11 @@ def _test_steps(event: cn.TestEvent, outcome: cn.Outcome, log: dict) -> list[Ste
                           f"{_sum_text(first, event.modifier)}: {labels[missed.value]}"))
         name = "Surrounded: the failed hit roll is re-rolled once"
     faces = tuple(log["d20"])
+    rolled = cn.Outcome(log.get("rolled", outcome.value))
     steps.append(Step(name, faces, _highest_counts(faces), (),
-                      f"{_sum_text(faces, event.modifier)}: {labels[outcome.value]}"))
+                      f"{_sum_text(faces, event.modifier)}: {labels[rolled.value]}"))
+    if "rolled" in log:
+        steps.append(Step("Jack played", result=f"{labels[rolled.value]} → {labels[outcome.value]}"))
     return steps
 
 

@@ -60,7 +60,7 @@ def _attack_context(request: HttpRequest) -> dict:
     inputs, errors = dice_service.build_inputs(params, attacker, target)
     context = {"characters": characters, "npcs": npc_list, "attacker": attacker, "target": target,
                "params": params, "complications": dice_service.COMPLICATION_CHOICES, "crews_q": search,
-               "dice_crews": dice_service.DICE_CREWS,
+               "dice_crews": dice_service.DICE_CREWS, "fate_cards": FATE_CARDS,
                "chosen_complications": params.getlist("complication"), "errors": errors,
                "pickers": _pickers(attacker, target), "show_all_weapons": params.get("all_weapons") == "1",
                "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
@@ -154,7 +154,7 @@ def _share_query(params, attacker, target, inputs) -> str:
     query["attacker"], query["target"] = "typed", "typed"
     query["weapon"] = inputs.weapon_entry["slug"]
     query["action"] = inputs.action
-    for key in ("t_wounds", "t_prone", "t_queen", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
+    for key in ("t_wounds", "t_prone", "t_queen", "card", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
         if params.get(key):
             query[key] = params[key]
     query.setlist("complication", params.getlist("complication"))

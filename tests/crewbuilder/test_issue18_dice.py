@@ -270,3 +270,19 @@ def test_switching_attacker_drops_the_previous_attackers_weapon(client, user, ra
     assert "not-carried" not in html and re.search(r"<h2>Sword: fight against", html)
     # a link (no form) asking for it still gets it, named as not carried
     assert "does not carry a improvised weapon" in _page(client, attacker=rake, weapon="improvised-weapon").content.decode()
+
+
+def test_the_attack_page_takes_a_fate_card_on_the_hit_roll(client, catalogue):
+    query = {"weapon": "axe", "a_agility": "1", "t_toughness": "1"}
+    for card, situation_card in (("ace", "ace"), ("jack-critical", "jack-critical"), ("+3", 3)):
+        html = _page(client, **query, card=card).content.decode()
+        engine = odds({"roll": "attack", "action": "fight", "weapon": "axe", "attacker": {"agility": 1},
+                       "target": {"toughness": 1}, "situation": {"card": situation_card}})["exact"]
+        assert {k: _bars(html)[k] for k in engine["to_hit"]} == engine["to_hit"]
+        assert f'<option value="{card}" selected>' in html
+        link = re.search(r'id="roll-button" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+        assert "card=" in link
+    roll = client.get(reverse("dice-attack-roll"), {**query, "card": "ace", "seed": "4"}).content.decode()
+    assert "Ace played" in roll
+    bad = _page(client, **query, card="queen")
+    assert bad.status_code == 422 and "Fate card on the hit roll: choose one from the list" in bad.content.decode()
