@@ -171,15 +171,17 @@ def npcs(system_slug="cybernekro") -> list[Npc]:
     return list(Npc.objects.filter(system__slug=system_slug).order_by("position"))
 
 
-def picker_options(system_slug="cybernekro") -> dict:
-    """The traits, body-mods and gear that change an attack, by name, for the pickers (three queries)."""
+def picker_options(system_slug="cybernekro", kinds=("traits", "body_mods", "gear")) -> dict:
+    """The traits, body-mods and gear that change a roll, by name, for the pickers (one query a kind)."""
     from crewbuilder.models import BodyMod, Trait
 
     def options(model, known, **extra):
         rows = model.objects.filter(system__slug=system_slug, slug__in=known, **extra).order_by("position")
         return [{"slug": r.slug, "name": r.name.capitalize() if r.name.isupper() else r.name} for r in rows]
 
-    return {"traits": options(Trait, TRAITS), "body_mods": options(BodyMod, BODY_MODS), "gear": options(Item, GEAR)}
+    makers = {"traits": lambda: options(Trait, TRAITS), "body_mods": lambda: options(BodyMod, BODY_MODS),
+              "gear": lambda: options(Item, GEAR)}
+    return {kind: makers[kind]() for kind in kinds}
 
 
 def multi(params, key: str) -> str:

@@ -255,7 +255,7 @@ class Field:
     default: int | str = 0
     low: int = -20
     high: int = 20
-    kind: str = "number"  # "number", "check", "text" or "choice"
+    kind: str = "number"  # "number", "check", "text", "choice" or "names" (a picker of trait names)
     choices: tuple = ()  # for "choice": (value, label) pairs
 
 
@@ -278,7 +278,7 @@ QUICK = {
     "morale": ("Morale Phase", (Field("discipline", "Discipline"), Field("dread", "Dread", 1, 0, cn.MAX_DREAD),
                                 Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
                                 Field("allies_in_los", "Allies in LoS", 0, 0, 50),
-                                Field("traits", "Traits", "", kind="text"))),
+                                Field("traits", "Traits", "", kind="names"))),
     "panic": ("Soylent Ghoul panic", (Field("nerve", "Nerve", 6), Field("tokens", "Panic tokens already on it", 0, 0, 20))),
     "ghoul-dice": ("Ghoul dice", (Field("dice", "Dice (3, or 2 on Stalker/Hunter)", 3, 2, 3),)),
     "ghoul-battle": ("Ghoulash: Ghoul battle", (Field("strength", "Ghoul strength", 5, 0, 30),
@@ -308,6 +308,8 @@ def _values(kind: str, params, errors: list) -> dict:
             values[f.name] = dice_service.number(params, f.name, f.label, f.default, f.low, f.high, errors)
         elif f.kind == "check":
             values[f.name] = params.get(f.name) in ("1", "on", "true")
+        elif f.kind == "names":
+            values[f.name] = dice_service.multi(params, f.name)
         elif f.kind == "choice":
             value = params.get(f.name, f.default)
             if value not in dict(f.choices):
@@ -376,6 +378,13 @@ def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
     if kind == "panic":
         return rolls.panic(rng, v["nerve"], v["tokens"], seed=seed)
     return rolls.ghoul_dice(rng, v["dice"], seed=seed)
+
+
+def _name_options(value: str) -> list[dict]:
+    """The Morale Phase's traits by name, ticked as in ``value`` (names or slugs, comma-separated)."""
+    chosen = {cn.slug(p) for p in (value or "").split(",") if p.strip()}
+    return [{**o, "checked": o["slug"] in chosen} for o in dice_service.picker_options(kinds=("traits",))["traits"]
+            if o["slug"] in dice_service.MORALE_TRAITS]
 
 
 def _field_message(message: str, fields) -> str:
@@ -447,7 +456,8 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
         _remember(request, f"{title}: {roll.summary}", f"{reverse('dice-quick', args=[kind])}?{share_query}")
     context = {
         "kind": kind, "title": title, "errors": errors, "odds": odds_groups, "roll": roll, "seed": seed,
-        "fields": [{"field": f, "value": values[f.name], "placeholder": PLACEHOLDERS.get(f.name, "")} for f in fields],
+        "fields": [{"field": f, "value": values[f.name], "placeholder": PLACEHOLDERS.get(f.name, ""),
+                    "options": _name_options(values[f.name]) if f.kind == "names" else []} for f in fields],
         "card_fields": [(n, label, cards[n]) for n, label in CARD_FIELDS] if kind == "ghoul-battle" else [],
         "characters": characters, "character": character, "params": params, "share_query": share_query,
     }

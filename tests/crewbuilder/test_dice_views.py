@@ -286,8 +286,8 @@ def test_morale_page_query_budget_does_not_grow_with_the_crew(client, user, gear
 
 
 # session, user, the characters offered (one query), the picked character's crew with its choices
-# (prefetched), the catalogue: not per character nor per crew
-MORALE_QUERIES = 11
+# (prefetched), the catalogue, the trait names of the picker: not per character nor per crew
+MORALE_QUERIES = 12
 
 
 def test_picked_characters_stay_selected_on_a_full_page_load(client, user, make_crew):

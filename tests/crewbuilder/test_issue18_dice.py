@@ -286,3 +286,13 @@ def test_the_attack_page_takes_a_fate_card_on_the_hit_roll(client, catalogue):
     assert "Ace played" in roll
     bad = _page(client, **query, card="queen")
     assert bad.status_code == 422 and "Fate card on the hit roll: choose one from the list" in bad.content.decode()
+
+
+def test_the_morale_traits_are_picked_by_name(client, catalogue):
+    html = client.get(reverse("dice-quick", args=["morale"]), {"dread": "2"}).content.decode()
+    assert re.search(r'id="traits-jinxed" name="traits" value="jinxed"> Jinxed</label>', html)
+    ticked = client.get(reverse("dice-quick", args=["morale"]), {"dread": "2", "traits": ["", "jinxed"]}).content.decode()
+    assert 'value="jinxed" checked' in ticked
+    engine = odds({"roll": "morale", "discipline": 0, "dread": 2, "traits": ["jinxed"]})["exact"]
+    dread_left = ticked[ticked.index('id="quick"'):ticked.index("<h2>Flee moves")]
+    assert _bars(dread_left) == {k: v for k, v in engine.items() if k.isdigit()}
