@@ -419,7 +419,7 @@ def _weapon_rows(report_char: dict, char: dict, catalogue: Catalogue) -> list[di
         rows.append(
             {
                 "name": name,
-                "count": profile.get("count", 1),
+                "count": profile.get("copies", profile.get("count", 1)),
                 "kind": kind or "",
                 "hands": f"{hands}H" if hands else "",
                 "damage": _number(profile.get("damage", base.get("damage"))),
@@ -592,7 +592,15 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
         ],
         "default_ap": catalogue.rules.get("ap"),
         "move": catalogue.rules.get("move"),
+        # The engine's threshold, so the sheet and the odds cannot disagree.
+        "success_at": _success_at(),
     }
+
+
+def _success_at() -> int:
+    from rules.cybernekro.engine import SUCCESS_AT
+
+    return SUCCESS_AT
 
 
 def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:

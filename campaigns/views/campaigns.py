@@ -16,7 +16,7 @@ from campaigns.notices import awaiting_confirmation
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder import crew_edits
-from crewbuilder.models import Crew, GameSystem
+from crewbuilder.models import CharacterGear, Crew, GameSystem
 
 
 HISTORY_PER_PAGE = 50
@@ -70,6 +70,7 @@ def standings(campaign: Campaign) -> list[dict]:
             # The memorial lists the dead; a reversed death is back on the roster.
             Prefetch("memorial", queryset=Memorial.objects.filter(returned_at=None).order_by("died_at", "pk")),
             "crew__characters",
+            Prefetch("crew__characters__gear", queryset=CharacterGear.objects.select_related("item")),
         )
         .annotate(
             played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
@@ -296,7 +297,8 @@ def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         crew = Crew.objects.with_everything().get(pk=entry.crew_id)
         report = crew_service.report_for(crew)
         rosters.append({"crew": crew, "report": report, "characters": [
-            {**ch, "notes": model.notes} for model, ch in zip(crew.characters.all(), report["characters"])
+            {**ch, "notes": model.notes, "gear": model.gear_text()}
+            for model, ch in zip(crew.characters.all(), report["characters"])
         ]})
     context = {
         "campaign": campaign, "standings": crews, "rosters": rosters,

@@ -88,10 +88,13 @@ def _get_shared_crew(token: str) -> Crew:
 @login_required
 @require_GET
 def crew_list(request: HttpRequest) -> HttpResponse:
-    rows = crew_service.list_rows(request.user)
+    search = request.GET.get("q", "").strip()[:100]
+    page = crew_service.list_page(request.user, search, request.GET.get("page") or 1)
     other_games = [{"title": g.crew_list.title, "template": g.crew_list.template, "rows": g.crew_list.rows(request.user)}
                    for g in registry.games() if g.crew_list is not None]
-    return render(request, "crewbuilder/crew_list.html", {"rows": rows, "other_games": other_games})
+    return render(request, "crewbuilder/crew_list.html", {
+        "rows": page.rows, "page": page, "search": search, "other_games": other_games,
+    })
 
 
 @login_required
