@@ -10,6 +10,16 @@ from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Crew
 
 
+def flag(label: str = "", *, no: str | None = None) -> forms.TypedChoiceField:
+    """A button or checkbox sending "1" for yes (and ``no``, when given, for an explicit no).
+
+    Not a BooleanField: its checkbox widget reads any other text, "0" included, as yes.
+    """
+    choices = [("1", label or "yes")] + ([("0", no)] if no else [])
+    return forms.TypedChoiceField(choices=choices, coerce=lambda value: value == "1", required=False,
+                                  empty_value=False)
+
+
 class SubmissionForm(forms.Form):
     """A form carrying its submission token (campaigns/idempotency.py): a double click acts once."""
 
@@ -62,7 +72,7 @@ class InviteForm(forms.Form):
 class RespondForm(forms.Form):
     """Accept ("1") or decline ("0") an invitation."""
 
-    accept = forms.BooleanField(required=False)
+    accept = flag("Accept", no="Decline")
 
 
 class EnrolForm(forms.Form):
@@ -137,7 +147,7 @@ class ShopForm(SubmissionForm):
 
 
 class ConfirmGameForm(forms.Form):
-    for_everyone = forms.BooleanField(required=False)
+    for_everyone = flag("Confirm for every player")
 
 
 class WithdrawGameForm(forms.Form):
@@ -186,7 +196,7 @@ class GameRecordForm(SubmissionForm):
         self.crews, self.tables = crews, {t.pk: t for t in tables}
         table_choices = [("", "no roll")] + [(str(t.pk), t.name) for t in tables]
         for entry in crews:
-            self.fields[f"played-{entry.pk}"] = forms.BooleanField(required=False)
+            self.fields[f"played-{entry.pk}"] = flag("Took part")
             self.fields[f"treasure-{entry.pk}"] = forms.IntegerField(required=False, min_value=0, error_messages={
                 "invalid": f"Treasure for {entry.crew.name} must be a whole number.",
                 "min_value": f"Treasure for {entry.crew.name} cannot be negative."})

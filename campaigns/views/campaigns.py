@@ -144,7 +144,9 @@ def campaign_invite(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_respond(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk, allow_invited=True)
     form = RespondForm(request.POST)
-    accept = form.is_valid() and form.cleaned_data["accept"]  # a BooleanField is always valid
+    if not form.is_valid():
+        return _fail(request, "Accept or decline?", "campaign-list")
+    accept = form.cleaned_data["accept"]
     try:
         services.respond(campaign, request.user, accept=accept)
     except services.CampaignError as exc:

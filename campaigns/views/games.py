@@ -69,7 +69,7 @@ def _generated(campaign, request: HttpRequest, problems: list) -> dict | None:
 def _keep_shown(crews, shown) -> None:
     """What the form shows, on the crews and characters: a form sent back keeps every choice."""
     for entry in crews:
-        entry.form_played = shown.get(f"played-{entry.pk}") in ("1", "on", "true", "True")
+        entry.form_played = shown.get(f"played-{entry.pk}") == "1"
         entry.form_treasure = shown.get(f"treasure-{entry.pk}", "0")
         for character in entry.crew.characters.all():
             character.form_outcome = shown.get(f"outcome-{character.pk}", "")
@@ -152,7 +152,7 @@ def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk)
     game = get_object_or_404(Game, pk=game_id, campaign=campaign)
     form = ConfirmGameForm(request.POST)
-    for_everyone = form.is_valid() and form.cleaned_data["for_everyone"]  # a BooleanField is always valid
+    for_everyone = form.is_valid() and form.cleaned_data["for_everyone"]  # anything but "1": for your own crew
     try:
         counted = services.confirm_game(game, request.user, for_everyone=for_everyone)
     except services.CampaignError as exc:
