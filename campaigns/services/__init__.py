@@ -19,8 +19,6 @@ from campaigns.services.scenarios import create_scenario, generate_scenario, sce
 from campaigns.services.tables import TableResult, create_table, parse_rows, roll_on_table
 from campaigns.services.treasury import buy_gear, hire_character
 
-
-
 __all__ = [
     "CampaignError", "REVERSIBLE", "UNDO", "TableResult", "approve_enrolment", "buy_gear", "catalogue_for",
     "confirm_game", "create_campaign", "create_scenario", "create_table", "edit_character", "edit_crew", "enrol",

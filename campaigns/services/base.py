@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 
-from campaigns.models import Campaign, HistoryEntry
 from campaigns.errors import CampaignError
+from campaigns.models import Campaign, HistoryEntry
 from catalogue.loader import snapshot_for_system
 from crewbuilder import crew_edits
 

@@ -6,7 +6,9 @@ from django.db import transaction
 
 from campaigns.models import CampaignCrew, HistoryEntry
 from campaigns.permissions import check_user_can_edit_crew
-from campaigns.services.base import CampaignError, log as _log, people_errors as _people_errors
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
+from campaigns.services.base import people_errors as _people_errors
 from crewbuilder import crew_edits
 from crewbuilder.models import Character, Crew
 

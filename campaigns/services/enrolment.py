@@ -7,7 +7,9 @@ from django.utils import timezone
 
 from campaigns.models import CampaignCrew, EnrolmentRequest
 from campaigns.permissions import check_user_is_organiser, user_is_member, user_is_organiser
-from campaigns.services.base import CampaignError, log as _log, people_errors as _people_errors
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
+from campaigns.services.base import people_errors as _people_errors
 from crewbuilder import crew_edits, crew_service
 from crewbuilder.models import Crew
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from campaigns.models import CampaignCrew, Game, GameCrew, Memorial
 from campaigns.permissions import check_user_can_withdraw_game, check_user_is_member, user_is_organiser
-from campaigns.services.base import CampaignError, log as _log
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
 from crewbuilder.models import Character, Crew
 from crewbuilder.models.catalogue import ATTRIBUTES
 from crewbuilder.validation import crew_to_data

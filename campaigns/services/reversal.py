@@ -12,13 +12,13 @@ from django.utils import timezone
 
 from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial
 from campaigns.permissions import check_user_is_organiser
-from campaigns.services.base import CampaignError, log as _log
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
 from campaigns.services.games import _character_state
 from crewbuilder import crew_edits
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
 from crewbuilder.models.catalogue import ATTRIBUTES
 from crewbuilder.wording import count_noun
-
 
 REVERSIBLE = {"treasure", "purchase", "effect", "death", "hire", "edit", "game-counted"}
 _CHARACTER_KINDS = {"effect", "purchase", "hire", "death", "edit"}

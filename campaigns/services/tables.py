@@ -9,7 +9,8 @@ from django.db import transaction
 
 from campaigns.models import RollTable
 from campaigns.permissions import check_user_is_organiser
-from campaigns.services.base import CampaignError, log as _log
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
 from crewbuilder.models.catalogue import ATTRIBUTES
 from rules.tables import parse_die, roll_table_die, uncovered
 

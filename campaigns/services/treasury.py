@@ -7,7 +7,8 @@ from django.db import transaction
 from campaigns import idempotency
 from campaigns.models import Campaign, CampaignCrew
 from campaigns.permissions import check_user_can_edit_crew
-from campaigns.services.base import CampaignError, log as _log
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
 from catalogue.loader import snapshot_for_system
 from crewbuilder import crew_edits
 from crewbuilder.models import Character, Crew

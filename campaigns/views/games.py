@@ -10,7 +10,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns import idempotency, services
 from campaigns.forms import (
-    OUTCOMES, ConfirmGameForm, GameRecordForm, GenerateScenarioForm, ScenarioDrawForm, ShopForm, WithdrawGameForm,
+    OUTCOMES,
+    ConfirmGameForm,
+    GameRecordForm,
+    GenerateScenarioForm,
+    ScenarioDrawForm,
+    ShopForm,
+    WithdrawGameForm,
 )
 from campaigns.models import CampaignCrew, Game
 from campaigns.permissions import get_campaign_for_user, user_can_withdraw_game, user_is_organiser

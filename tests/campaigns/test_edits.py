@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.services import reversal
 from campaigns.models import HistoryEntry
+from campaigns.services import reversal
 from crewbuilder.models import Character, Crew
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 import pytest
 
 from campaigns import permissions, services
-from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial, Membership
+from campaigns.models import CampaignCrew, Game, HistoryEntry, Membership, Memorial
 from crewbuilder.models import Crew
 
 pytestmark = pytest.mark.django_db
