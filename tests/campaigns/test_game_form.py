@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Game
+from campaigns.forms import GameRecordForm
+from campaigns.models import CampaignCrew, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +114,15 @@ def test_a_negative_treasure_is_refused_not_changed(client, campaign, user, two_
     response = client.post(reverse("game-create", args=[campaign.pk]), data)
     assert response.status_code == 422 and not Game.objects.exists()
     assert "Treasure for Saints cannot be negative." in response.content.decode()
+
+
+def test_a_new_game_form_shows_its_initial_values(campaign, user, two_crews):
+    """What a pre-filled form (e.g. from a tracked battle) shows; without initial values every crew played."""
+    mine, theirs = two_crews
+    crews = list(CampaignCrew.objects.for_game_form(campaign))
+    plain = GameRecordForm(crews=crews, tables=[]).shown()
+    assert plain[f"played-{mine.pk}"] == plain[f"played-{theirs.pk}"] == "1" and "result" not in plain
+    filled = GameRecordForm(crews=crews, tables=[], initial={
+        "result": mine.pk, f"treasure-{mine.pk}": 3, f"played-{theirs.pk}": False, "played_on": "2026-11-20"}).shown()
+    assert filled["result"] == str(mine.pk) and filled[f"treasure-{mine.pk}"] == "3"
+    assert filled[f"played-{theirs.pk}"] == "" and filled["played_on"] == "2026-11-20"
