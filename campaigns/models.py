@@ -98,25 +98,6 @@ class CampaignCrewQuerySet(models.QuerySet):
         return (self.filter(campaign=campaign).select_related("crew", "player")
                 .prefetch_related("crew__characters"))
 
-    def standings(self, campaign):
-        """The campaign's crews, best first: games played, won and drawn (counted games only), the
-        characters lost, and the memorial (the dead; a reversed death is back on the roster)."""
-        return (
-            self.filter(campaign=campaign)
-            .select_related("crew", "player")
-            .prefetch_related(
-                models.Prefetch("memorial", queryset=Memorial.objects.filter(returned_at=None).order_by("died_at", "pk")),
-                "crew__characters",
-            )
-            .annotate(
-                played=models.Count("games", filter=Q(games__game__status=Game.Status.APPLIED), distinct=True),
-                won=models.Count("wins", filter=Q(wins__status=Game.Status.APPLIED), distinct=True),
-                drawn=models.Count("games", filter=Q(games__game__status=Game.Status.APPLIED,
-                                                     games__game__is_draw=True), distinct=True),
-                lost_characters=models.Count("memorial", filter=Q(memorial__returned_at=None), distinct=True),
-            )
-            .order_by("-won", "-drawn", "crew__name")
-        )
 
 
 class CampaignCrew(models.Model):

@@ -7,31 +7,21 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import history_text, idempotency, services
-from campaigns.forms import (
-    CampaignForm,
-    CrewEditForm,
-    EnrolForm,
-    EnrolmentDecisionForm,
-    InviteForm,
-    RespondForm,
-    ScenarioForm,
-    TableForm,
-)
-from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, HistoryEntry, Membership
 from campaigns.notices import awaiting_confirmation
-from campaigns.permissions import (
-    check_user_is_organiser_or_404,
-    get_campaign_for_user,
-    user_is_member,
-    user_is_organiser,
+from campaigns.forms import (
+    CampaignForm, CrewEditForm, EnrolForm, EnrolmentDecisionForm, InviteForm, RespondForm, ScenarioForm, TableForm,
 )
+from campaigns.permissions import check_user_is_organiser_or_404, get_campaign_for_user, user_is_member, user_is_organiser
+from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder import crew_edits
 from crewbuilder.models import Crew, GameSystem
+
 
 HISTORY_PER_PAGE = 50
 
@@ -72,8 +62,24 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
                   status=422 if form.errors else 200)
 
 
-def standings(campaign: Campaign) -> list[CampaignCrew]:
-    return list(CampaignCrew.objects.standings(campaign))
+def standings(campaign: Campaign) -> list[dict]:
+    crews = (
+        CampaignCrew.objects.filter(campaign=campaign)
+        .select_related("crew", "player")
+        .prefetch_related(
+            # The memorial lists the dead; a reversed death is back on the roster.
+            Prefetch("memorial", queryset=Memorial.objects.filter(returned_at=None).order_by("died_at", "pk")),
+            "crew__characters",
+        )
+        .annotate(
+            played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
+            won=Count("wins", filter=Q(wins__status=Game.APPLIED), distinct=True),
+            drawn=Count("games", filter=Q(games__game__status=Game.APPLIED, games__game__is_draw=True), distinct=True),
+            lost_characters=Count("memorial", filter=Q(memorial__returned_at=None), distinct=True),
+        )
+        .order_by("-won", "-drawn", "crew__name")
+    )
+    return list(crews)
 
 
 @login_required
