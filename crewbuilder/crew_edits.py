@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F, Max, Sum
 
-from crewbuilder import limits
+from crewbuilder import limits, pdf_tasks
 from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
 from crewbuilder.models.catalogue import ATTRIBUTES
 
@@ -315,6 +315,7 @@ def apply_edit(crew: Crew, action: str, data, expected_version) -> None:
         claim_version(crew.pk, expected_version)
         crew.version = int(expected_version) + 1
         edit(crew, data)
+        pdf_tasks.roster_saved(crew)  # "Print roster" finds it ready
 
 
 def _now():

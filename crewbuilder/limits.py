@@ -28,4 +28,5 @@ CAMPAIGN_HOUSE_RULES_MAX = 5000
 # render running longer than the time budget is stopped where the platform
 # allows it (the main thread: gunicorn's sync workers and the task worker).
 PDF_HTML_MAX_BYTES = 320 * 1024
+PDF_HTML_MAX_TAGS = 12_000  # layout time follows the boxes more than the bytes: the largest roster has ~7,000
 PDF_TIME_LIMIT_SECONDS = 20

@@ -44,11 +44,11 @@ def pdf_response(data: bytes, filename: str, *, shared: bool = False) -> HttpRes
 
 
 def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpResponse:
-    from crewbuilder.crew_service import report_for
-    from crewbuilder.validation import crew_to_data
+    # From the shared PDF cache, or a "preparing" page while the task worker
+    # renders it, or a refusal over budget (crewbuilder.pdf_tasks.PdfMiddleware).
+    from crewbuilder.pdf_tasks import roster_pdf_for
 
-    catalogue = pdf.Catalogue.from_db(crew.system)
-    data = pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper_for(request))
+    data = roster_pdf_for(crew, paper_for(request))
     return pdf_response(data, pdf.pdf_filename(crew.name, "roster"), shared=shared)
 
 

@@ -1,0 +1,147 @@
+"""PDFs rendered off the request path, so a print never holds a web worker.
+
+The design (docs/limits.md, "PDFs and the web workers"):
+
+- Every rendered PDF lands in a cache on disk shared by all workers and kept
+  across restarts (crewbuilder.pdf_store). A reprint is a template render and
+  a file read, from any worker.
+- During a web request (``PdfMiddleware`` sets ``pdf.DEFER_RENDERING``) a PDF
+  not yet in the cache is queued as a task (the ``django-tasks`` backport,
+  its database backend where a worker runs: ``make serve`` starts one) and
+  the request answers at once with a "preparing" page that reloads itself.
+  One marker file per PDF stops a reload from queueing it again.
+- With the immediate backend (``make run``, the tests) the task runs in the
+  request itself and the PDF is served straight away.
+- After each save of a Cybernekr0 crew, its roster is queued for the owner's
+  paper (``prerender_roster``), so "Print roster" finds it ready. Only where a
+  worker runs: with the immediate backend a save would wait for the render.
+- Over its budget (crewbuilder.limits) a PDF is refused with a page saying
+  why (``PdfMiddleware``), never a 500; the refusal is remembered for a while
+  so asking again costs nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+
+from crewbuilder import pdf, pdf_store
+
+try:  # Django 6 has the Tasks framework built in; 5.2 takes the backport
+    from django.tasks import task, task_backends
+    from django.tasks.backends.immediate import ImmediateBackend
+except ImportError:  # pragma: no cover - depends on the Django version
+    from django_tasks import task, task_backends
+    from django_tasks.backends.immediate import ImmediateBackend
+
+PREPARING_RELOAD_SECONDS = 2
+
+
+def runs_immediately() -> bool:
+    return isinstance(task_backends["default"], ImmediateBackend)
+
+
+@task()
+def render_html(key: str, html: str, paper: str) -> None:
+    """Render queued HTML into the shared cache (a refusal is stored there too)."""
+    if pdf_store.get(key) is not None:
+        return
+    token = pdf.DEFER_RENDERING.set(False)
+    try:
+        pdf.html_to_pdf(html, paper)
+    except pdf.PdfRefused:
+        pass  # html_to_pdf stored the refusal; the preparing page shows it
+    finally:
+        pdf_store.release_pending(key)
+        pdf.DEFER_RENDERING.reset(token)
+
+
+def render_later(key: str, html: str, paper: str) -> bytes:
+    """The PDF if the backend renders it now; else queue it once and raise PdfPreparing."""
+    if runs_immediately():
+        render_html.enqueue(key, html, paper)
+        found = pdf_store.get(key)
+        if found is not None:
+            return found
+        raise pdf.PdfRefused(pdf_store.refusal(key) or "This document could not be printed.")
+    if pdf_store.claim_pending(key):
+        try:
+            render_html.enqueue(key, html, paper)
+        except Exception:
+            pdf_store.release_pending(key)
+            raise
+    raise pdf.PdfPreparing(key)
+
+
+# --------------------------------------------------------------------------
+# Rosters rendered ahead, after each save.
+
+
+def roster_pdf_for(crew, paper: str) -> bytes:
+    """The roster of a crew loaded with ``Crew.objects.with_everything()`` (the view and the task share it)."""
+    from crewbuilder.crew_service import report_for
+    from crewbuilder.validation import crew_to_data
+
+    catalogue = pdf.Catalogue.from_db(crew.system)
+    return pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper)
+
+
+@task()
+def prerender_roster(crew_id: int, version: int) -> None:
+    from crewbuilder.models import Crew
+
+    crew = Crew.objects.with_everything().exclude(system__slug="soylent-ghoul").filter(pk=crew_id).first()
+    if crew is None or crew.version != version:
+        return  # deleted, or saved again since: the later save queued its own render
+    token = pdf.DEFER_RENDERING.set(False)
+    try:
+        roster_pdf_for(crew, pdf.normalize_paper(getattr(crew.owner, "paper_size", None)))
+    except pdf.PdfRefused:
+        pass  # stored; the Print link will say why
+    finally:
+        pdf.DEFER_RENDERING.reset(token)
+
+
+def roster_saved(crew) -> None:
+    """Queue the crew's roster once the save commits (only where a task worker runs)."""
+    if runs_immediately():
+        return
+    crew_id, version = crew.pk, crew.version
+    transaction.on_commit(lambda: prerender_roster.enqueue(crew_id, version))
+
+
+# --------------------------------------------------------------------------
+# The pages a PDF request may get instead of a PDF.
+
+
+class PdfMiddleware:
+    """Defers PDF rendering during requests; turns PdfPreparing and PdfRefused into pages."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = pdf.DEFER_RENDERING.set(True)
+        try:
+            return self.get_response(request)
+        finally:
+            pdf.DEFER_RENDERING.reset(token)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, pdf.PdfPreparing):
+            return status_page(request, "preparing", 202, reload=PREPARING_RELOAD_SECONDS)
+        if isinstance(exception, pdf.PdfRefused):
+            return status_page(request, "refused", 422, message=exception.message)
+        return None
+
+
+def status_page(request, state: str, status: int, *, message: str = "", reload: int | None = None) -> HttpResponse:
+    html = render_to_string(
+        "pdf_status.html", {"state": state, "message": message, "reload": reload}, request=request
+    )
+    response = HttpResponse(html, status=status)
+    response["Cache-Control"] = "no-store"
+    if reload:
+        response["Retry-After"] = str(reload)
+    return response
