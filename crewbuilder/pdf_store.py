@@ -21,6 +21,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 MAX_FILES = 2000
 PENDING_TTL_SECONDS = 120  # a queued render not done by then is queued again (a worker died)
+REFUSAL_TTL_SECONDS = 600
 
 
 def cache_dir() -> Path:
@@ -105,7 +106,12 @@ def refuse(key: str, message: str) -> None:
 
 
 def refusal(key: str) -> str | None:
+    """The refusal stored for this PDF in the last REFUSAL_TTL_SECONDS (a time-out may have been a busy machine)."""
+    path = _path(key, ".refused")
     try:
-        return _path(key, ".refused").read_text("utf-8")
+        if time.time() - path.stat().st_mtime > REFUSAL_TTL_SECONDS:
+            path.unlink(missing_ok=True)
+            return None
+        return path.read_text("utf-8")
     except FileNotFoundError:
         return None

@@ -172,3 +172,15 @@ def test_the_store_is_shared_on_disk_and_writes_whole_files(settings):
     assert pdf_store.claim_pending("cd34") is False
     pdf_store.put("cd34", b"%PDF")
     assert pdf_store.claim_pending("cd34") is True  # stored: the marker went with it
+
+
+def test_a_refusal_is_forgotten_after_a_while(settings):
+    pdf_store.refuse("ef56", "too slow")
+    assert pdf_store.refusal("ef56") == "too slow"
+    marker = settings.PDF_CACHE_DIR / "ef56.refused"
+    old = time.time() - pdf_store.REFUSAL_TTL_SECONDS - 1
+    import os
+
+    os.utime(marker, (old, old))
+    assert pdf_store.refusal("ef56") is None
+    assert not marker.exists()
