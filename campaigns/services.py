@@ -20,7 +20,7 @@ from campaigns.models import (
     Campaign, CampaignCrew, CampaignScenario, EnrolmentRequest, Game, GameCrew, HistoryEntry, Memorial, Membership,
     RollTable,
 )
-from crewbuilder import crew_edits, crew_service, limits
+from crewbuilder import crew_edits, crew_service
 from crewbuilder.catalogue.loader import snapshot_for_system
 from crewbuilder.validation import crew_to_data, validate_crew
 from crewbuilder.models import (
@@ -552,7 +552,7 @@ def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes
     if name is not None:
         character.name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
     if notes is not None:
-        character.notes = crew_edits._clean_text(notes, "Notes", limits.CHARACTER_NOTES_MAX, required=False)
+        character.notes = crew_edits._clean_text(notes, "Notes", crew_edits.NOTES_MAX, required=False)
     after = {"character": character.pk, "name": character.name, "notes": character.notes}
     if after == before:
         return None

@@ -22,6 +22,10 @@ The design (docs/limits.md, "PDFs and the web workers"):
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
 from django.db import transaction
 from django.http import HttpResponse
 from django.template.loader import render_to_string
@@ -78,25 +82,63 @@ def render_later(key: str, html: str, paper: str) -> bytes:
 # Rosters rendered ahead, after each save.
 
 
-def roster_pdf_for(crew, paper: str) -> bytes:
-    """The roster of a crew loaded with ``Crew.objects.with_everything()`` (the view and the task share it)."""
+ROSTER_SOURCES = (pdf.BASE_DIR / "templates" / "pdf" / "roster.html", Path(pdf.__file__))
+
+
+def roster_fingerprint(crew_id: int, paper: str) -> str:
+    """A digest of every stored row a crew's roster is printed from, read without building anything.
+
+    Five plain queries (the crew with its catalogue version, its characters,
+    traits, body-mods and gear as tuples) instead of loading the models,
+    validating and rendering the template: a reprint is then a file read. Any
+    change to any of those rows, the catalogue, the paper, the roster template
+    or the printing code gives another digest, so a stale roster is never served.
+    """
+    import weasyprint
+
+    from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
+
+    rows = [
+        list(Crew.objects.filter(pk=crew_id).values_list(
+            "name", "notes", "budget", "accepted_findings", "version", "updated_at", "system_id",
+            "system__catalogue_version", "system__edition")),
+        list(Character.objects.filter(crew_id=crew_id).order_by("pk").values_list()),
+        *(list(model.objects.filter(character__crew_id=crew_id).order_by("pk").values_list())
+          for model in (CharacterTrait, CharacterBodyMod, CharacterGear)),
+        [pdf.normalize_paper(paper), weasyprint.__version__, pdf._stylesheet_version()],
+        [source.stat().st_mtime_ns for source in ROSTER_SOURCES],
+    ]
+    encoded = json.dumps(rows, default=str, sort_keys=True).encode("utf-8")
+    return "r" + hashlib.sha256(encoded).hexdigest()
+
+
+def roster_pdf_for(crew_id: int, paper: str) -> bytes:
+    """A crew's roster from the shared cache by its fingerprint, else built and rendered (the view and the task share it)."""
     from crewbuilder.crew_service import report_for
+    from crewbuilder.models import Crew
     from crewbuilder.validation import crew_to_data
 
+    fingerprint = roster_fingerprint(crew_id, paper)
+    found = pdf_store.get(fingerprint)
+    if found is not None:
+        return found
+    crew = Crew.objects.with_everything().get(pk=crew_id)
     catalogue = pdf.Catalogue.from_db(crew.system)
-    return pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper)
+    data = pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper)
+    pdf_store.put(fingerprint, data)
+    return data
 
 
 @task()
 def prerender_roster(crew_id: int, version: int) -> None:
     from crewbuilder.models import Crew
 
-    crew = Crew.objects.with_everything().exclude(system__slug="soylent-ghoul").filter(pk=crew_id).first()
+    crew = Crew.objects.select_related("owner").exclude(system__slug="soylent-ghoul").filter(pk=crew_id).first()
     if crew is None or crew.version != version:
         return  # deleted, or saved again since: the later save queued its own render
     token = pdf.DEFER_RENDERING.set(False)
     try:
-        roster_pdf_for(crew, pdf.normalize_paper(getattr(crew.owner, "paper_size", None)))
+        roster_pdf_for(crew.pk, pdf.normalize_paper(getattr(crew.owner, "paper_size", None)))
     except pdf.PdfRefused:
         pass  # stored; the Print link will say why
     finally:

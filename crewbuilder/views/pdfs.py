@@ -48,7 +48,7 @@ def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpRe
     # renders it, or a refusal over budget (crewbuilder.pdf_tasks.PdfMiddleware).
     from crewbuilder.pdf_tasks import roster_pdf_for
 
-    data = roster_pdf_for(crew, paper_for(request))
+    data = roster_pdf_for(crew.pk, paper_for(request))
     return pdf_response(data, pdf.pdf_filename(crew.name, "roster"), shared=shared)
 
 
@@ -56,7 +56,7 @@ def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpRe
 @require_GET
 def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
     # A Soylent Ghoul drone set has no roster (its printables are on its own page).
-    crew = get_object_or_404(Crew.objects.with_everything().exclude(system__slug="soylent-ghoul"), pk=pk, owner=request.user)
+    crew = get_object_or_404(Crew.objects.exclude(system__slug="soylent-ghoul"), pk=pk, owner=request.user)
     return _roster(request, crew)
 
 
@@ -64,7 +64,7 @@ def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
 def crew_roster_shared(request: HttpRequest, token: str) -> HttpResponse:
     if not token or len(token) > 64:
         raise Http404
-    crew = get_object_or_404(Crew.objects.with_everything().exclude(system__slug="soylent-ghoul"), share_token=token)
+    crew = get_object_or_404(Crew.objects.exclude(system__slug="soylent-ghoul"), share_token=token)
     return _roster(request, crew, shared=True)
 
 
