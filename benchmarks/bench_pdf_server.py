@@ -80,6 +80,17 @@ def descendants(pid: int) -> list:
     return found
 
 
+def children_of(pid: int) -> list:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
 def memory(pid: int) -> tuple:
     status = {}
     try:
@@ -153,7 +164,8 @@ def run(label: str, backend: str, tokens: list) -> None:
         reprint = [get(urls[i % len(urls)])[2] for i in range(30)]
         for i in range(300):  # a mixed load before reading the memory figures
             get((base + "/", base + reverse("login"), f"{base}/s/{tokens[i % len(tokens)]}/", urls[i % len(urls)])[i % 4])
-        processes = [m for m in (memory(pid) for pid in descendants(server.pid)) if m]
+        processes = [(pid, m) for pid, m in ((pid, memory(pid)) for pid in descendants(server.pid)) if m]
+        direct = set(children_of(server.pid))
 
         idle_ms, busy_ms = statistics.median(idle) * 1000, statistics.median(busy) * 1000
         p95 = sorted(busy)[int(len(busy) * 0.95) - 1] * 1000 if busy else float("nan")
@@ -171,10 +183,14 @@ def run(label: str, backend: str, tokens: list) -> None:
         reprint_ms = statistics.median(reprint) * 1000
         print(f"reprint from any worker (cached roster, {len(reprint)} requests): median {reprint_ms:.1f} ms, "
               f"max {max(reprint) * 1000:.1f} ms (target <= 50 ms: {'met' if reprint_ms <= 50 else 'NOT met'})")
-        for cmdline, peak, rss in sorted(processes, key=lambda p: p[0]):
-            kind = "pdf worker" if "db_worker" in cmdline else ("gunicorn" if "gunicorn" in cmdline else "other")
-            if kind != "other":
-                print(f"peak RSS {kind:<10} {peak:6.0f} MiB (now {rss:6.0f} MiB)")
+        for pid, (cmdline, peak, rss) in sorted(processes, key=lambda p: p[1][0]):
+            if "db_worker" in cmdline:
+                kind = "PDF worker"
+            elif "gunicorn" in cmdline:
+                kind = "gunicorn master" if pid in direct else "web worker"
+            else:
+                continue
+            print(f"peak RSS {kind:<15} {peak:6.0f} MiB (now {rss:6.0f} MiB)")
     finally:
         server.terminate()
         try:

@@ -85,7 +85,16 @@ def render_later(key: str, html: str, paper: str) -> bytes:
 ROSTER_SOURCES = (pdf.BASE_DIR / "templates" / "pdf" / "roster.html", Path(pdf.__file__))
 
 
-def roster_fingerprint(crew_id: int, paper: str) -> str:
+def _rows_by_character(model, rows: list, count_field: str | None = None) -> dict:
+    names = [field.attname for field in model._meta.concrete_fields]
+    owner, count = names.index("character_id"), names.index(count_field) if count_field else None
+    totals: dict = {}
+    for row in rows:
+        totals[row[owner]] = totals.get(row[owner], 0) + (row[count] if count is not None else 1)
+    return totals
+
+
+def roster_fingerprint(crew_id: int, paper: str) -> tuple[str, dict]:
     """A digest of every stored row a crew's roster is printed from, read without building anything.
 
     Five plain queries (the crew with its catalogue version, its characters,
@@ -93,40 +102,86 @@ def roster_fingerprint(crew_id: int, paper: str) -> str:
     validating and rendering the template: a reprint is then a file read. Any
     change to any of those rows, the catalogue, the paper, the roster template
     or the printing code gives another digest, so a stale roster is never served.
+    Also returns the crew's outline (counts per character) for the budget check.
     """
     import weasyprint
 
     from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
 
+    characters = list(Character.objects.filter(crew_id=crew_id).order_by("pk").values_list())
+    parts = {model: list(model.objects.filter(character__crew_id=crew_id).order_by("pk").values_list())
+             for model in (CharacterTrait, CharacterBodyMod, CharacterGear)}
     rows = [
         list(Crew.objects.filter(pk=crew_id).values_list(
             "name", "notes", "budget", "accepted_findings", "version", "updated_at", "system_id",
             "system__catalogue_version", "system__edition")),
-        list(Character.objects.filter(crew_id=crew_id).order_by("pk").values_list()),
-        *(list(model.objects.filter(character__crew_id=crew_id).order_by("pk").values_list())
-          for model in (CharacterTrait, CharacterBodyMod, CharacterGear)),
+        characters,
+        *parts.values(),
         [pdf.normalize_paper(paper), weasyprint.__version__, pdf._stylesheet_version()],
         [source.stat().st_mtime_ns for source in ROSTER_SOURCES],
     ]
     encoded = json.dumps(rows, default=str, sort_keys=True).encode("utf-8")
-    return "r" + hashlib.sha256(encoded).hexdigest()
+    traits = _rows_by_character(CharacterTrait, parts[CharacterTrait])
+    mods = _rows_by_character(CharacterBodyMod, parts[CharacterBodyMod])
+    gear = _rows_by_character(CharacterGear, parts[CharacterGear], "copies")
+    name_at = [field.attname for field in Character._meta.concrete_fields].index("name")
+    outline = {"characters": [
+        {"name": row[name_at], "traits": [None] * traits.get(row[0], 0), "body_mods": [None] * mods.get(row[0], 0),
+         "gear": [None] * gear.get(row[0], 0)}
+        for row in characters
+    ]}
+    return "r" + hashlib.sha256(encoded).hexdigest(), outline
 
 
 def roster_pdf_for(crew_id: int, paper: str) -> bytes:
-    """A crew's roster from the shared cache by its fingerprint, else built and rendered (the view and the task share it)."""
+    """A crew's roster from the shared cache by its fingerprint, else rendered (the view and the tasks share it).
+
+    During a request with a task worker, a roster not in the cache is checked
+    against the crew limits (from the fingerprint's rows: a refusal comes at
+    once) and queued by crew: the request builds nothing.
+    """
     from crewbuilder.crew_service import report_for
     from crewbuilder.models import Crew
     from crewbuilder.validation import crew_to_data
 
-    fingerprint = roster_fingerprint(crew_id, paper)
+    fingerprint, outline = roster_fingerprint(crew_id, paper)
     found = pdf_store.get(fingerprint)
     if found is not None:
         return found
+    refused = pdf_store.refusal(fingerprint)
+    if refused is not None:
+        raise pdf.PdfRefused(refused)
+    pdf.check_roster_budget(outline)
+    if pdf.DEFER_RENDERING.get() and not runs_immediately():
+        if pdf_store.claim_pending(fingerprint):
+            try:
+                render_roster.enqueue(crew_id, pdf.normalize_paper(paper), fingerprint)
+            except Exception:
+                pdf_store.release_pending(fingerprint)
+                raise
+        raise pdf.PdfPreparing(fingerprint)
     crew = Crew.objects.with_everything().get(pk=crew_id)
     catalogue = pdf.Catalogue.from_db(crew.system)
-    data = pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper)
+    try:
+        data = pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper)
+    except pdf.PdfRefused as refusal:
+        pdf_store.refuse(fingerprint, refusal.message)
+        raise
     pdf_store.put(fingerprint, data)
     return data
+
+
+@task()
+def render_roster(crew_id: int, paper: str, fingerprint: str) -> None:
+    """A roster asked for while not in the cache (the preparing page waits for it)."""
+    token = pdf.DEFER_RENDERING.set(False)
+    try:
+        roster_pdf_for(crew_id, paper)
+    except pdf.PdfRefused:
+        pass  # stored under the fingerprint; the next reload shows it
+    finally:
+        pdf_store.release_pending(fingerprint)  # done, or failed: a reload may queue it again
+        pdf.DEFER_RENDERING.reset(token)
 
 
 @task()

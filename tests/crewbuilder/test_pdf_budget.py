@@ -63,6 +63,17 @@ def test_a_shared_roster_over_the_limits_is_refused_for_anyone(client, user, mak
     assert no_layout == []
 
 
+def test_with_a_task_worker_a_crew_over_the_limits_is_refused_at_once_not_queued(
+    client, user, make_crew, no_layout, dummy_tasks
+):
+    crew = make_crew(user, characters=[{"name": f"C{i}"} for i in range(limits.CHARACTERS_MAX + 1)])
+    client.force_login(user)
+    response = client.get(roster_url(crew))
+    assert response.status_code == 422
+    assert "This crew has 13 characters" in response.content.decode()
+    assert dummy_tasks.results == []
+
+
 def test_html_over_the_size_budget_is_refused_before_any_layout(no_layout):
     with pytest.raises(pdf.PdfRefused, match="too long to print"):
         pdf.html_to_pdf("<p>" + "x" * limits.PDF_HTML_MAX_BYTES + "</p>")
@@ -100,7 +111,7 @@ def test_with_a_task_worker_the_request_answers_preparing_and_queues_once(client
     again = client.get(roster_url(crew))
     assert again.status_code == 202
     [queued] = dummy_tasks.results
-    assert queued.task.name == "render_html"
+    assert queued.task.name == "render_roster"  # by crew: the request built nothing
 
     queued.task.call(*queued.args)  # what the worker does
     ready = client.get(roster_url(crew))
