@@ -7,6 +7,7 @@ size and cold render time (rendered in the request, as `make run` does;
 `make serve` renders them in its PDF worker instead, see bench_pdf_server.py).
 """
 
+import logging
 import os
 import shutil
 import statistics
@@ -35,6 +36,7 @@ from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 REPEAT = int(os.environ.get("BENCH_RUNS", "7"))
+logging.getLogger("weasyprint").setLevel(logging.ERROR)  # CSS it skips, printed once per render
 
 
 def page(client, url, repeat=REPEAT):
