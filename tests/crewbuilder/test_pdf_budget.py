@@ -228,3 +228,17 @@ def test_any_change_to_a_character_prints_anew_even_without_a_new_crew_version(c
     from tests.crewbuilder.test_pdf import pdf_text
 
     assert "Lost an eye" in pdf_text(after.content)
+
+
+def test_every_other_pdf_is_queued_by_its_html_and_served_when_ready(client, catalogue, dummy_tasks):
+    # The quick reference stands for every PDF built by crewbuilder.pdf.render_pdf (campaign summary, drone cards...).
+    url = reverse("quick-reference-pdf", args=["cybernekro"])
+    first = client.get(url)
+    assert first.status_code == 202 and 'data-pdf-state="preparing"' in first.content.decode()
+    assert client.get(url).status_code == 202
+    [queued] = dummy_tasks.results
+    assert queued.task.name == "render_html"
+    queued.task.call(*queued.args)
+    ready = client.get(url)
+    assert ready.status_code == 200 and ready.content.startswith(b"%PDF")
+    assert len(dummy_tasks.results) == 1
