@@ -16,6 +16,7 @@ temporary SQLite file.
 """
 
 import concurrent.futures
+import http.client
 import os
 import socket
 import statistics
@@ -61,6 +62,10 @@ def get(url, timeout=120):
             body, status = response.read(), response.status
     except urllib.error.HTTPError as error:
         body, status = error.read(), error.code
+    except (ConnectionError, http.client.HTTPException, TimeoutError) as error:
+        if "/roster.pdf" not in url:
+            raise
+        body, status = str(error).encode(), 0  # a worker killed by gunicorn's timeout mid-render
     return status, body, time.perf_counter() - start
 
 
