@@ -240,8 +240,8 @@ def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetche
     fonts and stylesheet are shared between renders and the result is kept in
     the shared on-disk cache (crewbuilder.pdf_store; ``cache=False`` renders
     anew and keeps nothing). During a web request a PDF not in the cache is
-    handed to the task worker (PdfPreparing) unless the task backend runs it
-    at once. A caller's own fetcher gets a fresh font configuration and
+    handed to the task worker (PdfPreparing) unless the task backend is the
+    immediate one: then it is rendered here, in the request. A caller's own fetcher gets a fresh font configuration and
     stylesheet, fetched through it.
     """
     from crewbuilder import limits, pdf_store
@@ -260,7 +260,8 @@ def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetche
         if DEFER_RENDERING.get():
             from crewbuilder import pdf_tasks
 
-            return pdf_tasks.render_later(key, html, paper)
+            if not pdf_tasks.runs_immediately():
+                pdf_tasks.render_later(key, html, paper)  # raises PdfPreparing
     try:
         with time_limit(limits.PDF_TIME_LIMIT_SECONDS):
             data = _layout(html, paper, fetcher)

@@ -10,8 +10,8 @@ The design (docs/limits.md, "PDFs and the web workers"):
   its database backend where a worker runs: ``make serve`` starts one) and
   the request answers at once with a "preparing" page that reloads itself.
   One marker file per PDF stops a reload from queueing it again.
-- With the immediate backend (``make run``, the tests) the task runs in the
-  request itself and the PDF is served straight away.
+- With the immediate backend (``make run``, the tests) nothing is queued: the
+  PDF is rendered in the request and served straight away.
 - After each save of a Cybernekr0 crew, its roster is queued for the owner's
   paper (``prerender_roster``), so "Print roster" finds it ready. Only where a
   worker runs: with the immediate backend a save would wait for the render.
@@ -61,14 +61,8 @@ def render_html(key: str, html: str, paper: str) -> None:
         pdf.DEFER_RENDERING.reset(token)
 
 
-def render_later(key: str, html: str, paper: str) -> bytes:
-    """The PDF if the backend renders it now; else queue it once and raise PdfPreparing."""
-    if runs_immediately():
-        render_html.enqueue(key, html, paper)
-        found = pdf_store.get(key)
-        if found is not None:
-            return found
-        raise pdf.PdfRefused(pdf_store.refusal(key) or "This document could not be printed.")
+def render_later(key: str, html: str, paper: str) -> None:
+    """Queue the render for the task worker once (a marker stops reloads queueing it again); raise PdfPreparing."""
     if pdf_store.claim_pending(key):
         try:
             render_html.enqueue(key, html, paper)
