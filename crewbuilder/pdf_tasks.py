@@ -76,7 +76,11 @@ def render_later(key: str, html: str, paper: str) -> None:
 # Rosters rendered ahead, after each save.
 
 
-ROSTER_SOURCES = (pdf.BASE_DIR / "templates" / "pdf" / "roster.html", Path(pdf.__file__))
+def _roster_sources() -> list:
+    """The files a roster's look comes from (found through the template loader, wherever templates live)."""
+    from django.template.loader import get_template
+
+    return [Path(get_template("pdf/roster.html").origin.name), Path(pdf.__file__)]
 
 
 def _rows_by_character(model, rows: list, count_field: str | None = None) -> dict:
@@ -112,7 +116,7 @@ def roster_fingerprint(crew_id: int, paper: str) -> tuple[str, dict]:
         characters,
         *parts.values(),
         [pdf.normalize_paper(paper), weasyprint.__version__, pdf._stylesheet_version()],
-        [source.stat().st_mtime_ns for source in ROSTER_SOURCES],
+        [source.stat().st_mtime_ns for source in _roster_sources()],
     ]
     encoded = json.dumps(rows, default=str, sort_keys=True).encode("utf-8")
     traits = _rows_by_character(CharacterTrait, parts[CharacterTrait])

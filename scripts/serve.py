@@ -32,15 +32,20 @@ MAX_REQUESTS, MAX_REQUESTS_JITTER = 1000, 100
 PDF_WORKER_MAX_TASKS = 100
 
 
-def environment() -> dict:
+def secret_key() -> str:
+    """The production-like servers' secret key: generated once, kept in var/secret_key."""
     key_file = ROOT / "var" / "secret_key"
     key_file.parent.mkdir(exist_ok=True)
     if not key_file.exists():
         key_file.write_text(secrets.token_urlsafe(64))
         key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def environment() -> dict:
     env = dict(os.environ)
     env.setdefault("DEBUG", "0")
-    env.setdefault("SECRET_KEY", key_file.read_text().strip())
+    env.setdefault("SECRET_KEY", secret_key())
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env.setdefault("SECURE_SSL_REDIRECT", "0")
     env.setdefault("SECURE_HSTS_SECONDS", "0")
