@@ -313,9 +313,9 @@ def apply_edit(crew: Crew, action: str, data, expected_version) -> None:
     _guard_campaign_copy(crew, action, data)
     with transaction.atomic():
         claim_version(crew.pk, expected_version)
+        pdf_tasks.roster_saved(crew.pk, int(expected_version) + 1)  # after the commit: "Print roster" finds it ready
         crew.version = int(expected_version) + 1
         edit(crew, data)
-        pdf_tasks.roster_saved(crew)  # "Print roster" finds it ready
 
 
 def _now():

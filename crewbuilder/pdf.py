@@ -186,11 +186,12 @@ def check_budget(html: str) -> None:
     """PdfRefused, before any layout, when the HTML is beyond what the limits allow."""
     from crewbuilder import limits
 
-    size = len(html.encode("utf-8"))
-    if size > limits.PDF_HTML_MAX_BYTES or html.count("<") > limits.PDF_HTML_MAX_TAGS:
+    size, tags = len(html.encode("utf-8")), html.count("<")
+    if size > limits.PDF_HTML_MAX_BYTES or tags > limits.PDF_HTML_MAX_TAGS:
         raise PdfRefused(
-            f"This document is too long to print ({size // 1024} KB of text and layout; the most is "
-            f"{limits.PDF_HTML_MAX_BYTES // 1024} KB). Shorten it, or print it in parts."
+            f"This document is too long to print ({size // 1024} KB in {tags:,} elements; the most is "
+            f"{limits.PDF_HTML_MAX_BYTES // 1024} KB and {limits.PDF_HTML_MAX_TAGS:,} elements). "
+            "Shorten it, or print it in parts."
         )
 
 
@@ -241,8 +242,8 @@ def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetche
     the shared on-disk cache (crewbuilder.pdf_store; ``cache=False`` renders
     anew and keeps nothing). During a web request a PDF not in the cache is
     handed to the task worker (PdfPreparing) unless the task backend is the
-    immediate one: then it is rendered here, in the request. A caller's own fetcher gets a fresh font configuration and
-    stylesheet, fetched through it.
+    immediate one: then it is rendered here, in the request. A caller's own
+    fetcher gets a fresh font configuration and stylesheet, fetched through it.
     """
     from crewbuilder import limits, pdf_store
 

@@ -198,11 +198,10 @@ def prerender_roster(crew_id: int, version: int) -> None:
         pdf.DEFER_RENDERING.reset(token)
 
 
-def roster_saved(crew) -> None:
-    """Queue the crew's roster once the save commits (only where a task worker runs)."""
+def roster_saved(crew_id: int, version: int) -> None:
+    """Queue the crew's roster once the save commits, if it commits (only where a task worker runs)."""
     if runs_immediately():
         return
-    crew_id, version = crew.pk, crew.version
     transaction.on_commit(lambda: prerender_roster.enqueue(crew_id, version))
 
 

@@ -242,3 +242,14 @@ def test_every_other_pdf_is_queued_by_its_html_and_served_when_ready(client, cat
     ready = client.get(url)
     assert ready.status_code == 200 and ready.content.startswith(b"%PDF")
     assert len(dummy_tasks.results) == 1
+
+
+def test_a_refused_edit_queues_nothing(client, user, geared_crew, dummy_tasks, django_capture_on_commit_callbacks):
+    crew = geared_crew(user)
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
+                               {"version": crew.version, "character": crew.characters.first().pk, "slug": "bfg-9000"},
+                               HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    assert dummy_tasks.results == []
