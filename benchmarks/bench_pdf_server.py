@@ -180,6 +180,10 @@ def run(label: str, backend: str, tokens: list) -> None:
         figures = {"median": statistics.median(busy) * 1000,
                    "p95": sorted(busy)[max(0, int(len(busy) * 0.95) - 1)] * 1000,
                    "max": max(busy) * 1000}
+        print(f"--- {label}")
+        if first:
+            print(f"first answer to the 3 roster requests: {', '.join(f'{s} in {t * 1000:.0f} ms' for s, t in first)}")
+        print("rosters ready after: " + ", ".join(f"{t:.1f} s ({s})" for s, t in ready_at.values()))
         print(f"GET / idle:              median {idle_ms:7.1f} ms  ({len(idle)} requests)")
         print("GET / while PDFs render: " + "  ".join(f"{k} {v:8.1f} ms" for k, v in figures.items())
               + f"  ({len(busy)} requests, one after another)")
