@@ -31,6 +31,12 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _pdf_cache_per_test(settings, tmp_path):
+    # Rendered PDFs are kept on disk (crewbuilder/pdf_store.py); each test starts with none.
+    settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"
+
+
 @pytest.fixture
 def password():
     return "correct-horse-battery-staple"
