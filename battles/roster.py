@@ -23,7 +23,7 @@ def snapshot(crew: Crew) -> dict:
     characters = []
     for model, ch in zip(crew.characters.all(), report["characters"]):
         characters.append({
-            "name": ch["name"], "attributes": ch["attributes"], "armor": ch["armor"], "ap": ch.get("ap", 3),
+            "id": model.pk, "name": ch["name"], "attributes": ch["attributes"], "armor": ch["armor"], "ap": ch.get("ap", 3),
             "weapons": ch.get("weapons", []),
             "traits": [t.trait.slug for t in model.traits.all()],
             "body_mods": [m.body_mod.slug for m in model.body_mods.all()],

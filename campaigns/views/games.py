@@ -62,6 +62,10 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     complications = list(Complication.objects.filter(system=campaign.system))
     problems = []
     generated = None
+    prefill = None
+    if request.method == "GET" and request.GET.get("battle"):
+        from battles.record import campaign_prefill  # a finished battle of this campaign fills the form in
+        prefill = campaign_prefill(campaign, request.user, request.GET["battle"])
     if request.GET.get("generate"):
         try:
             seed = int(request.GET["seed"]) if request.GET.get("seed") else None
@@ -102,7 +106,9 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
         "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
         "chosen_scenario": request.POST.get("scenario") or (generated["scenario"]["name"]
-                                                            if generated and generated["scenario"] else ""),
+                                                            if generated and generated["scenario"] else "")
+        or (prefill["scenario"] if prefill else ""),
+        "prefill": prefill,
     }, status=422 if problems else 200)
 
 
