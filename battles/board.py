@@ -151,4 +151,8 @@ def board(battle, seats: list, user, events_page) -> dict:
     context["crew_ids"] = [m for m in view.crew(seat)]
     context["targets"] = [m for m in view.models if m.in_play]
     context["initiative_choices"] = [m for m in view.crew(seat) if not m.imprisoned]
+    context["initiative_pick"] = me.initiative
+    picks = {str(s.seat): s.initiative for s in seats}
+    context["initiative_missing"] = [p.name for p in view.players if not steps.chosen_by_seat(view, picks).get(p.seat)
+                                     and any(not m.imprisoned for m in view.crew(p.seat))]
     return context

@@ -49,6 +49,15 @@ class JoinForm(forms.Form):
         self.fields["crew"].choices = [(c.pk, c.name) for c in crews]
 
 
+class InitiativeForm(forms.Form):
+    model = forms.ChoiceField(choices=(), label="My character for Initiative Tests")
+
+    def __init__(self, *args, state: Battle, seat: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["model"].choices = [(m.id, f"{m.name} (Intellect {m.intellect})")
+                                        for m in state.crew(seat) if not m.imprisoned]
+
+
 class VersionForm(forms.Form):
     v = forms.IntegerField(min_value=0)
 
@@ -82,9 +91,6 @@ class StepForm(forms.Form):
         self.ap_ids = [m.id for m in ap_models(state, seat)] if "assign_ap" in self.legal else []
         for mid in self.ap_ids:
             self.fields[f"ap_{mid}"] = forms.IntegerField(min_value=0, max_value=10, required=True)
-        for s in state.seats:
-            self.fields[f"init_{s}"] = forms.ChoiceField(
-                required=False, choices=[("", "—")] + [(m.id, m.name) for m in state.crew(s) if not m.imprisoned])
 
     def clean(self):
         data = super().clean()
@@ -93,7 +99,6 @@ class StepForm(forms.Form):
             raise forms.ValidationError("That step is not open to you now (the battle may have moved on).")
         data["chosen"] = option
         data["split"] = {mid: data.get(f"ap_{mid}") for mid in self.ap_ids}
-        data["initiative"] = {s: data.get(f"init_{s}") for s in self.state.seats if data.get(f"init_{s}")}
         return data
 
     def first_error(self) -> str:

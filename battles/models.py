@@ -48,6 +48,9 @@ class BattleSeat(models.Model):
                                     related_name="+")
     campaign_crew = models.ForeignKey("campaigns.CampaignCrew", on_delete=models.SET_NULL, null=True, blank=True,
                                       related_name="+")
+    # the character this player rolls Initiative Tests with ("all players choose one of their characters"),
+    # kept from round to round until they choose another; an engine model id
+    initiative = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["seat"]

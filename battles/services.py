@@ -195,11 +195,29 @@ def act(pk: int, user, seen_version, data, seed: int | None = None) -> None:
         _check_version(battle, seen_version)
         state = codec.loads(battle.state)
         used = new_seed() if seed is None else seed
+        picks = {str(s.seat): s.initiative for s in battle.seats.all() if s.initiative}
         try:
-            new = steps.run(state, seat, data, random.Random(used), used)
+            new = steps.run(state, seat, data, random.Random(used), used, picks)
         except st.Refused as exc:
             raise Refused(_sentence(str(exc))) from None
         _store(battle, new, state)
+    _locked(pk, work)
+
+
+def choose_initiative(pk: int, user, data) -> None:
+    """The player's character for the Initiative Tests (theirs to choose, kept until they change it)."""
+    from .forms import InitiativeForm
+
+    def work(battle: Battle):
+        seat = battle.seats.filter(user=user).first()
+        if battle.status != Battle.PLAYING or seat is None:
+            raise Refused("Choose an Initiative character in a battle you play.")
+        form = InitiativeForm(data, state=codec.loads(battle.state), seat=str(seat.seat))
+        if not form.is_valid():
+            raise Refused("Choose one of your characters on the board.")
+        seat.initiative = form.cleaned_data["model"]
+        seat.save(update_fields=["initiative"])
+        bump_version(LABEL, battle.pk, battle.version)
     _locked(pk, work)
 
 

@@ -33,22 +33,25 @@ def options(state: Battle, seat: str) -> tuple[Option, ...]:
 
 
 def chosen_by_seat(state: Battle, picks: dict) -> dict:
-    """The character each seat tests its Initiative with: the pick, else (a seat with no say in the form)
-    its first free character."""
+    """The character each seat tests its Initiative with: each player's own choice ("all players choose one
+    of their characters currently on board"); a seat with no valid choice is left out, so the engine asks
+    that player to choose."""
     out = {}
     for s in state.seats:
-        free = [m for m in state.crew(s) if not m.imprisoned]
-        if free:
-            out[s] = picks.get(s) or free[0].id
+        free = {m.id for m in state.crew(s) if not m.imprisoned}
+        if picks.get(s) in free:
+            out[s] = picks[s]
     return out
 
 
-def run(state: Battle, seat: str, data, rng: random.Random, seed: int) -> Battle:
+def run(state: Battle, seat: str, data, rng: random.Random, seed: int, picks: dict | None = None) -> Battle:
+    """``picks``: each seat's Initiative character (BattleSeat.initiative)."""
     from .forms import StepForm
     form = StepForm(data, state=state, seat=seat)
     if not form.is_valid():
         raise Refused(form.first_error())
-    return call(state, seat, form.cleaned_data["chosen"], form.cleaned_data, rng, seed)
+    cleaned = dict(form.cleaned_data, initiative=picks or {})
+    return call(state, seat, cleaned["chosen"], cleaned, rng, seed)
 
 
 def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, seed: int) -> Battle:

@@ -137,6 +137,14 @@ def battle_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def battle_initiative(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk)
+    return act_and_redraw(request, lambda: services.choose_initiative(battle.pk, request.user, request.POST),
+                          _redraw(request, pk), _after_plain(request, battle))
+
+
+@login_required
+@require_POST
 def battle_join(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for(request, pk)
     form = JoinForm(request.POST, crews=_own_crews(request.user))

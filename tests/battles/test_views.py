@@ -180,3 +180,21 @@ def test_a_shared_battle_is_read_only_and_shows_no_hand(started, user, other_use
     assert battle.share_token and "Log" in page and "battle-act" not in page and "/act/" not in page
     assert not any(card in page for card in state(battle).player("0").hand)
     assert Client().get("/battles/shared/wrong/").status_code == 404
+
+
+def test_each_player_chooses_their_own_initiative_character(user, other_user, password, geared_crew):
+    mine, theirs = geared_crew(user), geared_crew(other_user)
+    battle = services.create_battle(user, "quick-start-scenario", mine.pk, [other_user.username])
+    services.join(battle.pk, other_user, theirs.pk)
+    services.start(battle.pk, user, seed=1)
+    me, them = client_for(user, password), client_for(other_user, password)
+    battle.refresh_from_db()
+    r = post_step(me, battle, "deployment_initiative")
+    assert r.status_code == 422 and b"must choose a character for the Initiative Test" in r.content
+    assert me.post(f"/battles/{battle.pk}/initiative/", {"model": "1-0"}).status_code == 302  # not mine: refused
+    assert battle.seats.get(user=user).initiative == ""
+    me.post(f"/battles/{battle.pk}/initiative/", {"model": "0-2"})
+    them.post(f"/battles/{battle.pk}/initiative/", {"model": "1-1"})
+    assert post_step(me, battle, "deployment_initiative").status_code == 200
+    rolled = {r["seat"]: r["model"] for r in BattleEvent.objects.get(battle=battle, text__contains="Deployment").rolls}
+    assert rolled == {"0": "0-2", "1": "1-1"}

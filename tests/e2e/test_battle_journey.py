@@ -105,6 +105,17 @@ def _play(pages: dict, battle_id: int, url: str, limit: int = 300) -> None:
     raise AssertionError("the journey never reached its goals")
 
 
+def _choose_initiative(a: Page, b: Page) -> None:
+    """Each player chooses the character they roll Initiative Tests with, on their own phone."""
+    expect(a.get_by_text("Still to choose a character for the Initiative Test")).to_be_visible()
+    for page in (a, b):
+        page.get_by_label("My character for Initiative Tests").select_option(index=0)
+        page.get_by_role("button", name="Choose").click()
+        wait_for_htmx(page)
+    a.reload()
+    expect(a.get_by_text("Still to choose a character for the Initiative Test")).to_have_count(0)
+
+
 def _end(page: Page, url: str) -> None:
     page.goto(url)
     page.get_by_text("End the game now").click()
@@ -136,6 +147,7 @@ def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
     expect(b.get_by_role("heading", name="Quick start scenario")).to_be_visible()   # mara's too
     battle_id = Battle.objects.get().pk
     assert_fits_a_phone(a)
+    _choose_initiative(a, b)
 
     _play({"0": a, "1": b}, battle_id, url)
     a.goto(url)
@@ -161,6 +173,8 @@ def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
     url = a.url
     a.get_by_role("button", name="Start the battle").click()
     battle_id = Battle.objects.get(campaign=campaign).pk
+    b.goto(url)
+    _choose_initiative(a, b)
     _play({"0": a, "1": b}, battle_id, url)
     _end(a, url)
     a.get_by_role("link", name="Record this game in the campaign").click()
