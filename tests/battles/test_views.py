@@ -198,3 +198,13 @@ def test_each_player_chooses_their_own_initiative_character(user, other_user, pa
     assert post_step(me, battle, "deployment_initiative").status_code == 200
     rolled = {r["seat"]: r["model"] for r in BattleEvent.objects.get(battle=battle, text__contains="Deployment").rolls}
     assert rolled == {"0": "0-2", "1": "1-1"}
+
+
+def test_battles_are_a_game_of_the_registry_with_their_games_in_progress(started, user, password):
+    battle = started()
+    me = client_for(user, password)
+    assert b'href="/battles/"' in me.get("/games/").content
+    home = me.get("/").content.decode()
+    assert f"/battles/{battle.pk}/" in home and "Cybernekr0" in home
+    Battle.objects.filter(pk=battle.pk).update(status=Battle.FINISHED)
+    assert f"/battles/{battle.pk}/" not in me.get("/").content.decode()
