@@ -208,3 +208,33 @@ def test_battles_are_a_game_of_the_registry_with_their_games_in_progress(started
     assert f"/battles/{battle.pk}/" in home and "Cybernekr0" in home
     Battle.objects.filter(pk=battle.pk).update(status=Battle.FINISHED)
     assert f"/battles/{battle.pk}/" not in me.get("/").content.decode()
+
+
+def test_undo_takes_back_a_step_that_rolled_nothing_but_never_a_roll(started, user, other_user, password):
+    battle = started(seed=1)
+    me, them = client_for(user, password), client_for(other_user, password)
+    clients = {"0": me, "1": them}
+    s = advance(battle, clients, lambda s: s.pending and s.pending[0].kind == "choose_active")
+    chooser = s.pending[0].seat
+    assert post_step(clients[chooser], battle, "undo").status_code == 422   # the Initiative roll stays rolled
+    assert post_step(clients[chooser], battle, f"choose_active:{chooser}").status_code == 200
+    other = "1" if chooser == "0" else "0"
+    r = post_step(clients[other], battle, "undo")
+    assert r.status_code == 422 and b"Only the player who made the last step" in r.content
+    r = post_step(clients[chooser], battle, "undo")
+    assert r.status_code == 200 and state(battle).pending[0].kind == "choose_active"
+    texts = list(BattleEvent.objects.filter(battle=battle).order_by("number").values_list("text", flat=True))
+    assert texts[-1].startswith("undid: ")
+    assert not any(t.endswith("is the Active Player") for t in texts[:-1])   # the undone line is gone
+
+
+def test_bad_inputs_of_a_legal_option_are_refused_with_a_message(started, user, other_user, password):
+    battle = started()
+    me, them = client_for(user, password), client_for(other_user, password)
+    advance(battle, {"0": me, "1": them}, lambda s: s.active_model, prefer=("select_model",))
+    s = state(battle)
+    clients = {"0": me, "1": them}
+    r = post_step(clients[s.active_seat], battle, "attack:sword:nobody")
+    assert r.status_code == 422
+    r = post_step(clients[s.active_seat], battle, "attack:sword:1-0", modifier="lots")
+    assert r.status_code == 422
