@@ -150,6 +150,8 @@ def board(battle, seats: list, user, events_page) -> dict:
     context["sorceries"] = catalogue.data().get("sorceries", [])
     context["crew_ids"] = [m for m in view.crew(seat)]
     context["targets"] = [m for m in view.models if m.in_play]
+    context["body_mods"] = sorted({b for m in view.models for b in m.body_mods})
+    context["weapons"] = sorted({(w.slug, w.name) for m in view.models for w in m.weapons})
     context["initiative_choices"] = [m for m in view.crew(seat) if not m.imprisoned]
     context["initiative_pick"] = me.initiative
     picks = {str(s.seat): s.initiative for s in seats}

@@ -79,6 +79,9 @@ class StepForm(forms.Form):
     test = forms.ChoiceField(required=False, choices=[("", "no test")] + [
         (a, a.capitalize()) for a in ("agility", "strength", "toughness", "intellect", "discipline")])
     witnesses = forms.MultipleChoiceField(required=False, choices=())
+    targets = forms.MultipleChoiceField(required=False, choices=())   # a sorcery's models in reach (the players')
+    body_mod = forms.ChoiceField(required=False, choices=())
+    weapon = forms.ChoiceField(required=False, choices=())
 
     def __init__(self, *args, state: Battle, seat: str, **kwargs):
         super().__init__(*args, **kwargs)
@@ -88,6 +91,9 @@ class StepForm(forms.Form):
                                                         for s in catalogue.data().get("sorceries", [])]
         self.fields["target"].choices = [("", "—")] + [(m.id, m.name) for m in state.models if m.in_play]
         self.fields["witnesses"].choices = [(m.id, m.name) for m in state.crew(seat)]
+        self.fields["targets"].choices = [(m.id, m.name) for m in state.models if m.in_play]
+        self.fields["body_mod"].choices = [("", "—")] + sorted({(b, b) for m in state.models for b in m.body_mods})
+        self.fields["weapon"].choices = [("", "—")] + sorted({(w.slug, w.name) for m in state.models for w in m.weapons})
         self.ap_ids = [m.id for m in ap_models(state, seat)] if "assign_ap" in self.legal else []
         for mid in self.ap_ids:
             self.fields[f"ap_{mid}"] = forms.IntegerField(min_value=0, max_value=10, required=True)

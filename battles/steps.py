@@ -104,10 +104,9 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
                 "answer_card"):
         return getattr(actions, name)(state, seat, *args)
     if name == "cast":
-        target = d.get("target") or None
-        enemies = [m.id for m in state.enemies_of(actions.acting_model(state, seat))]
-        return sorcery.cast(state, seat, args[0], rng, seed, target_id=target, targets=enemies,
-                            in_melee=bool(d.get("in_melee")))
+        return sorcery.cast(state, seat, args[0], rng, seed, target_id=d.get("target") or None,
+                            targets=d.get("targets") or [], in_melee=bool(d.get("in_melee")),
+                            body_mod=d.get("body_mod") or None, weapon=d.get("weapon") or None)
     if name == "begin_morale":
         return morale.begin_morale(state, seat, rng, seed)
     if name == "roll_morale":

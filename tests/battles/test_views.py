@@ -238,3 +238,26 @@ def test_bad_inputs_of_a_legal_option_are_refused_with_a_message(started, user, 
     assert r.status_code == 422
     r = post_step(clients[s.active_seat], battle, "attack:sword:1-0", modifier="lots")
     assert r.status_code == 422
+
+
+def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, password, geared_crew, make_crew):
+    from tests.crewbuilder.conftest import LEGAL
+    sorcerers = make_crew(user, name="Witches", characters=[
+        {"name": f"Witch {i}", "attributes": dict(LEGAL), "traits": ["sorcerer"]} for i in range(3)])
+    battle = services.create_battle(user, "quick-start-scenario", sorcerers.pk, [other_user.username])
+    services.join(battle.pk, other_user, geared_crew(other_user).pk)
+    services.start(battle.pk, user, seed=2)
+    for index, u in enumerate((user, other_user)):
+        services.choose_initiative(battle.pk, u, {"model": f"{index}-0"})
+    me, them = client_for(user, password), client_for(other_user, password)
+    clients = {"0": me, "1": them}
+    s = advance(battle, clients, lambda s: s.phase.value == "sorceries")
+    for mid in ("0-0", "0-1", "0-2"):
+        s = advance(battle, clients, lambda s: legal.legal(s, "0"))
+        assert post_step(me, battle, f"choose_sorcery:{mid}", sorcery="scream").status_code == 200
+    s = advance(battle, clients, lambda s: s.active_seat == "0" and s.active_model and s.phase.value == "action",
+                prefer=("select_model",))
+    r = post_step(me, battle, "cast:scream", targets=["1-1"])
+    assert r.status_code == 200, r.content.decode()[:300]
+    pending = state(battle).pending
+    assert pending and dict(pending[0].data)["targets"] == ("1-1",)   # only the model the players named
