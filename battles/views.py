@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.models import Campaign
-from core.games.kit import Refused, act_and_redraw, events_page, page_or_poll, share_token_ok
+from core.games.kit import Refused, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
 from core.htmx import vary_on_htmx
 from crewbuilder.models import Crew
 from rules.cybernekro.battle import codec, scenario_steps
@@ -37,8 +37,11 @@ def _own_crews(user):
                 .order_by("name", "pk"))
 
 
-def _battle_for(request: HttpRequest, pk: int) -> Battle:
-    battle = Battle.objects.filter(pk=pk, seats__user=request.user).first()
+def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Battle:
+    battles = Battle.objects.filter(pk=pk, seats__user=request.user)
+    if polling:   # most polls answer 204: the state (every hand, the whole log) is read only to redraw
+        battles = battles.defer("state")
+    battle = battles.first()
     if battle is None:
         raise Http404("No such battle.")
     return battle
@@ -98,7 +101,7 @@ def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for(request, pk)
+    battle = _battle_for(request, pk, polling=bool(request.htmx and version_seen(request) is not None))
     return page_or_poll(request, battle.version, lambda: render(
         request, BOARD if request.htmx else "battles/battle_detail.html", _context(request, battle)))
 
