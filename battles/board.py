@@ -97,7 +97,7 @@ def label(state: State, option: legal.Option) -> str:
     return s.replace("_", " ")
 
 
-def _odds_rows(view: State, seat: str) -> list[dict]:
+def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
     """The active model's weapons against every enemy, exact (odds_table), for the seat that moves it."""
     acting = view.reaction[0] if view.reaction else view.active_model
     if not acting or view.phase not in (Phase.ACTION, Phase.NPCS):
@@ -106,7 +106,8 @@ def _odds_rows(view: State, seat: str) -> list[dict]:
     if model.seat != seat and not model.npc:
         return []
     rows = []
-    for cell in odds_table.weapon_odds(view, acting, seat=seat):
+    situations = {m.id: situation for m in view.models}
+    for cell in odds_table.weapon_odds(view, acting, situations, seat=seat):
         row = {"weapon": model.weapon(cell.weapon).name, "target": _name(view, cell.target), "reason": cell.reason}
         if cell.odds is not None:
             hit = cell.odds.to_hit
@@ -118,7 +119,7 @@ def _odds_rows(view: State, seat: str) -> list[dict]:
     return rows
 
 
-def board(battle, seats: list, user, events_page) -> dict:
+def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation()) -> dict:
     """The context of the battle's page for ``user`` (a spectator when they hold no seat)."""
     me = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     context = {"battle": battle, "seats": seats, "me": me, "events": events_page}
@@ -146,7 +147,8 @@ def board(battle, seats: list, user, events_page) -> dict:
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
     context["pending"] = view.pending[0] if view.pending else None
-    context["odds"] = _odds_rows(view, seat)
+    context["odds"] = _odds_rows(view, seat, situation)
+    context["conditions"] = situation
     context["sorceries"] = catalogue.data().get("sorceries", [])
     context["crew_ids"] = [m for m in view.crew(seat)]
     context["targets"] = [m for m in view.models if m.in_play]

@@ -58,6 +58,20 @@ class InitiativeForm(forms.Form):
                                         for m in state.crew(seat) if not m.imprisoned]
 
 
+class ConditionsForm(forms.Form):
+    """The conditions the players tick for the odds table and the attack (theirs to judge, B24)."""
+
+    cover = forms.BooleanField(required=False)
+    long_range = forms.BooleanField(required=False)
+    surrounded = forms.BooleanField(required=False)
+
+    def situation(self):
+        from rules.cybernekro import engine as cn
+        data = self.cleaned_data if self.is_valid() else {}
+        return cn.Situation(cover=bool(data.get("cover")), long_range=bool(data.get("long_range")),
+                            surrounded=bool(data.get("surrounded")))
+
+
 class VersionForm(forms.Form):
     v = forms.IntegerField(min_value=0)
 

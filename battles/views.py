@@ -26,7 +26,7 @@ from rules.cybernekro.battle.legal import view_for
 
 from . import roster, services
 from .board import board
-from .forms import CampaignBattleForm, JoinForm, NewBattleForm, VersionForm
+from .forms import CampaignBattleForm, ConditionsForm, JoinForm, NewBattleForm, VersionForm
 from .models import Battle, BattleSeat
 
 BOARD = "battles/battle_detail.html#board"
@@ -49,7 +49,8 @@ def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Batt
 
 def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
     seats = list(battle.seats.select_related("user").order_by("seat"))
-    context = board(battle, seats, request.user, events_page(battle.events.all(), request.GET.get("page")))
+    context = board(battle, seats, request.user, events_page(battle.events.all(), request.GET.get("page")),
+                    ConditionsForm(request.GET).situation())
     context["error"] = error
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:

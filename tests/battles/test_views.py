@@ -261,3 +261,21 @@ def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, pass
     assert r.status_code == 200, r.content.decode()[:300]
     pending = state(battle).pending
     assert pending and dict(pending[0].data)["targets"] == ("1-1",)   # only the model the players named
+
+
+def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_them(started, user, other_user,
+                                                                                  password):
+    battle = started()
+    me, them = client_for(user, password), client_for(other_user, password)
+    s = advance(battle, {"0": me, "1": them}, lambda s: s.active_model and s.phase.value == "action",
+                prefer=("select_model",))
+    player = {"0": me, "1": them}[s.active_seat]
+    url = f"/battles/{battle.pk}/"
+    plain = player.get(url, headers={"HX-Request": "true"}).content.decode()
+    covered = player.get(url + "?cover=1", headers={"HX-Request": "true"}).content.decode()
+    odds = lambda page: page.split('id="odds-heading"')[1].split("</table>")[0]  # noqa: E731
+    assert odds(plain) != odds(covered)
+    assert 'id="cond-cover" type="checkbox" name="cover" value="1" checked' in covered
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200
+    assert dict(state(battle).pending[0].data)["situation"].cover is True

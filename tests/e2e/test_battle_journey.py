@@ -74,8 +74,14 @@ def _next(state, played_card):
     return best[1], best[2]
 
 
-def _press(page: Page, url: str, option, key: str) -> None:
+def _press(page: Page, url: str, option, key: str, cover: bool = False) -> None:
     page.goto(url)
+    if cover:   # tick a condition: the odds table is redrawn with it, and the attack is rolled with it
+        before = page.locator(".bt-odds table").inner_text()
+        page.get_by_label("cover").check()
+        wait_for_htmx(page)
+        expect(page.locator(".bt-odds table")).not_to_have_text(before)
+        expect(page.get_by_label("cover")).to_be_checked()
     if option.step == "play_before_test":
         page.get_by_text("Tap to show my hand").click()
     form = page.locator("form").filter(has=page.locator(f'button[name="option"][value="{key}"]'))
@@ -92,14 +98,18 @@ def _play(pages: dict, battle_id: int, url: str, limit: int = 300) -> None:
     """Play until a character is Out of Action, a fate card was played and a Morale Phase has run."""
     from battles import steps
     from rules.cybernekro.battle.state import Status
-    played_card = morale_done = False
+    played_card = morale_done = covered = False
     for _ in range(limit):
         state = _state(battle_id)
         ooa = any(m.status in (Status.OUT_OF_ACTION, Status.DEAD) for m in state.models)
         if ooa and played_card and morale_done:
             return
         seat, option = _next(state, played_card)
-        _press(pages[seat], url, option, steps.key(option))
+        cover = option.step == "attack" and not covered
+        _press(pages[seat], url, option, steps.key(option), cover=cover)
+        if cover:
+            assert dict(_state(battle_id).pending[0].data)["situation"].cover is True
+            covered = True
         played_card = played_card or option.step == "play_before_test"
         morale_done = morale_done or option.step == "end_morale"
     raise AssertionError("the journey never reached its goals")
