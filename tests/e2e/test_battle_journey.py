@@ -7,6 +7,7 @@ other player's page catches up by polling. The rolls are seeded in order.
 """
 
 import itertools
+import os
 
 import pytest
 from django.core.management import call_command
@@ -82,6 +83,9 @@ def _press(page: Page, url: str, option, key: str, cover: bool = False) -> None:
         wait_for_htmx(page)
         expect(page.locator(".bt-odds table")).not_to_have_text(before)
         expect(page.get_by_label("cover")).to_be_checked()
+        assert_fits_a_phone(page)   # the odds table, the moves and the hand on a phone
+        if os.environ.get("E2E_SCREENSHOTS"):   # for people to look at; nothing asserted
+            page.locator(".bt-odds").screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/battle-odds-390.png")
     if option.step == "play_before_test":
         page.get_by_text("Tap to show my hand").click()
     form = page.locator("form").filter(has=page.locator(f'button[name="option"][value="{key}"]'))
