@@ -163,7 +163,7 @@ def test_a_crew_share_link_seats_its_owner_with_that_crew(user, other_user, pass
     theirs.share_token = "tok-123"
     theirs.save()
     r = client_for(user, password).post("/battles/", {"scenario": "exploration", "crew": mine.pk,
-                                                      "share_links": "http://x/crews/shared/tok-123/"})
+                                                      "share_links": "http://192.168.1.5:8000/s/tok-123/"})
     battle = Battle.objects.get()
     assert r.status_code == 302
     seat = battle.seats.get(user=other_user)
