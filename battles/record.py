@@ -16,8 +16,9 @@ from .models import Battle
 
 
 def campaign_prefill(campaign, user, battle_id) -> dict:
-    """The pre-fill of ``campaign``'s record form from battle ``battle_id``; 404 unless it is this campaign's
-    finished battle and ``user`` played in it."""
+    """The pre-fill of ``campaign``'s record form from battle ``battle_id``: ``post`` holds the form's fields
+    as the form would send them (the form shows a sent form back as it was); 404 unless it is this
+    campaign's finished battle and ``user`` played in it."""
     try:
         battle = Battle.objects.get(pk=int(battle_id), campaign=campaign, seats__user=user)
     except (Battle.DoesNotExist, TypeError, ValueError):
@@ -27,22 +28,23 @@ def campaign_prefill(campaign, user, battle_id) -> dict:
         raise Http404("The battle has not ended.")
     summary = scenario_steps.summary(state)
     seats = {str(s.seat): s for s in battle.seats.all()}
-    treasure, outcomes, result = {}, {}, "draw" if summary.draw or not summary.winners else ""
+    post = {"scenario": catalogue.entry("scenarios", summary.scenario)["name"],
+            "result": "draw" if summary.draw or not summary.winners else ""}
     for side in summary.sides:
         seat = seats[side.seat]
         if seat.campaign_crew_id is None:
             continue
-        treasure[seat.campaign_crew_id] = side.treasure_carried_off
+        post[f"played-{seat.campaign_crew_id}"] = "1"
+        post[f"treasure-{seat.campaign_crew_id}"] = str(side.treasure_carried_off)
         if side.won and len(summary.winners) == 1:
-            result = str(seat.campaign_crew_id)
+            post["result"] = str(seat.campaign_crew_id)
         ids = [c.get("id") for c in seat.crew.get("characters", [])]
         for casualty in side.casualties:
             index = int(casualty["character"].rsplit("-", 1)[1])
             if index < len(ids) and ids[index]:
-                outcomes[ids[index]] = casualty["outcome"]
+                post[f"outcome-{ids[index]}"] = casualty["outcome"]
     try:
-        complication = catalogue.entry("complications", summary.complication)["name"] if summary.complication else ""
+        post["complication"] = catalogue.entry("complications", summary.complication)["name"] if summary.complication else ""
     except KeyError:
-        complication = summary.complication
-    return {"battle": battle, "result": result, "treasure": treasure, "outcomes": outcomes,
-            "scenario": catalogue.entry("scenarios", summary.scenario)["name"], "complication": complication}
+        post["complication"] = summary.complication
+    return {"battle": battle, "post": post}

@@ -52,6 +52,16 @@ def _participants_from_post(post, crews, tables) -> tuple[list, list]:
     return chosen, problems
 
 
+def _keep_posted(crews, post) -> None:
+    """What the form showed, on the crews and characters: a form sent back keeps every choice."""
+    for entry in crews:
+        entry.form_played = post is None or post.get(f"played-{entry.pk}") == "1"
+        entry.form_treasure = (post or {}).get(f"treasure-{entry.pk}", "0")
+        for character in entry.crew.characters.all():
+            character.form_outcome = (post or {}).get(f"outcome-{character.pk}", "")
+            character.form_table = (post or {}).get(f"table-{character.pk}", "")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_create(request: HttpRequest, pk: int) -> HttpResponse:
@@ -99,15 +109,16 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
                 return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
+    post = prefill["post"] if prefill else request.POST
+    _keep_posted(crews, post if prefill or request.method == "POST" else None)
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
         "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
         "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
-        "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
-        "chosen_scenario": request.POST.get("scenario") or (generated["scenario"]["name"]
-                                                            if generated and generated["scenario"] else "")
-        or (prefill["scenario"] if prefill else ""),
+        "today": datetime.date.today().isoformat(), "post": post, "generated": generated,
+        "chosen_scenario": post.get("scenario") or (generated["scenario"]["name"]
+                                                    if generated and generated["scenario"] else ""),
         "prefill": prefill,
     }, status=422 if problems else 200)
 
