@@ -3,21 +3,19 @@
 from dataclasses import replace
 
 import pytest
-from django.test import Client
 
 from battles import services
 from battles.models import Battle
 from rules.cybernekro.battle import codec, scenario_steps
 from rules.cybernekro.battle.state import Status
 from tests.campaigns.conftest import campaign, two_crews  # noqa: F401  (shared fixtures)
+from tests.clients import logged_in
 
 pytestmark = pytest.mark.django_db
 
 
-def client_for(user, password):
-    c = Client()
-    assert c.login(username=user.username, password=password)
-    return c
+def client_for(user, password=None):
+    return logged_in(user)
 
 
 def test_members_start_a_battle_with_the_enrolled_crews(campaign, two_crews, user, other_user, make_user, password):

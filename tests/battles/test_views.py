@@ -9,6 +9,7 @@ from django.test import Client
 from battles import services, steps
 from battles.models import Battle, BattleEvent
 from rules.cybernekro.battle import codec, legal
+from tests.clients import logged_in
 
 from .conftest import advance, post_step
 
@@ -17,10 +18,8 @@ pytestmark = pytest.mark.django_db
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
 
 
-def client_for(user, password):
-    c = Client()
-    assert c.login(username=user.username, password=password)
-    return c
+def client_for(user, password=None):
+    return logged_in(user)
 
 
 def state(battle):
