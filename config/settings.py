@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games.ghoul_role",
     "games.ghoulash",
     "games.slasher_trial",
+    "battles",
 ]
 
 MIDDLEWARE = [

@@ -19,6 +19,7 @@ from campaigns.forms import (
     WithdrawGameForm,
 )
 from campaigns.models import CampaignCrew, Game
+from battles.record import campaign_prefill
 from campaigns.permissions import get_campaign_for_user, user_can_withdraw_game, user_is_organiser
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Complication, Item
@@ -82,9 +83,21 @@ def _keep_shown(crews, shown) -> None:
             character.form_table = shown.get(f"table-{character.pk}", "")
 
 
-def game_form_initial(request: HttpRequest, campaign, crews) -> dict:
-    """Initial values of a new game form, by field name (see GameRecordForm); none yet beyond the defaults."""
-    return {}
+def battle_prefill(request: HttpRequest, campaign) -> dict | None:
+    """A finished battle of this campaign (``?battle=<id>`` on a GET) that fills the form in; 404 unless
+    the user played in it (battles.record.campaign_prefill)."""
+    if request.method != "GET" or not request.GET.get("battle"):
+        return None
+    return campaign_prefill(campaign, request.user, request.GET["battle"])
+
+
+def game_form_initial(request: HttpRequest, campaign, crews, prefill: dict | None = None) -> dict:
+    """Initial values of a new game form, by field name (see GameRecordForm): the defaults, or what a
+    finished battle says (only its crews played)."""
+    if not prefill:
+        return {}
+    post = prefill["post"]
+    return {f"played-{entry.pk}": post.get(f"played-{entry.pk}") == "1" for entry in crews} | post
 
 
 @login_required
@@ -98,8 +111,9 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     problems = []
     generated = _generated(campaign, request, problems)
     draw = ScenarioDrawForm(request.POST or None)
+    prefill = battle_prefill(request, campaign)
     form = GameRecordForm(request.POST or None, crews=crews, tables=tables,
-                          initial=game_form_initial(request, campaign, crews))
+                          initial=game_form_initial(request, campaign, crews, prefill))
     if request.method == "POST" and draw.is_valid() and draw.cleaned_data["draw"]:
         # The form's one scenario picker also draws the agreed scenario's Complication:
         # nothing is recorded, the form comes back as it was sent.
@@ -135,6 +149,7 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
         "submission": idempotency.token_for_form(form["submission"].value()),
         "chosen_scenario": shown.get("scenario") or (generated["scenario"]["name"]
                                                       if generated and generated["scenario"] else ""),
+        "prefill": prefill,
     }, status=422 if problems else 200)
 
 
