@@ -650,3 +650,240 @@ def check_movement(turn: TurnSoFar) -> None:
     """Entering a square is movement: refused once it has been given up for a second Action card."""
     if turn.gave_up_movement:
         raise IllegalPlay("you gave up your movement this turn to play two Action cards")
+
+
+# ---------------------------------------------------------------------------
+# Whose turn it is and what each seat may do now
+# ---------------------------------------------------------------------------
+
+# What the game waits for (the tracker stores these words)
+TURN_START, TURN, BATTLE, CHALLENGE, RESPONSE, FIRST_AID = (
+    "turn-start", "turn", "battle", "challenge", "response", "first-aid")
+# an encounter being resolved: the game waits for the player it happened to
+PENDING = (BATTLE, CHALLENGE, RESPONSE, FIRST_AID)
+
+# Every play, by the name the tracker posts
+ACTIONS = (
+    "replenish", "reveal", "fight", "first-aid", "leave-first-aid", "play", "challenge", "decline", "respond",
+    "card", "end-turn", "hole", "debris", "debris-square", "move-token", "enter", "hole-square", "give-up-movement",
+)
+# entering a square: the reveal of a face-down token, a revealed Hole or Ghoo Gun, Debris or a card's Hole
+ENTERING = ("reveal", "enter", "debris-square", "hole-square")
+
+
+class NotNow(IllegalPlay):
+    """A play refused by the turn's rules (whose turn, what the game waits for); the message is the player's."""
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One player as the turn rules see them: ``name`` for messages, ``wounded``: wound cards held."""
+
+    seat: int
+    name: str
+    character: str
+    dead: bool = False
+    in_hole: bool = False
+    wounded: bool = False
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The public state of a game, as far as the turn rules need it.
+
+    ``phase`` is one of TURN_START ... FIRST_AID; ``resolver``: the seat resolving the pending encounter
+    (None: the current player); ``offers``: the seats the challenge is still offered to, in order;
+    ``icv_card``: Heavy Artillery / The Right Ghoo already played in the battle; ``holes`` and ``debris``:
+    the Hole and Debris Action cards in the game's decks (the tokens they can place)."""
+
+    seats: tuple[SeatState, ...]
+    current: int
+    phase: str = TURN_START
+    playing: bool = True
+    encountered: bool = False
+    action_cards: int = 0
+    action_taken: bool = False
+    moved: bool = False
+    gave_up_movement: bool = False
+    resolver: int | None = None
+    offers: tuple[int, ...] = ()
+    icv_card: bool = False
+    holes: int = 0
+    debris: int = 0
+
+    def at(self, seat: int) -> SeatState:
+        return next(s for s in self.seats if s.seat == seat)
+
+    @property
+    def turn(self) -> TurnSoFar:
+        """The turn's Action and movement (a token move is an Action taken without an Action card)."""
+        return TurnSoFar(action_cards=self.action_cards, token_moved=self.action_taken and not self.action_cards,
+                         # "Any encounter ... ends the player's movement": none left to give up after one
+                         moved=self.moved or self.encountered, gave_up_movement=self.gave_up_movement)
+
+
+def _sentence(exc: IllegalPlay) -> NotNow:
+    msg = str(exc)
+    return NotNow(msg[0].upper() + msg[1:] + ".")
+
+
+def _my_turn(state: TableState, seat: int, phases: tuple[str, ...]) -> None:
+    """The seat's own turn, the game waiting for one of ``phases``."""
+    if seat != state.current:
+        raise NotNow(f"It is {state.at(state.current).name}'s turn.")
+    waiting_for = state.resolver if state.phase in PENDING else None
+    if state.phase not in phases and waiting_for is not None and waiting_for != seat:
+        raise NotNow("Wait for the player on whose square the token was moved to resolve the encounter.")
+    if state.phase not in phases:
+        raise NotNow({TURN_START: "Replenish your hand first: it begins the turn.",
+                      BATTLE: "Put down your Value cards against the Ghoul first.",
+                      CHALLENGE: "Wait for the challenge to be offered around the table.",
+                      RESPONSE: "Answer the challenge first.",
+                      FIRST_AID: "Use the First-Aid Kit or leave it first."}.get(state.phase, "Not now."))
+
+
+def _resolving(state: TableState, seat: int, phase: str) -> None:
+    """The encounter waiting in ``phase`` is resolved by the player it happened to: on their own turn, or on
+    the turn of whoever moved the token onto their square (it is still that player's turn afterwards)."""
+    if state.phase == phase and state.resolver is not None:
+        if seat != state.resolver:
+            raise NotNow(f"{state.at(state.resolver).name} is resolving the encounter now.")
+        return
+    _my_turn(state, seat, (phase,))
+
+
+def _on_the_board(me: SeatState) -> None:
+    if me.dead:
+        raise NotNow("Your character is dead: the playing piece is off the board (you still replenish, "
+                     "play cards and challenge).")
+    if me.in_hole:
+        raise NotNow("You are in a Hole until the beginning of your next turn.")
+
+
+def _no_encounter_yet(state: TableState, moving: bool) -> None:
+    if state.encountered:
+        raise NotNow("You already had an encounter this turn: it ended your movement." if moving
+                     else "You already had an encounter this turn.")
+
+
+def _offered(state: TableState, seat: int) -> None:
+    if state.phase != CHALLENGE:
+        raise NotNow("No challenge is being offered now.")
+    if seat != state.offers[0]:
+        raise NotNow(f"The challenge is offered to {state.at(state.offers[0]).name} now.")
+
+
+def check_action_card_now(state: TableState, seat: int) -> None:
+    """One more Action card (a Hole, a Debris, any ACTION or SPECIALTY ACTION card) from this seat now: on
+    their own turn only, out of a Hole, while the turn's Action allows one more (GT9, GT18)."""
+    me = state.at(seat)
+    _my_turn(state, seat, (TURN,))
+    if me.in_hole:
+        raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
+    try:
+        check_action_card(me.character, state.turn)
+    except IllegalPlay as exc:
+        raise _sentence(exc) from None
+
+
+def check_card(state: TableState, seat: int, is_action: bool, sets_icv: bool = False, name: str = "") -> None:
+    """Playing a card from the hand that is not a Value card. Action cards on one's own turn only (GT9);
+    nothing from a Hole; Heavy Artillery / The Right Ghoo for the Job (``sets_icv``) "change the player's
+    initial combat value in a Ghoul battle" (FAQ): in the player's own battle as it begins, once (GT13)."""
+    me = state.at(seat)
+    if is_action:
+        _my_turn(state, seat, (TURN,))
+    if me.in_hole:
+        raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
+    if sets_icv:
+        if not (state.phase == BATTLE and state.resolver == seat):
+            raise NotNow(f"{name} changes your Initial Combat Value in your own Ghoul battle: play it "
+                         "when the battle begins, before putting down your Value cards.")
+        if state.icv_card:
+            raise NotNow("Your Initial Combat Value is already the Ghoul's strength in this battle.")
+    if is_action:
+        try:
+            check_action_card(me.character, state.turn)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+
+
+def check(state: TableState, seat: int, action: str) -> None:
+    """Raise NotNow, with the player's message, unless ``seat`` may make the play ``action`` now. What only
+    the play's own choices decide (which card, which token, which square) is checked with them."""
+    if action not in ACTIONS:
+        raise NotNow("Unknown action.")
+    if not state.playing:
+        raise NotNow("The game is over.")
+    me = state.at(seat)
+    turn = state.turn
+    if action == "replenish":
+        _my_turn(state, seat, (TURN_START,))
+    elif action in ENTERING:
+        _my_turn(state, seat, (TURN,))
+        _on_the_board(me)
+        _no_encounter_yet(state, moving=True)
+        try:
+            check_movement(turn)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+        if action == "hole-square" and not state.holes:
+            raise NotNow("The decks hold no Hole cards: no Hole token can have been placed by a card.")
+        if action == "debris-square" and not state.debris:
+            raise NotNow("The decks hold no Debris cards: no Debris token can be on the board.")
+    elif action == "fight":
+        _my_turn(state, seat, (TURN,))
+        _on_the_board(me)
+        _no_encounter_yet(state, moving=False)
+    elif action == "first-aid":
+        if state.phase == FIRST_AID:
+            _resolving(state, seat, FIRST_AID)
+        else:
+            _my_turn(state, seat, (TURN,))
+            _on_the_board(me)
+            _no_encounter_yet(state, moving=False)
+        if not me.wounded:
+            raise NotNow("You must have wounds to use a First-Aid Kit.")
+    elif action == "leave-first-aid":
+        _resolving(state, seat, FIRST_AID)
+    elif action == "play":
+        _resolving(state, seat, BATTLE)
+    elif action in ("challenge", "decline"):
+        _offered(state, seat)
+    elif action == "respond":
+        _resolving(state, seat, RESPONSE)
+    elif action == "card":
+        if me.in_hole:  # which card decides the rest (check_card)
+            raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
+    elif action in ("hole", "debris"):
+        check_action_card_now(state, seat)
+    elif action == "end-turn":
+        _my_turn(state, seat, (TURN,))
+    elif action == "move-token":
+        _my_turn(state, seat, (TURN,))
+        if me.in_hole:
+            raise NotNow("You are in a Hole: no action until the beginning of your next turn.")
+        try:
+            check_token_move_action(turn)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+    elif action == "give-up-movement":
+        _my_turn(state, seat, (TURN,))
+        if me.in_hole:
+            raise NotNow("You are in a Hole until the beginning of your next turn.")
+        try:
+            check_give_up_movement(me.character, turn, not me.dead)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+
+
+def legal(state: TableState, seat: int) -> frozenset[str]:
+    """What ``seat`` may do now: the plays of ACTIONS that ``check`` allows."""
+    allowed = set()
+    for action in ACTIONS:
+        try:
+            check(state, seat, action)
+        except NotNow:
+            continue
+        allowed.add(action)
+    return frozenset(allowed)
