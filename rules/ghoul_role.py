@@ -504,3 +504,88 @@ def vile_crystals_vs_thief(thief_stash: int, variant: Mapping | None = None) -> 
     if thief_stash not in variant["thief_stash"]:
         raise ValueError(f"the Thief must stash one of {variant['thief_stash']} Treasures")
     return thief_stash + variant["crystals_over_stash"]
+
+
+# ---------------------------------------------------------------------------
+# What one player's sheet may do now (the phases of a turn)
+# ---------------------------------------------------------------------------
+
+# The two roles and the phases of a turn (the tracker stores these words)
+CAVE, VILE = "cave", "vile"
+KINDS = {CAVE: "The Ghoul", VILE: "The Vile Ghoul"}
+ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = "roll", "choose", "prepare", "select", "act", "over"
+PHASES = {ROLL: "Roll and Set Statistics", CHOOSE: "Choose two dice", PREPARE: "Prepare Board",
+          SELECT: "Select Statistics", ACT: "Move and Act", OVER: "Game over"}
+
+# Each action: the role that may take it (None: both) and the phases it belongs to (None: any until the game
+# is over). The Ghoul: Roll and Set Statistics (roll, then choose two of three dice), Move and Act, Set
+# Defense (end); the Vile Ghoul: Prepare Board, Select Statistics, Move and Act (with its Boost dice).
+# Terror cards, the Thief's Pickpocket and the game's end come at any time.
+ACTIONS: dict[str, tuple[str | None, tuple[str, ...] | None]] = {
+    "roll": (CAVE, (ROLL,)), "choose": (CAVE, (CHOOSE,)), "move": (None, (ACT,)), "spend": (None, (ACT,)),
+    "gain": (None, (ACT,)), "collect": (None, (ACT,)), "attack": (None, (ACT,)), "crystal": (None, (ACT,)),
+    "end": (None, (ACT,)), "prepare": (VILE, (PREPARE,)), "select": (VILE, (SELECT,)), "boost": (VILE, (ACT,)),
+    "spores": (CAVE, None), "pickpocket": (None, None), "health": (None, None), "killed": (None, None),
+    "lost": (None, None), "draw": (None, None), "play": (None, None), "use": (None, None), "discard": (None, None),
+}
+
+
+class NotNow(IllegalGhoulAction):
+    """An action refused by the turn's rules; the message is the player's."""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's sheet as the turn rules see it. ``tracks_health``: the kill target's Health is on the
+    sheet; ``kill_goal``: killing a player is a goal; ``deck_left``/``deck_size``: the Terror deck."""
+
+    kind: str
+    phase: str
+    fury: int = 0
+    treasures: int = 0
+    tracks_health: bool = False
+    kill_goal: bool = False
+    deck_left: int = 0
+    deck_size: int = TERROR_DECK
+
+
+def empty_deck_message(size: int) -> str:
+    return (f"The Terror deck is empty: all {size} Terror cards are in your hand, in play, removed from the game "
+            "or discarded. Only cards returned to the deck (the Thief's Pickpocket) can be drawn again.")
+
+
+def check(sheet: Sheet, action: str) -> None:
+    """Raise NotNow, with the player's message, unless the sheet may take ``action`` now. What only the
+    action's own choices decide (points, a card, a target) is checked with them."""
+    if action not in ACTIONS:
+        raise NotNow("Unknown action.")
+    kind, phases = ACTIONS[action]
+    if kind is not None and sheet.kind != kind:
+        raise NotNow(f"Only {KINDS[kind]} does that.")
+    if sheet.phase == OVER:
+        raise NotNow("The game is over. Undo the last action to go back.")
+    if phases is not None and sheet.phase not in phases:
+        wanted = " or ".join(PHASES[p] for p in phases)
+        raise NotNow(f"That belongs to {wanted}; now it is {PHASES.get(sheet.phase, sheet.phase)}.")
+    if action == "spores" and sheet.fury == 0:
+        raise NotNow("The Ghoul has no Fury to lose.")
+    if action == "pickpocket" and sheet.treasures == 0:
+        raise NotNow("No Treasure token on your Treasure space.")
+    if action == "health" and not sheet.tracks_health:
+        raise NotNow("This sheet does not track a target's Health.")
+    if action == "killed" and not sheet.kill_goal:
+        raise NotNow("Killing a player is not a goal of this game.")
+    if action == "draw" and sheet.deck_left == 0:
+        raise NotNow(empty_deck_message(sheet.deck_size))
+
+
+def legal(sheet: Sheet) -> frozenset[str]:
+    """What the sheet may do now: the actions ``check`` allows."""
+    allowed = set()
+    for action in ACTIONS:
+        try:
+            check(sheet, action)
+        except NotNow:
+            continue
+        allowed.add(action)
+    return frozenset(allowed)

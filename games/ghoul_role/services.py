@@ -281,22 +281,20 @@ class Outcome:
     cards: list[str] = field(default_factory=list)  # reasons of the Terror cards to draw
 
 
-def _need_phase(sheet: GhoulSheet, *phases: str) -> None:
-    if sheet.phase not in phases:
-        if sheet.phase == GhoulSheet.OVER:
-            raise SheetError("The game is over. Undo the last action to go back.")
-        wanted = " or ".join(dict(GhoulSheet.PHASE_CHOICES)[p] for p in phases)
-        raise SheetError(f"That belongs to {wanted}; now it is {sheet.get_phase_display()}.")
+def sheet_state(sheet: GhoulSheet, cards=None, count_deck: bool = True) -> rules.Sheet:
+    """The engine's view of the sheet for its turn rules (``rules.ghoul_role.check`` / ``legal``).
+    ``count_deck=False``: the Terror deck is not counted (one query saved when the action is not a draw)."""
+    return rules.Sheet(kind=sheet.kind, phase=sheet.phase, fury=sheet.fury, treasures=sheet.treasures,
+                       tracks_health=sheet.target_health is not None, kill_goal=bool(sheet.kill_goal),
+                       deck_left=deck_left(sheet, cards) if count_deck else 1, deck_size=deck_size(sheet))
 
 
-def _need_kind(sheet: GhoulSheet, kind: str) -> None:
-    if sheet.kind != kind:
-        raise SheetError(f"Only {dict(GhoulSheet.KIND_CHOICES)[kind]} does that.")
-
-
-def _not_over(sheet: GhoulSheet) -> None:
-    if sheet.phase == GhoulSheet.OVER:
-        raise SheetError("The game is over. Undo the last action to go back.")
+def _allowed(sheet: GhoulSheet, action: str) -> None:
+    """The engine's turn rules: this role, this phase, not after the game's end, something to act on."""
+    try:
+        rules.check(sheet_state(sheet, count_deck=action == "draw"), action)
+    except rules.NotNow as exc:
+        raise SheetError(str(exc)) from None
 
 
 def _fury_cards(before: rules.GhoulState, after: rules.GhoulState) -> list[str]:
@@ -316,8 +314,6 @@ def _apply_statistics(sheet: GhoulSheet, keep: tuple[int, int]) -> tuple[int, in
 
 def do_roll(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """Roll and Set Statistics: discs back to the supply, roll (seeded), Terror on a low sum."""
-    _need_kind(sheet, GhoulSheet.CAVE)
-    _need_phase(sheet, GhoulSheet.ROLL)
     backstab = _int(data, "backstab", "the Thief's Backstab Action cubes", 0, 20, default=0)
     seed = secrets.randbits(32)
     roll = rules.roll_ghoul_dice(random.Random(seed), sheet.dice, seed)
@@ -341,8 +337,6 @@ def do_roll(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_choose(sheet: GhoulSheet, data) -> Outcome:
-    _need_kind(sheet, GhoulSheet.CAVE)
-    _need_phase(sheet, GhoulSheet.CHOOSE)
     if data.get("pair"):  # "0-2": the positions of the two dice kept
         raw = str(data.get("pair")).split("-")
     else:
@@ -363,7 +357,6 @@ def _won(sheet: GhoulSheet) -> None:
 
 
 def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _need_phase(sheet, GhoulSheet.ACT)
     wall, occupied, attacking = _flag(data, "wall"), _flag(data, "occupied"), _flag(data, "attacking")
     entrance = _flag(data, "entrance")
     if attacking and not occupied:
@@ -409,7 +402,6 @@ def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 def do_spend(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """Movement spent on something else (a Terror card's effect, Flare on your space)."""
-    _need_phase(sheet, GhoulSheet.ACT)
     points = _int(data, "points", "the movement points to spend", 1, 20)
     why = (data.get("why") or "").strip()[:60]
     try:
@@ -422,7 +414,6 @@ def do_spend(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 def do_gain(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """Movement or attack points gained (from a Terror card: the player knows its text)."""
-    _need_phase(sheet, GhoulSheet.ACT)
     what = data.get("what")
     points = _int(data, "points", "the points gained", 1, 20)
     if what == "movement":
@@ -436,7 +427,6 @@ def do_gain(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_collect(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _need_phase(sheet, GhoulSheet.ACT)
     what = data.get("what")
     if what not in ("treasure", "gem", "trap"):
         raise SheetError("Collect a Treasure token or a Dragon Gem.")
@@ -477,7 +467,6 @@ def _target(data: Mapping) -> tuple[str, str]:
 
 
 def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _need_phase(sheet, GhoulSheet.ACT)
     role, name = _target(data)
     defense = _int(data, "defense", f"the {name}'s defense statistic", 0, 20)
     thief_killed = role == "thief"
@@ -525,7 +514,6 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_crystal(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _need_phase(sheet, GhoulSheet.ACT)
     if sheet.is_vile:
         if not rules.vile_can_smash_crystal(sheet.attack_discs, sheet.bonus):
             raise SheetError(f"To smash a Crystal the Vile Ghoul needs at least {rules.VILE_CRYSTAL_ATTACK} Attack.")
@@ -542,7 +530,6 @@ def do_crystal(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 def do_end(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """Set Defense: the discs left on the Attack space (the Vile Ghoul: its Attack)."""
-    _need_phase(sheet, GhoulSheet.ACT)
     if sheet.is_vile:
         sheet.defense = sheet.attack_discs
         sheet.phase = GhoulSheet.PREPARE
@@ -563,8 +550,6 @@ def do_end(sheet: GhoulSheet, data: Mapping) -> Outcome:
 def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """The Vile Ghoul's Prepare Board: roll an empty supply (seeded) or slide the left die right.
     The Thief's Backstab cubes are entered here, as the Ghoul enters them with its roll (GS13)."""
-    _need_kind(sheet, GhoulSheet.VILE)
-    _need_phase(sheet, GhoulSheet.PREPARE)
     backstab = _int(data, "backstab", "the Thief's Backstab Action cubes", 0, 20, default=0)
     seed = secrets.randbits(32)
     rolled = not sheet.supply
@@ -585,8 +570,6 @@ def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _need_kind(sheet, GhoulSheet.VILE)
-    _need_phase(sheet, GhoulSheet.SELECT)
     face = _int(data, "face", "the die you select", 1, 6)
     try:
         board, stats = rules.select_statistics(_board(sheet), face, chart(sheet))
@@ -607,8 +590,6 @@ def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
 def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """A temporary Attack bonus (a Boost die or a Hunt card), or a Boost die spent as movement.
     What a Boost die is worth is printed on the board, not in the text: the player types it."""
-    _need_kind(sheet, GhoulSheet.VILE)
-    _need_phase(sheet, GhoulSheet.ACT)
     use, source = data.get("use"), data.get("source")
     if use not in ("movement", "attack") or source not in ("boost", "hunt"):
         raise SheetError("Choose what the bonus is for and where it comes from.")
@@ -630,27 +611,17 @@ def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_spores(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _need_kind(sheet, GhoulSheet.CAVE)
-    _not_over(sheet)
-    if sheet.fury == 0:
-        raise SheetError("The Ghoul has no Fury to lose.")
     _store(sheet, rules.lose_fury(_state(sheet), 1))
     return Outcome(f"Soporific Spores: −1 Fury (now {sheet.fury}); Terror cards are kept.")
 
 
 def do_pickpocket(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _not_over(sheet)
-    if sheet.treasures == 0:
-        raise SheetError("No Treasure token on your Treasure space.")
     sheet.treasures -= 1
     return Outcome("The Thief's Pickpocket steals a Treasure token.")
 
 
 def do_health(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """The kill target's Health changed by something else (other players, effects)."""
-    _not_over(sheet)
-    if sheet.target_health is None:
-        raise SheetError("This sheet does not track a target's Health.")
     delta = _int(data, "delta", "the change", -20, 20)
     if delta == 0:
         raise SheetError("Give a change other than 0.")
@@ -660,32 +631,20 @@ def do_health(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 def do_killed(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _not_over(sheet)
-    if not sheet.kill_goal:
-        raise SheetError("Killing a player is not a goal of this game.")
     _won(sheet)
     who = TARGET_NAMES[sheet.kill_goal]
     return Outcome(f"The {who} is killed: {'the Vile Ghoul' if sheet.is_vile else 'the Ghoul'} wins!")
 
 
 def do_lost(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    _not_over(sheet)
     sheet.result, sheet.phase = GhoulSheet.LOST, GhoulSheet.OVER
     return Outcome("The game ended without the Ghoul's win (the Cave collapsed or another player won).")
 
 
 def do_draw(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    """A Terror card drawn by hand (an effect the sheet does not count); none from an empty deck."""
-    _not_over(sheet)
-    if deck_left(sheet) == 0:
-        raise SheetError(_empty_deck(sheet))
+    """A Terror card drawn by hand (an effect the sheet does not count); none from an empty deck (the engine's
+    check)."""
     return Outcome("Drew a Terror card.", cards=["manual"])
-
-
-def _empty_deck(sheet: GhoulSheet) -> str:
-    size = deck_size(sheet)
-    return (f"The Terror deck is empty: all {size} Terror cards are in your hand, in play, removed from the game "
-            "or discarded. Only cards returned to the deck (the Thief's Pickpocket) can be drawn again.")
 
 
 def _card(sheet: GhoulSheet, data: Mapping) -> TerrorCard:
@@ -709,7 +668,6 @@ def _cards_used_this_turn(sheet: GhoulSheet, kind: str) -> set:
 def do_use(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """A card's persistent or once per turn effect used this turn (recorded so that its once per
     game effect is refused this turn: "You cannot use both of a card's effects on the same turn")."""
-    _not_over(sheet)
     card = _card(sheet, data)
     return Outcome(f"Used the persistent or once per turn effect of {card}.", {"card": card.pk})
 
@@ -717,7 +675,6 @@ def do_use(sheet: GhoulSheet, data: Mapping) -> Outcome:
 def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """The once per game effect: the card leaves the game now, or at the end of the turn when the
     effect begins "During this turn" (GS14)."""
-    _not_over(sheet)
     card = _card(sheet, data)
     if card.pk in _cards_used_this_turn(sheet, "use"):
         raise SheetError(f"You used the other effect of {card} this turn: you cannot use both of a card's "
@@ -752,7 +709,6 @@ DISCARD_CHOICES = [("other", "Another effect"), ("scratch", "The Dragon's Scratc
 def do_discard(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """Discard a card from the hand. Pickpocket shuffles it back into the Terror deck; the text
     names no place for the other discards, which stay out of the deck (GS16)."""
-    _not_over(sheet)
     why = data.get("why") or "other"
     if why not in DISCARDS:
         raise SheetError("Choose why the card is discarded.")
@@ -786,6 +742,7 @@ def act(sheet_id: int, user, action: str, data: Mapping) -> Event:
     if handler is None:
         raise SheetError("Unknown action.")
     sheet = _locked(sheet_id, user)
+    _allowed(sheet, action)
     before = _snapshot(sheet, sheet.terror_cards.all())
     turn = sheet.turn
     outcome = handler(sheet, data)
