@@ -589,3 +589,60 @@ def legal(sheet: Sheet) -> frozenset[str]:
             continue
         allowed.add(action)
     return frozenset(allowed)
+
+
+# ---------------------------------------------------------------------------
+# What an action chooses: the space entered, the piece attacked, a bonus, a card's effect
+# ---------------------------------------------------------------------------
+
+def check_move_choice(vile: bool, attack_discs: int, occupied: bool, attacking: bool, unattackable: bool) -> None:
+    """Entering a space: an attack on entering needs a piece there, and the Ghoul at least the 1 disc an attack
+    costs ("Ghoul discs equal to 1 + the target's defense statistic"); a piece it cannot attack is only there
+    if the space is occupied."""
+    if attacking and not occupied:
+        raise NotNow("You can only attack on entering a space that holds a player piece.")
+    if attacking and not vile and attack_discs < attack_cost(0):
+        raise NotNow("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space "
+                     "costs +1.")
+    if unattackable and not occupied:
+        raise NotNow("A piece you cannot attack is only there if the space is occupied.")
+
+
+def check_vile_attack(name: str, already_attacked: bool, attack_value: int, defense: int, bonus: int = 0) -> None:
+    """The Vile Ghoul attacks each piece once a turn, only with Attack (plus a temporary bonus) greater than
+    its defense."""
+    if already_attacked:
+        raise NotNow(f"{name} was already attacked this turn.")
+    if not vile_can_attack(attack_value, defense, bonus):
+        plus = f" + {bonus}" if bonus else ""
+        raise NotNow(f"Attack {attack_value}{plus} is not greater than the {name}'s defense {defense}.")
+
+
+def check_vile_crystal(attack_value: int, bonus: int = 0) -> None:
+    if not vile_can_smash_crystal(attack_value, bonus):
+        raise NotNow(f"To smash a Crystal the Vile Ghoul needs at least {VILE_CRYSTAL_ATTACK} Attack.")
+
+
+def check_boost(use: str | None, source: str | None) -> None:
+    """A temporary bonus from a Boost die or a Hunt card; only a Boost die is spent as movement, and only
+    while one is left this turn."""
+    if use not in ("movement", "attack") or source not in ("boost", "hunt"):
+        raise NotNow("Choose what the bonus is for and where it comes from.")
+    if use == "movement" and source != "boost":
+        raise NotNow("Only Boost dice can be spent in place of movement points.")
+
+
+def check_boost_die(boost_dice_left: int) -> None:
+    if boost_dice_left <= 0:
+        raise NotNow("No unspent Boost die is left this turn.")
+
+
+def check_once_per_game(card: str, used_other_effect: bool, name: str = "", identical_played: bool = False) -> None:
+    """"You cannot use both of a card's effects on the same turn", nor the once per game effect of identical
+    cards on the same turn (GS14)."""
+    if used_other_effect:
+        raise NotNow(f"You used the other effect of {card} this turn: you cannot use both of a card's effects on "
+                     "the same turn.")
+    if identical_played:
+        raise NotNow(f"You already used the once per game effect of a {name} card this turn: not that of "
+                     "identical cards on the same turn.")

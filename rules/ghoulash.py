@@ -887,3 +887,106 @@ def legal(state: TableState, seat: int) -> frozenset[str]:
             continue
         allowed.add(action)
     return frozenset(allowed)
+
+
+# ---------------------------------------------------------------------------
+# What a play chooses: the token it acts on, the cards and squares it names
+# ---------------------------------------------------------------------------
+
+# The token each play acts on: (face up, still on the board, kinds; None: any) and the refusal otherwise
+TOKEN_CHOICES: dict[str, tuple[bool, tuple[str, ...] | None, str]] = {
+    "reveal": (False, None, "That token is already revealed."),
+    "enter": (True, ("hole", "ghoo-gun"), "Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is "
+                                          "battled, a First-Aid Kit used, a face-down token revealed)."),
+    "fight": (True, ("ghoul",), "Only a revealed Ghoul still on the board can be battled again."),
+    "first-aid": (True, ("first-aid",), "Choose a revealed First-Aid Kit on the board."),
+    "move-token": (False, None, "Only an unrevealed Encounter Token on the board can be moved."),
+}
+
+
+def check_token_choice(action: str, kind: str, revealed: bool, on_board: bool) -> None:
+    """The token a play acts on: a face-down one is revealed or moved (GT17, GT18); a revealed Ghoul is battled
+    again, a revealed First-Aid Kit used, a revealed Hole or Ghoo Gun entered (GT19)."""
+    face_up, kinds, refusal = TOKEN_CHOICES[action]
+    if revealed != face_up or not on_board or (kinds is not None and kind not in kinds):
+        raise NotNow(refusal)
+
+
+def check_challenge(cards: int) -> None:
+    """An opponent challenges "by playing up to two Value cards from their hand": one or two."""
+    if not 1 <= cards <= CHALLENGE_MAX_CARDS:
+        raise NotNow(f"A challenge is 1 to {CHALLENGE_MAX_CARDS} Value cards.")
+
+
+def check_parries(both: bool, only_parries: bool, parries: int, challenge_cards: int) -> None:
+    """The battling player's answer: each Parry card ignores one challenge card (FAQ). ``both``: a card named
+    as a Value card and as a Parry; ``only_parries``: every card named as a Parry is one."""
+    if both:
+        raise NotNow("A card is either a Value card put down or a Parry.")
+    if not only_parries:
+        raise NotNow("Only Parry cards ignore a challenge card.")
+    if parries > challenge_cards:
+        raise NotNow("Each Parry ignores one challenge card: that is more Parry cards than challenge cards.")
+
+
+def check_debris_values(cards: int) -> None:
+    """"the number of wounds can be increased by the opponent by playing a Value card along with the Debris
+    Action card": one Value card."""
+    if cards > 1:
+        raise NotNow("One Value card can be played with the Debris card.")
+
+
+def check_debris_tokens(tokens: int, most: int) -> None:
+    """Entering a square with Debris: one wound per token, and no more tokens than Debris cards in the decks."""
+    if not 1 <= tokens <= most:
+        raise NotNow(f"Give the number of Debris tokens on the square (1 to {most}: one per Debris card).")
+
+
+def check_hole_targets(already_in_a_hole: Sequence[str]) -> None:
+    """"Only one Hole token can be placed on a square"."""
+    if already_in_a_hole:
+        raise NotNow(f"{', '.join(already_in_a_hole)} already in a Hole: only one Hole token can be placed on a "
+                     "square.")
+
+
+def check_landing(mover_on_square: bool, player_tile: int | None, to_tile: int) -> None:
+    """A moved token landing on the mover's own square is only possible on the mover's tile (Lake's)."""
+    if mover_on_square and player_tile != to_tile:
+        raise NotNow(f"You are on tile {player_tile}: a token moved to tile {to_tile} cannot land on your square.")
+
+
+@dataclass(frozen=True)
+class RevealChoice:
+    """A token Cornealius chooses to reveal with a Specialty card: its label, face up or not, still on the
+    board, its tile."""
+
+    label: str
+    revealed: bool
+    on_board: bool
+    tile: int
+
+
+def check_specialty_reveal_choice(character: str, dead: bool, specialty_cards_used: int,
+                                  chosen: Sequence[RevealChoice], distinct: bool = True) -> None:
+    """"Cornealius can reveal a token on his tile every time he uses a Specialty card": at most one per
+    Specialty card, all on one tile (his), each face down on the board, each once (GT16)."""
+    if not chosen:
+        return
+    if character != REVEALS_WITH_SPECIALTY:
+        raise NotNow("Only Cornealius reveals a token when he uses a Specialty card.")
+    if dead:
+        raise NotNow("Cornealius is dead: his playing piece is off the board, so he has no tile to reveal a "
+                     "token on.")
+    allowed = specialty_reveals(character, specialty_cards_used, has_piece=True)
+    if not allowed:
+        raise NotNow("Cornealius reveals a token on his tile when he uses a Specialty card: these cards are "
+                     "not Specialty cards.")
+    if len(chosen) > allowed:
+        raise NotNow(f"One token per Specialty card used: at most {allowed} here.")
+    if not distinct:
+        raise NotNow("Choose each token to reveal once.")
+    for t in chosen:
+        if t.revealed or not t.on_board:
+            raise NotNow(f"{t.label} is already face up: choose a face-down token on your tile.")
+    if len({t.tile for t in chosen}) > 1:
+        raise NotNow("The tokens Cornealius reveals are on his tile: choose them on one tile.")

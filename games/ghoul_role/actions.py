@@ -36,6 +36,14 @@ def _flag(data: Mapping, key: str) -> bool:
     return data.get(key) in ("1", "on", "true", True)
 
 
+def _engine(check, *args) -> None:
+    """Run one of the engine's checks of what the action chose; its refusal is the player's message."""
+    try:
+        check(*args)
+    except rules.NotNow as exc:
+        raise services.SheetError(str(exc)) from None
+
+
 # --- actions ------------------------------------------------------------------------------
 
 
@@ -109,17 +117,10 @@ def _won(sheet: GhoulSheet) -> None:
 def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
     wall, occupied, attacking = _flag(data, "wall"), _flag(data, "occupied"), _flag(data, "attacking")
     entrance = _flag(data, "entrance")
-    if attacking and not occupied:
-        raise services.SheetError("You can only attack on entering a space that holds a player piece.")
+    unattackable = _flag(data, "unattackable")
+    _engine(rules.check_move_choice, sheet.is_vile, sheet.attack_discs, occupied, attacking, unattackable)
     extras = [w for w, on in (("through a wall", wall), ("into an occupied space", occupied),
                               ("to attack at once", attacking)) if on]
-    if attacking and not sheet.is_vile and sheet.attack_discs < rules.attack_cost(0):
-        # an attack costs "Ghoul discs equal to 1 + the target's defense statistic": at least 1
-        raise services.SheetError("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space "
-                         "costs +1.")
-    unattackable = _flag(data, "unattackable")
-    if unattackable and not occupied:
-        raise services.SheetError("A piece you cannot attack is only there if the space is occupied.")
     if sheet.is_vile:
         if occupied:
             defense = _int(data, "defense", "the piece's defense statistic", 0, 20)
@@ -224,11 +225,7 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
     before = engine_state(sheet)
     cards: list[str] = []
     if sheet.is_vile:
-        if name in sheet.attacked:
-            raise services.SheetError(f"{name} was already attacked this turn.")
-        if not rules.vile_can_attack(sheet.attack_discs, defense, sheet.bonus):
-            bonus = f" + {sheet.bonus}" if sheet.bonus else ""
-            raise services.SheetError(f"Attack {sheet.attack_discs}{bonus} is not greater than the {name}'s defense {defense}.")
+        _engine(rules.check_vile_attack, name, name in sheet.attacked, sheet.attack_discs, defense, sheet.bonus)
         sheet.attacked = sorted(set(sheet.attacked) | {name})
         cards = ["attack"] * rules.vile_terror_draws(1, 0)
         sheet.bonus = 0
@@ -265,8 +262,7 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 def do_crystal(sheet: GhoulSheet, data: Mapping) -> Outcome:
     if sheet.is_vile:
-        if not rules.vile_can_smash_crystal(sheet.attack_discs, sheet.bonus):
-            raise services.SheetError(f"To smash a Crystal the Vile Ghoul needs at least {rules.VILE_CRYSTAL_ATTACK} Attack.")
+        _engine(rules.check_vile_crystal, sheet.attack_discs, sheet.bonus)
         sheet.crystals += 1
         sheet.bonus = 0
     else:
@@ -341,14 +337,10 @@ def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """A temporary Attack bonus (a Boost die or a Hunt card), or a Boost die spent as movement.
     What a Boost die is worth is printed on the board, not in the text: the player types it."""
     use, source = data.get("use"), data.get("source")
-    if use not in ("movement", "attack") or source not in ("boost", "hunt"):
-        raise services.SheetError("Choose what the bonus is for and where it comes from.")
-    if use == "movement" and source != "boost":
-        raise services.SheetError("Only Boost dice can be spent in place of movement points.")
+    _engine(rules.check_boost, use, source)
     points = _int(data, "points", "what it is worth", 1, 12)
     if source == "boost":
-        if sheet.boost_spent >= sheet.boost_dice:
-            raise services.SheetError("No unspent Boost die is left this turn.")
+        _engine(rules.check_boost_die, sheet.boost_dice - sheet.boost_spent)
         sheet.boost_spent += 1
     if use == "movement":
         sheet.movement += points
@@ -426,15 +418,12 @@ def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
     """The once per game effect: the card leaves the game now, or at the end of the turn when the
     effect begins "During this turn" (GS14)."""
     card = _card(sheet, data)
-    if card.pk in _cards_used_this_turn(sheet, "use"):
-        raise services.SheetError(f"You used the other effect of {card} this turn: you cannot use both of a card's "
-                         "effects on the same turn.")
+    _engine(rules.check_once_per_game, str(card), card.pk in _cards_used_this_turn(sheet, "use"))
     name = card.name.strip().casefold()
     if name:
         played = sheet.terror_cards.filter(pk__in=_cards_used_this_turn(sheet, "play")).exclude(pk=card.pk)
-        if any(other.name.strip().casefold() == name for other in played):
-            raise services.SheetError(f"You already used the once per game effect of a {card.name} card this turn: "
-                             "not that of identical cards on the same turn.")
+        _engine(rules.check_once_per_game, str(card), False, card.name,
+                any(other.name.strip().casefold() == name for other in played))
     during = _flag(data, "during")
     card.status = TerrorCard.ACTIVE if during else TerrorCard.PLAYED
     card.save(update_fields=["status"])

@@ -13,6 +13,12 @@ from games.ghoulash.catalogue import (SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
 from games.ghoulash.state import PENDING, current_icv, debris_in_game, piles_of, store_piles, table_state
 
+
+def _log(game: Game, actor, kind: str, text: str, seed: int | None = None):
+    """Append to the game's public event log (``services._log``, the one place that writes it)."""
+    return services._log(game, actor, kind, text, seed)
+
+
 # What a wound (or a lost battle) can change on a player
 WOUND_FIELDS = ["hand", "draw", "discard", "wounds", "dead", "victory_points"]
 
@@ -67,7 +73,7 @@ def _check_end(game: Game, players: list[Player], tokens: list[TileToken], actor
         game.battle = None
         how = f"reached {gh.WINNING_VP} Victory Points" if any(p.victory_points >= gh.WINNING_VP for p in players) \
             else "every Encounter Token is revealed and resolved: the most Victory Points"
-        services._log(game, actor, "win", f"The game is over ({how}). Winner{'s' if len(winners) > 1 else ''}: "
+        _log(game, actor, "win", f"The game is over ({how}). Winner{'s' if len(winners) > 1 else ''}: "
              f"{', '.join(winners)}.")
 
 
@@ -92,7 +98,7 @@ def _wound(game: Game, player: Player, wounds: int, tokens: list[TileToken], why
         _recount_vp(player, tokens)
         text += f" {len(piles.wounds)} wounds reach Health {player.health}: {player.character_name} is dead; " \
                 "their Ghoul tokens are set aside."
-    services._log(game, player.user, "wounds", text, seed)
+    _log(game, player.user, "wounds", text, seed)
 
 
 def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], result: gh.BattleResult) -> None:
@@ -111,11 +117,11 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
         token.holder, token.state = battler, TileToken.TAKEN
         token.save(update_fields=["holder", "state"])
         _recount_vp(battler, tokens)
-        services._log(game, battler.user, "battle-won", f"{battler.user.username} defeats the strength-{token.strength} Ghoul "
+        _log(game, battler.user, "battle-won", f"{battler.user.username} defeats the strength-{token.strength} Ghoul "
              f"with {result.total} against the {result.needed} needed ({how}) and wins {result.victory_points} "
              f"Victory Points (now {battler.victory_points}).")
     else:
-        services._log(game, battler.user, "battle-lost", f"{battler.user.username} loses the battle against the "
+        _log(game, battler.user, "battle-lost", f"{battler.user.username} loses the battle against the "
              f"strength-{token.strength} Ghoul: {result.total} of the {result.needed} needed ({how}). "
              "The Ghoul stays on its square.")
         _wound(game, battler, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
@@ -147,7 +153,7 @@ def _do_replenish(game, players, tokens, me, current, data) -> None:
     me.save(update_fields=["hand", "draw", "discard"])
     drawn = len(me.hand) - (before - len(discards))
     game.phase = Game.TURN
-    services._log(game, me.user, "replenish", f"{me.user.username} discards {len(discards)} card{'s' if len(discards) != 1 else ''} "
+    _log(game, me.user, "replenish", f"{me.user.username} discards {len(discards)} card{'s' if len(discards) != 1 else ''} "
          f"and draws {drawn} (hand {len(me.hand)}).", seed)
 
 
@@ -162,6 +168,13 @@ def _token(tokens: list[TileToken], raw) -> TileToken:
     return token
 
 
+def _chosen_token(tokens: list[TileToken], raw, action: str) -> TileToken:
+    """The token the play ``action`` acts on, one the engine allows for it."""
+    token = _token(tokens, raw)
+    _engine(gh.check_token_choice, action, token.kind, token.revealed, token.state == TileToken.ON_BOARD)
+    return token
+
+
 def _start_battle(game: Game, me: Player, token: TileToken) -> None:
     game.phase = Game.BATTLE
     game.battle = {"seat": me.seat, "token": token.pk, "played": [], "offers": [], "challenger": None,
@@ -170,12 +183,10 @@ def _start_battle(game: Game, me: Player, token: TileToken) -> None:
 
 def _do_reveal(game, players, tokens, me, current, data) -> None:
     game.moved = True
-    token = _token(tokens, data.get("token"))
-    if token.revealed or token.state != TileToken.ON_BOARD:
-        raise services.GameError("That token is already revealed.")
+    token = _chosen_token(tokens, data.get("token"), "reveal")
     token.revealed = True
     game.encountered = True
-    services._log(game, me.user, "reveal", f"{me.user.username} enters {token.label.lower()} and reveals {_what(token)}.")
+    _log(game, me.user, "reveal", f"{me.user.username} enters {token.label.lower()} and reveals {_what(token)}.")
     _encounter(game, players, tokens, me, token)
 
 
@@ -191,7 +202,7 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
     if token.kind == "ghoul":
         if who.in_hole:
             result = gh.ghoul_battle(token.strength, token.victory_points, current_icv(who, tokens), in_hole=True)
-            services._log(game, who.user, "battle-lost", f"{who.user.username} is in a Hole and cannot play Value cards: "
+            _log(game, who.user, "battle-lost", f"{who.user.username} is in a Hole and cannot play Value cards: "
                  f"the battle against the strength-{token.strength} Ghoul is lost. The Ghoul stays on its square.")
             _wound(game, who, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
             who.save(update_fields=WOUND_FIELDS)
@@ -200,7 +211,7 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
     elif token.kind == "hole":
         if who.in_hole:
             token.state = TileToken.REMOVED
-            services._log(game, who.user, "hole", f"{who.user.username} is already in a Hole: only one Hole token can be "
+            _log(game, who.user, "hole", f"{who.user.username} is already in a Hole: only one Hole token can be "
                  "placed on a square, so the uppermost Hole token is removed from the board.")
         else:
             if who.seat == game.current_seat:
@@ -208,16 +219,16 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
             _fall_into_hole(game, players, tokens, who, "falls into the Hole")
     elif token.kind == "first-aid":
         if who.in_hole:
-            services._log(game, who.user, "first-aid", f"{who.user.username} is in a Hole and can take no action: the kit "
+            _log(game, who.user, "first-aid", f"{who.user.username} is in a Hole and can take no action: the kit "
                  "stays on the square, revealed.")
         elif who.wounds:
             game.phase = Game.FIRST_AID
             game.battle = {"token": token.pk, "seat": who.seat}
         else:
-            services._log(game, who.user, "first-aid", f"{who.user.username} has no wounds: the kit stays on the square, revealed.")
+            _log(game, who.user, "first-aid", f"{who.user.username} has no wounds: the kit stays on the square, revealed.")
     elif token.kind == "ghoo-gun":
         token.holder, token.state = who, TileToken.TAKEN
-        services._log(game, who.user, "ghoo-gun", f"{who.user.username} takes the Ghoo Gun: Initial Combat Value "
+        _log(game, who.user, "ghoo-gun", f"{who.user.username} takes the Ghoo Gun: Initial Combat Value "
              f"{current_icv(who, tokens)} for the rest of the game.")
     token.save(update_fields=["revealed", "holder", "state"])
 
@@ -228,21 +239,16 @@ def _do_enter(game, players, tokens, me, current, data) -> None:
     Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
     turn". A Ghoul is battled ("fight") and a First-Aid Kit used ("first-aid") through their own buttons."""
     game.moved = True
-    token = _token(tokens, data.get("token"))
-    if not (token.revealed and token.state == TileToken.ON_BOARD and token.kind in ("hole", "ghoo-gun")):
-        raise services.GameError("Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is battled, a "
-                        "First-Aid Kit used, a face-down token revealed).")
+    token = _chosen_token(tokens, data.get("token"), "enter")
     game.encountered = True
-    services._log(game, me.user, "enter", f"{me.user.username} enters {token.label.lower()}, {_what(token)}, and stops.")
+    _log(game, me.user, "enter", f"{me.user.username} enters {token.label.lower()}, {_what(token)}, and stops.")
     _encounter(game, players, tokens, me, token)
 
 
 def _do_fight(game, players, tokens, me, current, data) -> None:
-    token = _token(tokens, data.get("token"))
-    if not (token.revealed and token.kind == "ghoul" and token.state == TileToken.ON_BOARD):
-        raise services.GameError("Only a revealed Ghoul still on the board can be battled again.")
+    token = _chosen_token(tokens, data.get("token"), "fight")
     game.encountered = True
-    services._log(game, me.user, "fight", f"{me.user.username} battles the strength-{token.strength} Ghoul on "
+    _log(game, me.user, "fight", f"{me.user.username} battles the strength-{token.strength} Ghoul on "
          f"{token.label.lower()}.")
     _start_battle(game, me, token)
 
@@ -254,7 +260,7 @@ def _heal(game: Game, me: Player, token: TileToken) -> None:
     me.save(update_fields=["hand", "draw", "discard", "wounds"])
     token.state = TileToken.USED
     token.save(update_fields=["state"])
-    services._log(game, me.user, "first-aid", f"{me.user.username} uses the First-Aid Kit: {healed} wound card"
+    _log(game, me.user, "first-aid", f"{me.user.username} uses the First-Aid Kit: {healed} wound card"
          f"{'s' if healed != 1 else ''} back to the discard pile; the kit is removed from the board.")
 
 
@@ -262,9 +268,7 @@ def _do_first_aid(game, players, tokens, me, current, data) -> None:
     if game.phase == Game.FIRST_AID:
         token = _token(tokens, game.battle["token"])
     else:
-        token = _token(tokens, data.get("token"))
-        if not (token.revealed and token.kind == "first-aid" and token.state == TileToken.ON_BOARD):
-            raise services.GameError("Choose a revealed First-Aid Kit on the board.")
+        token = _chosen_token(tokens, data.get("token"), "first-aid")
         game.encountered = True
     _heal(game, me, token)
     game.phase, game.battle = Game.TURN, None
@@ -272,7 +276,7 @@ def _do_first_aid(game, players, tokens, me, current, data) -> None:
 
 def _do_leave_first_aid(game, players, tokens, me, current, data) -> None:
     game.phase, game.battle = Game.TURN, None
-    services._log(game, me.user, "first-aid", f"{me.user.username} leaves the First-Aid Kit on the square, revealed.")
+    _log(game, me.user, "first-aid", f"{me.user.username} leaves the First-Aid Kit on the square, revealed.")
 
 
 def _do_play(game, players, tokens, me, current, data) -> None:
@@ -286,7 +290,7 @@ def _do_play(game, players, tokens, me, current, data) -> None:
     _put_down(me, ids)
     me.save(update_fields=["hand"])
     result = _battle_result(battle, token, me, current_icv(me, tokens, battle))
-    services._log(game, me.user, "play", f"{me.user.username} puts down {card_text(cards)}: Initial Combat Value "
+    _log(game, me.user, "play", f"{me.user.username} puts down {card_text(cards)}: Initial Combat Value "
          f"{current_icv(me, tokens, battle)} + {sum(c['value'] for c in cards)} = {result.total_before_challenge} "
          f"against strength {token.strength} ({result.needed} needed).")
     _reveal_on_tile(game, me, reveals)
@@ -305,8 +309,7 @@ def _do_play(game, players, tokens, me, current, data) -> None:
 def _do_challenge(game, players, tokens, me, current, data) -> None:
     battle = game.battle
     ids = _card_ids(data.getlist("cards"))
-    if not 1 <= len(ids) <= gh.CHALLENGE_MAX_CARDS:
-        raise services.GameError(f"A challenge is 1 to {gh.CHALLENGE_MAX_CARDS} Value cards.")
+    _engine(gh.check_challenge, len(ids))
     cards = _from_hand(me, ids)
     values = _values(cards)
     reveals = _specialty_reveals(me, tokens, cards, data)
@@ -316,7 +319,7 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
     battler = next(p for p in players if p.seat == battle["seat"])
     token = _token(tokens, battle["token"])
     result = _battle_result(battle, token, battler, current_icv(battler, tokens, battle))
-    services._log(game, me.user, "challenge", f"{me.user.username} challenges with {card_text(cards)}: "
+    _log(game, me.user, "challenge", f"{me.user.username} challenges with {card_text(cards)}: "
          f"{battler.user.username}'s total drops to {result.after_challenge} ({result.needed} needed).")
     _reveal_on_tile(game, me, reveals)
     if result.won:
@@ -328,7 +331,7 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
 def _do_decline(game, players, tokens, me, current, data) -> None:
     battle = game.battle
     battle["offers"] = battle["offers"][1:]
-    services._log(game, me.user, "decline", f"{me.user.username} declines to challenge.")
+    _log(game, me.user, "decline", f"{me.user.username} declines to challenge.")
     if not battle["offers"]:
         battler = next(p for p in players if p.seat == battle["seat"])
         token = _token(tokens, battle["token"])
@@ -340,13 +343,11 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     ids = _card_ids(data.getlist("cards"))
     parry_ids = _card_ids(data.getlist("parry"))
     if set(ids) & set(parry_ids):
-        raise services.GameError("A card is either a Value card put down or a Parry.")
+        _engine(gh.check_parries, True, True, 0, 0)
     cards = _from_hand(me, ids)
     parries = _from_hand(me, parry_ids)
-    if any(c.get("slug") != "parry" and c["name"].lower() != "parry" for c in parries):
-        raise services.GameError("Only Parry cards ignore a challenge card.")
-    if len(parries) > len(battle["challenge_values"]):
-        raise services.GameError("Each Parry ignores one challenge card: that is more Parry cards than challenge cards.")
+    _engine(gh.check_parries, False, all(c.get("slug") == "parry" or c["name"].lower() == "parry" for c in parries),
+            len(parries), len(battle["challenge_values"]))
     _values(cards)
     reveals = _specialty_reveals(me, tokens, cards, data)
     # each Parry ignores one challenge card: the highest ones (the battling player's best choice)
@@ -358,7 +359,7 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     _put_down(me, ids + parry_ids)
     me.save(update_fields=["hand"])
     parry_text = f", Parry ignores {', '.join(map(str, battle['parried_values']))}" if parries else ""
-    services._log(game, me.user, "respond", f"{me.user.username} answers with {card_text(cards)}{parry_text}: "
+    _log(game, me.user, "respond", f"{me.user.username} answers with {card_text(cards)}{parry_text}: "
          f"total {result.total} ({result.needed} needed)." if cards or parries else
          f"{me.user.username} has no answer to the challenge.")
     _reveal_on_tile(game, me, reveals)
@@ -372,26 +373,14 @@ def _specialty_reveals(me: Player, tokens: list[TileToken], cards: list[dict], d
     raw = [x for x in data.getlist("reveal") if x]
     if not raw:
         return []
-    if me.character != gh.REVEALS_WITH_SPECIALTY:
-        raise services.GameError("Only Cornealius reveals a token when he uses a Specialty card.")
-    if me.dead:
-        raise services.GameError("Cornealius is dead: his playing piece is off the board, so he has no tile to reveal a "
-                        "token on.")
     used = sum(1 for c in cards if c["type"] in SPECIALTY_TYPES)
-    allowed = gh.specialty_reveals(me.character, used, has_piece=True)
-    if not allowed:
-        raise services.GameError("Cornealius reveals a token on his tile when he uses a Specialty card: these cards are "
-                        "not Specialty cards.")
-    if len(raw) > allowed:
-        raise services.GameError(f"One token per Specialty card used: at most {allowed} here.")
+    # the rules first (who, how many), then which tokens: as many as allowed are read before they are checked
+    _engine(gh.check_specialty_reveal_choice, me.character, me.dead, used,
+            [gh.RevealChoice("", False, True, 0)] * len(raw))
     chosen = [_token(tokens, x) for x in raw]
-    if len({t.pk for t in chosen}) != len(chosen):
-        raise services.GameError("Choose each token to reveal once.")
-    for t in chosen:
-        if t.revealed or t.state != TileToken.ON_BOARD:
-            raise services.GameError(f"{t.label} is already face up: choose a face-down token on your tile.")
-    if len({t.tile for t in chosen}) > 1:
-        raise services.GameError("The tokens Cornealius reveals are on his tile: choose them on one tile.")
+    _engine(gh.check_specialty_reveal_choice, me.character, me.dead, used,
+            [gh.RevealChoice(t.label, t.revealed, t.state == TileToken.ON_BOARD, t.tile) for t in chosen],
+            len({t.pk for t in chosen}) == len(chosen))
     return chosen
 
 
@@ -402,7 +391,7 @@ def _reveal_on_tile(game: Game, me: Player, chosen: list[TileToken]) -> None:
     for t in chosen:
         t.revealed = True
         t.save(update_fields=["revealed"])
-        services._log(game, me.user, "specialty-reveal", f"{me.user.username} (Cornealius' specialty, with the Specialty "
+        _log(game, me.user, "specialty-reveal", f"{me.user.username} (Cornealius' specialty, with the Specialty "
              f"card) reveals {t.label.lower()} on his tile: {_what(t)}. It stays on its square, face up; no "
              "encounter.")
 
@@ -423,12 +412,12 @@ def _do_card(game, players, tokens, me, current, data) -> None:
         _count_action_card(game)
     _discard(me, ids)
     me.save(update_fields=["hand", "discard"])
-    services._log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
+    _log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
          + (f": {card['text']}" if card.get("text") else "."))
     if sets_icv:
         game.battle["icv_card"] = card["id"]
         token = _token(tokens, game.battle["token"])
-        services._log(game, me.user, "icv", f"{me.user.username}'s Initial Combat Value in this battle becomes the Ghoul's "
+        _log(game, me.user, "icv", f"{me.user.username}'s Initial Combat Value in this battle becomes the Ghoul's "
              f"strength: {current_icv(me, tokens, game.battle)} ({token.strength + gh.BEAT_BY} needed).")
     _reveal_on_tile(game, me, reveals)
 
@@ -478,16 +467,14 @@ def _do_hole(game, players, tokens, me, current, data) -> None:
     out of the game until the beginning of their next turn (GT14)."""
     card = _action_card(me, data, "hole", "Hole")
     targets = _targets(players, me, data)
-    already = [t.user.username for t in targets if t.in_hole]
-    if already:
-        raise services.GameError(f"{', '.join(already)} already in a Hole: only one Hole token can be placed on a square.")
+    _engine(gh.check_hole_targets, [t.user.username for t in targets if t.in_hole])
     _count_action_card(game)
     _discard(me, [card["id"]])
     me.save(update_fields=["hand", "discard"])
     for t in targets:
         t.in_hole = True
         t.save(update_fields=["in_hole"])
-    services._log(game, me.user, "hole", f"{me.user.username} plays {card['name']} (Action) on the square of {_names(targets)}: "
+    _log(game, me.user, "hole", f"{me.user.username} plays {card['name']} (Action) on the square of {_names(targets)}: "
          f"a Hole token under their playing piece; {_names(targets)} "
          f"{'falls' if len(targets) == 1 else 'fall'} into the Hole, out of the game until the beginning of "
          f"{'their' if len(targets) == 1 else 'each one’s'} next turn.")
@@ -499,14 +486,13 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
     card = _action_card(me, data, "debris", "Debris")
     targets = _targets(players, me, data)
     value_ids = _card_ids([v for v in data.getlist("value") if v])
-    if len(value_ids) > 1:
-        raise services.GameError("One Value card can be played with the Debris card.")
+    _engine(gh.check_debris_values, len(value_ids))
     value_cards = _from_hand(me, [card["id"]] + value_ids)[1:]
     value = _values(value_cards)[0] if value_cards else None
     wounds = gh.debris_wounds(by_action=True, value_card=value)
     _count_action_card(game)
     _discard(me, [card["id"]] + value_ids)
-    services._log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
+    _log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
          + (f" with {card_text(value_cards)}" if value_cards else "")
          + f" on the square of {_names(targets)}: a Debris token under their playing piece.")
     for t in targets:
@@ -523,11 +509,10 @@ def _do_debris_square(game, players, tokens, me, current, data) -> None:
         count = int(data.get("tokens"))
     except (TypeError, ValueError):
         count = 0
-    if not 1 <= count <= most:
-        raise services.GameError(f"Give the number of Debris tokens on the square (1 to {most}: one per Debris card).")
+    _engine(gh.check_debris_tokens, count, most)
     game.encountered = True
     wounds = gh.debris_wounds(by_action=False, tokens=count)
-    services._log(game, me.user, "debris", f"{me.user.username} enters a square with {count} Debris token"
+    _log(game, me.user, "debris", f"{me.user.username} enters a square with {count} Debris token"
          f"{'s' if count != 1 else ''} and stops.")
     _wound(game, me, wounds, tokens, "Debris, one wound per token")
     Player.objects.bulk_update([me], WOUND_FIELDS)
@@ -549,7 +534,7 @@ def _fall_into_hole(game: Game, players: list[Player], tokens: list[TileToken], 
     (the last token may be this Hole: GT12)."""
     who.in_hole = True
     who.save(update_fields=["in_hole"])
-    services._log(game, who.user, "hole", f"{who.user.username} {how}: out of the game until the beginning of their next turn.")
+    _log(game, who.user, "hole", f"{who.user.username} {how}: out of the game until the beginning of their next turn.")
     if who.seat == game.current_seat:
         _end_if_over(game, players, tokens, who.user)
         if game.status == Game.PLAYING:
@@ -577,7 +562,7 @@ def _do_give_up_movement(game, players, tokens, me, current, data) -> None:
     """Zone's specialty: "sacrifice movement during a turn in order to play two Action cards in that turn,
     rather than one" (GT9). Declared before the second Action card; no square is entered afterwards."""
     game.gave_up_movement = True
-    services._log(game, me.user, "give-up-movement", f"{me.user.username} gives up movement this turn to play "
+    _log(game, me.user, "give-up-movement", f"{me.user.username} gives up movement this turn to play "
          f"{gh.trades_movement_for_action_cards(me.character)} Action cards (Zone's specialty).")
 
 
@@ -598,9 +583,7 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     occupied by another player, in which case that player must resolve that encounter immediately, even though
     it is not their turn" (GT17, GT18). The tracker has no squares: the player gives their tile, the tile the
     token goes to and who stands on the square it lands on; the spaces and walls are counted at the table."""
-    token = _token(tokens, data.get("token"))
-    if token.revealed or token.state != TileToken.ON_BOARD:
-        raise services.GameError("Only an unrevealed Encounter Token on the board can be moved.")
+    token = _chosen_token(tokens, data.get("token"), "move-token")
     to_tile = _tile(data.get("to_tile"), f"Choose the tile the token is moved to (1 to {gh.TILES}).")
     my_tile = None if me.dead else _tile(data.get("my_tile"), f"Give the tile your playing piece is on (1 to "
                                                              f"{gh.TILES}): the tracker has no squares.")
@@ -611,8 +594,7 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
         raise services.GameError(msg[0].upper() + msg[1:] + ".") from None
     on_square = _players_on_a_square(players, data.getlist("on_square"),
                                      "Choose the players standing on the square the token is moved to.")
-    if me in on_square and my_tile != to_tile:
-        raise services.GameError(f"You are on tile {my_tile}: a token moved to tile {to_tile} cannot land on your square.")
+    _engine(gh.check_landing, me in on_square, my_tile, to_tile)
     old_label, from_tile = token.label, token.tile
     if to_tile != token.tile:
         token.slot = max((t.slot for t in tokens if t.tile == to_tile), default=0) + 1
@@ -621,7 +603,7 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     specialty = (" (Lake's specialty: he moves tokens on his own tile and onto it)"
                  if me.character == gh.MOVES_TOKENS_ON_OWN_TILE and my_tile in (from_tile, to_tile) else "")
     where = f"to tile {to_tile} (now {token.label.lower()})" if to_tile != from_tile else "on its tile"
-    services._log(game, me.user, "move-token", f"{me.user.username} moves the face-down {old_label.lower()} up to "
+    _log(game, me.user, "move-token", f"{me.user.username} moves the face-down {old_label.lower()} up to "
          f"{gh.MOVE_TOKEN_SPACES} spaces {where}{specialty}.")
     if not on_square:
         token.save(update_fields=["tile", "slot"])
@@ -629,12 +611,12 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     token.revealed = True
     token.save(update_fields=["tile", "slot", "revealed"])
     names = [p.user.username for p in on_square]
-    services._log(game, me.user, "move-token", f"It lands on the square of {' and '.join(names)} and is revealed: "
+    _log(game, me.user, "move-token", f"It lands on the square of {' and '.join(names)} and is revealed: "
          f"{_what(token)}.")
     if token.kind == "hole" and any(p.in_hole for p in on_square):
         token.state = TileToken.REMOVED
         token.save(update_fields=["state"])
-        services._log(game, me.user, "hole", "A Hole token is already on that square: only one Hole token can be placed "
+        _log(game, me.user, "hole", "A Hole token is already on that square: only one Hole token can be placed "
              "on a square, so the uppermost Hole token is removed from the board.")
         return
     order = gh.moved_token_resolvers([p.user.username for p in players], me.user.username, names, token.kind)
@@ -658,11 +640,11 @@ def _end_turn(game: Game, players: list[Player], me: Player) -> None:
     game.moved = False
     game.gave_up_movement = False
     game.battle = None
-    services._log(game, nxt.user, "turn", f"Turn {game.turn}: {nxt.user.username}'s turn.")
+    _log(game, nxt.user, "turn", f"Turn {game.turn}: {nxt.user.username}'s turn.")
     if nxt.in_hole:
         nxt.in_hole = False
         nxt.save(update_fields=["in_hole"])
-        services._log(game, nxt.user, "hole", f"{nxt.user.username} climbs out of the Hole.")
+        _log(game, nxt.user, "hole", f"{nxt.user.username} climbs out of the Hole.")
 
 
 def _do_end_turn(game, players, tokens, me, current, data) -> None:

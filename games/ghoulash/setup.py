@@ -14,6 +14,12 @@ from games.ghoulash.catalogue import (MAX_PLAYERS, MIN_PLAYERS, box_problems, ca
                                       profiles)
 from games.ghoulash.models import Game, GhoulashBox, Player, TileToken
 
+
+def _log(game: Game, actor, kind: str, text: str, seed: int | None = None):
+    """Append to the game's public event log (``services._log``, the one place that writes it)."""
+    return services._log(game, actor, kind, text, seed)
+
+
 def game_tokens(cat: dict, box: GhoulashBox, lock_and_load: bool) -> tuple[list[gh.EncounterToken], list[gh.EncounterToken]]:
     """The core Encounter Tokens (catalogue counts, Ghoul VP from the rules or the box) and the scenario extras."""
     vp = {g["strength"]: g["victory_points"] for g in ghoul_values(box, cat)}
@@ -77,7 +83,7 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
                   victory_points=p.token.victory_points)
         for tile, placements in enumerate(board) for slot, p in enumerate(placements)
     ])
-    services._log(game, creator, "deal", f"{creator.username} set up the game: {len(core)} core Encounter Tokens"
+    _log(game, creator, "deal", f"{creator.username} set up the game: {len(core)} core Encounter Tokens"
          + (f" and {len(extras)} Ghoo Gun tokens (Lock and Load)" if extras else "")
          + " shuffled face down onto the four tiles.", deal_seed)
     for seat, (user, slug) in enumerate(zip(users, chars)):
@@ -96,8 +102,8 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
             initial_combat_value=p["numbers"]["initial_combat_value"], movement=p["numbers"]["movement"],
             health=p["numbers"]["health"], specialty=p["specialty"], deck=deck,
             hand=[c.copy for c in piles.hand], draw=[c.copy for c in piles.draw])
-        services._log(game, user, "shuffle", f"{user.username} ({p['full_name']}) shuffles the deck of {len(deck)} "
+        _log(game, user, "shuffle", f"{user.username} ({p['full_name']}) shuffles the deck of {len(deck)} "
              f"and deals {len(piles.hand)} cards.", seed)
     first = users[0]
-    services._log(game, first, "turn", f"Turn 1: {first.username} plays first.")
+    _log(game, first, "turn", f"Turn 1: {first.username} plays first.")
     return game

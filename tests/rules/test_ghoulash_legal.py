@@ -137,3 +137,74 @@ def test_legal_is_exactly_what_check_allows():
                 except gh.NotNow:
                     allowed = False
                 assert (action in gh.legal(state, seat)) is allowed
+
+
+# --- what a play chooses ----------------------------------------------------------------
+
+def test_each_play_acts_on_its_own_kind_of_token():
+    gh.check_token_choice("reveal", "ghoul", revealed=False, on_board=True)
+    gh.check_token_choice("fight", "ghoul", revealed=True, on_board=True)
+    gh.check_token_choice("enter", "ghoo-gun", revealed=True, on_board=True)
+    with pytest.raises(gh.NotNow, match="^That token is already revealed.$"):
+        gh.check_token_choice("reveal", "hole", revealed=True, on_board=True)
+    with pytest.raises(gh.NotNow, match="^Only a revealed Ghoul still on the board can be battled again.$"):
+        gh.check_token_choice("fight", "ghoul", revealed=True, on_board=False)
+    with pytest.raises(gh.NotNow, match="^Choose a revealed First-Aid Kit on the board.$"):
+        gh.check_token_choice("first-aid", "ghoul", revealed=True, on_board=True)
+    with pytest.raises(gh.NotNow, match="^Choose a revealed Hole or Ghoo Gun"):
+        gh.check_token_choice("enter", "ghoul", revealed=True, on_board=True)
+    with pytest.raises(gh.NotNow, match="^Only an unrevealed Encounter Token"):
+        gh.check_token_choice("move-token", "ghoul", revealed=True, on_board=True)
+
+
+def test_a_challenge_is_up_to_two_value_cards_and_each_parry_ignores_one():
+    gh.check_challenge(gh.CHALLENGE_MAX_CARDS)
+    for n in (0, gh.CHALLENGE_MAX_CARDS + 1):
+        with pytest.raises(gh.NotNow, match="^A challenge is 1 to 2 Value cards.$"):
+            gh.check_challenge(n)
+    gh.check_parries(False, True, 2, 2)
+    with pytest.raises(gh.NotNow, match="more Parry cards than challenge cards"):
+        gh.check_parries(False, True, 2, 1)
+    with pytest.raises(gh.NotNow, match="^Only Parry cards"):
+        gh.check_parries(False, False, 1, 1)
+    with pytest.raises(gh.NotNow, match="either a Value card put down or a Parry"):
+        gh.check_parries(True, True, 0, 0)
+
+
+def test_debris_and_holes():
+    gh.check_debris_values(1)
+    with pytest.raises(gh.NotNow, match="^One Value card"):
+        gh.check_debris_values(2)
+    gh.check_debris_tokens(2, 2)
+    with pytest.raises(gh.NotNow, match=r"\(1 to 2: one per Debris card\)"):
+        gh.check_debris_tokens(3, 2)
+    gh.check_hole_targets([])
+    with pytest.raises(gh.NotNow, match="^ann, bob already in a Hole"):
+        gh.check_hole_targets(["ann", "bob"])
+
+
+def test_a_token_lands_on_the_movers_square_only_on_the_movers_tile():
+    gh.check_landing(True, 2, 2)
+    gh.check_landing(False, 1, 2)
+    with pytest.raises(gh.NotNow, match="^You are on tile 1: a token moved to tile 2 cannot land on your square.$"):
+        gh.check_landing(True, 1, 2)
+
+
+def test_cornealius_reveals_one_face_down_token_on_his_tile_per_specialty_card():
+    down = [gh.RevealChoice("Tile 1, token 1", False, True, 1), gh.RevealChoice("Tile 1, token 2", False, True, 1)]
+    gh.check_specialty_reveal_choice("cornealius", False, 2, down)
+    gh.check_specialty_reveal_choice("lake", False, 0, [])  # nothing chosen, nothing to check
+    with pytest.raises(gh.NotNow, match="^Only Cornealius"):
+        gh.check_specialty_reveal_choice("lake", False, 1, down[:1])
+    with pytest.raises(gh.NotNow, match="^Cornealius is dead"):
+        gh.check_specialty_reveal_choice("cornealius", True, 1, down[:1])
+    with pytest.raises(gh.NotNow, match="these cards are not Specialty cards"):
+        gh.check_specialty_reveal_choice("cornealius", False, 0, down[:1])
+    with pytest.raises(gh.NotNow, match="at most 1 here"):
+        gh.check_specialty_reveal_choice("cornealius", False, 1, down)
+    with pytest.raises(gh.NotNow, match="^Choose each token to reveal once"):
+        gh.check_specialty_reveal_choice("cornealius", False, 2, down, distinct=False)
+    with pytest.raises(gh.NotNow, match="^Tile 1, token 2 is already face up"):
+        gh.check_specialty_reveal_choice("cornealius", False, 2, [down[0], replace(down[1], revealed=True)])
+    with pytest.raises(gh.NotNow, match="on one tile"):
+        gh.check_specialty_reveal_choice("cornealius", False, 2, [down[0], replace(down[1], tile=2)])
