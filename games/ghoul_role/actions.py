@@ -9,11 +9,12 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from rules import ghoul_role as rules
 from games.ghoul_role import services
 from games.ghoul_role.goals import TARGET_NAMES
 from games.ghoul_role.models import GhoulSheet, TerrorCard
 from games.ghoul_role.state import chart, deck_left, engine_state, store_state, vile_board
+from rules import ghoul_role as rules
+
 
 def _int(data: Mapping, key: str, label: str, low: int = 0, high: int = 20, default: int | None = None) -> int:
     raw = data.get(key)

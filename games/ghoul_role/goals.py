@@ -8,10 +8,10 @@ from django.db import transaction
 
 from catalogue.loader import current_system
 from crewbuilder.models import RulesEntry
-from rules import ghoul_role as rules
 from games.ghoul_role import services
 from games.ghoul_role.models import Event, GhoulSheet
 from games.ghoul_role.state import snapshot
+from rules import ghoul_role as rules
 
 SYSTEM = "ghoul-role"
 # "While you can add the Ghoul to the original roles to accommodate six players

@@ -3,8 +3,8 @@ back; its Terror deck."""
 
 from __future__ import annotations
 
-from rules import ghoul_role as rules
 from games.ghoul_role.models import GhoulSheet, TerrorCard
+from rules import ghoul_role as rules
 
 # --- the Terror deck ---------------------------------------------------------------------
 

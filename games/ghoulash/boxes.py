@@ -9,6 +9,7 @@ from games.ghoulash import services
 from games.ghoulash.catalogue import catalogue, known_cards, value_rows
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
 
+
 @transaction.atomic
 def create_box(owner, name: str) -> GhoulashBox:
     """A new box starting from what the text gives: a Value card row per value it names, then the catalogue's

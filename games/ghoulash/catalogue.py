@@ -8,8 +8,8 @@ from django.utils.text import slugify
 
 from catalogue.loader import current_system
 from crewbuilder.models import RulesEntry
-from rules import ghoulash as gh
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
+from rules import ghoulash as gh
 
 SYSTEM = "ghoulash"
 PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")

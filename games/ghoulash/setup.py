@@ -8,11 +8,18 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from rules import ghoulash as gh
 from games.ghoulash import services
-from games.ghoulash.catalogue import (MAX_PLAYERS, MIN_PLAYERS, box_problems, catalogue, engine_card, ghoul_values,
-                                      profiles)
+from games.ghoulash.catalogue import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    box_problems,
+    catalogue,
+    engine_card,
+    ghoul_values,
+    profiles,
+)
 from games.ghoulash.models import Game, GhoulashBox, Player, TileToken
+from rules import ghoulash as gh
 
 
 def _log(game: Game, actor, kind: str, text: str, seed: int | None = None):

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from rules import ghoulash as gh
 from games.ghoulash.catalogue import engine_card, is_card
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
+from rules import ghoulash as gh
+
 
 def piles_of(player: Player) -> gh.Piles:
     cards = {c["id"]: engine_card(c) for c in player.deck}
