@@ -6,14 +6,11 @@ from typing import Mapping
 
 from django.db import transaction
 
-from catalogue.loader import current_system
-from crewbuilder.models import RulesEntry
 from games.ghoul_role import services
 from games.ghoul_role.models import Event, GhoulSheet
 from games.ghoul_role.state import snapshot
 from rules import ghoul_role as rules
 
-SYSTEM = "ghoul-role"
 # "While you can add the Ghoul to the original roles to accommodate six players
 # (or seven if you also include the Ghost)": the most players a game can have.
 MAX_PLAYERS = 7
@@ -26,25 +23,6 @@ TARGET_NAMES = dict(TARGETS)
 # ... Crystals"); the catalogue's vile variants come after these.
 VILE_OPPONENTS = [("knight", "2+ players, with the Knight"), ("dragon", "2+ players, with the Dragon (no Knight)"),
                   ("neither", "2+ players, no Knight or Dragon")]
-
-
-# --- catalogue ------------------------------------------------------------------------------
-
-
-CATALOGUE_PARTS = ("rules", "difficulties", "vile_difficulties", "player_variants", "vile_variants", "components")
-
-
-def catalogue() -> dict:
-    """The Ghoul role's sections from the database, by slug where the engine wants tables: two queries (the
-    last loaded edition, then all its sections at once; the order within a section is ``rules_entries``')."""
-    system = current_system(SYSTEM)
-    rows: dict[str, list[dict]] = {part: [] for part in CATALOGUE_PARTS}
-    if system is not None:
-        for row in RulesEntry.objects.filter(system=system, part__in=CATALOGUE_PARTS).order_by(
-                "part", "house_rule", "position", "id"):
-            rows[row.part].append(row.to_entry())
-    by_slug = {part: {e["slug"]: e for e in entries} for part, entries in rows.items()}
-    return {**by_slug, "lists": rows}
 
 
 def _ordered(cat: dict, part: str) -> list[dict]:

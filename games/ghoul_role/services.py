@@ -8,8 +8,9 @@ from its seed. A roll and a Terror card draw are final: such an event (and
 so every event before it) cannot be undone (GS12). Cards are drawn from a
 Terror deck of the catalogue's size: an empty deck gives none (GS15-GS17).
 
-This module holds the refusals, the lock, ``act`` and undo; the rest is in
-modules by role: ``goals`` (catalogue, goals, a new sheet), ``state`` (the sheet
+This module holds the refusals, the catalogue reader, the lock, ``act`` and
+undo; the rest is in modules by role: ``goals`` (difficulties, variants,
+goals, a new sheet), ``state`` (the sheet
 as the engine sees it, the Terror deck) and ``actions`` (one handler per
 action). Their public names are still reachable here for existing callers.
 """
@@ -22,15 +23,38 @@ from typing import Mapping
 
 from django.db import transaction
 
+from catalogue.loader import current_system
+from crewbuilder.models import RulesEntry
 from rules import ghoul_role as rules
-from games.ghoul_role import actions, goals, state
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
+from games.ghoul_role import actions, goals, state
 from games.ghoul_role.state import deck_left, sheet_state, snapshot
+
+SYSTEM = "ghoul-role"
 LONG = 30  # events shown on the sheet
 
 
 class SheetError(ValueError):
     """The action is not allowed now; the message says why, for people."""
+
+
+# --- catalogue ------------------------------------------------------------------------------
+
+
+CATALOGUE_PARTS = ("rules", "difficulties", "vile_difficulties", "player_variants", "vile_variants", "components")
+
+
+def catalogue() -> dict:
+    """The Ghoul role's sections from the database, by slug where the engine wants tables: two queries (the
+    last loaded edition, then all its sections at once; the order within a section is ``rules_entries``')."""
+    system = current_system(SYSTEM)
+    rows: dict[str, list[dict]] = {part: [] for part in CATALOGUE_PARTS}
+    if system is not None:
+        for row in RulesEntry.objects.filter(system=system, part__in=CATALOGUE_PARTS).order_by(
+                "part", "house_rule", "position", "id"):
+            rows[row.part].append(row.to_entry())
+    by_slug = {part: {e["slug"]: e for e in entries} for part, entries in rows.items()}
+    return {**by_slug, "lists": rows}
 
 
 def _allowed(sheet: GhoulSheet, action: str) -> None:

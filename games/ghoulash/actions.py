@@ -8,7 +8,7 @@ import random
 import secrets
 
 from games.ghoulash import services
-from games.ghoulash.catalogue import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, engine_card, is_card
+from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, engine_card, is_card
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
 from games.ghoulash.state import PENDING, current_icv, debris_in_game, piles_of, store_piles, table_state
 from rules import ghoulash as gh

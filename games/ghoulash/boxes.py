@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import F
 
 from games.ghoulash import services
-from games.ghoulash.catalogue import catalogue, known_cards, value_rows
+from games.ghoulash.decks import known_cards, value_rows
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
 
 
@@ -18,7 +18,7 @@ def create_box(owner, name: str) -> GhoulashBox:
     if not name:
         raise services.GameError("Give the box a name.")
     box = GhoulashBox.objects.create(owner=owner, name=name)
-    cat = catalogue()
+    cat = services.catalogue()
     cards = []
     values = value_rows(cat)
     for position, row in enumerate(values):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.ghoulash.catalogue import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, is_card, is_value_card
+from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, is_card, is_value_card
 from games.ghoulash.models import BoxCard, Event, Game, Player, TileToken
 from games.ghoulash.state import PENDING, current_icv, debris_in_game, table_state
 from rules import ghoulash as gh

@@ -11,20 +11,26 @@ only once the game is over.
 Numbers come from the catalogue (``RulesEntry`` rows of "ghoulash", house
 rules included) or, where the rules text has none, from the owner's game box.
 
-This module holds the refusals, the lock, the event log and ``act``; the rest
-is in modules by role: ``catalogue`` (the catalogue reader and deck checks),
-``boxes`` (box editing), ``setup`` (a new game), ``state`` (rows to the
-engine's state), ``actions`` (one handler per play: load, call the engine,
-save) and ``presenter`` (the page's view). Their public names are still
+This module holds the refusals, the catalogue reader, the lock, the event log
+and ``act``; the rest is in modules by role: ``decks`` (cards, decks and the
+box's numbers for the engine, and what stops a box being played), ``boxes``
+(box editing), ``setup`` (a new game), ``state`` (rows to the engine's state),
+``actions`` (one handler per play: load, call the engine, save) and
+``presenter`` (the page's view). Their public names are still
 reachable here (``services.create_game``) for existing callers.
 """
 
 from __future__ import annotations
 
+from catalogue.loader import current_system
 from core.locking import run_locked
+from crewbuilder.models import RulesEntry
 from rules import ghoulash as gh
-from games.ghoulash import actions, boxes, catalogue as _catalogue, presenter, setup, state
+from games.ghoulash import actions, boxes, decks, presenter, setup, state
 from games.ghoulash.models import Event, Game
+
+SYSTEM = "ghoulash"
+PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")
 
 
 class GameError(Exception):
@@ -38,6 +44,25 @@ class SetupProblems(GameError):
         super().__init__("The game box is not ready for this game: " + " ".join(problems))
         self.problems = problems
 
+
+# ---------------------------------------------------------------------------
+# The catalogue
+# ---------------------------------------------------------------------------
+
+def catalogue() -> dict[str, list[dict]]:
+    """The Ghoulash sections of the last loaded edition (house rules included): two queries."""
+    system = current_system(SYSTEM)
+    parts: dict[str, list[dict]] = {p: [] for p in PARTS}
+    if system is None:
+        return parts
+    for row in RulesEntry.objects.filter(system=system, part__in=PARTS).order_by("part", "house_rule", "position", "id"):
+        parts[row.part].append(row.to_entry())
+    return parts
+
+
+# ---------------------------------------------------------------------------
+# Creating a game
+# ---------------------------------------------------------------------------
 
 def _locked(pk: int, work):
     """Run ``work(game)`` in a transaction holding the game row's lock (core.locking)."""
@@ -70,7 +95,7 @@ def act(game_pk: int, user, action: str, data) -> Game:
     return _locked(game_pk, work)
 
 
-_MOVED = (_catalogue, boxes, setup, state, actions, presenter)
+_MOVED = (decks, boxes, setup, state, actions, presenter)
 
 
 def __getattr__(name: str):

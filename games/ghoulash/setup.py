@@ -9,11 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.ghoulash import services
-from games.ghoulash.catalogue import (
+from games.ghoulash.decks import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     box_problems,
-    catalogue,
     engine_card,
     ghoul_values,
     profiles,
@@ -53,7 +52,7 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
     seats = [(u.strip(), c) for u, c in seats if u.strip() or c]
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise services.GameError(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players.")
-    cat = catalogue()
+    cat = services.catalogue()
     profile = {p["slug"]: p for p in profiles(box, cat)}
     User = get_user_model()
     users, chars = [], []

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from games.ghoulash.catalogue import engine_card, is_card
+from games.ghoulash.decks import engine_card, is_card
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
 from rules import ghoulash as gh
 

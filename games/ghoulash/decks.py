@@ -1,18 +1,14 @@
-"""Ghoulash's catalogue as the tracker reads it: the ``RulesEntry`` rows of "ghoulash" (house rules included),
-the box's own numbers where the rules text has none, the cards as the engine's ``Card`` and the checks that
-say what stops a box being played."""
+"""Ghoulash cards, decks and numbers as the engine sees them: the catalogue's cards (``services.catalogue``), the
+box's own numbers where the rules text has none, the cards as the engine's ``Card`` and the checks that say
+what stops a box being played."""
 
 from __future__ import annotations
 
 from django.utils.text import slugify
 
-from catalogue.loader import current_system
-from crewbuilder.models import RulesEntry
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
 from rules import ghoulash as gh
 
-SYSTEM = "ghoulash"
-PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")
 STATS = ("initial_combat_value", "movement", "health")
 STAT_LABELS = {"initial_combat_value": "Initial Combat Value", "movement": "Movement Points", "health": "Health"}
 REQUIRED_STATS = ("initial_combat_value", "health")  # what the tracker needs to referee battles and death
@@ -28,21 +24,6 @@ SECOND_LABELS = {BoxCard.SPECIALTY_VALUE: gh.CardKind.VALUE, BoxCard.SPECIALTY_A
 TYPE_LABELS = dict(BoxCard.TYPES)
 # Specialty cards that make the Initial Combat Value the Ghoul's strength (FAQ: Heavy Artillery, The Right Ghoo)
 STRENGTH_ICV_CARDS = ("heavy-artillery", "the-right-ghoo-for-the-job")
-
-
-# ---------------------------------------------------------------------------
-# The catalogue
-# ---------------------------------------------------------------------------
-
-def catalogue() -> dict[str, list[dict]]:
-    """The Ghoulash sections of the last loaded edition (house rules included): two queries."""
-    system = current_system(SYSTEM)
-    parts: dict[str, list[dict]] = {p: [] for p in PARTS}
-    if system is None:
-        return parts
-    for row in RulesEntry.objects.filter(system=system, part__in=PARTS).order_by("part", "house_rule", "position", "id"):
-        parts[row.part].append(row.to_entry())
-    return parts
 
 
 def known_cards(cat: dict) -> list[dict]:
