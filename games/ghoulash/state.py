@@ -59,10 +59,3 @@ def table_state(game: Game, players: list[Player]) -> gh.TableState:
         resolver=battle.get("seat", game.current_seat) if pending else None,
         offers=tuple(battle.get("offers") or ()), icv_card=battle.get("icv_card") is not None,
         holes=holes_in_game(players), debris=debris_in_game(players))
-
-
-def turn_so_far(game: Game) -> gh.TurnSoFar:
-    """The engine's view of the current turn's Action and movement."""
-    return gh.TableState(seats=(), current=game.current_seat, encountered=game.encountered,
-                         action_cards=game.action_cards, action_taken=game.action_taken, moved=game.moved,
-                         gave_up_movement=game.gave_up_movement).turn
