@@ -211,6 +211,29 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
 
 
+@login_required
+@require_GET
+@_redirect_other_games
+def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
+    """A folded character's controls, fetched when the player opens it (the editor draws only the open one)."""
+    crew = _get_crew_for_user(request, pk, full=True)
+    editor = reverse("crew-edit", args=[pk])
+    if not request.htmx or _campaign_entry(crew) is not None:
+        # Not a piece of a page: the editor with this character open (a campaign copy's editor says where to go).
+        url = f"{editor}?open={character_id}#character-{character_id}"
+        if request.htmx:
+            response = HttpResponse()
+            response["HX-Redirect"] = reverse("crew-detail", args=[pk])
+            return vary_on_htmx(response)
+        return vary_on_htmx(redirect(url))
+    context = _editor_context(request, crew, character_id)
+    ch = next((ch for ch in context["view"]["characters"] if ch["model"].pk == character_id), None)
+    if ch is None:
+        raise Http404
+    return vary_on_htmx(render(request, "crewbuilder/_character_body.html",
+                               {**context, "ch": ch, "c": ch["model"], "version": crew.version}))
+
+
 def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
     """Which character to show expanded after an edit: a new one, the edited one, else the one open before.
 
