@@ -24,7 +24,7 @@ from django_htmx.http import retarget
 
 from core.games import registry
 from core.htmx import vary_on_htmx
-from crewbuilder import crew_edits, crew_service
+from crewbuilder import crew_edits, crew_service, editor_cache
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
 
@@ -69,6 +69,17 @@ def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> 
     url = _other_game_url(crew)
     if url:
         raise _OtherGame(url)
+    return crew
+
+
+def _get_editor_crew(request: HttpRequest, pk: int) -> Crew:
+    """As ``_get_crew_for_user(full=True)``, with the characters from the cache while the crew's version holds."""
+    crew = get_object_or_404(Crew.objects.select_related("system", "owner", "campaign_entry__campaign"),
+                             pk=pk, owner=request.user)
+    url = _other_game_url(crew)
+    if url:
+        raise _OtherGame(url)
+    editor_cache.load_characters(crew)
     return crew
 
 
@@ -159,7 +170,7 @@ def _campaign_entry(crew: Crew):
 @require_GET
 @_redirect_other_games
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    crew = _get_crew_for_user(request, pk, full=True)
+    crew = _get_editor_crew(request, pk)
     if _campaign_entry(crew) is not None:
         # A campaign copy is read-only here: its page says how to change it through the campaign.
         if request.htmx:
@@ -216,7 +227,7 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
 @_redirect_other_games
 def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
     """A folded character's controls, fetched when the player opens it (the editor draws only the open one)."""
-    crew = _get_crew_for_user(request, pk, full=True)
+    crew = _get_editor_crew(request, pk)
     editor = reverse("crew-edit", args=[pk])
     if not request.htmx or _campaign_entry(crew) is not None:
         # Not a piece of a page: the editor with this character open (a campaign copy's editor says where to go).
@@ -270,7 +281,7 @@ def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
 @require_GET
 @_redirect_other_games
 def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> HttpResponse:
-    crew = _get_crew_for_user(request, pk, full=True)
+    crew = _get_editor_crew(request, pk)
     picker = crew_service.picker(crew, character_id, kind, request.GET.get("q", "")[:100])
     if picker is None:
         raise Http404

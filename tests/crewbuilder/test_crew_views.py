@@ -8,6 +8,7 @@ from crewbuilder.models import Crew
 pytestmark = pytest.mark.django_db
 
 OWNER_GET_PAGES = ["crew-detail", "crew-edit", "crew-export", "crew-delete"]
+HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _post_edit(client, crew, action, htmx=True, **data):
@@ -339,19 +340,53 @@ def test_markup_in_names_is_escaped(client, user, make_crew):
 # --- query budgets: constant in the crew size ------------------------------------------------
 
 
-@pytest.mark.parametrize("view", ["crew-edit", "crew-detail"])
-def test_page_queries_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries, view):
+def test_crew_page_queries_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries):
     small, large = geared_crew(user, 3, name="Small"), geared_crew(user, 7, name="Large")
     client.force_login(user)
-    client.get(reverse(view, args=[small.pk]))  # warm the catalogue snapshot
+    client.get(reverse("crew-detail", args=[small.pk]))  # warm the catalogue snapshot
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as small_queries:
-        client.get(reverse(view, args=[small.pk]))
+        client.get(reverse("crew-detail", args=[small.pk]))
     with django_assert_num_queries(len(small_queries)):
-        assert client.get(reverse(view, args=[large.pk])).status_code == 200
+        assert client.get(reverse("crew-detail", args=[large.pk])).status_code == 200
     assert len(small_queries) <= 12
+
+
+# The session, the user, the crew (with its system and campaign entry), then its characters with their traits,
+# body-mods and gear; a second look at the same version of the crew takes the characters from the cache.
+EDITOR_QUERIES_FIRST_LOOK = 7
+EDITOR_QUERIES_SAME_VERSION = 3
+
+
+@pytest.mark.parametrize("size", [3, 7])
+def test_editor_queries_are_exact_and_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries,
+                                                                 size):
+    warm = geared_crew(user, 3, name="Warm")
+    client.force_login(user)
+    client.get(reverse("crew-edit", args=[warm.pk]))  # warm the catalogue snapshot
+    crew = geared_crew(user, size, name=f"Crew {size}")
+    url = reverse("crew-edit", args=[crew.pk])
+    with django_assert_num_queries(EDITOR_QUERIES_FIRST_LOOK):
+        assert client.get(url).status_code == 200
+    with django_assert_num_queries(EDITOR_QUERIES_SAME_VERSION):
+        assert client.get(url).status_code == 200
+    card = reverse("crew-card", args=[crew.pk, crew.characters.last().pk])
+    with django_assert_num_queries(EDITOR_QUERIES_SAME_VERSION):  # a folded character's controls, when opened
+        assert client.get(card, **HX).status_code == 200
+
+
+def test_the_editor_shows_a_change_made_through_an_edit_at_once(client, user, geared_crew):
+    crew = geared_crew(user, 3, name="Fresh")
+    client.force_login(user)
+    character = crew.characters.first()
+    url = reverse("crew-edit", args=[crew.pk])
+    assert client.get(url, {"open": character.pk}).content.decode().count("Raise Agility of") == 1  # cached now
+    before = character.agility
+    _post_edit(client, crew, "attribute", character=character.pk, attribute="agility", delta=1)
+    html = client.get(url, {"open": character.pk}).content.decode()
+    assert f'id="base-agility-{character.pk}">{before + 1:+d}<' in html
 
 
 def test_htmx_attribute_change_query_budget(client, user, geared_crew):
