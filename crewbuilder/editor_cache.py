@@ -51,3 +51,24 @@ def remember(crew: Crew) -> None:
     cache.set(_key(crew), characters, TIMEOUT)
     for character in characters:
         Character.crew.field.set_cached_value(character, crew)
+
+
+# --- rendered pieces ------------------------------------------------------------------------------
+
+# The page's CSRF token stands in the stored HTML as this marker: each request puts its own back.
+_CSRF_MARK = "\x00csrf\x00"
+
+
+def rendered(request, crew: Crew, piece: str, render) -> str:
+    """A piece of the editor (the editor itself with one character open, a character's controls) as HTML,
+    drawn once per crew version: ``render()`` draws it when it is not stored yet."""
+    from django.middleware.csrf import get_token
+
+    token = get_token(request)
+    key = f"{_key(crew)}:{piece}"
+    html = cache.get(key)
+    if html is None:
+        html = str(render())
+        cache.set(key, html.replace(token, _CSRF_MARK), TIMEOUT)
+        return html
+    return html.replace(_CSRF_MARK, token)

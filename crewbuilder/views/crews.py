@@ -16,7 +16,9 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -79,7 +81,6 @@ def _get_editor_crew(request: HttpRequest, pk: int) -> Crew:
     url = _other_game_url(crew)
     if url:
         raise _OtherGame(url)
-    editor_cache.load_characters(crew)
     return crew
 
 
@@ -178,8 +179,19 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
             response["HX-Redirect"] = reverse("crew-detail", args=[pk])
             return vary_on_htmx(response)
         return redirect("crew-detail", pk=pk)
-    template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-    return vary_on_htmx(render(request, template, _editor_context(request, crew, request.GET.get("open"))))
+    open_character = request.GET.get("open") or ""
+    if not open_character.isdigit():
+        open_character = ""
+
+    def draw():
+        editor_cache.load_characters(crew)
+        return render_to_string("crewbuilder/crew_edit.html#editor", _editor_context(request, crew, open_character),
+                                request)
+
+    editor_html = mark_safe(editor_cache.rendered(request, crew, f"editor:{open_character}", draw))
+    if request.htmx:
+        return vary_on_htmx(HttpResponse(editor_html))
+    return vary_on_htmx(render(request, "crewbuilder/crew_edit.html", {"crew": crew, "editor_html": editor_html}))
 
 
 @login_required
@@ -237,12 +249,16 @@ def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
             response["HX-Redirect"] = reverse("crew-detail", args=[pk])
             return vary_on_htmx(response)
         return vary_on_htmx(redirect(url))
-    context = _editor_context(request, crew, character_id)
-    ch = next((ch for ch in context["view"]["characters"] if ch["model"].pk == character_id), None)
-    if ch is None:
-        raise Http404
-    return vary_on_htmx(render(request, "crewbuilder/_character_body.html",
-                               {**context, "ch": ch, "c": ch["model"], "version": crew.version}))
+    def draw():
+        editor_cache.load_characters(crew)
+        context = _editor_context(request, crew, character_id)
+        ch = next((ch for ch in context["view"]["characters"] if ch["model"].pk == character_id), None)
+        if ch is None:
+            raise Http404
+        return render_to_string("crewbuilder/_character_body.html",
+                                {**context, "ch": ch, "c": ch["model"], "version": crew.version}, request)
+
+    return vary_on_htmx(HttpResponse(editor_cache.rendered(request, crew, f"card:{character_id}", draw)))
 
 
 def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
@@ -282,6 +298,7 @@ def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
 @_redirect_other_games
 def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> HttpResponse:
     crew = _get_editor_crew(request, pk)
+    editor_cache.load_characters(crew)
     picker = crew_service.picker(crew, character_id, kind, request.GET.get("q", "")[:100])
     if picker is None:
         raise Http404
