@@ -55,20 +55,20 @@ def remember(crew: Crew) -> None:
 
 # --- rendered pieces ------------------------------------------------------------------------------
 
-# The page's CSRF token stands in the stored HTML as this marker: each request puts its own back.
-_CSRF_MARK = "\x00csrf\x00"
+# The page's CSRF token stands in the stored HTML as this marker (control characters never get into a crew,
+# crew_edits refuses them): each request puts its own token back.
+CSRF_MARK = "\x00csrf\x00"
 
 
-def rendered(request, crew: Crew, piece: str, render) -> str:
+def rendered(request, crew: Crew, piece: str, draw) -> str:
     """A piece of the editor (the editor itself with one character open, a character's controls) as HTML,
-    drawn once per crew version: ``render()`` draws it when it is not stored yet."""
+    drawn once per crew version. ``draw(csrf_token)`` draws it, with ``csrf_token`` in its template context
+    (it overrides the context processor's, so every ``{% csrf_token %}`` writes the marker)."""
     from django.middleware.csrf import get_token
 
-    token = get_token(request)
     key = f"{_key(crew)}:{piece}"
     html = cache.get(key)
     if html is None:
-        html = str(render())
-        cache.set(key, html.replace(token, _CSRF_MARK), TIMEOUT)
-        return html
-    return html.replace(_CSRF_MARK, token)
+        html = str(draw(CSRF_MARK))
+        cache.set(key, html, TIMEOUT)
+    return html.replace(CSRF_MARK, get_token(request))

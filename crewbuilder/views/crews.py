@@ -183,10 +183,10 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if not open_character.isdigit():
         open_character = ""
 
-    def draw():
+    def draw(csrf_token):
         editor_cache.load_characters(crew)
-        return render_to_string("crewbuilder/crew_edit.html#editor", _editor_context(request, crew, open_character),
-                                request)
+        return render_to_string("crewbuilder/crew_edit.html#editor",
+                                _editor_context(request, crew, open_character, csrf_token=csrf_token), request)
 
     editor_html = mark_safe(editor_cache.rendered(request, crew, f"editor:{open_character}", draw))
     if request.htmx:
@@ -249,9 +249,9 @@ def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
             response["HX-Redirect"] = reverse("crew-detail", args=[pk])
             return vary_on_htmx(response)
         return vary_on_htmx(redirect(url))
-    def draw():
+    def draw(csrf_token):
         editor_cache.load_characters(crew)
-        context = _editor_context(request, crew, character_id)
+        context = _editor_context(request, crew, character_id, csrf_token=csrf_token)
         ch = next((ch for ch in context["view"]["characters"] if ch["model"].pk == character_id), None)
         if ch is None:
             raise Http404

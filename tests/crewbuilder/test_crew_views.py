@@ -500,3 +500,66 @@ def test_character_edit_returns_only_that_card_with_out_of_band_updates(client, 
         assert html.count('class="character-findings"') == size
         sizes.append(len(html) - 220 * size)
     assert abs(sizes[0] - sizes[1]) < 2000
+
+
+# --- a light editor: folded characters fetch their controls when opened ----------------------
+
+
+def test_only_the_open_character_is_drawn_and_a_folded_one_fetches_its_controls(client, user, geared_crew):
+    crew = geared_crew(user, 7, name="Seven")
+    client.force_login(user)
+    first, last = crew.characters.order_by("position")[0], crew.characters.order_by("position")[6]
+    url = reverse("crew-edit", args=[crew.pk])
+    html = client.get(url).content.decode()
+    assert "Raise Agility of" not in html
+    card = reverse("crew-card", args=[crew.pk, last.pk])
+    assert f'hx-get="{card}"' in html
+    assert f'href="{url}?open={last.pk}#character-{last.pk}"' in html  # without JavaScript
+    assert len(html.encode()) <= 40 * 1024
+    opened = client.get(url, {"open": first.pk}).content.decode()
+    assert opened.count("Raise Agility of") == 1 and f"Raise Agility of {first.name}" in opened
+    body = client.get(card, **HX)
+    assert body.status_code == 200 and body["Vary"] and "HX-Request" in body["Vary"]
+    assert f"Raise Agility of {last.name}" in body.content.decode()
+    assert "<html" not in body.content.decode()
+
+
+def test_a_character_card_without_htmx_is_the_editor_with_it_open(client, user, geared_crew):
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    character = crew.characters.last()
+    response = client.get(reverse("crew-card", args=[crew.pk, character.pk]))
+    assert response.status_code == 302
+    assert response.url == reverse("crew-edit", args=[crew.pk]) + f"?open={character.pk}#character-{character.pk}"
+
+
+def test_a_character_card_is_private_and_of_its_own_crew(client, user, other_user, geared_crew):
+    mine, theirs = geared_crew(user, 3, name="Mine"), geared_crew(other_user, 3, name="Theirs")
+    client.force_login(user)
+    assert client.get(reverse("crew-card", args=[theirs.pk, theirs.characters.first().pk]), **HX).status_code == 404
+    assert client.get(reverse("crew-card", args=[mine.pk, theirs.characters.first().pk]), **HX).status_code == 404
+
+
+def test_a_kept_editor_carries_each_sessions_own_csrf_token(user, geared_crew):
+    import re
+
+    from django.test import Client
+
+    crew = geared_crew(user, 3)
+    url = reverse("crew-edit", args=[crew.pk])
+    first = Client(enforce_csrf_checks=True)
+    first.force_login(user)
+    first.get(url)  # drawn and kept with the first session's token
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(user)
+    html = second.get(url).content.decode()
+    assert "\x00" not in html and html.count("csrfmiddlewaretoken") > 5
+    editor = html[html.index('id="editor"'):]  # the kept part (the page around it has a token of its own)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', editor).group(1)
+    crew.refresh_from_db()
+    response = second.post(reverse("crew-edit-action", args=[crew.pk, "crew"]),
+                           {"csrfmiddlewaretoken": token, "version": crew.version, "name": "Kept", "budget": 150,
+                            "notes": ""})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    crew.refresh_from_db()
+    assert crew.name == "Kept"
