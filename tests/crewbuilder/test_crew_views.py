@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from crewbuilder.models import Crew
@@ -543,17 +544,16 @@ def test_a_character_card_is_private_and_of_its_own_crew(client, user, other_use
 def test_a_kept_editor_carries_each_sessions_own_csrf_token(user, geared_crew):
     import re
 
-    from django.test import Client
-
     crew = geared_crew(user, 3)
     url = reverse("crew-edit", args=[crew.pk])
     first = Client(enforce_csrf_checks=True)
     first.force_login(user)
-    first.get(url)  # drawn and kept with the first session's token
+    first.get(url, {"open": crew.characters.first().pk})  # drawn and kept with the first session's token
     second = Client(enforce_csrf_checks=True)
     second.force_login(user)
-    html = second.get(url).content.decode()
-    assert "\x00" not in html and html.count("csrfmiddlewaretoken") > 5
+    html = second.get(url, {"open": crew.characters.first().pk}).content.decode()
+    assert "\x00" not in html
+    assert html.count("csrfmiddlewaretoken") > 5
     editor = html[html.index('id="editor"'):]  # the kept part (the page around it has a token of its own)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', editor).group(1)
     crew.refresh_from_db()
@@ -563,3 +563,22 @@ def test_a_kept_editor_carries_each_sessions_own_csrf_token(user, geared_crew):
     assert response.status_code == 302, response.content.decode()[:3000]
     crew.refresh_from_db()
     assert crew.name == "Kept"
+
+
+def test_a_character_changed_in_the_admin_shows_in_a_kept_editor(client, user, geared_crew, django_user_model):
+    crew = geared_crew(user, 3)
+    character = crew.characters.order_by("position").first()
+    client.force_login(user)
+    url = reverse("crew-edit", args=[crew.pk])
+    assert "Renamed by the admin" not in client.get(url).content.decode()  # drawn and kept
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("root", "root@example.org", "pw-for-the-admin-1"))
+    change = reverse("admin:crewbuilder_character_change", args=[character.pk])
+    form = {"name": "Renamed by the admin", "crew": crew.pk, "position": character.position,
+            **{a: getattr(character, a) for a in ("strength", "toughness", "agility", "intellect", "discipline")},
+            "notes": ""}
+    for prefix in ("traits", "body_mods", "gear"):
+        form.update({f"{prefix}-TOTAL_FORMS": 0, f"{prefix}-INITIAL_FORMS": 0})
+    response = admin.post(change, form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert "Renamed by the admin" in client.get(url).content.decode()
