@@ -60,7 +60,7 @@ def create_battle(creator, scenario: str, crew_id: int, usernames=(), share_toke
     User = get_user_model()
     invited = []   # (user, crew or None)
     for name in [n.strip() for n in usernames if n.strip()]:
-        user = User.objects.filter(username__iexact=name).first()
+        user = User.objects.with_username(name).first()
         if user is None:
             raise Refused(f"There is no user called {name!r}.")
         invited.append((user, None))
