@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F, Max, Sum
+from django.utils import timezone
 
 from crewbuilder import limits, roster_tasks
 from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
@@ -361,6 +362,4 @@ def apply_edit(crew: Crew, action: str, data, expected_version):
 
 
 def _now():
-    from django.utils import timezone
-
     return timezone.now()

@@ -20,11 +20,9 @@ from collections import OrderedDict
 from catalogue.loader import catalogue_file_for, export_catalogue
 from core.pdf import DEFAULT_PAPER, PdfRefused, pdf_filename, render_pdf, slugify
 from crewbuilder import limits
-from crewbuilder.crewfile import check_crew_file
-from crewbuilder.validation import CatalogueSnapshot
 from rules.cybernekro.engine import SUCCESS_AT
 
-__all__ = ["Catalogue", "crew_file_pdf", "pdf_filename", "quick_reference_pdf", "render_pdf", "roster_pdf", "slugify"]
+__all__ = ["Catalogue", "pdf_filename", "quick_reference_pdf", "render_pdf", "roster_pdf", "slugify"]
 
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
 ATTRIBUTE_LABELS = {"strength": "STR", "toughness": "TOU", "agility": "AGI", "intellect": "INT", "discipline": "DIS"}
@@ -446,26 +444,3 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
 
 def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
     return render_pdf("pdf/quick_reference.html", quick_reference_context(catalogue), paper, cache=cache)
-
-
-def crew_file_pdf(raw: bytes, paper: str = DEFAULT_PAPER):
-    """(PDF bytes or None, report, exit code) for the raw bytes of a crew file.
-
-    No database: the crew is read and validated against the catalogue data
-    file shipped with the app (``manage.py crew pdf``). A crew that cannot be
-    read gives no PDF; an invalid one prints, with its banner.
-    """
-    files = {}
-
-    def snapshot_from_file(slug):
-        data = catalogue_file_for(slug)
-        if data is None:
-            return None
-        files[slug] = data
-        return CatalogueSnapshot(data)
-
-    crew, report, code = check_crew_file(raw, snapshot_lookup=snapshot_from_file)
-    if crew is None:
-        return None, report, code
-    catalogue = Catalogue.from_data(files[crew.get("system", "cybernekro")])
-    return roster_pdf(crew, report, catalogue, paper), report, code

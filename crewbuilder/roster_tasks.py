@@ -23,12 +23,10 @@ from django.template.loader import get_template
 
 from core import pdf, pdf_store
 from core.pdf_tasks import runs_immediately, task
-# A module import, read at call time: crew_service imports crew_edits, which imports this module.
-from crewbuilder import crew_service
+from crewbuilder import crew_service  # a module import, read at call time: crew_service -> crew_edits -> here
 from crewbuilder import pdf as roster_printing
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
 from crewbuilder.validation import crew_to_data
-
 
 # --------------------------------------------------------------------------
 # Rosters rendered ahead, after each save.
