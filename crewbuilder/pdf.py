@@ -22,6 +22,8 @@ from core.pdf import DEFAULT_PAPER, PdfRefused, pdf_filename, render_pdf, slugif
 from crewbuilder import limits
 from rules.cybernekro.engine import SUCCESS_AT
 
+# render_pdf and pdf_filename stay importable from here for games/ghoulash and games/soylent_ghoul until
+# they import them from core.pdf (their owners are editing them).
 __all__ = ["Catalogue", "pdf_filename", "quick_reference_pdf", "render_pdf", "roster_pdf", "slugify"]
 
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
