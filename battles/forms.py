@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
+from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue
-from rules.cybernekro.battle.state import Battle
 from rules.cybernekro.battle.rounds import ap_models
+from rules.cybernekro.battle.state import Battle
 
 from . import services, steps
 
@@ -66,7 +67,6 @@ class ConditionsForm(forms.Form):
     surrounded = forms.BooleanField(required=False)
 
     def situation(self):
-        from rules.cybernekro import engine as cn
         data = self.cleaned_data if self.is_valid() else {}
         return cn.Situation(cover=bool(data.get("cover")), long_range=bool(data.get("long_range")),
                             surrounded=bool(data.get("surrounded")))

@@ -206,7 +206,7 @@ def act(pk: int, user, seen_version, data, seed: int | None = None) -> None:
 
 def choose_initiative(pk: int, user, data) -> None:
     """The player's character for the Initiative Tests (theirs to choose, kept until they change it)."""
-    from .forms import InitiativeForm
+    from .forms import InitiativeForm  # cycle: forms imports this module (scenario_choices)
 
     def work(battle: Battle):
         seat = battle.seats.filter(user=user).first()

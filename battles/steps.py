@@ -46,7 +46,7 @@ def chosen_by_seat(state: Battle, picks: dict) -> dict:
 
 def run(state: Battle, seat: str, data, rng: random.Random, seed: int, picks: dict | None = None) -> Battle:
     """``picks``: each seat's Initiative character (BattleSeat.initiative)."""
-    from .forms import StepForm
+    from .forms import StepForm  # cycle: forms imports this module (key, options, EXTRA)
     form = StepForm(data, state=state, seat=seat)
     if not form.is_valid():
         raise Refused(form.first_error())

@@ -1,7 +1,7 @@
 """PDF rendering: a 7-character fully geared roster against a one-line "hello" page.
 
 Prints the median wall and CPU time and the peak Python memory (tracemalloc)
-of each, through the same WeasyPrint path (crewbuilder.pdf.html_to_pdf:
+of each, through the same WeasyPrint path (core.pdf.html_to_pdf:
 static-only fetcher, pdf.css and the shipped fonts, loaded once per thread),
 and the roster/hello ratios (target: at most 4). For reference it also prints
 a bare WeasyPrint "hello" (no stylesheet, no fonts) and a floor: the roster's
@@ -32,6 +32,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from core import pdf as core_pdf  # noqa: E402
 from crewbuilder import pdf  # noqa: E402
 from crewbuilder.validation import CatalogueSnapshot, validate_crew  # noqa: E402
 
@@ -102,8 +103,8 @@ def main() -> int:
     plain = '<div class="cards">' + "".join(f"<p>{escape(p)}</p>" for p in paragraphs) + "</div>"
 
     roster = measure(lambda: pdf.roster_pdf(CREW, report, catalogue, cache=False))
-    floor = measure(lambda: pdf.html_to_pdf(plain, cache=False))
-    hello = measure(lambda: pdf.html_to_pdf(HELLO, cache=False))
+    floor = measure(lambda: core_pdf.html_to_pdf(plain, cache=False))
+    hello = measure(lambda: core_pdf.html_to_pdf(HELLO, cache=False))
     bare = measure(lambda: HTML(string=HELLO).write_pdf())
     cached = measure(lambda: pdf.roster_pdf(CREW, report, catalogue))
 

@@ -32,6 +32,8 @@ from crewbuilder.models import (
     TableRow,
     Trait,
 )
+from crewbuilder.models.catalogue import SNAPSHOT_CACHE
+from crewbuilder.validation import CatalogueSnapshot
 
 CATALOGUE_DIR = DATA_DIR
 
@@ -242,9 +244,6 @@ def snapshot_for_system(system):
     ``system.catalogue_version`` comes with the crew (select_related), so a warm
     cache costs no query; any catalogue change bumps the version.
     """
-    from crewbuilder.models.catalogue import SNAPSHOT_CACHE
-    from crewbuilder.validation import CatalogueSnapshot
-
     key = (system.pk, system.slug, system.edition, system.catalogue_version)
     snapshot = SNAPSHOT_CACHE.get(key)
     if snapshot is None:

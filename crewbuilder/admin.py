@@ -29,6 +29,7 @@ from crewbuilder.models import (
     Trait,
     User,
 )
+from crewbuilder.validation import validate_crew_model
 
 
 @admin.register(GameSystem)
@@ -170,8 +171,6 @@ class CrewAdmin(admin.ModelAdmin):
     @admin.display(description="validation")
     def validation_report(self, obj):
         # The same validator as the web pages, import and the CLI.
-        from crewbuilder.validation import validate_crew_model
-
         if obj.pk is None:
             return "-"
         crew = Crew.objects.with_everything().get(pk=obj.pk)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F, Max, Sum
+from django.utils import timezone
 
-from crewbuilder import limits, pdf_tasks
+from crewbuilder import limits, roster_tasks
 from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
 from crewbuilder.models.catalogue import ATTRIBUTES
 
@@ -355,12 +356,10 @@ def apply_edit(crew: Crew, action: str, data, expected_version):
     _guard_campaign_copy(crew, action, data)
     with transaction.atomic():
         claim_version(crew.pk, expected_version)
-        pdf_tasks.roster_saved(crew.pk, int(expected_version) + 1)  # after the commit: "Print roster" finds it ready
+        roster_tasks.roster_saved(crew.pk, int(expected_version) + 1)  # after the commit: "Print roster" finds it ready
         crew.version = int(expected_version) + 1
         return edit(crew, data)
 
 
 def _now():
-    from django.utils import timezone
-
     return timezone.now()

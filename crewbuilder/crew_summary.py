@@ -11,6 +11,7 @@ always true without any writer having to remember the summary.
 
 from __future__ import annotations
 
+from crewbuilder.crew_service import report_for, status_of
 from crewbuilder.models import Crew
 
 
@@ -23,8 +24,6 @@ def is_fresh(crew: Crew) -> bool:
 
 
 def _values(crew: Crew, report: dict) -> dict:
-    from crewbuilder.crew_service import status_of
-
     return {"summary_points": report["points"], "summary_status": status_of(report),
             "summary_errors": len(report["errors"]), "summary_stamp": stamp_of(crew)}
 
@@ -42,8 +41,6 @@ def store(crew: Crew, report: dict) -> None:
 
 def refresh_stale(crews) -> None:
     """Recompute the summaries of the listed crews that are stale (none: no query)."""
-    from crewbuilder.crew_service import report_for
-
     stale = [crew for crew in crews if not is_fresh(crew)]
     if not stale:
         return

@@ -16,6 +16,9 @@ import unicodedata
 
 from django.db import DatabaseError, transaction
 
+from catalogue.loader import catalogue_file_for, current_system, load_catalogues, snapshot_for_system
+from crewbuilder import crew_edits, limits
+from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
 from crewbuilder.validation import CatalogueSnapshot, crew_to_data, validate_crew
 
 FORMAT = "crewbuilder.crew/1"
@@ -251,8 +254,6 @@ def bad_format_report(error: BadFormat, budget=150) -> dict:
 
 
 def unknown_system_report(system: str) -> dict:
-    from catalogue.loader import catalogue_file_for
-
     message = f"Unknown game system: {system!r}."
     if system not in CREW_READERS and catalogue_file_for(system) is not None:
         # A game with a catalogue but no crew body here yet (crew-format.md: "defined by the issue that builds them").
@@ -265,8 +266,6 @@ def unknown_system_report(system: str) -> dict:
 def catalogue_snapshot(system_slug: str):
     """The catalogue of a system: the database's (house rules included) when it
     holds one, else the data file shipped with the app; None when unknown."""
-    from catalogue.loader import catalogue_file_for, current_system, snapshot_for_system
-
     try:
         system = current_system(system_slug)
         if system is not None:
@@ -329,8 +328,6 @@ def import_crew_file(raw, owner):
 
 def check_storable(crew: dict) -> None:
     """BadFormat when a readable Cybernekr0 crew is beyond what the editor can hold."""
-    from crewbuilder import crew_edits, limits
-
     def text(value, where, required):
         if required and not value.strip():
             raise BadFormat(where, "must not be empty to be stored")
@@ -363,18 +360,6 @@ def check_storable(crew: dict) -> None:
 
 @transaction.atomic
 def import_crew_data(data: dict, owner):
-    from catalogue.loader import current_system, load_catalogues
-    from crewbuilder.models import (
-        BodyMod,
-        Character,
-        CharacterBodyMod,
-        CharacterGear,
-        CharacterTrait,
-        Crew,
-        Item,
-        Trait,
-    )
-
     system = current_system(data["system"])
     if system is None:
         load_catalogues()  # a fresh database: the shipped data files are the catalogue

@@ -8,8 +8,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field, replace
 
+from django.db.models import Q
+
 from crewbuilder import crew_service
-from crewbuilder.models import Crew, Item, Npc
+from crewbuilder.models import BodyMod, Character, Crew, Item, Keyword, Npc, Trait
 from rules.cybernekro import engine as cn
 from rules.odds import BODY_MODS, GEAR, TRAITS
 
@@ -109,10 +111,6 @@ def visible_characters(user, share_tokens=(), search: str = "", picked=()) -> li
     ("crew:<id>"). A character's numbers are loaded only when it is picked
     (``load_details``).
     """
-    from django.db.models import Q
-
-    from crewbuilder.models import Character
-
     picked_ids = [int(k[5:]) for k in picked if isinstance(k, str) and k.startswith("crew:") and k[5:].isdigit()]
     shared = Q(crew__share_token__in=[t for t in share_tokens if t])
     if user.is_authenticated:
@@ -174,8 +172,6 @@ def npcs(system_slug="cybernekro") -> list[Npc]:
 
 def picker_options(system_slug="cybernekro", kinds=("traits", "body_mods", "gear")) -> dict:
     """The traits, body-mods and gear that change a roll, by name, for the pickers (one query a kind)."""
-    from crewbuilder.models import BodyMod, Trait
-
     def options(model, known, **extra):
         rows = model.objects.filter(system__slug=system_slug, slug__in=known, **extra).order_by("position")
         return [{"slug": r.slug, "name": r.name.capitalize() if r.name.isupper() else r.name} for r in rows]
@@ -379,7 +375,6 @@ def keyword_texts(slugs, system_slug="cybernekro") -> dict:
     """The rules text of weapon keywords, by slug (one query; none when there are none)."""
     if not slugs:
         return {}
-    from crewbuilder.models import Keyword
 
     return {k.slug: k.text for k in Keyword.objects.filter(system__slug=system_slug, slug__in=list(slugs))}
 

@@ -3,8 +3,8 @@ enough that no request can hold a worker for long (docs/limits.md).
 
 Every entry point checks these: the crew editor (crew_edits), crew-file import
 (crewfile.check_storable, a ``bad-format`` report), the campaign and Ghoulash
-forms, and PDF rendering (crewbuilder.pdf refuses HTML over its budget before
-laying anything out). Plain numbers, no Django import, so the CLI, the
+forms, and the roster PDF (crewbuilder.pdf refuses a crew beyond them before
+laying anything out; the HTML budget of every PDF is core.pdf's). Plain numbers, no Django import, so the CLI, the
 benchmarks and the tests read the same values.
 """
 
@@ -23,10 +23,4 @@ CARD_COUNT_MAX = 30
 CAMPAIGN_DESCRIPTION_MAX = 5000
 CAMPAIGN_HOUSE_RULES_MAX = 5000
 
-# PDF rendering. The HTML handed to WeasyPrint is refused over this size before
-# any layout (the largest roster the crew limits allow is about 200 KB); a
-# render running longer than the time budget is stopped where the platform
-# allows it (the main thread: gunicorn's sync workers and the task worker).
-PDF_HTML_MAX_BYTES = 320 * 1024
-PDF_HTML_MAX_TAGS = 12_000  # layout time follows the boxes more than the bytes: the largest roster has ~7,000
-PDF_TIME_LIMIT_SECONDS = 20
+# The budget of one PDF (HTML size, layout time) is core.pdf's, shared by every app.

@@ -1,17 +1,10 @@
-"""Printable PDFs through WeasyPrint: crew rosters and the quick-reference sheet.
+"""The Cybernekr0 printables: crew rosters and the quick-reference sheet.
 
-Three layers, each usable on its own:
-
-- ``html_to_pdf(html, paper)`` renders an HTML string with ``static/css/pdf.css``
-  (its fonts loaded and the stylesheet parsed once per thread, then reused).
-  Its resources resolve only from ``static/`` on disk (and ``data:`` URIs):
-  ``StaticOnlyFetcher`` refuses http(s), ftp and every file outside
-  ``static/``, so a render never touches the network whatever the HTML says.
-- ``render_pdf(template_name, context, paper)`` renders a Django template
-  from ``templates/pdf/`` and then the HTML.
-- ``roster_pdf(crew_file, report, catalogue, paper)`` and
-  ``quick_reference_pdf(catalogue, paper)`` build the context (all lookups and
-  formatting happen here, the templates only loop) and render.
+``roster_pdf(crew_file, report, catalogue, paper)`` and
+``quick_reference_pdf(catalogue, paper)`` build the context (all lookups and
+formatting happen here, the templates only loop) and render it through
+core.pdf (WeasyPrint, static files only, the size and time budget, the shared
+cache). crewbuilder.roster_tasks serves rosters from that cache by fingerprint.
 
 Rules text comes from a ``Catalogue``: a small read-only view (section ->
 slug -> entry dict) built from the catalogue data file or from the database,
@@ -20,28 +13,18 @@ so the web views and ``manage.py crew pdf`` (no database) print the same.
 
 from __future__ import annotations
 
-import contextvars
-import hashlib
 import json
-import mimetypes
 import re
-import signal
-import threading
 from collections import OrderedDict
-from contextlib import contextmanager
-from pathlib import Path
-from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
 
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher, URLFetcherResponse
+from catalogue.loader import catalogue_file_for, export_catalogue
+from core.pdf import DEFAULT_PAPER, PdfRefused, pdf_filename, render_pdf, slugify
+from crewbuilder import limits
+from rules.cybernekro.engine import SUCCESS_AT
 
-from core.paths import STATIC_DIR
-
-# Our paper names (User.paper_size) -> CSS @page size keywords.
-PAPER_SIZES = {"A4": "A4", "LETTER": "letter"}
-DEFAULT_PAPER = "A4"
+# render_pdf and pdf_filename stay importable from here for games/ghoulash and games/soylent_ghoul until
+# they import them from core.pdf (their owners are editing them).
+__all__ = ["Catalogue", "pdf_filename", "quick_reference_pdf", "render_pdf", "roster_pdf", "slugify"]
 
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
 ATTRIBUTE_LABELS = {"strength": "STR", "toughness": "TOU", "agility": "AGI", "intellect": "INT", "discipline": "DIS"}
@@ -49,251 +32,6 @@ ATTRIBUTE_LABELS = {"strength": "STR", "toughness": "TOU", "agility": "AGI", "in
 ENTRY_SECTIONS = ("traits", "body_mods", "equipment", "armor", "weapons", "keywords", "sorceries")
 ITEM_SECTIONS = ("weapons", "armor", "equipment")
 TABLE_SECTIONS = ("damage_table", "neural_overload", "environment_effects")
-
-
-def normalize_paper(value, default: str = DEFAULT_PAPER) -> str:
-    """"a4", "Letter", "LETTER" -> "A4" / "LETTER"; anything else -> default."""
-    value = str(value or "").strip().upper()
-    if value == "US-LETTER" or value == "US LETTER":
-        value = "LETTER"
-    return value if value in PAPER_SIZES else default
-
-
-def slugify(text: str) -> str:
-    """The crew-format slug: lower-case, runs of non [a-z0-9] -> "-", trimmed."""
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-
-
-# --------------------------------------------------------------------------
-# Resource fetching: local static files only.
-
-
-class RefusedURL(ValueError):
-    """A resource the PDF renderer must not fetch (network, or outside static/)."""
-
-
-class StaticOnlyFetcher(URLFetcher):
-    """WeasyPrint URL fetcher that serves ``static/`` from disk and data: URIs.
-
-    Anything else (http, https, ftp, file outside ``static/`` ...) raises
-    ``RefusedURL``; WeasyPrint then logs a warning and leaves the resource out.
-    ``refused`` records the refused URLs (tests read it).
-    """
-
-    def __init__(self, root: Path = STATIC_DIR, **kwargs):
-        super().__init__(allowed_protocols=("data", "file"), allow_redirects=False, **kwargs)
-        self.root = Path(root).resolve()
-        self.refused: list[str] = []
-
-    def fetch(self, url, headers=None):
-        parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        if scheme == "data":
-            return super().fetch(url, headers)
-        if scheme == "file" and parts.netloc in ("", "localhost"):
-            path = Path(url2pathname(unquote(parts.path))).resolve()
-            if path.is_relative_to(self.root) and path.is_file():
-                mime_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-                return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime_type})
-        self.refused.append(url)
-        raise RefusedURL(f"PDF rendering fetches only local static files, refused: {url}")
-
-    def __call__(self, url):
-        return self.fetch(url)
-
-
-# --------------------------------------------------------------------------
-# Rendering.
-
-
-def _page_css(paper: str) -> CSS:
-    return CSS(string=f"@page {{ size: {PAPER_SIZES[normalize_paper(paper)]}; }}")
-
-
-STYLESHEET = STATIC_DIR / "css" / "pdf.css"
-
-
-def _stylesheet_version() -> int:
-    try:
-        return STYLESHEET.stat().st_mtime_ns
-    except OSError:  # pragma: no cover
-        return 0
-
-
-class _Shared(threading.local):
-    """Per thread: one FontConfiguration and pdf.css parsed once into it.
-
-    Loading the four shipped fonts and parsing the stylesheet costs more than
-    laying out a one-line page, so every render of a thread reuses them (the
-    stylesheet is parsed again when pdf.css changes on disk). Documents never
-    carry their own @font-face rules, so the configuration does not grow.
-    """
-
-    version = None
-    font_config = None
-    stylesheet = None
-    page_css: dict
-
-
-_SHARED = _Shared()
-
-
-def _shared_styles() -> tuple[FontConfiguration, CSS]:
-    version = _stylesheet_version()
-    if _SHARED.version != version or _SHARED.stylesheet is None:
-        font_config = FontConfiguration()
-        stylesheet = CSS(filename=str(STYLESHEET), font_config=font_config, url_fetcher=StaticOnlyFetcher())
-        _SHARED.font_config, _SHARED.stylesheet, _SHARED.version = font_config, stylesheet, version
-        _SHARED.page_css = {}
-    return _SHARED.font_config, _SHARED.stylesheet
-
-
-def _shared_page_css(paper: str) -> CSS:
-    found = _SHARED.page_css.get(paper)
-    if found is None:
-        found = _SHARED.page_css[paper] = _page_css(paper)
-    return found
-
-
-# --------------------------------------------------------------------------
-# Budget: what may be rendered, and for how long (crewbuilder/limits.py).
-
-
-class PdfRefused(Exception):
-    """A PDF over its size or time budget; ``message`` is for people."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class PdfPreparing(Exception):
-    """The PDF is being rendered off the request path (crewbuilder.pdf_tasks); ask again shortly."""
-
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
-
-
-# Set for the length of a web request (crewbuilder.pdf_tasks.PdfMiddleware): a
-# PDF not in the shared cache is then queued for the task worker instead of
-# being rendered while a web worker waits. Scripts and the task worker render inline.
-DEFER_RENDERING: contextvars.ContextVar[bool] = contextvars.ContextVar("defer_pdf_rendering", default=False)
-
-
-def check_budget(html: str) -> None:
-    """PdfRefused, before any layout, when the HTML is beyond what the limits allow."""
-    from crewbuilder import limits
-
-    size, tags = len(html.encode("utf-8")), html.count("<")
-    if size > limits.PDF_HTML_MAX_BYTES or tags > limits.PDF_HTML_MAX_TAGS:
-        raise PdfRefused(
-            f"This document is too long to print ({size // 1024} KB in {tags:,} elements; the most is "
-            f"{limits.PDF_HTML_MAX_BYTES // 1024} KB and {limits.PDF_HTML_MAX_TAGS:,} elements). "
-            "Shorten it, or print it in parts."
-        )
-
-
-@contextmanager
-def time_limit(seconds: float):
-    """Stop a render that uses more than ``seconds`` of CPU time with PdfRefused.
-
-    CPU time, not wall time: the budget measures the document's work, not how
-    busy the machine is (a legal roster must not be refused because three
-    others render beside it). Only a process's main thread can be interrupted
-    (a SIGPROF timer): gunicorn's sync workers and the task worker render
-    there. Elsewhere (runserver's threads) the size budget alone bounds the work.
-    """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expired(signum, frame):
-        raise PdfRefused(f"This document took longer than {seconds:g} s to lay out, the most allowed. "
-                         "Shorten it, or print it in parts.")
-
-    previous = signal.signal(signal.SIGPROF, expired)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-
-
-def pdf_key(html: str, paper: str) -> str:
-    """The name of a rendered PDF in the shared cache: what it is rendered from, digested."""
-    import weasyprint
-
-    digest = hashlib.sha256()
-    for part in (weasyprint.__version__, str(_stylesheet_version()), normalize_paper(paper), html):
-        digest.update(part.encode("utf-8"))
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None, cache: bool = True) -> bytes:
-    """Render an HTML string to PDF bytes with static/css/pdf.css; relative URLs resolve under static/.
-
-    Raises PdfRefused when the HTML is over its budget (checked first, before
-    any layout) or the layout runs over its time. With the default fetcher the
-    fonts and stylesheet are shared between renders and the result is kept in
-    the shared on-disk cache (crewbuilder.pdf_store; ``cache=False`` renders
-    anew and keeps nothing). During a web request a PDF not in the cache is
-    handed to the task worker (PdfPreparing) unless the task backend is the
-    immediate one: then it is rendered here, in the request. A caller's own
-    fetcher gets a fresh font configuration and stylesheet, fetched through it.
-    """
-    from crewbuilder import limits, pdf_store
-
-    paper = normalize_paper(paper)
-    check_budget(html)
-    key = None
-    if cache and fetcher is None:
-        key = pdf_key(html, paper)
-        found = pdf_store.get(key)
-        if found is not None:
-            return found
-        refused = pdf_store.refusal(key)
-        if refused is not None:
-            raise PdfRefused(refused)
-        if DEFER_RENDERING.get():
-            from crewbuilder import pdf_tasks
-
-            if not pdf_tasks.runs_immediately():
-                pdf_tasks.render_later(key, html, paper)  # raises PdfPreparing
-    try:
-        with time_limit(limits.PDF_TIME_LIMIT_SECONDS):
-            data = _layout(html, paper, fetcher)
-    except PdfRefused as refusal:
-        if key is not None:
-            pdf_store.refuse(key, refusal.message)
-        raise
-    if key is not None:
-        pdf_store.put(key, data)
-    return data
-
-
-def _layout(html: str, paper: str, fetcher: StaticOnlyFetcher | None) -> bytes:
-    if fetcher is None:
-        fetcher = StaticOnlyFetcher()
-        font_config, stylesheet = _shared_styles()
-        page_css = _shared_page_css(paper)
-    else:
-        font_config = FontConfiguration()
-        stylesheet = CSS(filename=str(STYLESHEET), font_config=font_config, url_fetcher=fetcher)
-        page_css = _page_css(paper)
-    document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=fetcher)
-    return document.write_pdf(stylesheets=[stylesheet, page_css], font_config=font_config)
-
-
-def render_pdf(template_name: str, context: dict, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
-    """Render a Django template (e.g. "pdf/roster.html") to PDF bytes."""
-    from django.template.loader import render_to_string
-
-    paper = normalize_paper(paper)
-    html = render_to_string(template_name, {**context, "paper": paper, "paper_class": paper.lower()})
-    return html_to_pdf(html, paper, cache=cache)
 
 
 # --------------------------------------------------------------------------
@@ -350,8 +88,6 @@ class Catalogue:
     @classmethod
     def from_file(cls, system: str = "cybernekro") -> Catalogue:
         """The catalogue data file shipped for a system (its last edition); no database."""
-        from catalogue.loader import catalogue_file_for
-
         data = catalogue_file_for(system)
         if data is None:
             raise FileNotFoundError(f"no catalogue data file for {system!r}")
@@ -360,8 +96,6 @@ class Catalogue:
     @classmethod
     def from_db(cls, system) -> Catalogue:
         """From the database rows of a GameSystem (house rules included), cached per catalogue version."""
-        from catalogue.loader import export_catalogue
-
         key = (system.pk, system.slug, system.edition, system.catalogue_version)
         found = _DB_CATALOGUES.get(key)
         if found is None:
@@ -667,8 +401,6 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
 
 def check_roster_budget(crew_file: dict) -> None:
     """PdfRefused for a crew beyond the limits (stored before they existed, or built by hand): checked before anything is laid out."""
-    from crewbuilder import limits
-
     characters = [c for c in crew_file.get("characters") or () if isinstance(c, dict)]
     if len(characters) > limits.CHARACTERS_MAX:
         raise PdfRefused(f"This crew has {len(characters)} characters; a roster prints at most "
@@ -708,48 +440,9 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
         "default_ap": catalogue.rules.get("ap"),
         "move": catalogue.rules.get("move"),
         # The engine's threshold, so the sheet and the odds cannot disagree.
-        "success_at": _success_at(),
+        "success_at": SUCCESS_AT,
     }
-
-
-def _success_at() -> int:
-    from rules.cybernekro.engine import SUCCESS_AT
-
-    return SUCCESS_AT
 
 
 def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
     return render_pdf("pdf/quick_reference.html", quick_reference_context(catalogue), paper, cache=cache)
-
-
-def crew_file_pdf(raw: bytes, paper: str = DEFAULT_PAPER):
-    """(PDF bytes or None, report, exit code) for the raw bytes of a crew file.
-
-    No database: the crew is read and validated against the catalogue data
-    file shipped with the app (``manage.py crew pdf``). A crew that cannot be
-    read gives no PDF; an invalid one prints, with its banner.
-    """
-    from catalogue.loader import catalogue_file_for
-    from crewbuilder.crewfile import check_crew_file
-    from crewbuilder.validation import CatalogueSnapshot
-
-    files = {}
-
-    def snapshot_from_file(slug):
-        data = catalogue_file_for(slug)
-        if data is None:
-            return None
-        files[slug] = data
-        return CatalogueSnapshot(data)
-
-    crew, report, code = check_crew_file(raw, snapshot_lookup=snapshot_from_file)
-    if crew is None:
-        return None, report, code
-    catalogue = Catalogue.from_data(files[crew.get("system", "cybernekro")])
-    return roster_pdf(crew, report, catalogue, paper), report, code
-
-
-def pdf_filename(name: str, suffix: str) -> str:
-    """A safe download name: "Saints of <Rust>!" -> "saints-of-rust-roster.pdf"."""
-    base = slugify(name)[:60].strip("-") or "crew"
-    return f"{base}-{suffix}.pdf"

@@ -20,6 +20,8 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import render
 from django.utils import timezone
 
+from crewbuilder.models import ThrottleHit
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -81,8 +83,6 @@ def allow(limit: Limit, value: str | None) -> bool:
 
     A refused try is not counted, so waiting out the window always works.
     """
-    from crewbuilder.models import ThrottleHit
-
     now = timezone.now()
     key = _digest(value)
     ThrottleHit.objects.filter(scope=limit.scope, at__lt=now - limit.window).delete()

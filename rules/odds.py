@@ -19,7 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from rules import ghoul_role
 from rules.cybernekro import engine as cn
+from rules.soylent_ghoul import panic as soylent
 
 from catalogue import DATA_DIR
 
@@ -298,7 +300,6 @@ def _panic(request: dict, _resolver) -> dict:
     _object(request, "request", ("roll", "nerve", "tokens"))
     nerve = _int(request, "nerve", "request", low=-MAX_ABS_MODIFIER, high=MAX_ABS_MODIFIER)
     tokens = _int(request, "tokens", "request", low=0, high=MAX_ABS_MODIFIER)
-    from rules.soylent_ghoul import panic as soylent  # written alongside; imported only when asked
 
     try:
         return dict(soylent.panic_distribution(nerve, tokens))
@@ -309,7 +310,6 @@ def _panic(request: dict, _resolver) -> dict:
 def _ghoul_dice(request: dict, _resolver) -> dict:
     _object(request, "request", ("roll", "dice"))
     n = _int(request, "dice", "request", low=1, high=6)
-    from rules import ghoul_role  # written alongside; imported only when asked
 
     try:
         return dict(ghoul_role.ghoul_dice_odds(n))

@@ -13,7 +13,7 @@ Two kinds of process, started and stopped together:
   back, never grows without bound.
 - ``--pdf-workers`` (default 1) django-tasks database workers
   (``manage.py db_worker``) that lay out PDFs off the request path
-  (crewbuilder/pdf_tasks.py). One worker uses at most one core, so on a small
+  (core/pdf_tasks.py). One worker uses at most one core, so on a small
   machine PDFs never take the CPU the pages need. Each worker exits after 100
   renders and is started again, for the same reason as above.
 """

@@ -33,7 +33,7 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _pdf_cache_per_test(settings, tmp_path):
-    # Rendered PDFs are kept on disk (crewbuilder/pdf_store.py); each test starts with none.
+    # Rendered PDFs are kept on disk (core/pdf_store.py); each test starts with none.
     settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"
 
 

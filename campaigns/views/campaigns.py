@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import history_text, idempotency, services
@@ -19,7 +20,9 @@ from campaigns.forms import (
 )
 from campaigns.permissions import check_user_is_organiser_or_404, get_campaign_for_user, user_is_member, user_is_organiser
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
-from crewbuilder import crew_edits
+from core.pdf import render_pdf
+from core.pdf_views import paper_for, pdf_response
+from crewbuilder import crew_edits, crew_service
 from crewbuilder.models import CharacterGear, Crew, GameSystem
 
 
@@ -295,11 +298,6 @@ def _fail_history(request, exc, campaign):
 @login_required
 @require_GET
 def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    from django.utils.text import slugify
-
-    from crewbuilder import crew_service, pdf
-    from crewbuilder.views.pdfs import paper_for, pdf_response
-
     campaign = get_campaign_for_user(request.user, pk)
     crews = standings(campaign)
     rosters = []
@@ -315,5 +313,5 @@ def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         "games": list(campaign.games.select_related("winner__crew")),
         "memorial": [m for c in crews for m in c.memorial.all()],
     }
-    data = pdf.render_pdf("pdf/campaign_summary.html", context, paper_for(request))
+    data = render_pdf("pdf/campaign_summary.html", context, paper_for(request))
     return pdf_response(data, f"{slugify(campaign.name) or 'campaign'}-summary.pdf")

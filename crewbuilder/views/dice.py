@@ -24,6 +24,7 @@ from crewbuilder.models import StoredRoll
 from core.htmx import vary_on_htmx
 from rules import OddsRequestError, odds, rolls
 from rules.cybernekro import engine as cn
+from rules.follow_ups import after_attack
 
 LOG_SIZE = 20
 
@@ -219,8 +220,6 @@ def stored_roll(request: HttpRequest, token: str) -> HttpResponse:
 
 def _follow_ups(inputs: dice_service.AttackInputs, roll: rolls.Roll) -> list[dict]:
     """Every roll the rules call for after this one, as a link to that quick roll (with its rule's text)."""
-    from rules.follow_ups import after_attack
-
     found = after_attack(inputs.action, inputs.weapon, list(inputs.weapon_entry.get("keywords") or []), inputs.plan,
                          cn.Outcome(roll.get("to_hit")), roll.get("wounds_after", 0),
                          roll.outcome == cn.TargetState.OUT_OF_ACTION.value, roll.get("stagger_rolled", False))

@@ -1,10 +1,7 @@
 """PDF downloads: a crew's roster (owner or share link) and the rules quick reference.
 
 Each view loads, checks access (another user's crew is a 404, like the crew
-page), picks the paper and calls crewbuilder.pdf. The paper comes from
-``?paper=A4|LETTER`` (for that one PDF) or else from the user's saved setting,
-which only the account settings form (a POST) changes: a GET, which any site
-can make a browser send, never writes.
+page), picks the paper (core.pdf_views.paper_for) and calls crewbuilder.pdf.
 """
 
 from __future__ import annotations
@@ -14,34 +11,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
+from catalogue.loader import current_system
+from core.pdf_views import paper_for, pdf_response
 from crewbuilder import pdf
 from crewbuilder.models import Crew
-
-
-def paper_for(request: HttpRequest) -> str:
-    """The paper asked for in ?paper= for this response, else the user's saved one."""
-    user = request.user
-    saved = getattr(user, "paper_size", None) if user.is_authenticated else None
-    asked = pdf.normalize_paper(request.GET.get("paper") or "", default="")
-    return asked or pdf.normalize_paper(saved)
-
-
-def pdf_response(data: bytes, filename: str, *, shared: bool = False) -> HttpResponse:
-    response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    response["Content-Length"] = str(len(data))
-    response["Cache-Control"] = "private, no-cache"
-    if shared:
-        response["X-Robots-Tag"] = "noindex"
-        response["Referrer-Policy"] = "no-referrer"
-    return response
+from crewbuilder.roster_tasks import roster_pdf_for
 
 
 def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpResponse:
     # From the shared PDF cache, or a "preparing" page while the task worker
-    # renders it, or a refusal over budget (crewbuilder.pdf_tasks.PdfMiddleware).
-    from crewbuilder.pdf_tasks import roster_pdf_for
-
+    # renders it, or a refusal over budget (core.pdf_tasks.PdfMiddleware).
     data = roster_pdf_for(crew.pk, paper_for(request))
     return pdf_response(data, pdf.pdf_filename(crew.name, "roster"), shared=shared)
 
@@ -64,8 +43,6 @@ def crew_roster_shared(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def quick_reference(request: HttpRequest, system: str) -> HttpResponse:
-    from catalogue.loader import current_system
-
     game = current_system(system)
     try:
         catalogue = pdf.Catalogue.from_db(game) if game is not None else pdf.Catalogue.from_file(system)

@@ -1,5 +1,7 @@
 """Printed rosters and quick-reference sheets (crewbuilder/pdf.py), read back from the PDF.
 
+The rendering they go through (fetcher, fonts, cache) is core/pdf.py: tests/core/test_pdf.py.
+
 No database: the roster is rendered from a crew file and a report shaped like
 crew-format.md's, with rules text from the catalogue data file.
 """
@@ -7,13 +9,14 @@ crew-format.md's, with rules text from the catalogue data file.
 import copy
 import re
 import shutil
-import socket
 import subprocess
+import threading
 from io import BytesIO
 
 import pytest
 from pypdf import PdfReader
 
+from core import pdf as core_pdf
 from crewbuilder import pdf
 
 A4 = (595.28, 841.89)
@@ -259,9 +262,9 @@ def test_page_numbers(roster):
 def test_letter_paper_has_a_letter_mediabox(rules):
     data = pdf.roster_pdf(SEVEN, make_report(SEVEN, rules), rules, "LETTER")
     assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(data))
-    assert pdf.normalize_paper("letter") == "LETTER"
-    assert pdf.normalize_paper("a4") == "A4"
-    assert pdf.normalize_paper("tabloid") == "A4"
+    assert core_pdf.normalize_paper("letter") == "LETTER"
+    assert core_pdf.normalize_paper("a4") == "A4"
+    assert core_pdf.normalize_paper("tabloid") == "A4"
 
 
 @needs_poppler
@@ -349,71 +352,19 @@ def test_hostile_names_print_as_text_and_long_words_wrap_inside_the_page(rules):
     assert len(page_sizes(data)) <= 3
 
 
-# --- fetching ----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "http://example.com/x.png",
-        "https://example.com/x.css",
-        "ftp://example.com/x",
-        "file:///etc/passwd",
-        (pdf.STATIC_DIR / "css" / ".." / ".." / "pyproject.toml").as_uri(),
-        "file://example.com/static/css/pdf.css",
-    ],
-)
-def test_url_fetcher_refuses_anything_but_local_static_files(url):
-    fetcher = pdf.StaticOnlyFetcher()
-    with pytest.raises(pdf.RefusedURL):
-        fetcher.fetch(url)
-    assert fetcher.refused == [url]
-
-
-def test_url_fetcher_serves_static_files_and_data_uris():
-    fetcher = pdf.StaticOnlyFetcher()
-    response = fetcher.fetch((pdf.STATIC_DIR / "css" / "pdf.css").as_uri())
-    assert b"@font-face" in response.read()
-    assert response.content_type == "text/css"
-    response = fetcher.fetch("data:text/plain,hello")
-    assert response.read() == b"hello"
-
-
-def test_rendering_never_opens_a_network_connection(monkeypatch):
-    def no_network(*args, **kwargs):  # pragma: no cover - failing is the point
-        raise AssertionError("PDF rendering tried to open a network connection")
-
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    monkeypatch.setattr(socket, "create_connection", no_network)
-    fetcher = pdf.StaticOnlyFetcher()
-    html = (
-        '<link rel="stylesheet" href="https://example.com/evil.css">'
-        '<link rel="stylesheet" href="css/pdf.css">'
-        '<p>hello <img src="http://example.com/pixel.png"></p>'
-        "<style>@import url(http://example.com/i.css); p { background: url(https://example.com/b.png) }</style>"
-    )
-    data = pdf.html_to_pdf(html, "A4", fetcher)
-    assert data.startswith(b"%PDF")
-    assert set(fetcher.refused) >= {
-        "https://example.com/evil.css",
-        "http://example.com/pixel.png",
-        "http://example.com/i.css",
-        "https://example.com/b.png",
-    }
+# --- shared fonts ------------------------------------------------------------
 
 
 def test_fonts_and_stylesheet_load_once_per_thread(rules):
-    import threading
-
-    pdf.html_to_pdf("<p>one</p>", cache=False)
-    shared = pdf._shared_styles()
+    core_pdf.html_to_pdf("<p>one</p>", cache=False)
+    shared = core_pdf._shared_styles()
     pdf.roster_pdf(SEVEN, make_report(SEVEN, rules), rules, cache=False)
-    assert pdf._shared_styles()[0] is shared[0]  # reused, not rebuilt
+    assert core_pdf._shared_styles()[0] is shared[0]  # reused, not rebuilt
     other = {}
 
     def render():
-        other["data"] = pdf.html_to_pdf("<p>from another thread</p>", cache=False)
-        other["styles"] = pdf._shared_styles()
+        other["data"] = core_pdf.html_to_pdf("<p>from another thread</p>", cache=False)
+        other["styles"] = core_pdf._shared_styles()
 
     thread = threading.Thread(target=render)
     thread.start()
@@ -472,10 +423,6 @@ def test_unknown_slugs_print_without_crashing(rules):
     assert "not in the catalogue" in text
 
 
-def test_pdf_filename_is_safe():
-    assert pdf.pdf_filename("Saints of <Rust>!", "roster") == "saints-of-rust-roster.pdf"
-    assert pdf.pdf_filename('"; rm -rf / ;"', "roster") == "rm-rf-roster.pdf"
-    assert pdf.pdf_filename("Ωμέγα", "roster") == "crew-roster.pdf"
 
 
 def test_identical_renders_come_from_the_pdf_cache(rules, settings, monkeypatch):
@@ -487,7 +434,7 @@ def test_identical_renders_come_from_the_pdf_cache(rules, settings, monkeypatch)
     def no_layout(*args):
         raise AssertionError("laid out again")
 
-    monkeypatch.setattr(pdf, "_layout", no_layout)
+    monkeypatch.setattr(core_pdf, "_layout", no_layout)
     assert pdf.roster_pdf(SEVEN, report, rules, "LETTER") == first  # any worker: the file is shared
     with pytest.raises(AssertionError, match="laid out again"):
         pdf.roster_pdf(SEVEN, report, rules, "LETTER", cache=False)

@@ -7,7 +7,9 @@ import time
 import pytest
 from django.urls import reverse
 
-from crewbuilder import limits, pdf, pdf_store, pdf_tasks
+from core import pdf, pdf_store, pdf_tasks
+from crewbuilder import limits, roster_tasks
+from crewbuilder import pdf as roster_printing
 from crewbuilder.models import Crew
 
 pytestmark = pytest.mark.django_db
@@ -76,14 +78,14 @@ def test_with_a_task_worker_a_crew_over_the_limits_is_refused_at_once_not_queued
 
 def test_html_over_the_size_budget_is_refused_before_any_layout(no_layout):
     with pytest.raises(pdf.PdfRefused, match="too long to print"):
-        pdf.html_to_pdf("<p>" + "x" * limits.PDF_HTML_MAX_BYTES + "</p>")
+        pdf.html_to_pdf("<p>" + "x" * pdf.PDF_HTML_MAX_BYTES + "</p>")
     with pytest.raises(pdf.PdfRefused, match="too long to print"):
-        pdf.html_to_pdf("<b></b>" * (limits.PDF_HTML_MAX_TAGS // 2 + 1))
+        pdf.html_to_pdf("<b></b>" * (pdf.PDF_HTML_MAX_TAGS // 2 + 1))
     assert no_layout == []
 
 
 def test_a_render_over_its_time_is_stopped_and_the_refusal_remembered(monkeypatch, no_layout):
-    monkeypatch.setattr(limits, "PDF_TIME_LIMIT_SECONDS", 0.2)
+    monkeypatch.setattr(pdf, "PDF_TIME_LIMIT_SECONDS", 0.2)
 
     def endless(*args):
         while True:  # busy: the budget counts CPU time
@@ -160,7 +162,7 @@ def test_each_save_queues_the_roster_which_then_prints_with_no_layout(
 def test_a_prerender_for_an_older_version_does_nothing(user, geared_crew, monkeypatch, settings):
     crew = geared_crew(user)
     monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("rendered a version no one will print"))
-    pdf_tasks.prerender_roster.call(crew.pk, crew.version - 1)
+    roster_tasks.prerender_roster.call(crew.pk, crew.version - 1)
     assert not list(settings.PDF_CACHE_DIR.glob("*.pdf"))
 
 
@@ -208,7 +210,7 @@ def test_a_reprint_reads_the_shared_file_with_a_fixed_number_of_queries(
     first = client.get(roster_url(crew))
     assert first.status_code == 200
     monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("laid out again"))
-    monkeypatch.setattr(pdf, "roster_context", lambda *args: pytest.fail("built again"))
+    monkeypatch.setattr(roster_printing, "roster_context", lambda *args: pytest.fail("built again"))
     # session, user, crew; then the fingerprint: crew, characters, traits, body-mods, gear
     with django_assert_num_queries(8):
         again = client.get(roster_url(crew))
@@ -231,7 +233,7 @@ def test_any_change_to_a_character_prints_anew_even_without_a_new_crew_version(c
 
 
 def test_every_other_pdf_is_queued_by_its_html_and_served_when_ready(client, catalogue, dummy_tasks):
-    # The quick reference stands for every PDF built by crewbuilder.pdf.render_pdf (campaign summary, drone cards...).
+    # The quick reference stands for every PDF built by core.pdf.render_pdf (campaign summary, drone cards...).
     url = reverse("quick-reference-pdf", args=["cybernekro"])
     first = client.get(url)
     assert first.status_code == 202 and 'data-pdf-state="preparing"' in first.content.decode()

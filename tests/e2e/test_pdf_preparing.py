@@ -1,10 +1,12 @@
 """Print with a task worker: the "preparing" page shows at once on a phone,
 reloads by itself, and the PDF arrives when the worker has rendered it
-(crewbuilder/pdf_tasks.py)."""
+(core/pdf_tasks.py, crewbuilder/roster_tasks.py)."""
 
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, expect
+
+from crewbuilder import roster_tasks
 
 from tests.e2e.conftest import PHONE, assert_fits_a_phone
 
@@ -24,8 +26,6 @@ def shared_crew(transactional_db, django_user_model):
 
 
 def test_the_preparing_page_turns_into_the_pdf_by_itself(browser: Browser, server_url: str, shared_crew, settings):
-    from crewbuilder import pdf_tasks
-
     # What the database backend does until its worker runs: queue and return.
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
     context = browser.new_context(viewport=PHONE)
@@ -41,7 +41,7 @@ def test_the_preparing_page_turns_into_the_pdf_by_itself(browser: Browser, serve
             return response.url.endswith("/s/saints/roster.pdf") and response.headers.get("content-type") == "application/pdf"
 
         with page.expect_response(is_the_pdf, timeout=20_000) as arrived:
-            pdf_tasks.roster_pdf_for(shared_crew.pk, "A4")  # the worker renders it into the shared cache
+            roster_tasks.roster_pdf_for(shared_crew.pk, "A4")  # the worker renders it into the shared cache
         response = arrived.value
         assert response.status == 200  # Chromium opens it in its PDF viewer
         assert "saints-of-rust-roster.pdf" in response.headers["content-disposition"]

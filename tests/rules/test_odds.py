@@ -155,8 +155,7 @@ def test_panic_and_ghoul_dice_delegate(monkeypatch):
     # the formatting is generic: any nested dict of Fractions
     fake = types.ModuleType("rules.ghoul_role")
     fake.ghoul_dice_odds = lambda dice: {"a": {"x": {"1": F(1, 3), "2": F(2, 3)}}, "b": {"y": F(1)}}
-    monkeypatch.setitem(sys.modules, "rules.ghoul_role", fake)
-    monkeypatch.setattr("rules.ghoul_role", fake, raising=False)
+    monkeypatch.setattr(sys.modules["rules.odds"], "ghoul_role", fake)  # the module (rules.odds is the function)
     answer = odds({"roll": "ghoul-dice", "dice": 2})
     assert answer["a"]["x"] == {"1": 1 / 3, "2": 2 / 3}
     assert answer["exact"] == {"a": {"x": {"1": "1/3", "2": "2/3"}}, "b": {"y": "1"}}

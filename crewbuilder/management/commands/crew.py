@@ -12,7 +12,9 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from catalogue.loader import catalogue_file_for
 from core.games import registry
+from core.pdf import DEFAULT_PAPER
 from crewbuilder.crewfile import (
     EXIT_UNREADABLE,
     MAX_BYTES,
@@ -24,7 +26,8 @@ from crewbuilder.crewfile import (
     import_crew_file,
 )
 from crewbuilder.models import Crew
-from crewbuilder.pdf import crew_file_pdf
+from crewbuilder.pdf import Catalogue, roster_pdf
+from crewbuilder.validation import CatalogueSnapshot
 
 
 def read_file_bytes(path: str):
@@ -93,6 +96,29 @@ def run_export(command, options) -> int:
     options_for_system = {"true_tokens": True} if options.get("true_tokens") else {}
     command.stdout.write(export_crew(crew, **options_for_system), ending="")
     return 0
+
+
+def crew_file_pdf(raw: bytes, paper: str = DEFAULT_PAPER):
+    """(PDF bytes or None, report, exit code) for the raw bytes of a crew file.
+
+    No database: the crew is read and validated against the catalogue data
+    file shipped with the app (``manage.py crew pdf``). A crew that cannot be
+    read gives no PDF; an invalid one prints, with its banner.
+    """
+    files = {}
+
+    def snapshot_from_file(slug):
+        data = catalogue_file_for(slug)
+        if data is None:
+            return None
+        files[slug] = data
+        return CatalogueSnapshot(data)
+
+    crew, report, code = check_crew_file(raw, snapshot_lookup=snapshot_from_file)
+    if crew is None:
+        return None, report, code
+    catalogue = Catalogue.from_data(files[crew.get("system", "cybernekro")])
+    return roster_pdf(crew, report, catalogue, paper), report, code
 
 
 def add_pdf_arguments(parser):

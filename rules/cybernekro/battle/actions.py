@@ -454,7 +454,7 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
         overloads = 1 if new.passed else 2
     for _ in range(overloads):
         if after.model(model.id).in_play:
-            from rules.cybernekro.battle.sorcery import neural_overload
+            from rules.cybernekro.battle.sorcery import neural_overload  # cycle: sorcery imports actions
             after, text, overload_roll = neural_overload(after, model.id, rng)
             lines.append(text)
             rolls.append(overload_roll)
@@ -486,7 +486,7 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     if pending.get("then") == "reaction":
         after = _apply_reaction(after, seat, model, outcome)
     elif pending.get("then") == "sorcery":
-        from rules.cybernekro.battle.sorcery import finish_sorcery
+        from rules.cybernekro.battle.sorcery import finish_sorcery  # cycle: sorcery imports actions
         after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
     else:
         raise Refused(f"unknown test {pending.get('then')!r}")

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.cybernekro.battle import catalogue, fate
+from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS
+from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.npcs import npcs_to_activate
 from rules.cybernekro.battle.rounds import ap_models, ap_order
 from rules.cybernekro.battle.setup import _next_sorcerer_seat
@@ -149,7 +151,6 @@ def _action_options(state: Battle, seat: str):
 
 
 def _acting_options(state: Battle, model):
-    from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS
     ap = model.ap if not model.npc else 99
     if ap <= 0:
         return
@@ -171,7 +172,6 @@ def _acting_options(state: Battle, model):
         if allowed("reload"):
             yield Option("act", ("reload", weapon))
     if allowed("use-equipment") and "lobotomised" not in model.traits:
-        from rules.cybernekro.battle.equipment import USABLE
         for item in USABLE:
             if item in model.gear:
                 yield Option("use_equipment", (item,))

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue
+from rules.cybernekro.battle.actions import _spend
 from rules.cybernekro.battle.state import Battle, Model, Phase, Refused, WeaponUse, step
 
 NPC_ACTIONS = 2   # "they will perform two actions"
@@ -69,7 +70,6 @@ def npc_action(state: Battle, seat: str, action: str) -> Battle:
     """An NPC action with no roll (Move, Get up ...): counted, carried out on the table."""
     if state.phase is not Phase.NPCS or not state.active_model or state.pending:
         raise Refused("activate an NPC first")
-    from rules.cybernekro.battle.actions import _spend
     model = state.model(state.active_model)
     if action == "get-up" and "monstrous" not in model.traits:
         state = state.with_model(replace(model, prone=False))

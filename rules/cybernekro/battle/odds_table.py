@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.actions import plan
 from rules.cybernekro.battle.state import Battle, Refused
 
@@ -28,7 +29,6 @@ class Cell:
 def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
     """The card played on the model's next test that ``seat`` may know of: an Ace (shown to all) or its own
     face-down number; another player's face-down card stays out of the odds (it is hidden)."""
-    from rules.cybernekro.battle import fate
     for armed in state.armed:
         if armed[1] == model_id and (fate.kind(armed[2]) == "ace" or armed[0] == seat):
             return armed
@@ -37,7 +37,6 @@ def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
 
 def with_card(planned: cn.AttackPlan, armed: tuple | None) -> cn.AttackOdds:
     """The attack's odds with the card played on its hit roll ("The odds account for the card that was played")."""
-    from rules.cybernekro.battle import fate
     if armed is None:
         return cn.attack_odds_for_plan(planned)
     if fate.kind(armed[2]) == "ace":   # "automatically pass that test without rolling": a plain success

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue
 from rules.cybernekro.battle.actions import (
+    _check_can,
     _spend,
     acting_model,
     after_action,
@@ -23,6 +24,7 @@ from rules.cybernekro.battle.actions import (
     roll_model_test,
 )
 from rules.cybernekro.battle.npcs import place_npc
+from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
 
 CYBER_JACK = 2          # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
@@ -174,7 +176,6 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
         raise Refused(f"{model.name} is not one of your models on the table")
     after = state
     if not fleeing:
-        from rules.cybernekro.battle.actions import _check_can
         if acting_model(state, seat).id != model_id:
             raise Refused(f"{model.name} is not acting")
         _check_can(model, "move", 1)
@@ -189,7 +190,6 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
     if after.reaction and after.reaction[0] == model_id:
         after = replace(after, reaction=None)
     if after.active_model == model_id:
-        from rules.cybernekro.battle.rounds import next_player
         after = next_player(replace(after, active_model=None))
     what = f" with {model.treasure} Treasure Token(s)" if model.treasure else ""
     what += " and the artifact" if model.artifact else ""

@@ -8,7 +8,7 @@ marker (a render is queued: do not queue another) or a ``.refused`` note (the
 render went over its budget: say so instead of trying again).
 
 The folder is pruned to ``MAX_FILES`` PDFs, oldest first, when a new one is
-stored. No Django import: the settings value is read only if Django is set up.
+stored. Usable without Django set up: the settings value is read only if settings are configured.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from django.conf import settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 MAX_FILES = 2000
 PENDING_TTL_SECONDS = 120  # a queued render not done by then is queued again (a worker died)
@@ -26,8 +28,6 @@ REFUSAL_TTL_SECONDS = 600
 
 def cache_dir() -> Path:
     try:
-        from django.conf import settings
-
         configured = getattr(settings, "PDF_CACHE_DIR", None)
     except Exception:  # noqa: BLE001 - settings not configured: a script without Django
         configured = None

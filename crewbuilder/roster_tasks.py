@@ -1,23 +1,14 @@
-"""PDFs rendered off the request path, so a print never holds a web worker.
+"""Cybernekr0 rosters from the shared PDF cache, and rendered ahead after each save.
 
-The design (docs/limits.md, "PDFs and the web workers"):
+The generic machinery (the on-disk cache, the task that renders queued HTML,
+the "preparing" and "refused" pages) is core.pdf_store and core.pdf_tasks; a
+roster adds its own key and tasks, queued by crew rather than by HTML:
 
-- Every rendered PDF lands in a cache on disk shared by all workers and kept
-  across restarts (crewbuilder.pdf_store). A reprint is a template render and
-  a file read, from any worker.
-- During a web request (``PdfMiddleware`` sets ``pdf.DEFER_RENDERING``) a PDF
-  not yet in the cache is queued as a task (the ``django-tasks`` backport,
-  its database backend where a worker runs: ``make serve`` starts one) and
-  the request answers at once with a "preparing" page that reloads itself.
-  One marker file per PDF stops a reload from queueing it again.
-- With the immediate backend (``make run``, the tests) nothing is queued: the
-  PDF is rendered in the request and served straight away.
+- A roster is found in the cache by a fingerprint of the stored rows it is
+  printed from (``roster_fingerprint``), so a reprint builds nothing.
 - After each save of a Cybernekr0 crew, its roster is queued for the owner's
   paper (``prerender_roster``), so "Print roster" finds it ready. Only where a
   worker runs: with the immediate backend a save would wait for the render.
-- Over its budget (crewbuilder.limits) a PDF is refused with a page saying
-  why (``PdfMiddleware``), never a 500; the refusal is remembered for a while
-  so asking again costs nothing.
 """
 
 from __future__ import annotations
@@ -26,51 +17,16 @@ import hashlib
 import json
 from pathlib import Path
 
+import weasyprint
 from django.db import transaction
-from django.http import HttpResponse
-from django.template.loader import render_to_string
+from django.template.loader import get_template
 
-from crewbuilder import pdf, pdf_store
-
-try:  # Django 6 has the Tasks framework built in; 5.2 takes the backport
-    from django.tasks import task, task_backends
-    from django.tasks.backends.immediate import ImmediateBackend
-except ImportError:  # pragma: no cover - depends on the Django version
-    from django_tasks import task, task_backends
-    from django_tasks.backends.immediate import ImmediateBackend
-
-PREPARING_RELOAD_SECONDS = 2
-
-
-def runs_immediately() -> bool:
-    return isinstance(task_backends["default"], ImmediateBackend)
-
-
-@task()
-def render_html(key: str, html: str, paper: str) -> None:
-    """Render queued HTML into the shared cache (a refusal is stored there too)."""
-    if pdf_store.get(key) is not None:
-        return
-    token = pdf.DEFER_RENDERING.set(False)
-    try:
-        pdf.html_to_pdf(html, paper)
-    except pdf.PdfRefused:
-        pass  # html_to_pdf stored the refusal; the preparing page shows it
-    finally:
-        pdf_store.release_pending(key)
-        pdf.DEFER_RENDERING.reset(token)
-
-
-def render_later(key: str, html: str, paper: str) -> None:
-    """Queue the render for the task worker once (a marker stops reloads queueing it again); raise PdfPreparing."""
-    if pdf_store.claim_pending(key):
-        try:
-            render_html.enqueue(key, html, paper)
-        except Exception:
-            pdf_store.release_pending(key)
-            raise
-    raise pdf.PdfPreparing(key)
-
+from core import pdf, pdf_store
+from core.pdf_tasks import runs_immediately, task
+from crewbuilder import crew_service  # a module import, read at call time: crew_service -> crew_edits -> here
+from crewbuilder import pdf as roster_printing
+from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
+from crewbuilder.validation import crew_to_data
 
 # --------------------------------------------------------------------------
 # Rosters rendered ahead, after each save.
@@ -78,9 +34,7 @@ def render_later(key: str, html: str, paper: str) -> None:
 
 def _roster_sources() -> list:
     """The files a roster's look comes from (found through the template loader, wherever templates live)."""
-    from django.template.loader import get_template
-
-    return [Path(get_template("pdf/roster.html").origin.name), Path(pdf.__file__)]
+    return [Path(get_template("pdf/roster.html").origin.name), Path(roster_printing.__file__), Path(pdf.__file__)]
 
 
 def _rows_by_character(model, rows: list, count_field: str | None = None) -> dict:
@@ -102,10 +56,6 @@ def roster_fingerprint(crew_id: int, paper: str) -> tuple[str, dict]:
     or the printing code gives another digest, so a stale roster is never served.
     Also returns the crew's outline (counts per character) for the budget check.
     """
-    import weasyprint
-
-    from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
-
     characters = list(Character.objects.filter(crew_id=crew_id).order_by("pk").values_list())
     parts = {model: list(model.objects.filter(character__crew_id=crew_id).order_by("pk").values_list())
              for model in (CharacterTrait, CharacterBodyMod, CharacterGear)}
@@ -138,10 +88,6 @@ def roster_pdf_for(crew_id: int, paper: str) -> bytes:
     against the crew limits (from the fingerprint's rows: a refusal comes at
     once) and queued by crew: the request builds nothing.
     """
-    from crewbuilder.crew_service import report_for
-    from crewbuilder.models import Crew
-    from crewbuilder.validation import crew_to_data
-
     fingerprint, outline = roster_fingerprint(crew_id, paper)
     found = pdf_store.get(fingerprint)
     if found is not None:
@@ -149,8 +95,8 @@ def roster_pdf_for(crew_id: int, paper: str) -> bytes:
     refused = pdf_store.refusal(fingerprint)
     if refused is not None:
         raise pdf.PdfRefused(refused)
-    pdf.check_roster_budget(outline)
-    if pdf.DEFER_RENDERING.get() and not runs_immediately():
+    roster_printing.check_roster_budget(outline)
+    if pdf.DEFER_RENDERING.get() is not None and not runs_immediately():
         if pdf_store.claim_pending(fingerprint):
             try:
                 render_roster.enqueue(crew_id, pdf.normalize_paper(paper), fingerprint)
@@ -159,9 +105,9 @@ def roster_pdf_for(crew_id: int, paper: str) -> bytes:
                 raise
         raise pdf.PdfPreparing(fingerprint)
     crew = Crew.objects.with_everything().get(pk=crew_id)
-    catalogue = pdf.Catalogue.from_db(crew.system)
+    catalogue = roster_printing.Catalogue.from_db(crew.system)
     try:
-        data = pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper)
+        data = roster_printing.roster_pdf(crew_to_data(crew), crew_service.report_for(crew), catalogue, paper)
     except pdf.PdfRefused as refusal:
         pdf_store.refuse(fingerprint, refusal.message)
         raise
@@ -172,7 +118,7 @@ def roster_pdf_for(crew_id: int, paper: str) -> bytes:
 @task()
 def render_roster(crew_id: int, paper: str, fingerprint: str) -> None:
     """A roster asked for while not in the cache (the preparing page waits for it)."""
-    token = pdf.DEFER_RENDERING.set(False)
+    token = pdf.DEFER_RENDERING.set(None)
     try:
         roster_pdf_for(crew_id, paper)
     except pdf.PdfRefused:
@@ -184,12 +130,10 @@ def render_roster(crew_id: int, paper: str, fingerprint: str) -> None:
 
 @task()
 def prerender_roster(crew_id: int, version: int) -> None:
-    from crewbuilder.models import Crew
-
     crew = Crew.objects.select_related("owner").exclude(system__slug="soylent-ghoul").filter(pk=crew_id).first()
     if crew is None or crew.version != version:
         return  # deleted, or saved again since: the later save queued its own render
-    token = pdf.DEFER_RENDERING.set(False)
+    token = pdf.DEFER_RENDERING.set(None)
     try:
         roster_pdf_for(crew.pk, pdf.normalize_paper(getattr(crew.owner, "paper_size", None)))
     except pdf.PdfRefused:
@@ -203,39 +147,3 @@ def roster_saved(crew_id: int, version: int) -> None:
     if runs_immediately():
         return
     transaction.on_commit(lambda: prerender_roster.enqueue(crew_id, version))
-
-
-# --------------------------------------------------------------------------
-# The pages a PDF request may get instead of a PDF.
-
-
-class PdfMiddleware:
-    """Defers PDF rendering during requests; turns PdfPreparing and PdfRefused into pages."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        token = pdf.DEFER_RENDERING.set(True)
-        try:
-            return self.get_response(request)
-        finally:
-            pdf.DEFER_RENDERING.reset(token)
-
-    def process_exception(self, request, exception):
-        if isinstance(exception, pdf.PdfPreparing):
-            return status_page(request, "preparing", 202, reload=PREPARING_RELOAD_SECONDS)
-        if isinstance(exception, pdf.PdfRefused):
-            return status_page(request, "refused", 422, message=exception.message)
-        return None
-
-
-def status_page(request, state: str, status: int, *, message: str = "", reload: int | None = None) -> HttpResponse:
-    html = render_to_string(
-        "pdf_status.html", {"state": state, "message": message, "reload": reload}, request=request
-    )
-    response = HttpResponse(html, status=status)
-    response["Cache-Control"] = "no-store"
-    if reload:
-        response["Retry-After"] = str(reload)
-    return response
