@@ -31,6 +31,14 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(settings, tmp_path_factory):
+    # The cache as configured (files, shared by workers), but empty for each test: database rows
+    # are rolled back between tests and their ids come again, so a cached game version must not.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                                   "LOCATION": str(tmp_path_factory.mktemp("cache"))}}
+
+
 @pytest.fixture
 def password():
     return "correct-horse-battery-staple"
