@@ -205,9 +205,9 @@ def next_event_number(events: QuerySet) -> int:
     return (events.aggregate(last=Max("number"))["last"] or 0) + 1
 
 
-def events_page(events: QuerySet, page: int | str | None, per_page: int = EVENTS_PER_PAGE):
-    """One page of a game's log, newest first."""
-    return Paginator(events.order_by("-number"), per_page).get_page(page)
+def events_page(events: QuerySet, page: int | str | None, per_page: int | None = None):
+    """One page of a game's log, newest first (a page number out of range gives the last page)."""
+    return Paginator(events.order_by("-number"), per_page or EVENTS_PER_PAGE).get_page(page)
 
 
 def latest_events(events: QuerySet, count: int = BOARD_EVENTS) -> tuple[list, bool]:
