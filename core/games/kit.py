@@ -28,13 +28,12 @@ from typing import Callable
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.core import signing
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.utils.crypto import constant_time_compare
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from core.htmx import vary_on_htmx
 
@@ -97,11 +96,10 @@ def current_version(label: str, pk: int, load_version: Callable[[int], int | Non
 
 # --- poll tokens: the session, as far as a poll needs it, without a query ------------------------
 
-_poll_signer = signing.Signer(salt="core.games.kit.poll")
-
-
 def _poll_signature(label: str, pk: int, user_id: str, session_key: str) -> str:
-    return _poll_signer.signature(f"{label}:{pk}:{user_id}:{session_key}")
+    # Django's signing HMAC (SECRET_KEY, salted), in lowercase hex: no upper-case letters that could
+    # read like a token code on the page
+    return salted_hmac("core.games.kit.poll", f"{label}:{pk}:{user_id}:{session_key}", algorithm="sha256").hexdigest()
 
 
 def poll_token(request: HttpRequest, label: str, pk: int) -> str:
@@ -210,9 +208,10 @@ def events_page(events: QuerySet, page: int | str | None, per_page: int | None =
     return Paginator(events.order_by("-number"), per_page or EVENTS_PER_PAGE).get_page(page)
 
 
-def latest_events(events: QuerySet, count: int = BOARD_EVENTS) -> tuple[list, bool]:
-    """The newest ``count`` entries of a game's log (newest first) and whether there are older ones,
-    in one query: a board never carries the whole log."""
+def latest_events(events: QuerySet, count: int | None = None) -> tuple[list, bool]:
+    """The newest ``count`` (``BOARD_EVENTS``) entries of a game's log, newest first, and whether there
+    are older ones, in one query: a board never carries the whole log."""
+    count = count or BOARD_EVENTS
     rows = list(events.order_by("-number")[:count + 1])
     return rows[:count], len(rows) > count
 

@@ -44,7 +44,8 @@ def _own_set(user, set_id) -> DroneSet:
 def _board_context(request: HttpRequest, game: Game) -> dict:
     players = list(game.players.select_related("user").order_by("seat"))
     pieces = list(game.pieces.all()) if game.status != Game.SETUP else []
-    events, older = kit.latest_events(game.events.select_related("actor"))
+    # not ``before``: an engine snapshot per entry, read only by undo
+    events, older = kit.latest_events(game.events.select_related("actor").defer("before"))
     context = board(game, players, pieces, events, request.user)
     context["older_events"] = older
     context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
@@ -91,7 +92,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def game_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole game log, a page at a time (the board shows only the latest entries)."""
     game = _get_game_for_user(request, pk)
-    page = kit.events_page(game.events.select_related("actor"), request.GET.get("page"))
+    page = kit.events_page(game.events.select_related("actor").defer("before"), request.GET.get("page"))
     return render(request, "soylentgames/game_log.html", {"game": game, "page": page})
 
 
