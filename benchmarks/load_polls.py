@@ -230,7 +230,8 @@ async def ratios(port: int, tables: list[dict]) -> dict:
     changed = path.format(v=0)
     status, body = await get(port, changed, session, htmx=True)
     assert status == 200 and VERSION.search(body), status
-    print(f"  the changed poll's board: {len(body) / 1024:.1f} KiB, log entries in it: {body.count(b'<li class="sg-event')} "
+    entries = body.count(b'<li class="sg-event')
+    print(f"  the changed poll's board: {len(body) / 1024:.1f} KiB, log entries in it: {entries} "
           f"of {LOG_ENTRIES}")
     kinds = {
         "login page (anonymous)": (lambda: get(port, "/accounts/login/"), 200),
