@@ -9,4 +9,4 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_polls import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main(["--tables", "240", "--duration", "40"]))
+    sys.exit(main(["--tables", "240", "--duration", "40", "--move-every", "60", "30"]))

@@ -43,7 +43,7 @@ PLAYERS = 4
 LOG_ENTRIES = 30
 POLL_EVERY = 5.0  # hx-trigger="every 5s" on the Soylent Ghoul board
 POLL_TIMEOUT = 10.0  # hx-request timeout of the board's poll
-MOVE_EVERY = 30.0  # seconds between two changes of one table, on average
+MOVE_EVERY = 60.0  # seconds between two changes of one table, on average (--move-every)
 CONCURRENCY = 6
 REQUESTS = 300
 REPEATS = 5
@@ -247,7 +247,7 @@ async def ratios(port: int, tables: list[dict]) -> dict:
     return {name: statistics.median(values) for name, values in runs.items()}
 
 
-async def load(port: int, tables: list[dict], duration: float) -> dict:
+async def load(port: int, tables: list[dict], duration: float, move_every: float) -> dict:
     """Every player polls like app.js for ``duration`` seconds while the tables change now and then."""
     from django.db import transaction
     from django.db.models import F
@@ -282,15 +282,15 @@ async def load(port: int, tables: list[dict], duration: float) -> dict:
                 if status == 200:
                     version = int(VERSION.search(body).group(1))
                 counts[str(status) if status in (200, 204) else "other"] += 1
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            await asyncio.sleep(max(0.0, min(due, end) - time.monotonic()))
 
     async def table_changes(table: dict):
         nonlocal moves
-        await asyncio.sleep(rng.uniform(0, MOVE_EVERY))
+        await asyncio.sleep(min(rng.uniform(0, move_every), max(0.0, end - time.monotonic())))
         while time.monotonic() < end:
             await asyncio.get_running_loop().run_in_executor(database, move, table["game"])
             moves += 1
-            await asyncio.sleep(rng.expovariate(1 / MOVE_EVERY))
+            await asyncio.sleep(min(rng.expovariate(1 / move_every), max(0.0, end - time.monotonic())))
 
     tasks = [player(session, path, table["version"]) for table in tables for session, path in table["players"]]
     tasks += [table_changes(table) for table in tables]
@@ -309,6 +309,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=240)
     parser.add_argument("--duration", type=float, default=40.0, help="seconds of the load test")
+    parser.add_argument("--move-every", type=float, nargs="+", default=[MOVE_EVERY],
+                        help="seconds between two changes of a table, on average (one load run each)")
     parser.add_argument("--no-load", action="store_true", help="only the throughput ratios")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 500 or not 5 <= args.duration <= 300:
@@ -326,10 +328,14 @@ def main(argv=None) -> int:
         print(f"  throughput, medians of {REPEATS} runs of {REQUESTS} requests on {CONCURRENCY} connections:")
         for name, rps in figures.items():
             print(f"    {name:<26} {rps:7.0f} req/s   ratio to the login page {rps / login:5.2f}")
-        if not args.no_load:
-            result = asyncio.run(load(port, tables, args.duration))
+        for move_every in ([] if args.no_load else args.move_every):
+            if not 5 <= move_every <= 600:
+                raise SystemExit("--move-every from 5 to 600 s")
+            needed = args.tables * PLAYERS / move_every
+            result = asyncio.run(load(port, tables, args.duration, move_every))
             print(f"  load: {args.tables} tables x {PLAYERS} players polling every {POLL_EVERY:.0f} s for "
-                  f"{args.duration:.0f} s, a change per table every ~{MOVE_EVERY:.0f} s ({result['moves']} changes)")
+                  f"{args.duration:.0f} s, a change per table every ~{move_every:.0f} s ({result['moves']} changes: "
+                  f"~{needed:.0f} changed polls/s needed, {figures['changed poll (board)']:.0f}/s measured above)")
             print(f"    {result['polls']} polls: {result['204']} unchanged (204), {result['200']} changed (200), "
                   f"{result['other']} other, {result['timeout']} timed out")
             print(f"    latency p50 {result['p50']:.0f} ms, p95 {result['p95']:.0f} ms, p99 {result['p99']:.0f} ms, "

@@ -33,6 +33,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from core.htmx import vary_on_htmx
@@ -138,6 +139,14 @@ def unchanged_poll(request: HttpRequest, label: str, pk: int, load_version: Call
     return version is not None and str(version) == seen
 
 
+def unchanged() -> HttpResponse:
+    """The answer to a poll whose version is current: 204, nothing to swap."""
+    response = vary_on_htmx(HttpResponse(status=204))
+    # a 204 is cacheable by default, and the same URL answers differently after the next move
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
 def answers_unchanged_polls(label: str, load_version: Callable[[int], int | None]):
     """Put in front of a game view (outside ``login_required``): an unchanged poll is answered
     here; everything else, a poll without a valid token included, goes to the view and its checks."""
@@ -145,7 +154,7 @@ def answers_unchanged_polls(label: str, load_version: Callable[[int], int | None
         @wraps(view)
         def wrapper(request: HttpRequest, pk: int, *args, **kwargs):
             if unchanged_poll(request, label, pk, load_version):
-                return vary_on_htmx(HttpResponse(status=204))
+                return unchanged()
             return view(request, pk, *args, **kwargs)
         return wrapper
     return decorate
@@ -162,7 +171,7 @@ def version_seen(request: HttpRequest) -> str | None:
 def page_or_poll(request: HttpRequest, version: int, render_page: Callable[[], HttpResponse]) -> HttpResponse:
     """An htmx poll whose version is current answers 204; anything else renders."""
     if request.htmx and version_seen(request) == str(version):
-        return vary_on_htmx(HttpResponse(status=204))
+        return unchanged()
     return vary_on_htmx(render_page())
 
 

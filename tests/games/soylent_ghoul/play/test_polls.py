@@ -38,6 +38,7 @@ def test_an_unchanged_poll_costs_no_query(client, two_player_game, players, djan
     with django_assert_num_queries(0):
         r = client.get(url, **HTMX)
     assert r.status_code == 204 and r.content == b"" and "HX-Request" in r["Vary"]
+    assert "no-cache" in r["Cache-Control"] and "private" in r["Cache-Control"]
 
 
 def test_a_move_publishes_its_version_on_commit(client, two_player_game, players, django_assert_num_queries,
