@@ -1,12 +1,14 @@
 from django import forms
 
-from campaigns.models import CampaignScenario, RollTable
+from campaigns.models import CAMPAIGN_TEXT_MAX, CampaignScenario, RollTable
 
 
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=100)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
+                                  max_length=CAMPAIGN_TEXT_MAX)
     house_rules = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
+                                  max_length=CAMPAIGN_TEXT_MAX,
                                   help_text="Your group's house rules, shown to every player.")
     starting_budget = forms.IntegerField(min_value=1, max_value=10000, initial=150)
     treasure_value = forms.IntegerField(

@@ -10,14 +10,24 @@ from django.db.models import Q
 from django.urls import reverse
 
 
+# Longest campaign description and house rules: about three printed pages,
+# far beyond what a group writes, and it keeps every member's campaign page light.
+CAMPAIGN_TEXT_MAX = 5000
+
+
 class CampaignQuerySet(models.QuerySet):
     def for_member(self, user):
-        """Campaigns the user organises or has joined (accepted invitation)."""
+        """Campaigns the user organises or has joined (accepted invitation).
+
+        A union of two index lookups (campaigns by organiser, memberships by
+        user and status), not ``organiser OR join`` with DISTINCT, which scans
+        every campaign on the server (issue 20).
+        """
         if not user.is_authenticated:
             return self.none()
-        return self.filter(
-            Q(organiser=user) | Q(memberships__user=user, memberships__status=Membership.ACCEPTED)
-        ).distinct()
+        organised = Campaign.objects.filter(organiser=user).order_by().values("pk")
+        joined = Membership.objects.filter(user=user, status=Membership.ACCEPTED).values("campaign_id")
+        return self.filter(pk__in=organised.union(joined))
 
 
 class Campaign(models.Model):
@@ -57,6 +67,8 @@ class Membership(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
+        # A player's campaigns and invitations: by user, then status.
+        indexes = [models.Index(fields=["user", "status"], name="membership_user_status")]
 
 
 class CampaignCrew(models.Model):
@@ -174,9 +186,16 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # One key per submitted game form (campaigns/idempotency.py): a double
+    # click or a retried request finds the game it already recorded.
+    submission_key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-played_on", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "submission_key"], condition=~Q(submission_key=""),
+                                    name="game_recorded_once_per_submission"),
+        ]
 
 
 class GameCrew(models.Model):
@@ -237,6 +256,8 @@ class HistoryEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "history entries"
+        # The history page reads one campaign's entries newest first, a page at a time.
+        indexes = [models.Index(fields=["campaign", "-created_at", "-id"], name="history_campaign_newest")]
 
     # Keys kept for the app (restoring a character), not for reading.
     HIDDEN_KEYS = {"rows"}
@@ -256,3 +277,12 @@ def _show(value) -> str:
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value)
     return str(value)
+
+
+class SubmittedForm(models.Model):
+    """A spending form already acted on (campaigns/idempotency.py): a double click
+    or a retried request finds its key here and spends nothing twice."""
+
+    key = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

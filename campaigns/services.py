@@ -8,16 +8,18 @@ change can be read back, and reversed by the organiser with a new entry.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 import random
 
+from campaigns import idempotency
 from campaigns.models import (
-    Campaign, CampaignCrew, CampaignScenario, EnrolmentRequest, Game, GameCrew, HistoryEntry, Memorial, Membership,
+    CAMPAIGN_TEXT_MAX, Campaign, CampaignCrew, CampaignScenario, EnrolmentRequest, Game, GameCrew, HistoryEntry, Memorial, Membership,
     RollTable,
 )
 from crewbuilder import crew_edits, crew_service
@@ -27,6 +29,7 @@ from crewbuilder.models import (
     Character, CharacterBodyMod, CharacterGear, CharacterTrait, Complication, Crew, EnvironmentEffect, Scenario,
 )
 from crewbuilder.models.catalogue import ATTRIBUTES
+from crewbuilder.wording import count_noun
 from rules.cybernekro import scenarios as scenario_rules
 from rules.tables import parse_die, roll_table_die, uncovered
 
@@ -64,6 +67,11 @@ def is_member(campaign: Campaign, user) -> bool:
     return is_organiser(campaign, user) or campaign.memberships.filter(user=user, status=Membership.ACCEPTED).exists()
 
 
+def catalogue_for(campaign: Campaign):
+    """The campaign's catalogue snapshot (cached per catalogue version: no query when warm)."""
+    return snapshot_for_system(campaign.system)
+
+
 def _require_organiser(campaign, user):
     if not is_organiser(campaign, user):
         raise CampaignError("Only the organiser can do that.")
@@ -72,9 +80,14 @@ def _require_organiser(campaign, user):
 # --- campaign and members ------------------------------------------------------------
 
 
+@_people_errors
 @transaction.atomic
-def create_campaign(organiser, *, name, system, description="", house_rules="", starting_budget=150, treasure_value=None):
+def create_campaign(organiser, *, name, system, description="", house_rules="", starting_budget=150, treasure_value=None,
+                    submission_key=""):
+    idempotency.claim(organiser, submission_key)  # a double click starts one campaign
     name = crew_edits._clean_text(name, "Campaign name", 100, required=True)
+    description = crew_edits._clean_text(description, "Description", CAMPAIGN_TEXT_MAX, required=False)
+    house_rules = crew_edits._clean_text(house_rules, "House rules", CAMPAIGN_TEXT_MAX, required=False)
     campaign = Campaign.objects.create(
         name=name, system=system, organiser=organiser, description=description, house_rules=house_rules,
         starting_budget=starting_budget, treasure_value=treasure_value,
@@ -86,7 +99,7 @@ def create_campaign(organiser, *, name, system, description="", house_rules="", 
 @transaction.atomic
 def invite(campaign, actor, username: str) -> Membership:
     _require_organiser(campaign, actor)
-    user = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
+    user = get_user_model().objects.with_username((username or "").strip()).first()
     if user is None:
         raise CampaignError(f"No player is called “{username}”.")
     if user.pk == campaign.organiser_id:
@@ -373,8 +386,38 @@ def roll_on_table(table: RollTable, seed: int | None = None) -> TableResult:
 # --- games ------------------------------------------------------------------------------
 
 
+def record_game(campaign, actor, *, submission_key: str = "", **details) -> Game:
+    """Record a game waiting for confirmation (see ``_record_game`` for ``details``).
+
+    With a ``submission_key`` (campaigns/idempotency.py) at most one game is
+    recorded per key: a repeat, even one racing the first, gets the game
+    already recorded, with ``repeated = True`` on it.
+    """
+    if not submission_key:
+        return _record_game(campaign, actor, **details)
+    for attempt in range(200):
+        try:
+            existing = Game.objects.filter(campaign=campaign, submission_key=submission_key).first()
+            if existing is not None:
+                existing.repeated = True
+                return existing
+            return _record_game(campaign, actor, submission_key=submission_key, **details)
+        except IntegrityError:
+            # A twin committed the same key first: the next lookup finds it.
+            if not Game.objects.filter(campaign=campaign, submission_key=submission_key).exists():
+                raise
+        except OperationalError as exc:
+            # SQLite serialises writers; its test database refuses a locked table
+            # at once instead of waiting (as the games' locking.py explains).
+            if connection.vendor != "sqlite" or "locked" not in str(exc) or connection.in_atomic_block:
+                raise
+            time.sleep(0.01 + 0.005 * attempt)
+    raise CampaignError("The database is busy: send the game again in a moment (it will be recorded once).")
+
+
 @transaction.atomic
-def record_game(campaign, actor, *, played_on, scenario, complication="", participants, winner=None, is_draw=False) -> Game:
+def _record_game(campaign, actor, *, played_on, scenario, complication="", participants, winner=None, is_draw=False,
+                 submission_key="") -> Game:
     """participants: [{"crew": CampaignCrew, "treasure": int, "casualties": [...], "effects": [...]}]."""
     if not is_member(campaign, actor):
         raise CampaignError("Only members record games.")
@@ -387,7 +430,7 @@ def record_game(campaign, actor, *, played_on, scenario, complication="", partic
         raise CampaignError("The winner must be one of the crews that played.")
     game = Game.objects.create(
         campaign=campaign, played_on=played_on, scenario=scenario, complication=complication,
-        winner=None if is_draw else winner, is_draw=is_draw, recorded_by=actor,
+        winner=None if is_draw else winner, is_draw=is_draw, recorded_by=actor, submission_key=submission_key,
     )
     for p in participants:
         GameCrew.objects.create(game=game, campaign_crew=p["crew"], treasure=p.get("treasure", 0),
@@ -456,7 +499,7 @@ def _apply_game(game: Game, parts: list[GameCrew], actor) -> None:
         if part.treasure:
             before = CampaignCrew.objects.select_for_update().get(pk=entry.pk).treasury
             CampaignCrew.objects.filter(pk=entry.pk).update(treasury=before + part.treasure)
-            _log(campaign, actor, "treasure", f"{entry.crew.name} carried off {part.treasure} Treasure Token(s).",
+            _log(campaign, actor, "treasure", f"{entry.crew.name} carried off {count_noun(part.treasure, 'Treasure Token')}.",
                  crew=entry, before={"treasury": before}, after={"treasury": before + part.treasure}, game=game)
         for effect in part.effects:
             _apply_effect(campaign, actor, entry, effect, game)
@@ -518,8 +561,13 @@ def _bury(campaign, actor, entry, casualty, game) -> None:
 
 @_people_errors
 @transaction.atomic
-def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None) -> HistoryEntry | None:
-    """Rename the campaign crew or change its notes; logged with before and after."""
+def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None, expected_version=None) -> HistoryEntry | None:
+    """Rename the campaign crew or change its notes; logged with before and after.
+
+    ``expected_version`` is the crew version the form was rendered with: when
+    the crew changed since (another tab, a purchase, a game), this raises
+    ``crew_edits.StaleCrew`` and nothing is saved (issue 17, finding 6).
+    """
     if entry.player_id != actor.pk:
         raise CampaignError("Only the crew's player can edit it.")
     crew = Crew.objects.select_for_update().get(pk=entry.crew_id)
@@ -531,16 +579,19 @@ def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None) -> HistoryEn
     after = {"crew": crew.pk, "name": crew.name, "notes": crew.notes}
     if after == before:
         return None
-    crew.version += 1
-    crew.save(update_fields=["name", "notes", "version", "updated_at"])
+    _claim_crew_version(crew, expected_version)
+    crew.save(update_fields=["name", "notes", "updated_at"])
     return _log(entry.campaign, actor, "edit", f"{actor.username} edited the crew “{crew.name}”.", crew=entry,
                 before=before, after=after)
 
 
 @_people_errors
 @transaction.atomic
-def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes=None) -> HistoryEntry | None:
-    """Rename a character of the campaign crew or change its notes; logged with before and after."""
+def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes=None,
+                   expected_version=None) -> HistoryEntry | None:
+    """Rename a character of the campaign crew or change its notes; logged with before and after.
+
+    ``expected_version``: as for ``edit_crew``, a stale form raises ``crew_edits.StaleCrew``."""
     if entry.player_id != actor.pk:
         raise CampaignError("Only the crew's player can edit it.")
     crew = Crew.objects.select_for_update().get(pk=entry.crew_id)
@@ -556,10 +607,17 @@ def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes
     after = {"character": character.pk, "name": character.name, "notes": character.notes}
     if after == before:
         return None
+    _claim_crew_version(crew, expected_version)
     character.save(update_fields=["name", "notes"])
-    Crew.objects.filter(pk=crew.pk).update(version=crew.version + 1, updated_at=timezone.now())
     return _log(entry.campaign, actor, "edit", f"{actor.username} edited {before['name']} of {crew.name}.",
                 crew=entry, before=before, after=after)
+
+
+def _claim_crew_version(crew: Crew, expected_version) -> None:
+    """Bump the crew's version in one conditional UPDATE (atomic on SQLite too); a
+    form rendered from an older version raises StaleCrew. ``None``: no form, no check."""
+    crew_edits.claim_version(crew.pk, crew.version if expected_version is None else expected_version)
+    crew.version += 1
 
 
 # --- between games ------------------------------------------------------------------------
@@ -581,16 +639,18 @@ def _tokens_for(points: int, campaign: Campaign) -> int:
 
 
 @transaction.atomic
-def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
-    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent."""
+def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submission_key: str = "") -> None:
+    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent.
+    A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nothing is spent twice."""
     entry, campaign = _treasury_for(entry, actor)
+    idempotency.claim(actor, submission_key)
     crew = entry.crew
     item = crew_edits._catalogue_entry(crew_edits.Item, crew, slug, "item")
     if (item.effects or {}).get("campaign_crew_creation_only"):
         raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
     tokens = _tokens_for(item.cost, campaign)
     if tokens > entry.treasury:
-        raise CampaignError(f"{item.name} costs {item.cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
+        raise CampaignError(f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
     before = {"treasury": entry.treasury, "budget": crew.budget}
     crew_edits.add_gear(crew, {"character": character_id, "slug": slug})
     crew.budget += item.cost
@@ -598,21 +658,23 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str) -> None:
     crew.save(update_fields=["budget", "version", "updated_at"])
     entry.treasury -= tokens
     entry.save(update_fields=["treasury"])
-    _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {tokens} Treasure Token(s).", crew=entry,
+    _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
          before=before, after={"treasury": entry.treasury, "budget": crew.budget, "item": slug,
                                "character": int(character_id), "tokens": tokens, "cost": item.cost})
 
 
 @transaction.atomic
-def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> Character:
-    """Spend Treasure on a new character (its base cost), validated like the builder."""
+def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, submission_key: str = "") -> Character:
+    """Spend Treasure on a new character (its base cost), validated like the builder.
+    A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nobody is hired twice."""
     entry, campaign = _treasury_for(entry, actor)
+    idempotency.claim(actor, submission_key)
     crew = Crew.objects.with_everything().get(pk=entry.crew_id)
     catalogue = snapshot_for_system(crew.system)
     cost = catalogue.rules.get("character_base_cost", 15)
     tokens = _tokens_for(cost, campaign)
     if tokens > entry.treasury:
-        raise CampaignError(f"A new character costs {cost} points = {tokens} Treasure Token(s); the treasury holds {entry.treasury}.")
+        raise CampaignError(f"A new character costs {cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
     name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
     values = {a: crew_edits._parse_int(attributes.get(a, 0), a.capitalize(), -2, 3) for a in ATTRIBUTES}
     trial = crew_to_data(crew)
@@ -628,7 +690,7 @@ def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict) -> C
     Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + cost, version=crew.version + 1)
     entry.treasury -= tokens
     entry.save(update_fields=["treasury"])
-    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {tokens} Treasure Token(s).", crew=entry,
+    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
          before=before, after={"treasury": entry.treasury, "budget": crew.budget + cost, "character": character.pk,
                                "roster": f"{name} hired", "tokens": tokens, "cost": cost})
     return character
@@ -673,7 +735,7 @@ def _change_treasury(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
     locked = CampaignCrew.objects.select_for_update().get(pk=crew_entry.pk)
     if locked.treasury + change < 0:
         raise CampaignError(
-            f"Cannot reverse this: the treasury holds {locked.treasury} Treasure Token(s) and {-change} would have "
+            f"Cannot reverse this: the treasury holds {count_noun(locked.treasury, 'Treasure Token')} and {-change} would have "
             "to come out; they were spent since. Reverse the later purchase or hire first."
         )
     CampaignCrew.objects.filter(pk=locked.pk).update(treasury=locked.treasury + change)

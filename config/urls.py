@@ -1,11 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from crewbuilder.views import accounts, games, home, odds_api
+from crewbuilder.views import account_settings, accounts, games, home, odds_api
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/settings/", account_settings.account_settings, name="account-settings"),
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("crewbuilder.urls_crews")),
     path("", include("crewbuilder.urls_pdf")),

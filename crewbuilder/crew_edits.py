@@ -148,6 +148,44 @@ def move_character(crew: Crew, data) -> None:
             each.save(update_fields=["position"])
 
 
+def place_character(crew: Crew, data) -> None:
+    """Put a character at a 0-based place in the roster order (a drag and drop)."""
+    character = _character(crew, data.get("character"))
+    ordered = [c for c in crew.characters.order_by("position", "id") if c.pk != character.pk]
+    place = _parse_int(data.get("place"), "Place", 0, len(ordered))
+    ordered.insert(place, character)
+    for position, each in enumerate(ordered):
+        if each.position != position:
+            each.position = position
+            each.save(update_fields=["position"])
+
+
+def duplicate_character(crew: Crew, data) -> Character:
+    """A copy of a character (every choice) placed right after it."""
+    source = _character(crew, data.get("character"))
+    if crew.characters.count() >= CHARACTERS_HARD_LIMIT:
+        raise EditError(f"A crew can hold at most {CHARACTERS_HARD_LIMIT} characters here.")
+    name = f"{source.name} (copy)"[:NAME_MAX]
+    crew.characters.filter(position__gt=source.position).update(position=F("position") + 1)
+    copy = Character.objects.create(
+        crew=crew, name=name, position=source.position + 1, notes=source.notes,
+        **{a: getattr(source, a) for a in ATTRIBUTES},
+    )
+    CharacterTrait.objects.bulk_create(
+        CharacterTrait(character=copy, trait_id=t.trait_id, choices=dict(t.choices), position=t.position)
+        for t in source.traits.all()
+    )
+    CharacterBodyMod.objects.bulk_create(
+        CharacterBodyMod(character=copy, body_mod_id=m.body_mod_id, position=m.position)
+        for m in source.body_mods.all()
+    )
+    CharacterGear.objects.bulk_create(
+        CharacterGear(character=copy, item_id=g.item_id, copies=g.copies, position=g.position)
+        for g in source.gear.all()
+    )
+    return copy
+
+
 def set_attribute(crew: Crew, data) -> None:
     """Set a base attribute, or step it with delta=+1/-1.
 
@@ -272,6 +310,8 @@ EDITS = {
     "character": update_character,
     "remove-character": remove_character,
     "move-character": move_character,
+    "place-character": place_character,
+    "duplicate-character": duplicate_character,
     "attribute": set_attribute,
     "add-trait": add_trait,
     "trait-choice": update_trait_choice,
@@ -299,14 +339,16 @@ def _guard_campaign_copy(crew: Crew, action: str, data) -> None:
         )
 
 
-def apply_edit(crew: Crew, action: str, data, expected_version) -> None:
-    """Apply one edit atomically; raises EditError, StaleCrew or KeyError (unknown action)."""
+def apply_edit(crew: Crew, action: str, data, expected_version):
+    """Apply one edit atomically and return what it made (a new character), if anything.
+
+    Raises EditError, StaleCrew or KeyError (unknown action)."""
     edit = EDITS[action]
     _guard_campaign_copy(crew, action, data)
     with transaction.atomic():
         claim_version(crew.pk, expected_version)
         crew.version = int(expected_version) + 1
-        edit(crew, data)
+        return edit(crew, data)
 
 
 def _now():

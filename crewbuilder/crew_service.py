@@ -54,7 +54,8 @@ class CrewRow:
 def list_rows(owner) -> list[CrewRow]:
     rows = []
     # Soylent Ghoul drone sets are listed by their own app (games.soylent_ghoul.sets.services.sets_for).
-    for crew in Crew.objects.with_everything().filter(owner=owner).exclude(system__slug="soylent-ghoul").order_by("-updated_at"):
+    crews = Crew.objects.with_everything().select_related("campaign_entry__campaign")  # campaign copies are marked
+    for crew in crews.filter(owner=owner).exclude(system__slug="soylent-ghoul").order_by("-updated_at"):
         report = report_for(crew)
         rows.append(CrewRow(crew, report["points"], status_of(report)))
     return rows
@@ -228,11 +229,23 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
                     for w in char_report.get("weapons", [])
                 ],
                 "moves": ([("up", "↑")] if index > 0 else []) + ([("down", "↓")] if index < last else []),
+                "index": index,
             }
         )
+        characters[-1]["line"] = _one_line(characters[-1])
     crew_errors = findings_by_name.get(("errors", None), [])
     crew_warnings = findings_by_name.get(("warnings", None), [])
+    # Where the summary's error count leads: the crew's own findings, else the first character's.
+    first_with_errors = next((ch for ch in characters if ch["errors"]), None)
+    if crew_errors or first_with_errors is None:
+        errors_anchor = "#crew-findings"
+    else:
+        errors_anchor = f"#findings-{first_with_errors['model'].pk}"
     return {
+        "error_count": len(report["errors"]),
+        "errors_anchor": errors_anchor,
+        # Accepting a rule breach as a house rule makes sense once there is a crew to play.
+        "offer_house_rules": bool(models),
         "report": report,
         "points": report["points"],
         "budget": report["budget"],
@@ -248,6 +261,15 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
         "max_characters": rules.get("crew_size", {}).get("max", 7),
         "attribute_choices": list(ATTRIBUTE_LABELS.items()),
     }
+
+
+def _one_line(character: dict) -> str:
+    """A collapsed character's summary: its choices and the numbers a player scans for."""
+    choices = [row.entry.name for row in character["traits"]] + [row.entry.name for row in character["body_mods"]]
+    choices += [f"{row.entry.name} ×{row.copies}" if row.copies > 1 else row.entry.name for row in character["gear"]]
+    report = character["report"]
+    numbers = f'Armor {report["armor"]} · Move {report["move"]}" · AP {report["ap"]}'
+    return " · ".join([", ".join(choices) or "no traits, body-mods or gear", numbers])
 
 
 def _number(value):
@@ -285,7 +307,8 @@ GEAR_GROUPS = [
 ]
 
 
-def picker(crew: Crew, character_id: int, kind: str) -> dict | None:
+def picker(crew: Crew, character_id: int, kind: str, query: str = "") -> dict | None:
+    """The options for one character, grouped as the rules group them; ``query`` keeps the names containing it."""
     if kind not in PICKERS:
         return None
     action, label, field = PICKERS[kind]
@@ -315,8 +338,12 @@ def picker(crew: Crew, character_id: int, kind: str) -> dict | None:
         entries = [dict(e, _category=catalogue.category[slug]) for slug, e in catalogue.items.items()
                    if e.get("purchasable", True)]
         groups = [(title, [e for e in entries if test(e)]) for title, test in GEAR_GROUPS]
+    query = " ".join(query.split()).lower()
+    if query:
+        groups = [(title, [e for e in group if query in e["name"].lower()]) for title, group in groups]
     return {
         "kind": kind,
+        "query": query,
         "kind_label": label,
         "action": action,
         "character": models[index],

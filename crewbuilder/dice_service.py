@@ -83,7 +83,9 @@ def visible_characters(user, share_tokens=()) -> list[dict]:
     mine = Q(owner=user) if user.is_authenticated else Q(pk__in=[])
     shared = Q(share_token__in=[t for t in share_tokens if t])
     out = []
-    for crew in Crew.objects.with_everything().filter(mine | shared).order_by("owner_id", "name"):
+    # The dice assistant is Cybernekr0's: other games' crews (drone sets) have other bodies.
+    crews = Crew.objects.with_everything().filter(mine | shared, system__slug="cybernekro")
+    for crew in crews.order_by("owner_id", "name"):
         own = user.is_authenticated and crew.owner_id == user.pk
         report = crew_service.report_for(crew)
         for model, ch in zip(crew.characters.all(), report["characters"]):

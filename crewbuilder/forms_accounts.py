@@ -8,8 +8,12 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def validate_password_for_user(self, user, **kwargs):
+        # A weak password is a problem of the Password field, not of its confirmation (Django's default).
+        super().validate_password_for_user(user, password_field_name="password1")
+
     def clean_username(self):
         username = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=username).exists():
+        if get_user_model().objects.with_username(username).exists():
             raise ValidationError("That username is taken (usernames ignore upper and lower case).")
         return username

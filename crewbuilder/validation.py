@@ -26,6 +26,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from crewbuilder.wording import count_noun
 from rules.cybernekro.character import (
     ap_cap,
     armor_points,
@@ -146,10 +147,10 @@ def check_crew_size(count: int, rules: dict, catalogue, findings: Findings) -> N
     size = rules["crew_size"]
     if count < size["min"]:
         findings.error("too-few-characters", None,
-                       f"The crew has {count} characters; it needs at least {size['min']}.", catalogue.section("crew"))
+                       f"The crew has {count_noun(count, 'character')}; it needs at least {size['min']}.", catalogue.section("crew"))
     elif count > size["max"]:
         findings.error("too-many-characters", None,
-                       f"The crew has {count} characters; it may have at most {size['max']}.", catalogue.section("crew"))
+                       f"The crew has {count_noun(count, 'character')}; it may have at most {size['max']}.", catalogue.section("crew"))
 
 
 def check_varied_traits(characters: list, catalogue, findings: Findings) -> None:

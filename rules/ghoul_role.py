@@ -194,6 +194,17 @@ def choose(roll: Sequence[int], prefer: str) -> tuple[int, int]:
     raise ValueError("prefer is 'movement' or 'attack'")
 
 
+def best_keep(roll: Sequence[int]) -> tuple[int, int]:
+    """The positions of the pair to keep that gives the most movement and the most attack at once. "The die
+    with the higher value is your movement points, and the die with the lower value is your attack points"
+    (G2): the two highest dice give the highest die as movement and the second highest as attack, which no
+    other pair beats on either, whatever the goal (more discs, more movement, never less). Ties: the earlier
+    die first."""
+    _check_dice(len(roll))
+    first, second = sorted(sorted(range(len(roll)), key=lambda i: (-roll[i], i))[:2])
+    return first, second
+
+
 def ghoul_dice_odds(dice: int) -> dict:
     """Exact odds of one Roll and Set Statistics phase with ``dice`` Ghoul dice (3, or 2).
 

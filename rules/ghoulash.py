@@ -24,6 +24,8 @@ Readings (docs/rules-interpretations.md (Part 5), "Ghoulash"):
   moved onto players is resolved by the next of them in play order (a Hole by
   all of them). Cornealius reveals one token on his tile per Specialty card he
   uses, without an encounter (GT16, GT17 in the tracker's readings).
+- One Action per turn: one Action card or one token move; Zone may give up his
+  movement for a second Action card (GT9, GT18 in the tracker's readings).
 - Deck check: "Value cards in equal amounts" = the same number of Value cards
   of each value in every deck (strict); ``value_check="count"`` compares only
   the number of Value cards.
@@ -567,3 +569,84 @@ def moved_token_resolvers(seating: Sequence[str], mover: str, on_square: Sequenc
     order = tuple(seating[i + 1:]) + tuple(seating[:i]) + (mover,)
     here = tuple(p for p in order if p in on_square)
     return here if kind == "hole" else here[:1]
+
+
+# ---------------------------------------------------------------------------
+# The turn's Action: one Action card, or a token move; Zone's trade
+# ---------------------------------------------------------------------------
+
+# "Usually only one Action card is played per turn"
+ACTION_CARDS_PER_TURN = _rule("one-action")["number"]
+
+
+@dataclass(frozen=True)
+class TurnSoFar:
+    """What the player whose turn it is has done so far, as far as the Action rules need it.
+
+    ``action_cards``: Action cards played this turn (an ACTION card, Hole and Debris included, or a SPECIALTY
+    ACTION card, "played with the limitations of the second label"); ``token_moved``: the Action's option B;
+    ``moved``: the playing piece entered a square (what the tracker knows of movement: an encounter by
+    movement); ``gave_up_movement``: Zone's trade, declared this turn."""
+
+    action_cards: int = 0
+    token_moved: bool = False
+    moved: bool = False
+    gave_up_movement: bool = False
+
+
+def trades_movement_for_action_cards(character: str) -> int | None:
+    """How many Action cards the character may play in a turn in which they give up movement, or None when
+    the character has no such specialty ("Zone has the special ability to sacrifice movement during a turn in
+    order to play two Action cards in that turn, rather than one")."""
+    return characters().get(character, {}).get("action_cards_without_movement")
+
+
+def action_cards_allowed(character: str, turn: TurnSoFar) -> int:
+    """Action cards this turn may hold: one ("Usually only one Action card is played per turn, although some
+    characters can play more than one"), Zone's two once he has given up movement, none after a token move
+    (the turn's one Action, option B)."""
+    if turn.token_moved:
+        return 0
+    traded = trades_movement_for_action_cards(character)
+    return traded if turn.gave_up_movement and traded else ACTION_CARDS_PER_TURN
+
+
+def check_action_card(character: str, turn: TurnSoFar) -> None:
+    """One more Action card this turn: raises IllegalPlay when the turn's Action allows none."""
+    if turn.token_moved:
+        raise IllegalPlay("your Action this turn was moving an Encounter Token: no Action card as well")
+    if turn.action_cards >= action_cards_allowed(character, turn):
+        if trades_movement_for_action_cards(character) and not turn.gave_up_movement and not turn.moved:
+            raise IllegalPlay("you have taken your Action this turn: one Action card per turn, two if you give "
+                              "up your movement this turn (your specialty)")
+        raise IllegalPlay(f"you have taken your Action this turn: {turn.action_cards} Action card"
+                          f"{'s' if turn.action_cards != 1 else ''} already played")
+
+
+def check_token_move_action(turn: TurnSoFar) -> None:
+    """Moving an unrevealed token is the turn's one Action (option B): not twice, not after an Action card."""
+    if turn.token_moved or turn.action_cards:
+        raise IllegalPlay("you have taken your Action this turn: one Action, an Action card or a token move")
+
+
+def check_give_up_movement(character: str, turn: TurnSoFar, has_piece: bool = True) -> None:
+    """Zone's trade: "sacrifice movement during a turn in order to play two Action cards in that turn".
+    Refused for another character, twice, without a playing piece (a dead character has no movement to give
+    up), once the piece has moved this turn, and after a token move (the turn's Action is then taken)."""
+    if not trades_movement_for_action_cards(character):
+        raise IllegalPlay("only Zone can give up movement for a second Action card")
+    if turn.gave_up_movement:
+        raise IllegalPlay("you have already given up your movement this turn")
+    if not has_piece:
+        raise IllegalPlay("your playing piece is off the board: there is no movement to give up")
+    if turn.moved:
+        raise IllegalPlay("you have already moved this turn: there is no movement left to give up")
+    if turn.token_moved:
+        raise IllegalPlay("your Action this turn was moving an Encounter Token: two Action cards are no longer "
+                          "possible")
+
+
+def check_movement(turn: TurnSoFar) -> None:
+    """Entering a square is movement: refused once it has been given up for a second Action card."""
+    if turn.gave_up_movement:
+        raise IllegalPlay("you gave up your movement this turn to play two Action cards")

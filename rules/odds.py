@@ -13,6 +13,7 @@ reading) are listed in docs/odds.md.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +27,7 @@ CATALOGUE_FILE = DATA_DIR / "cybernekro-1.1.3.json"
 
 MAX_DICE = 40
 MAX_ABS_MODIFIER = 100
+MAX_INT_DIGITS = 100  # no field takes more; far below Python's 4,300-digit limit on reading integers
 
 
 class OddsRequestError(ValueError):
@@ -176,7 +178,7 @@ def _weapon(value, resolver: Callable | None) -> cn.Weapon:
     damage = _int(data, "damage", where, low=0, high=MAX_DICE)
     rng = data.get("range")
     if rng is not None:
-        if isinstance(rng, bool) or not isinstance(rng, (int, float)) or rng <= 0:
+        if isinstance(rng, bool) or not isinstance(rng, (int, float)) or not math.isfinite(rng) or rng <= 0:
             raise OddsRequestError(f"weapon.range: expected null (melee) or a positive number, got {json.dumps(rng)}")
     keywords = _keywords(data.get("keywords", []) if from_catalogue else data["keywords"], "weapon.keywords")
     name = data.get("slug") or data.get("name")
@@ -324,11 +326,41 @@ HANDLERS = {
 }
 
 
+def _not_a_number(word: str):
+    raise ValueError(f"{word} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large a number")
+    return value
+
+
+def _whole(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"a whole number of {digits} digits ({MAX_INT_DIGITS} at most)")
+    return int(text)
+
+
+def read_request(text: str | bytes):
+    """The JSON of a request, or OddsRequestError("not JSON: ..."). NaN and
+    Infinity (which Python's json accepts) are not JSON; neither is an integer
+    too long for Python to read (over 4,300 digits)."""
+    try:
+        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, parse_int=_whole)
+    except RecursionError:  # "[[[[...": deeper than the parser goes
+        raise OddsRequestError("not JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError and over-long integers alike
+        raise OddsRequestError(f"not JSON: {exc}") from None
+
+
 def odds(request: dict, weapons: Callable[[str], dict | None] | None = None) -> dict:
     """Answer one odds request (odds-format.md). ``weapons``: slug -> weapon dict or None."""
     if not isinstance(request, dict):
         raise OddsRequestError("the request must be a JSON object")
     kind = request.get("roll")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:
         raise OddsRequestError(f"request.roll: one of {', '.join(HANDLERS)}, got {json.dumps(kind)}")
     return format_answer(HANDLERS[kind](request, weapons))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from rules.cybernekro import engine as cn
 from rules import ghoul_role, ghoulash
@@ -170,7 +170,7 @@ def _final_text(state: cn.HitState | None, start_wounds: int) -> str:
 
 def planned_attack(rng: random.Random, plan: cn.AttackPlan, seed: int | None = None) -> Roll:
     """Roll an attack already planned by ``cybernekro.plan_attack`` (every modifier resolved there)."""
-    records: list[tuple[object, object, dict]] = []
+    records: list[tuple[object, Any, dict]] = []
 
     def draw(event):
         value, log = event.roll(rng)

@@ -179,7 +179,9 @@ def all_squares() -> tuple[str, ...]:
     return tuple(square_name(r, c) for r in range(ROWS) for c in range(1, COLUMNS + 1))
 
 
-def adjacent(a: str, b: str, diagonals: bool = True) -> bool:
+def adjacent(a: str | None, b: str, diagonals: bool = True) -> bool:
+    if a is None:  # no Location yet: next to nothing
+        return False
     (r1, c1), (r2, c2) = parse_square(a), parse_square(b)
     dr, dc = abs(r1 - r2), abs(c1 - c2)
     if diagonals:
@@ -421,7 +423,7 @@ def repair(trial: Trial, name: str, generator: str) -> Trial:
         raise IllegalAction(f"the Generator on {generator} is not adjacent to {s.location}")
     n = trial.numbers
     new_g = replace(g, progress=min(g.progress + n.repair_progress, n.repair_max))
-    trial = replace(trial, generators=tuple(new_g if x.square == generator else x for x in trial.generators))
+    trial = replace(trial, generators=tuple(new_g if x.square == generator else x for x in trial.generators or ()))
     return _with_survivor(trial, replace(s, points=s.points + n.repair_points))
 
 
@@ -472,6 +474,40 @@ def survivor_action(trial: Trial, name: str, action: str, target: str) -> Trial:
     if action not in SURVIVOR_ACTION_FUNCTIONS:
         raise IllegalAction(f"no Survivor Action {action!r}")
     return SURVIVOR_ACTION_FUNCTIONS[action](trial, name, target)
+
+
+def repeat_survivor_action(trial: Trial, name: str, action: str, target: str, times: int) -> tuple[Trial, ...]:
+    """``times`` Survivor Actions in a row, each taken and checked as the one action it is ("A Living Survivor
+    who is not Caged may, at any time, spend an amount of Energy defined by the Cost of a Survivor Action to
+    take that action"): Repair x5 is five Repairs of 1 Energy each, each needing an adjacent Unrepaired
+    Generator (3.5.2). Returns the state after each action, in order; all or nothing: if one of them is not
+    allowed, IllegalAction says which and why, and none is taken."""
+    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+        raise IllegalAction(f"repeat an action 1 or more times, not {times!r}")
+    states = []
+    for i in range(1, times + 1):
+        try:
+            trial = survivor_action(trial, name, action, target)
+        except IllegalAction as exc:
+            if times == 1:
+                raise
+            raise IllegalAction(f"{action} {i} of {times} is not allowed: {exc.reason}; "
+                                f"{i - 1} would be (nothing was done)") from None
+        states.append(trial)
+    return tuple(states)
+
+
+def most_repeats(trial: Trial, name: str, action: str, target: str, up_to: int) -> int:
+    """How many times in a row (at most ``up_to``) the Survivor may take this action now, each checked by the
+    rules: what a "Repair xN" form offers."""
+    count = 0
+    while count < up_to:
+        try:
+            trial = survivor_action(trial, name, action, target)
+        except (IllegalAction, ValueError):
+            break
+        count += 1
+    return count
 
 
 # ---------------------------------------------------------------------------

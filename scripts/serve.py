@@ -37,6 +37,7 @@ def main() -> int:
     env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     env.setdefault("SECURE_SSL_REDIRECT", "0")
     env.setdefault("SECURE_HSTS_SECONDS", "0")
+    env["DEBUG"] = "0"  # even when the shell exports DEBUG=1: its error pages show settings and code
     python = sys.executable
     subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     print(f"Crewbuilder (production mode) at http://{args.bind}/")

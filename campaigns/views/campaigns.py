@@ -5,15 +5,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import services
+from campaigns import history_text, idempotency, services
+from campaigns.notices import awaiting_confirmation
 from campaigns.forms import CampaignForm, ScenarioForm, TableForm
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
+from crewbuilder import crew_edits
 from crewbuilder.models import Crew, GameSystem
+
+
+HISTORY_PER_PAGE = 50
 
 
 def _get_campaign_for_user(request: HttpRequest, pk: int, *, allow_invited: bool = False) -> Campaign:
@@ -36,13 +42,23 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
-        campaign = services.create_campaign(request.user, system=system, **form.cleaned_data)
-        messages.success(request, "Campaign created. Invite your players by username.")
-        return redirect(campaign)
+        try:
+            campaign = services.create_campaign(request.user, system=system, **form.cleaned_data,
+                                                submission_key=idempotency.token_key(request.user.pk, request.POST))
+        except idempotency.AlreadySubmitted:
+            messages.info(request, "Already started: the form was sent twice, and one campaign was created.")
+            return redirect("campaign-list")
+        except services.CampaignError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Campaign created. Invite your players by username.")
+            return redirect(campaign)
     campaigns = Campaign.objects.for_member(request.user).select_related("organiser")
-    invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related("campaign")
+    invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related(
+        "campaign__organiser")
     return render(request, "campaigns/campaign_list.html",
-                  {"campaigns": campaigns, "invitations": invitations, "form": form},
+                  {"campaigns": campaigns, "invitations": invitations, "form": form,
+                   "submission": idempotency.token_for_form(request.POST)},
                   status=422 if form.errors else 200)
 
 
@@ -101,6 +117,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             scenario_form=ScenarioForm(),
             memberships=list(campaign.memberships.select_related("user")),
             memorial=[m for c in crews for m in c.memorial.all()],
+            awaiting=awaiting_confirmation(request.user, campaign),
         )
     return render(request, "campaigns/campaign_detail.html", context)
 
@@ -207,10 +224,13 @@ def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     entries = (
         HistoryEntry.objects.filter(campaign=campaign)
-        .select_related("actor", "campaign_crew__crew", "reverses", "undone_by")
+        .select_related("actor", "campaign_crew__crew", "undone_by")
     )
+    # A page at a time, newest first: a long campaign's history stays a light page (issue 17, finding 8).
+    page = Paginator(entries, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "campaigns/history.html", {
-        "campaign": campaign, "entries": entries,
+        "campaign": campaign, "page": page,
+        "entries": history_text.describe(page.object_list, services.catalogue_for(campaign)),
         "organiser": services.is_organiser(campaign, request.user), "reversible": services.REVERSIBLE,
     })
 
@@ -221,12 +241,21 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The player renames their campaign crew or a character, or changes notes (logged in the history)."""
     campaign = _get_campaign_for_user(request, pk)
     entry = get_object_or_404(CampaignCrew.objects.select_related("campaign"), campaign=campaign, player=request.user)
+    # The version the form was rendered with; a form without one is treated as stale.
+    version = request.POST.get("version", "")
     try:
         if request.POST.get("character"):
             done = services.edit_character(entry, request.user, request.POST["character"],
-                                           name=request.POST.get("name"), notes=request.POST.get("notes"))
+                                           name=request.POST.get("name"), notes=request.POST.get("notes"),
+                                           expected_version=version)
         else:
-            done = services.edit_crew(entry, request.user, name=request.POST.get("name"), notes=request.POST.get("notes"))
+            done = services.edit_crew(entry, request.user, name=request.POST.get("name"),
+                                      notes=request.POST.get("notes"), expected_version=version)
+    except crew_edits.StaleCrew:
+        return render(request, "campaigns/crew_conflict.html", {
+            "campaign": campaign, "submitted": {"name": request.POST.get("name", ""),
+                                                "notes": request.POST.get("notes", "")},
+        }, status=409)
     except (services.CampaignError, ValueError) as exc:
         messages.error(request, str(exc))
     else:

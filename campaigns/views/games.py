@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import services
+from campaigns import idempotency, services
 from campaigns.models import CampaignCrew, Game
 from campaigns.views.campaigns import _get_campaign_for_user
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
@@ -52,6 +52,28 @@ def _participants_from_post(post, crews, tables) -> tuple[list, list]:
     return chosen, problems
 
 
+def _draw_for_chosen(campaign, post, scenarios, problems) -> dict | None:
+    if (post.get("scenario_other") or "").strip():
+        problems.append("Drawing a Complication works for the scenarios listed; for your own scenario, "
+                        "choose its Complication (or none) below.")
+        return None
+    key = next((s["key"] for s in scenarios if s["name"] == post.get("scenario")), None)
+    if key is None:
+        problems.append("Choose one of the scenarios listed.")
+        return None
+    return services.generate_scenario(campaign, method=post.get("draw"), pick=key)
+
+
+def _keep_posted(crews, post) -> None:
+    """What the form showed, on the crews and characters: a form sent back keeps every choice."""
+    for entry in crews:
+        entry.form_played = post is None or post.get(f"played-{entry.pk}") == "1"
+        entry.form_treasure = (post or {}).get(f"treasure-{entry.pk}", "0")
+        for character in entry.crew.characters.all():
+            character.form_outcome = (post or {}).get(f"outcome-{character.pk}", "")
+            character.form_table = (post or {}).get(f"table-{character.pk}", "")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_create(request: HttpRequest, pk: int) -> HttpResponse:
@@ -69,7 +91,11 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
                                                    pick=request.GET.get("pick", ""))
         except (services.CampaignError, ValueError) as exc:
             problems.append(str(exc) if isinstance(exc, services.CampaignError) else "The seed must be a whole number.")
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("draw"):
+        # The form's one scenario picker also draws the agreed scenario's Complication:
+        # nothing is recorded, the form comes back as it was sent.
+        generated = _draw_for_chosen(campaign, request.POST, scenarios, problems)
+    elif request.method == "POST":
         participants, problems = _participants_from_post(request.POST, crews, tables)
         result = request.POST.get("result", "")
         winner = next((p["crew"] for p in participants if str(p["crew"].pk) == result), None)
@@ -89,18 +115,25 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
                     campaign, request.user, played_on=played_on, scenario=scenario,
                     complication=request.POST.get("complication", "")[:100], participants=participants,
                     winner=winner, is_draw=result == "draw",
+                    submission_key=idempotency.submission_key(request.user.pk, request.POST),
                 )
             except services.CampaignError as exc:
                 problems.append(str(exc))
             else:
-                messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
+                if getattr(game, "repeated", False):
+                    messages.info(request, "This game was already recorded (the form was sent twice): "
+                                           "here it is, recorded once.")
+                else:
+                    messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
                 return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
+    _keep_posted(crews, request.POST if request.method == "POST" else None)
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
         "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
         "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
         "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
+        "submission": idempotency.token_for_form(request.POST),
         "chosen_scenario": request.POST.get("scenario") or (generated["scenario"]["name"]
                                                             if generated and generated["scenario"] else ""),
     }, status=422 if problems else 200)
@@ -155,18 +188,24 @@ def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _get_campaign_for_user(request, pk)
     entry = get_object_or_404(CampaignCrew.objects.select_related("crew"), campaign=campaign, player=request.user)
     if request.method == "POST":
+        key = idempotency.token_key(request.user.pk, request.POST)
         try:
             if request.POST.get("hire"):
-                hired = services.hire_character(entry, request.user, request.POST.get("name", ""), request.POST)
+                hired = services.hire_character(entry, request.user, request.POST.get("name", ""), request.POST,
+                                                submission_key=key)
                 messages.success(request, f"{hired.name} joins the crew.")
             else:
-                services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""))
+                services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""),
+                                  submission_key=key)
                 messages.success(request, "Bought.")
+        except idempotency.AlreadySubmitted:
+            messages.info(request, "Already done: the form was sent twice, and counted once.")
         except (services.CampaignError, ValueError) as exc:
             messages.error(request, str(exc))
         return redirect("campaign-shop", pk=campaign.pk)
     items = Item.objects.filter(system=campaign.system, purchasable=True).order_by("category", "position")
     return render(request, "campaigns/shop.html", {
         "campaign": campaign, "entry": entry, "characters": list(entry.crew.characters.all()), "items": items,
+        "submission": idempotency.new_token(),
         "attributes": list(ATTRIBUTE_LABELS.items()),
     })

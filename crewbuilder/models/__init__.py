@@ -14,6 +14,7 @@ from .catalogue import (
     Trait,
 )
 from .crews import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
+from .throttle import ThrottleHit
 
 __all__ = [
     "User",
@@ -34,4 +35,5 @@ __all__ = [
     "CharacterTrait",
     "CharacterBodyMod",
     "CharacterGear",
+    "ThrottleHit",
 ]

@@ -1,11 +1,25 @@
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models import Value
 from django.db.models.functions import Lower
 
 
-class CaseInsensitiveUserManager(UserManager):
+class UserQuerySet(models.QuerySet):
+    def with_username(self, username: str):
+        """The user called ``username``, whatever its case.
+
+        Filters on ``lower(username) = lower(%s)``: the expression of the
+        unique constraint below, so the database answers from that index.
+        ``username__iexact`` compiles to UPPER(...) on PostgreSQL and scans
+        the whole table on every login (issue 20). Both sides are lowered by
+        the database, so Python's and SQL's case rules cannot disagree.
+        """
+        return self.alias(username_lower=Lower("username")).filter(username_lower=Lower(Value(username or "")))
+
+
+class CaseInsensitiveUserManager(UserManager.from_queryset(UserQuerySet)):
     def get_by_natural_key(self, username):
-        return self.get(username__iexact=username)
+        return self.with_username(username).get()
 
 
 class User(AbstractUser):

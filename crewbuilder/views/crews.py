@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import retarget
 
@@ -62,7 +63,8 @@ def _redirect_other_games(view):
 
 def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> Crew:
     """The signed-in user's crew, or 404 (also for other users' crews)."""
-    queryset = Crew.objects.with_everything() if full else Crew.objects.select_related("system", "campaign_entry")
+    queryset = (Crew.objects.with_everything().select_related("campaign_entry__campaign") if full
+                else Crew.objects.select_related("system", "campaign_entry"))
     crew = get_object_or_404(queryset, pk=pk, owner=request.user)
     url = _other_game_url(crew)
     if url:
@@ -138,8 +140,19 @@ def crew_import(request: HttpRequest) -> HttpResponse:
 # --- the editor --------------------------------------------------------------
 
 
-def _editor_context(request: HttpRequest, crew: Crew, **extra) -> dict:
-    return {"crew": crew, "view": crew_service.crew_view(crew), **extra}
+def _editor_context(request: HttpRequest, crew: Crew, open_character=None, **extra) -> dict:
+    # The one character shown expanded; the others show a one-line summary.
+    return {"crew": crew, "view": crew_service.crew_view(crew), "open_character": str(open_character or ""), **extra}
+
+
+def _campaign_entry(crew: Crew):
+    """The crew's enrolment when it is a campaign copy (it then changes only through the campaign)."""
+    from django.core.exceptions import ObjectDoesNotExist
+
+    try:
+        return crew.campaign_entry
+    except ObjectDoesNotExist:
+        return None
 
 
 @login_required
@@ -147,8 +160,15 @@ def _editor_context(request: HttpRequest, crew: Crew, **extra) -> dict:
 @_redirect_other_games
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
+    if _campaign_entry(crew) is not None:
+        # A campaign copy is read-only here: its page says how to change it through the campaign.
+        if request.htmx:
+            response = HttpResponse()
+            response["HX-Redirect"] = reverse("crew-detail", args=[pk])
+            return vary_on_htmx(response)
+        return redirect("crew-detail", pk=pk)
     template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-    return vary_on_htmx(render(request, template, _editor_context(request, crew)))
+    return vary_on_htmx(render(request, template, _editor_context(request, crew, request.GET.get("open"))))
 
 
 @login_required
@@ -161,24 +181,46 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     # htmx sends the editor's one current version; plain forms carry their own.
     version = request.POST.get("current_version") or request.POST.get("version")
     try:
-        crew_edits.apply_edit(crew, action, request.POST, version)
+        made = crew_edits.apply_edit(crew, action, request.POST, version)
     except crew_edits.StaleCrew:
         return _conflict(request, crew)
     except crew_edits.EditError as exc:
         fresh = _get_crew_for_user(request, pk, full=True)
+        if _campaign_entry(fresh) is not None:
+            # An editor left open before the crew was enrolled: say why on the read-only page.
+            messages.error(request, str(exc))
+            if request.htmx:
+                response = HttpResponse(str(exc), status=422, content_type="text/plain; charset=utf-8")
+                response["HX-Redirect"] = reverse("crew-detail", args=[pk])
+                return vary_on_htmx(response)
+            return redirect("crew-detail", pk=pk)
         rejected = {"action": action, "message": str(exc), "values": request.POST.dict(),
                     "character": request.POST.get("character", "")}
         template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-        return vary_on_htmx(render(request, template, _editor_context(request, fresh, rejected=rejected), status=422))
+        context = _editor_context(request, fresh, _open_after(request, action=action), rejected=rejected)
+        return vary_on_htmx(render(request, template, context, status=422))
+    open_character = _open_after(request, made, action)
     if not request.htmx:
-        anchor = f"#character-{request.POST['character']}" if request.POST.get("character") else ""
+        anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
     # The edit updated ``crew`` in memory; only its characters need reloading.
     prefetch_related_objects([crew], *character_prefetches())
-    context = _editor_context(request, crew)
+    context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
         return _character_update(request, context, request.POST.get("character"))
     return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
+
+
+def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
+    """Which character to show expanded after an edit: a new one, the edited one, else the one open before.
+
+    A drag (place-character) moves a collapsed card by its handle: what was open stays open."""
+    if made is not None and getattr(made, "pk", None):
+        return str(made.pk)
+    opened = (request.POST.get("open") or "").strip()
+    edited = (request.POST.get("character") or "").strip()
+    chosen = opened if action in ("place-character", "remove-character") else (edited or opened)
+    return chosen if chosen.isdigit() else ""  # it goes into a redirect URL: an id or nothing
 
 
 def _character_update(request: HttpRequest, context: dict, character_id) -> HttpResponse:
@@ -186,7 +228,8 @@ def _character_update(request: HttpRequest, context: dict, character_id) -> Http
     edited = next((ch for ch in context["view"]["characters"] if str(ch["model"].pk) == str(character_id)), None)
     if edited is None:
         return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
-    response = render(request, "crewbuilder/_character_update.html", {**context, "ch": edited, "edited": edited["model"].pk})
+    response = render(request, "crewbuilder/_character_update.html",
+                      {**context, "ch": edited, "edited": edited["model"].pk, "open_character": str(edited["model"].pk)})
     response["HX-Retarget"] = f"#character-{edited['model'].pk}"
     response["HX-Reswap"] = "outerHTML"
     return vary_on_htmx(response)
@@ -205,7 +248,7 @@ def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
 @_redirect_other_games
 def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
-    picker = crew_service.picker(crew, character_id, kind)
+    picker = crew_service.picker(crew, character_id, kind, request.GET.get("q", "")[:100])
     if picker is None:
         raise Http404
     context = {"crew": crew, "picker": picker, "version": crew.version}
@@ -219,9 +262,10 @@ def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> 
 @login_required
 @require_GET
 @_redirect_other_games
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
-    return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, **_pdf_links(crew)})
+    return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, "campaign_entry": _campaign_entry(crew), **_pdf_links(crew)})
 
 
 @require_GET
@@ -256,6 +300,7 @@ def _pdf_links(crew: Crew, token: str | None = None) -> dict:
 @login_required
 @require_GET
 @_redirect_other_games
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
     response = HttpResponse(crew_service.export_file(crew), content_type="application/json; charset=utf-8")
@@ -279,6 +324,11 @@ def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 @_redirect_other_games
 def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
+    entry = _campaign_entry(crew)
+    if entry is not None:
+        # The campaign's record of the crew (its history points at it): it stays while enrolled.
+        status = 422 if request.method == "POST" else 200
+        return render(request, "crewbuilder/crew_delete.html", {"crew": crew, "campaign_entry": entry}, status=status)
     if request.method == "POST":
         name = crew.name
         crew_service.delete(crew)

@@ -2,8 +2,9 @@
 
 Each view loads, checks access (another user's crew is a 404, like the crew
 page), picks the paper and calls crewbuilder.pdf. The paper comes from
-``?paper=A4|LETTER`` (then remembered on the signed-in user) or else from the
-user's saved setting.
+``?paper=A4|LETTER`` (for that one PDF) or else from the user's saved setting,
+which only the account settings form (a POST) changes: a GET, which any site
+can make a browser send, never writes.
 """
 
 from __future__ import annotations
@@ -18,18 +19,11 @@ from crewbuilder.models import Crew
 
 
 def paper_for(request: HttpRequest) -> str:
-    """The paper asked for in ?paper= (saved as the user's setting), else the saved one."""
+    """The paper asked for in ?paper= for this response, else the user's saved one."""
     user = request.user
     saved = getattr(user, "paper_size", None) if user.is_authenticated else None
-    asked = request.GET.get("paper")
-    if asked is not None:
-        paper = pdf.normalize_paper(asked, default="")
-        if paper:
-            if user.is_authenticated and saved != paper:
-                user.paper_size = paper
-                user.save(update_fields=["paper_size"])
-            return paper
-    return pdf.normalize_paper(saved)
+    asked = pdf.normalize_paper(request.GET.get("paper") or "", default="")
+    return asked or pdf.normalize_paper(saved)
 
 
 def pdf_response(data: bytes, filename: str, *, shared: bool = False) -> HttpResponse:

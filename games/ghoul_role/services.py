@@ -18,7 +18,8 @@ from typing import Mapping
 
 from django.db import transaction
 
-from catalogue.loader import rules_entries
+from catalogue.loader import current_system
+from crewbuilder.models import RulesEntry
 from rules import ghoul_role as rules
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
 
@@ -45,10 +46,18 @@ class SheetError(ValueError):
 # --- catalogue ------------------------------------------------------------------------------
 
 
+CATALOGUE_PARTS = ("rules", "difficulties", "vile_difficulties", "player_variants", "vile_variants", "components")
+
+
 def catalogue() -> dict:
-    """The Ghoul role's sections from the database, by slug where the engine wants tables."""
-    rows = {part: rules_entries(SYSTEM, part) for part in
-            ("rules", "difficulties", "vile_difficulties", "player_variants", "vile_variants", "components")}
+    """The Ghoul role's sections from the database, by slug where the engine wants tables: two queries (the
+    last loaded edition, then all its sections at once; the order within a section is ``rules_entries``')."""
+    system = current_system(SYSTEM)
+    rows: dict[str, list[dict]] = {part: [] for part in CATALOGUE_PARTS}
+    if system is not None:
+        for row in RulesEntry.objects.filter(system=system, part__in=CATALOGUE_PARTS).order_by(
+                "part", "house_rule", "position", "id"):
+            rows[row.part].append(row.to_entry())
     by_slug = {part: {e["slug"]: e for e in entries} for part, entries in rows.items()}
     return {**by_slug, "lists": rows}
 

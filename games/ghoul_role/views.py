@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
@@ -123,16 +124,19 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
         context["odds"] = odds_context(sheet.dice)
         if sheet.phase == GhoulSheet.CHOOSE and len(sheet.roll) == 3:
             context["pairs"] = []
+            best = rules.best_keep(sheet.roll)  # preselected: the most movement and attack at once (G2)
             for pair in itertools.combinations(range(len(sheet.roll)), 2):
                 state = rules.start_turn(rules.GhoulState(), sheet.roll, pair, backstab=sheet.backstab)
                 context["pairs"].append({"keep": pair, "value": f"{pair[0]}-{pair[1]}",
                                          "dice": (sheet.roll[pair[0]], sheet.roll[pair[1]]),
-                                         "movement": state.movement, "attack": state.attack_discs})
+                                         "movement": state.movement, "attack": state.attack_discs,
+                                         "best": pair == best})
     return context
 
 
 @login_required
 @require_GET
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = _get_sheet_for_user(request, pk)
     template = f"{SHEET}#sheet" if request.htmx else SHEET

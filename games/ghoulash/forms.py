@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import MaxValueValidator
 
 from rules import ghoulash as gh
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
 
 STAT_MIN = {"initial_combat_value": 0, "movement": 1, "health": 1}
+COUNT_MAX = 99
 
 
 class BoxForm(forms.Form):
@@ -17,8 +19,12 @@ class BoxForm(forms.Form):
 class NumbersForm(forms.Form):
     """One field per number the rules text does not give (a character's stat, a Ghoul's Victory Points)."""
 
-    def __init__(self, *args, profiles: list[dict], ghouls: list[dict], **kwargs):
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, error_messages={
+        "required": "This form is older than the box page: reload the box and enter your numbers again."})
+
+    def __init__(self, *args, profiles: list[dict], ghouls: list[dict], version: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["seen_version"].initial = version
         self.stat_fields = []
         for p in profiles:
             for s in p["stats"]:
@@ -47,6 +53,9 @@ class NumbersForm(forms.Form):
 
 
 class CardForm(forms.ModelForm):
+    # the card's version when the form was opened (an edit only): a newer save elsewhere makes it stale
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
     class Meta:
         model = BoxCard
         fields = ["character", "card_type", "name", "value", "count", "text"]
@@ -55,6 +64,13 @@ class CardForm(forms.ModelForm):
 
     def __init__(self, *args, names: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["seen_version"].required = True
+            self.fields["seen_version"].initial = self.instance.version
+            self.fields["seen_version"].error_messages["required"] = (
+                "This form is older than the edit page: reload the card and enter your change again.")
+        else:
+            del self.fields["seen_version"]
         if names:
             self.fields["character"].choices = [(s, names.get(s, s.title())) for s in CHARACTER_SLUGS]
         self.fields["card_type"].required = True
@@ -67,23 +83,62 @@ class CardForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        kind, value = data.get("card_type"), data.get("value")
-        if kind in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and value is None:
-            self.add_error("value", "A Value card needs its value.")
-        elif kind == BoxCard.VALUE and value is not None and not gh.MIN_CARD_VALUE <= value <= gh.VALUE_CARD_MAX:
-            self.add_error("value", f"Value cards range from {gh.MIN_CARD_VALUE} to {gh.VALUE_CARD_MAX} (the rules: Cards).")
-        elif kind == BoxCard.SPECIALTY_VALUE and value is not None \
-                and not gh.MIN_CARD_VALUE <= value <= gh.MAX_CARD_VALUE:
-            self.add_error("value", f"Specialty cards have a value of {gh.MIN_CARD_VALUE} to {gh.MAX_CARD_VALUE}.")
-        elif kind in (BoxCard.ACTION, BoxCard.RESCUE) and value is not None:
-            self.add_error("value", "Action and Rescue cards have no value: leave it blank.")
-        elif kind and kind not in BoxCard.VALUE_TYPES and value is not None \
-                and not (self.instance.pk and value == self.instance.value):
-            # a Specialty card is played with the limitations of its second label: only SPECIALTY VALUE is a Value
-            # (GT2); a value saved before is kept, unused
-            self.add_error("value", "Only Value and Specialty Value cards have a value (a double label is played "
-                                    "as its second label): leave it blank.")
+        check_value(self, data)
         return data
+
+
+def check_value(form: forms.ModelForm, data: dict) -> None:
+    """The value a card of this type may have (GT2), as an error on the form's ``value`` field."""
+    kind, value = data.get("card_type"), data.get("value")
+    if kind in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and value is None:
+        form.add_error("value", "A Value card needs its value.")
+    elif kind == BoxCard.VALUE and value is not None and not gh.MIN_CARD_VALUE <= value <= gh.VALUE_CARD_MAX:
+        form.add_error("value", f"Value cards range from {gh.MIN_CARD_VALUE} to {gh.VALUE_CARD_MAX} (the rules: Cards).")
+    elif kind == BoxCard.SPECIALTY_VALUE and value is not None \
+            and not gh.MIN_CARD_VALUE <= value <= gh.MAX_CARD_VALUE:
+        form.add_error("value", f"Specialty cards have a value of {gh.MIN_CARD_VALUE} to {gh.MAX_CARD_VALUE}.")
+    elif kind in (BoxCard.ACTION, BoxCard.RESCUE) and value is not None:
+        form.add_error("value", "Action and Rescue cards have no value: leave it blank.")
+    elif kind and kind not in BoxCard.VALUE_TYPES and value is not None \
+            and not (form.instance.pk and value == form.instance.value):
+        # a Specialty card is played with the limitations of its second label: only SPECIALTY VALUE is a Value
+        # (GT2); a value saved before is kept, unused
+        form.add_error("value", "Only Value and Specialty Value cards have a value (a double label is played "
+                                "as its second label): leave it blank.")
+
+
+class DeckRowForm(forms.ModelForm):
+    """One row of the box's deck table: a card's type, value and count, the numbers only the printed decks
+    hold. Blank stays "not entered"; every row is checked and every error shown at once."""
+
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, error_messages={
+        "required": "This table is older than the box page: reload the box and enter your change again."})
+
+    class Meta:
+        model = BoxCard
+        fields = ["card_type", "value", "count"]
+        labels = {"card_type": "Type", "count": "How many"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["card_type"].choices = [("", "— choose —")] + BoxCard.TYPES
+        self.fields["card_type"].required = False
+        # no printed deck holds 99 of one card: the bound keeps a typo from dealing a huge deck
+        self.fields["count"].validators.append(MaxValueValidator(COUNT_MAX))
+        self.fields["count"].widget.attrs.update({"min": 0, "max": COUNT_MAX, "inputmode": "numeric"})
+        self.fields["value"].widget.attrs.update({"min": gh.MIN_CARD_VALUE, "max": gh.MAX_CARD_VALUE,
+                                                  "inputmode": "numeric"})
+        self.fields["seen_version"].initial = self.instance.version
+
+    def clean(self):
+        data = super().clean()
+        if data.get("count") and not data.get("card_type"):
+            self.add_error("card_type", "Choose its type: the deck holds it (the rules text does not give it).")
+        check_value(self, data)
+        return data
+
+
+DeckTable = forms.modelformset_factory(BoxCard, form=DeckRowForm, extra=0, can_delete=False)
 
 
 class GameForm(forms.Form):

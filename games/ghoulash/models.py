@@ -27,6 +27,8 @@ class GhoulashBox(models.Model):
     stats = models.JSONField(default=dict, blank=True)
     # {"6": 3, "4": 1}: the owner's green dots for the Ghoul strengths the text does not give
     ghoul_vp = models.JSONField(default=dict, blank=True)
+    # bumped by every save of the numbers: a numbers form opened before another tab's save is stale (409)
+    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -62,6 +64,8 @@ class BoxCard(models.Model):
     count = models.PositiveSmallIntegerField(null=True, blank=True)
     catalogue_slug = models.SlugField(max_length=100, blank=True)  # pre-listed from the catalogue
     position = models.PositiveIntegerField(default=0)
+    # bumped by every save from a form: a form opened before another tab's save is stale (409, never overwrites)
+    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["character", "position", "id"]
@@ -95,6 +99,11 @@ class Game(models.Model):
     # "challenge": [card ids], "parried": [card ids], "response": [card ids]}; public (cards put down)
     battle = models.JSONField(null=True, blank=True)
     action_taken = models.BooleanField(default=False)
+    # the turn's Action in detail (GT9, GT18): Action cards played, the piece moved (entered a square),
+    # Zone's trade of movement for a second Action card
+    action_cards = models.PositiveSmallIntegerField(default=0)
+    moved = models.BooleanField(default=False)
+    gave_up_movement = models.BooleanField(default=False)
     encountered = models.BooleanField(default=False)  # an encounter ends the player's movement
     winners = models.JSONField(default=list, blank=True)  # usernames
     version = models.PositiveIntegerField(default=1)  # bumped by every change; the page polls with it

@@ -19,6 +19,7 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils.text import slugify
 
 from catalogue.loader import current_system
@@ -52,6 +53,14 @@ class GameError(Exception):
     """A refused change, with a message for the player."""
 
 
+class SetupProblems(GameError):
+    """A game box not ready for these characters: every gap at once (``problems``), not one per try."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("The game box is not ready for this game: " + " ".join(problems))
+        self.problems = problems
+
+
 # ---------------------------------------------------------------------------
 # The catalogue
 # ---------------------------------------------------------------------------
@@ -83,21 +92,84 @@ def known_cards(cat: dict) -> list[dict]:
 # Game boxes
 # ---------------------------------------------------------------------------
 
+def value_rows(cat: dict) -> list[dict]:
+    """One Value card row per value the text gives ("Value — ... ranging in value from 1 to 3"), for every
+    deck ("All decks have Value cards in equal amounts"); how many of each only the printed decks say."""
+    entry = next((c for c in cat["cards"] if c.get("slug") == BoxCard.VALUE), None)
+    if entry is None or entry.get("min_value") is None or entry.get("max_value") is None:
+        return []
+    return [{"name": f"{entry['name']} {v}", "value": v, "slug": entry["slug"]}
+            for v in range(entry["min_value"], entry["max_value"] + 1)]
+
+
 @transaction.atomic
 def create_box(owner, name: str) -> GhoulashBox:
-    """A new box with the catalogue's known cards pre-listed in their decks (count not entered)."""
+    """A new box starting from what the text gives: a Value card row per value it names, then the catalogue's
+    known cards, each in its decks (counts not entered: only the owner's printed decks hold them)."""
     name = (name or "").strip()[:100]
     if not name:
         raise GameError("Give the box a name.")
     box = GhoulashBox.objects.create(owner=owner, name=name)
+    cat = catalogue()
     cards = []
-    for position, entry in enumerate(known_cards(catalogue())):
+    values = value_rows(cat)
+    for position, row in enumerate(values):
+        for slug in CHARACTER_SLUGS:
+            cards.append(BoxCard(box=box, character=slug, card_type=BoxCard.VALUE, name=row["name"],
+                                 value=row["value"], catalogue_slug=row["slug"], position=position))
+    for position, entry in enumerate(known_cards(cat), start=len(values)):
         card_type = entry.get("kind") or ""
         for slug in entry["decks"]:
             cards.append(BoxCard(box=box, character=slug, card_type=card_type, name=entry["name"],
                                  text=entry.get("text", ""), catalogue_slug=entry["slug"], position=position))
     BoxCard.objects.bulk_create(cards)
     return box
+
+
+class StaleCard(Exception):
+    """The card was saved elsewhere (another tab or device) since the form was opened; ``card`` is the newer
+    one (None: removed)."""
+
+    def __init__(self, card: BoxCard | None):
+        super().__init__("This card changed elsewhere since you opened it.")
+        self.card = card
+
+
+CARD_FIELDS = ["character", "card_type", "name", "value", "count", "text"]
+
+
+def save_card(card: BoxCard, seen_version: int, fields=CARD_FIELDS) -> None:
+    """Save ``card``'s ``fields`` only if nobody saved it since ``seen_version`` (optimistic locking, as the crew
+    editor): raises StaleCard, never overwrites a newer save."""
+    with transaction.atomic():
+        saved = BoxCard.objects.filter(pk=card.pk, box_id=card.box_id, version=seen_version).update(
+            **{f: getattr(card, f) for f in fields}, version=F("version") + 1)
+        if not saved:
+            raise StaleCard(BoxCard.objects.filter(pk=card.pk, box_id=card.box_id).first())
+    card.version = seen_version + 1
+
+
+class StaleCards(Exception):
+    """Cards of a table saved elsewhere since it was opened: ``cards`` {pk: the newer card, None if removed}."""
+
+    def __init__(self, cards: dict[int, BoxCard | None]):
+        super().__init__("Some cards changed elsewhere since you opened the table.")
+        self.cards = cards
+
+
+@transaction.atomic
+def save_cards(changes: list[tuple[BoxCard, int, list[str]]]) -> None:
+    """Save several cards at once, each (card, version seen, fields changed), all or none: if one of them
+    was saved elsewhere since, nothing is saved and StaleCards names them all."""
+    stale: dict[int, BoxCard | None] = {}
+    for card, seen, fields in changes:
+        try:
+            save_card(card, seen, fields)
+        except StaleCard as exc:
+            stale[card.pk] = exc.card
+    if stale:
+        transaction.set_rollback(True)
+        raise StaleCards(stale)
 
 
 def profiles(box: GhoulashBox, cat: dict) -> list[dict]:
@@ -136,12 +208,30 @@ def ghoul_values(box: GhoulashBox, cat: dict) -> list[dict]:
     return sorted(out, key=lambda g: -g["strength"])
 
 
-def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict) -> None:
-    """Store the owner's numbers (only those the rules text leaves out)."""
+class StaleBox(Exception):
+    """The box's numbers were saved elsewhere since the form was opened; ``box`` is the newer one."""
+
+    def __init__(self, box: GhoulashBox):
+        super().__init__("The numbers changed elsewhere since you opened the box.")
+        self.box = box
+
+
+def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict, seen_version: int | None = None) -> None:
+    """Store the owner's numbers (only those the rules text leaves out). With ``seen_version`` (a form's), only
+    if nobody saved them since: raises StaleBox, never overwrites a newer save."""
     box.stats = {slug: kept for slug, numbers in stats.items()
                  if (kept := {k: v for k, v in numbers.items() if v is not None})}
     box.ghoul_vp = {str(k): v for k, v in ghoul_vp.items() if v is not None}
-    box.save(update_fields=["stats", "ghoul_vp"])
+    rows = GhoulashBox.objects.filter(pk=box.pk)
+    if seen_version is not None:
+        rows = rows.filter(version=seen_version)
+    if not rows.update(stats=box.stats, ghoul_vp=box.ghoul_vp, version=F("version") + 1):
+        raise StaleBox(GhoulashBox.objects.get(pk=box.pk))
+    box.refresh_from_db(fields=["version"])
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def engine_card(card: BoxCard | dict, copy: int = 0) -> gh.Card:
@@ -175,22 +265,44 @@ def deck_problems(cards: list[BoxCard], slugs, names: dict | None = None) -> lis
     """What stops these decks being played together: unfinished cards, then the rules' checks."""
     names = names or {}
     problems = []
+    uncounted: dict[str, list[str]] = {}
     for card in cards:
         if card.character not in slugs:
             continue
         who = names.get(card.character, card.character.title())
         if card.count is None:
-            problems.append(f"{who}: enter how many {card.name} cards the deck holds (0 if none).")
-        if not card.card_type:
+            uncounted.setdefault(who, []).append(card.name)
+        if not card.card_type and card.count != 0:  # a card the deck does not hold needs no type
             problems.append(f"{who}: choose the type of {card.name} (the rules text does not give it).")
         elif card.card_type in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and card.value is None and card.count:
             problems.append(f"{who}: {card.name} needs its value.")
+    # one line per deck, not one per card: only the printed decks say how many of each card they hold
+    problems[:0] = [f"{who}: enter how many {_listed(cards_)} cards the deck holds (0 if none)."
+                    for who, cards_ in uncounted.items()]
     decks = engine_decks(cards, slugs)
     for slug in slugs:
         if not decks[slug]:
             problems.append(f"{names.get(slug, slug.title())}: the deck has no cards yet.")
     readable = {names.get(s, s.title()): d for s, d in decks.items()}
     problems.extend(gh.check_decks(readable))
+    return problems
+
+
+def box_problems(box: GhoulashBox, cat: dict, cards: list[BoxCard], slugs) -> list[str]:
+    """Everything that stops a game with these characters: missing profile numbers, missing Ghoul Victory
+    Points, then the decks (``deck_problems``), all at once."""
+    profile = {p["slug"]: p for p in profiles(box, cat)}
+    problems = []
+    for slug in slugs:
+        p = profile[slug]
+        missing = [STAT_LABELS[s] for s in REQUIRED_STATS if p["numbers"][s] is None]
+        if missing:
+            problems.append(f"{p['full_name']}: enter {' and '.join(missing)} in the game box (the rules text does "
+                            "not give them).")
+    missing_vp = [str(g["strength"]) for g in ghoul_values(box, cat) if g["victory_points"] is None]
+    if missing_vp:
+        problems.append(f"Enter the Victory Points of the strength {', '.join(missing_vp)} Ghouls in the game box.")
+    problems.extend(deck_problems(cards, list(slugs), {s: profile[s]["name"] for s in slugs}))
     return problems
 
 
@@ -244,7 +356,7 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
             raise GameError("Give each seat a player and a character.")
         if slug not in profile:
             raise GameError(f"There is no character {slug!r}.")
-        user = User.objects.filter(username__iexact=username).first()
+        user = User.objects.with_username(username).first()
         if user is None:
             raise GameError(f"There is no user called {username!r}.")
         users.append(user)
@@ -255,19 +367,10 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
         raise GameError("Each character deck can be played by one player only.")
     if creator.pk not in {u.pk for u in users}:
         raise GameError("Take a seat yourself: the game belongs to its players.")
-    for slug in chars:
-        p = profile[slug]
-        missing = [STAT_LABELS[s] for s in REQUIRED_STATS if p["numbers"][s] is None]
-        if missing:
-            raise GameError(f"{p['full_name']}: enter {' and '.join(missing)} in the game box first "
-                            "(the rules text does not give them).")
-    missing_vp = [str(g["strength"]) for g in ghoul_values(box, cat) if g["victory_points"] is None]
-    if missing_vp:
-        raise GameError(f"Enter the Victory Points of the strength {', '.join(missing_vp)} Ghouls in the game box first.")
     cards = list(box.cards.all())
-    problems = deck_problems(cards, chars, {s: profile[s]["name"] for s in chars})
+    problems = box_problems(box, cat, cards, chars)
     if problems:
-        raise GameError("The decks cannot be played together: " + " ".join(problems))
+        raise SetupProblems(problems)
     core, extras = game_tokens(cat, box, lock_and_load)
     if len(core) != gh.TILES * gh.TOKENS_PER_TILE:
         raise GameError(f"The catalogue lists {len(core)} core tokens; the board takes {gh.TILES * gh.TOKENS_PER_TILE}.")
@@ -528,6 +631,8 @@ def _may_enter_a_square(game: Game, me: Player, current: Player) -> None:
     _no_piece(me)
     if game.encountered:
         raise GameError("You already had an encounter this turn: it ended your movement.")
+    _engine(gh.check_movement, turn_so_far(game))
+    game.moved = True
 
 
 def _no_piece(me: Player) -> None:
@@ -851,8 +956,7 @@ def _do_card(game, players, tokens, me, current, data) -> None:
         _strength_icv_check(game, me, card)
     reveals = _specialty_reveals(me, tokens, [card], data)
     if is_action:
-        _no_action_after_token_move(game)
-        game.action_taken = True
+        _take_action_card(game, me)
     _discard(me, ids)
     me.save(update_fields=["hand", "discard"])
     _log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
@@ -911,11 +1015,11 @@ def _do_hole(game, players, tokens, me, current, data) -> None:
     _my_turn(game, me, current, Game.TURN)
     card = _action_card(me, data, "hole", "Hole")
     targets = _targets(players, me, data)
-    _no_action_after_token_move(game)
+    _take_action_card(game, me, check_only=True)
     already = [t.user.username for t in targets if t.in_hole]
     if already:
         raise GameError(f"{', '.join(already)} already in a Hole: only one Hole token can be placed on a square.")
-    game.action_taken = True
+    _take_action_card(game, me)
     _discard(me, [card["id"]])
     me.save(update_fields=["hand", "discard"])
     for t in targets:
@@ -939,8 +1043,7 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
     value_cards = _from_hand(me, [card["id"]] + value_ids)[1:]
     value = _values(value_cards)[0] if value_cards else None
     wounds = gh.debris_wounds(by_action=True, value_card=value)
-    _no_action_after_token_move(game)
-    game.action_taken = True
+    _take_action_card(game, me)
     _discard(me, [card["id"]] + value_ids)
     _log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
          + (f" with {card_text(value_cards)}" if value_cards else "")
@@ -1005,11 +1108,43 @@ def _fall_into_hole(game: Game, players: list[Player], tokens: list[TileToken], 
             _end_turn(game, players, who)
 
 
-def _no_action_after_token_move(game: Game) -> None:
-    """"When taking an action, a player has two options: A. They can play an Action card ... B. They can move
-    an unrevealed Encounter Token": a turn whose Action was a token move has no Action card (GT18)."""
-    if Event.objects.filter(game=game, turn=game.turn, kind="move-token").exists():
-        raise GameError("Your Action this turn was moving an Encounter Token: no Action card as well.")
+def turn_so_far(game: Game) -> gh.TurnSoFar:
+    """The engine's view of the current turn's Action and movement (a token move is an Action taken without
+    an Action card)."""
+    return gh.TurnSoFar(action_cards=game.action_cards, token_moved=game.action_taken and not game.action_cards,
+                        # "Any encounter ... ends the player's movement": none left to give up after one
+                        moved=game.moved or game.encountered, gave_up_movement=game.gave_up_movement)
+
+
+def _engine(check, *args) -> None:
+    """Run one of the engine's checks; its refusal becomes the player's message."""
+    try:
+        check(*args)
+    except gh.IllegalPlay as exc:
+        msg = str(exc)
+        raise GameError(msg[0].upper() + msg[1:] + ".") from None
+
+
+def _take_action_card(game: Game, me: Player, check_only: bool = False) -> None:
+    """"Usually only one Action card is played per turn, although some characters can play more than one";
+    "When taking an action, a player has two options: A. They can play an Action card ... B. They can move
+    an unrevealed Encounter Token" (GT9, GT18). The engine says whether one more Action card is allowed."""
+    _engine(gh.check_action_card, me.character, turn_so_far(game))
+    if not check_only:
+        game.action_cards += 1
+        game.action_taken = True
+
+
+def _do_give_up_movement(game, players, tokens, me, current, data) -> None:
+    """Zone's specialty: "sacrifice movement during a turn in order to play two Action cards in that turn,
+    rather than one" (GT9). Declared before the second Action card; no square is entered afterwards."""
+    _my_turn(game, me, current, Game.TURN)
+    if me.in_hole:
+        raise GameError("You are in a Hole until the beginning of your next turn.")
+    _engine(gh.check_give_up_movement, me.character, turn_so_far(game), not me.dead)
+    game.gave_up_movement = True
+    _log(game, me.user, "give-up-movement", f"{me.user.username} gives up movement this turn to play "
+         f"{gh.trades_movement_for_action_cards(me.character)} Action cards (Zone's specialty).")
 
 
 def _tile(raw, message: str) -> int:
@@ -1032,8 +1167,7 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     _my_turn(game, me, current, Game.TURN)
     if me.in_hole:
         raise GameError("You are in a Hole: no action until the beginning of your next turn.")
-    if game.action_taken:
-        raise GameError("You have taken your Action this turn: one Action, an Action card or a token move.")
+    _engine(gh.check_token_move_action, turn_so_far(game))
     token = _token(tokens, data.get("token"))
     if token.revealed or token.state != TileToken.ON_BOARD:
         raise GameError("Only an unrevealed Encounter Token on the board can be moved.")
@@ -1090,6 +1224,9 @@ def _end_turn(game: Game, players: list[Player], me: Player) -> None:
     game.phase = Game.TURN_START
     game.encountered = False
     game.action_taken = False
+    game.action_cards = 0
+    game.moved = False
+    game.gave_up_movement = False
     game.battle = None
     _log(game, nxt.user, "turn", f"Turn {game.turn}: {nxt.user.username}'s turn.")
     if nxt.in_hole:
@@ -1109,6 +1246,7 @@ HANDLERS = {
     "respond": _do_respond, "card": _do_card, "end-turn": _do_end_turn,
     "hole": _do_hole, "debris": _do_debris, "debris-square": _do_debris_square,
     "move-token": _do_move_token, "enter": _do_enter, "hole-square": _do_hole_square,
+    "give-up-movement": _do_give_up_movement,
 }
 
 
@@ -1165,9 +1303,10 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
     mine = {}
     if me is not None:
         deck = {c["id"]: c for c in me.deck}
-        # Action cards: on one's own turn, unless its Action was a token move (GT18)
-        moved = any(e.kind == "move-token" and e.turn == game.turn for e in events)
-        my_turn_now = me.seat == game.current_seat and game.phase == Game.TURN and not moved
+        # Action cards: on one's own turn, while the turn's Action allows one more (GT9, GT18)
+        turn = turn_so_far(game)
+        my_turn_now = (me.seat == game.current_seat and game.phase == Game.TURN
+                       and gh.action_cards_allowed(me.character, turn) > turn.action_cards)
         playing = game.status == Game.PLAYING and not me.in_hole
 
         def playable(card: dict) -> bool:  # what _do_card accepts: Action cards on your own turn only
@@ -1215,10 +1354,20 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
         my_turn = me.seat == game.current_seat
         # who resolves the pending encounter (a First-Aid Kit found before GT17 carries no seat: the current player)
         resolving = game.battle is not None and game.battle.get("seat", game.current_seat) == me.seat
+        turn = turn_so_far(game)
+        # an encounter where the piece stands (a revealed Ghoul or First-Aid Kit): no movement needed
+        here = my_turn and game.phase == Game.TURN and not game.encountered and not me.dead and not me.in_hole
+        try:  # Zone's trade (GT9), offered while the engine allows it
+            gh.check_give_up_movement(me.character, turn, not me.dead)
+            trade = my_turn and game.phase == Game.TURN and not me.in_hole
+        except gh.IllegalPlay:
+            trade = False
         can = {
             "replenish": my_turn and game.phase == Game.TURN_START,
             "turn": my_turn and game.phase == Game.TURN,
-            "move": my_turn and game.phase == Game.TURN and not game.encountered and not me.dead and not me.in_hole,
+            "here": here,
+            "move": here and not game.gave_up_movement,
+            "give_up_movement": trade,
             "play": resolving and game.phase == Game.BATTLE,
             "challenge": game.phase == Game.CHALLENGE and bool(game.battle.get("offers"))
             and game.battle["offers"][0] == me.seat,

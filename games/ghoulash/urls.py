@@ -6,6 +6,7 @@ urlpatterns = [
     path("games/ghoulash/", views.home, name="ghoulash-home"),
     path("games/ghoulash/boxes/<int:pk>/", views.box_detail, name="ghoulash-box"),
     path("games/ghoulash/boxes/<int:pk>/cards/", views.box_card_add, name="ghoulash-card-add"),
+    path("games/ghoulash/boxes/<int:pk>/decks/", views.box_decks, name="ghoulash-box-decks"),
     path("games/ghoulash/boxes/<int:pk>/cards/<int:card_pk>/", views.box_card_edit, name="ghoulash-card-edit"),
     path("games/ghoulash/boxes/<int:pk>/cards/<int:card_pk>/delete/", views.box_card_delete,
          name="ghoulash-card-delete"),

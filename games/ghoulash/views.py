@@ -12,11 +12,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
 from games.ghoulash import services
-from games.ghoulash.forms import BoxForm, CardForm, GameForm, NumbersForm
+from games.ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, NumbersForm
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
 
 TABLE = "ghoulash/game_detail.html#table"
@@ -54,7 +56,7 @@ def home(request: HttpRequest) -> HttpResponse:
     which = request.POST.get("form") if request.method == "POST" else None
     box_form = BoxForm(request.POST if which == "box" else None, auto_id="box_%s")
     game_form = GameForm(request.POST if which == "game" else None, user=request.user, names=names, auto_id="game_%s")
-    error = ""
+    error, setup_problems = "", []
     if which == "box" and box_form.is_valid():
         box = services.create_box(request.user, box_form.cleaned_data["name"])
         messages.success(request, "Game box created: enter the numbers and decks of your printed cards.")
@@ -65,6 +67,7 @@ def home(request: HttpRequest) -> HttpResponse:
                                         game_form.seats(), game_form.cleaned_data["lock_and_load"])
         except services.GameError as exc:
             error = str(exc)
+            setup_problems = getattr(exc, "problems", [])
         else:
             messages.success(request, "The tokens are dealt face down and every hand is dealt.")
             return redirect(game)
@@ -73,6 +76,7 @@ def home(request: HttpRequest) -> HttpResponse:
     invalid = bool(error or (which == "box" and box_form.errors) or (which == "game" and game_form.errors))
     return render(request, "ghoulash/home.html", {
         "boxes": boxes, "seats": seats, "box_form": box_form, "game_form": game_form, "error": error,
+        "setup_problems": setup_problems, "setup_box": game_form.cleaned_data.get("box") if setup_problems else None,
         "characters": cat["characters"],
     }, status=422 if invalid else 200)
 
@@ -81,16 +85,26 @@ def home(request: HttpRequest) -> HttpResponse:
 # Game boxes
 # ---------------------------------------------------------------------------
 
-def _box_context(box: GhoulashBox, cat: dict) -> dict:
+def _box_context(box: GhoulashBox, cat: dict, table=None) -> dict:
+    """The box page: profiles, Ghoul values, the checks, and the decks as one table of inputs (``table``: a
+    bound DeckTable to show again with its errors)."""
     profiles = services.profiles(box, cat)
     ghouls = services.ghoul_values(box, cat)
-    cards = list(box.cards.all())
+    if table is None:
+        table = DeckTable(queryset=box.cards.all(), prefix="cards")
+    # the saved cards (a bound table's instances hold what was typed, not saved)
+    cards = list(box.cards.all()) if table.is_bound else [form.instance for form in table.forms]
+    saved = {c.pk: c for c in cards}
     names = {p["slug"]: p["name"] for p in profiles}
     decks = []
     for p in profiles:
-        mine = [c for c in cards if c.character == p["slug"]]
-        decks.append({"profile": p, "cards": mine, "total": sum(c.count or 0 for c in mine)})
-    return {"box": box, "profiles": profiles, "ghouls": ghouls, "decks": decks,
+        rows = [(saved.get(f.instance.pk, f.instance), f) for f in table.forms if f.instance.character == p["slug"]]
+        decks.append({"profile": p, "cards": [c for c, _ in rows], "rows": rows,
+                      "total": sum(c.count or 0 for c, _ in rows)})
+    row_errors = [(names.get(f.instance.character, f.instance.character), f.instance.name, e)
+                  for f in table.forms for errors in f.errors.values() for e in errors]
+    return {"box": box, "profiles": profiles, "ghouls": ghouls, "decks": decks, "table": table,
+            "row_errors": row_errors, "uncounted": sum(1 for c in cards if c.count is None),
             "problems": services.deck_problems(cards, list(CHARACTER_SLUGS), names), "names": names}
 
 
@@ -100,14 +114,59 @@ def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
     box = _get_box_for_user(request, pk)
     cat = services.catalogue()
     context = _box_context(box, cat)
-    form = NumbersForm(request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"])
+    form = NumbersForm(request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"],
+                       version=box.version)
+    status = 422
     if request.method == "POST" and form.is_valid():
-        services.save_numbers(box, *form.numbers())
-        messages.success(request, "Numbers saved.")
-        return redirect(box)
+        try:
+            services.save_numbers(box, *form.numbers(), seen_version=form.cleaned_data["seen_version"])
+        except services.StaleBox as exc:
+            # the newer numbers stay; what this tab typed is shown again, to be saved over them on purpose
+            box = exc.box
+            context = _box_context(box, cat)
+            data = request.POST.copy()
+            data["seen_version"] = str(box.version)
+            form = NumbersForm(data, profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
+            context["numbers_stale"] = True
+            status = 409
+        else:
+            messages.success(request, "Numbers saved.")
+            return redirect(box)
     card_form = CardForm(names=_names(cat))
     return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form},
-                  status=422 if form.errors else 200)
+                  status=status if form.errors or status == 409 else 200)
+
+
+@login_required
+@require_POST
+def box_decks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The deck table, saved in one go: every row checked, every error shown at once; a table opened before
+    another tab's save answers 409 and keeps what was typed."""
+    box = _get_box_for_user(request, pk)
+    cat = services.catalogue()
+    table = DeckTable(request.POST, queryset=box.cards.all(), prefix="cards")
+    status, stale = 422, []
+    if table.is_valid():
+        changes = [(f.instance, f.cleaned_data["seen_version"], [n for n in f.changed_data if n != "seen_version"])
+                   for f in table.forms if set(f.changed_data) - {"seen_version"}]
+        try:
+            services.save_cards(changes)
+        except services.StaleCards as exc:
+            data = request.POST.copy()
+            for f in table.forms:
+                if f.instance.pk in exc.cards and exc.cards[f.instance.pk] is not None:
+                    data[f"{f.prefix}-seen_version"] = str(exc.cards[f.instance.pk].version)
+            table = DeckTable(data, queryset=box.cards.all(), prefix="cards")
+            stale = [c for c in exc.cards.values() if c is not None]
+            status = 409
+        else:
+            messages.success(request, f"Deck table saved: {len(changes)} card{'s' if len(changes) != 1 else ''} "
+                                      "changed.")
+            return redirect(reverse("ghoulash-box", args=[box.pk]) + "#decks-heading")
+    context = _box_context(box, cat, table)
+    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
+    return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": CardForm(names=_names(cat)),
+                                                        "stale": stale}, status=status)
 
 
 @login_required
@@ -124,7 +183,7 @@ def box_card_add(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, f"{card.name} added to the {card.get_character_display()} deck.")
         return redirect(box)
     context = _box_context(box, cat)
-    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"])
+    form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
     return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form}, status=422)
 
 
@@ -140,10 +199,20 @@ def _get_card(request: HttpRequest, pk: int, card_pk: int) -> BoxCard:
 @require_http_methods(["GET", "POST"])
 def box_card_edit(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
     card = _get_card(request, pk, card_pk)
-    form = CardForm(request.POST if request.method == "POST" else None, instance=card,
-                    names=_names(services.catalogue()))
+    names = _names(services.catalogue())
+    form = CardForm(request.POST if request.method == "POST" else None, instance=card, names=names)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            services.save_card(form.instance, form.cleaned_data["seen_version"])
+        except services.StaleCard as exc:
+            if exc.card is None:
+                raise Http404("No such card.") from None
+            # the newer card stays; what this tab typed is shown again, to be saved over it on purpose
+            data = request.POST.copy()
+            data["seen_version"] = str(exc.card.version)
+            form = CardForm(data, instance=exc.card, names=names)
+            return render(request, "ghoulash/card_edit.html",
+                          {"card": exc.card, "box": exc.card.box, "form": form, "conflict": True}, status=409)
         messages.success(request, f"{card.name} saved.")
         return redirect(card.box)
     return render(request, "ghoulash/card_edit.html", {"card": card, "box": card.box, "form": form},
@@ -187,6 +256,7 @@ def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
 
 @login_required
 @require_GET
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
@@ -198,6 +268,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     error = ""

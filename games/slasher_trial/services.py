@@ -188,8 +188,9 @@ class Outcome:
     finished: LogEntry | None = None
 
 
-def act(trial: Trial, user, action: str, target: str = "") -> Outcome:
-    """One action by ``user`` for themselves (never for someone else).
+def act(trial: Trial, user, action: str, target: str = "", times: int = 1) -> Outcome:
+    """One action by ``user`` for themselves (never for someone else); ``times`` > 1 repeats a Repair
+    (``repeat``), each one checked and logged.
 
     Actions: ``location`` (set a blank Location), ``ready``, ``escape``; the
     Survivor Actions ``move`` ``repair`` ``heal`` ``rescue``; the Monster's
@@ -210,6 +211,8 @@ def act(trial: Trial, user, action: str, target: str = "") -> Outcome:
         state = engine_trial(t, participants, generators, numbers())
         name = user.username
         seed = None
+        if times != 1:
+            return _repeat(t, participants, generators, state, me, user, action, target, times)
         try:
             if action == "generators":
                 if not me.is_monster:
@@ -249,6 +252,39 @@ def act(trial: Trial, user, action: str, target: str = "") -> Outcome:
     return _locked(trial.pk, work)
 
 
+# Survivor Actions a player may repeat in one go ("Repair xN"): the target stays the same each time
+REPEATABLE = ("repair",)
+
+
+def _repeat(t: Trial, participants, generators, state: sl.Trial, me: Participant, user, action: str, target: str,
+            times: int) -> Outcome:
+    """``times`` Survivor Actions in a row, as if sent one by one: the engine checks each (Energy, an adjacent
+    Unrepaired Generator: 3.5.2), all or nothing, and each is one line of the log."""
+    if me.is_monster or action not in REPEATABLE:
+        raise TrialError("Only a Survivor's Repair can be repeated in one go.")
+    if t.state != Trial.PLAYING:
+        raise TrialError("Wait for the Monster to place the Generators.")
+    try:
+        states = sl.repeat_survivor_action(state, user.username, action, target, times)
+    except sl.IllegalAction as exc:
+        raise TrialError(_sentence(exc.reason)) from None
+    texts, before = [], state
+    for new in states:
+        text = _survivor_text(new, action, target, user.username)
+        spent = _energy(before, me, user.username) - _energy(new, me, user.username)
+        texts.append((f"{text} (-{spent} Energy)" if spent > 0 else text, max(spent, 0)))
+        before = new
+    new = states[-1]
+    _write_back(t, participants, generators, new)
+    last = t.log.order_by("-number").values_list("number", flat=True).first() or 0
+    entries = LogEntry.objects.bulk_create([
+        LogEntry(trial=t, number=last + i, actor=user, action=action, target=target[:150], text=text[:500],
+                 energy_spent=energy) for i, (text, energy) in enumerate(texts, start=1)])
+    finished = _finish(t, new) if sl.is_over(new) and not new.advancing else None
+    t.save()
+    return Outcome(entries[-1], finished)
+
+
 def _sentence(reason: str) -> str:
     reason = reason[0].upper() + reason[1:] if reason else "Not allowed."
     return reason if reason.endswith(".") else reason + "."
@@ -273,14 +309,19 @@ def _survivor_act(state: sl.Trial, action: str, target: str, name: str) -> tuple
     if action == "move":
         return new, f"{name} moved to {new.survivor(name).location}."
     if action == "repair":
-        g = next(g for g in new.generators if g.square == target.upper())
-        done = " It is Repaired." if new.is_repaired(g) else ""
-        return new, f"{name} repaired the Generator on {g.square} ({g.progress}/{new.numbers.repair_max}).{done}"
+        return new, _survivor_text(new, action, target, name)
     before, after = state.survivor(target), new.survivor(target)
     verb = "healed" if action == "heal" else "rescued"
     change = f"{before.status.value} → {after.status.value}" if before.status != after.status \
         else f"still {after.status.value if after.status else 'blank'}"
     return new, f"{name} {verb} {target} ({change})."
+
+
+def _survivor_text(new: sl.Trial, action: str, target: str, name: str) -> str:
+    """The log line of a Repair just taken (``new`` is the state after it)."""
+    g = next(g for g in new.generators if g.square == target.strip().upper())
+    done = " It is Repaired." if new.is_repaired(g) else ""
+    return f"{name} repaired the Generator on {g.square} ({g.progress}/{new.numbers.repair_max}).{done}"
 
 
 def _monster_act(state: sl.Trial, t: Trial, action: str, target: str, name: str):
@@ -339,7 +380,7 @@ def _finish(t: Trial, state: sl.Trial) -> LogEntry:
 
 def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
     """The acting user's legal targets, found by asking the engine (never re-deciding a rule)."""
-    out = {"location": set(), "move": set(), "repair": set(), "people": [], "ready": False,
+    out = {"location": set(), "move": set(), "repair": set(), "repeats": [], "people": [], "ready": False,
            "escape": False, "advance": False, "end": False}
     if me is None:
         return out
@@ -372,6 +413,9 @@ def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
         if here:
             out["move"] = {sq for sq in sl.neighbours(here, state.diagonals) if ok(sl.survivor_move, state, name, sq)}
             out["repair"] = {g.square for g in state.generators if ok(sl.repair, state, name, g.square)}
+            # "Repair xN": how many Repairs in a row each of those Generators takes now (the engine's count)
+            out["repeats"] = [(sq, sl.most_repeats(state, name, "repair", sq, state.numbers.repair_max))
+                              for sq in sorted(out["repair"])]
             for s in state.survivors:
                 if s.name == name:
                     continue

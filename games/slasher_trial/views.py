@@ -10,12 +10,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
 from rules import slasher_trial as sl
 from games.slasher_trial import services
-from games.slasher_trial.forms import TrialForm
+from games.slasher_trial.forms import ActForm, TrialForm
 from games.slasher_trial.models import Participant, Trial
 
 
@@ -93,6 +94,7 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
 
 @login_required
 @require_GET
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     if request.htmx and request.GET.get("v") == str(trial.version):
@@ -103,16 +105,18 @@ def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
-    action, target = request.POST.get("action", ""), request.POST.get("target", "")
-    if request.POST.get("act"):  # a grid or target button: "move:B3", "hit:mara", "ready:"
-        action, _, target = request.POST["act"].partition(":")
+    form = ActForm(request.POST)
     error = ""
-    try:
-        services.act(trial, request.user, action, target)
-    except services.TrialError as exc:
-        error = str(exc)
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+    else:
+        try:
+            services.act(trial, request.user, *form.action_target_times())
+        except services.TrialError as exc:
+            error = str(exc)
     trial.refresh_from_db()
     if not request.htmx:
         if not error:

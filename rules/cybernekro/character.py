@@ -58,7 +58,8 @@ def valid_raise_choice(choices, choice: dict, attribute_names):
     raised = (choices or {}).get("raise")
     if not isinstance(raised, list) or len(raised) != choice.get("raise", 2):
         return None
-    if len(set(raised)) != len(raised) or not all(isinstance(r, str) and r in attribute_names for r in raised):
+    # Strings first: a list or dict inside "raise" cannot go into a set.
+    if not all(isinstance(r, str) and r in attribute_names for r in raised) or len(set(raised)) != len(raised):
         return None
     return raised
 

@@ -376,7 +376,7 @@ class _Branch(Exception):
 def enumerate_process(process: Callable, *args) -> dict:
     """Exact distribution of ``process(draw, *args)``'s result over every branch."""
     results: dict = defaultdict(Fraction)
-    stack = [((), ONE)]
+    stack: list[tuple[tuple, Fraction]] = [((), ONE)]
     while stack:
         prefix, p = stack.pop()
         position = 0
@@ -765,7 +765,8 @@ def roll_test(rng: random.Random, modifier: int = 0, jinxed: bool = False, card=
     mod = modifier + (card if isinstance(card, int) and not isinstance(card, bool) else 0)
     first = rng.randint(1, 20)
     outcome = classify(first, mod, jinxed)
-    faces, rerolled = (first,), ()
+    faces: tuple[int, ...] = (first,)
+    rerolled: tuple[int, ...] = ()
     if reroll_success and outcome.passed:
         second = rng.randint(1, 20)
         outcome = classify(second, mod, jinxed)

@@ -301,7 +301,8 @@ def waiting_for(state: State) -> int | None:
 
 def pushed_by(state: State, seat: int, piece_id) -> bool:
     """Whether ``seat``'s last panic token moved this Character 6" forwards (SG13)."""
-    return bool(state.pushed) and state.pushed["seat"] == seat and str(state.pushed["piece"]) == str(piece_id)
+    pushed = state.pushed
+    return pushed is not None and pushed["seat"] == seat and str(pushed["piece"]) == str(piece_id)
 
 
 def acting_seat(state: State) -> int | None:
@@ -318,7 +319,7 @@ def acting_seat(state: State) -> int | None:
 GAME_FIELDS = ("current", "turn", "phase", "active", "panic_seat", "passes", "acted", "pending", "finished", "winner",
                "snap_effects", "pushed", "performed", "markers", "fatal_claim")
 # fields added later: a snapshot made before them restores them to these
-GAME_DEFAULTS = {"snap_effects": [], "pushed": None, "performed": None, "markers": [], "fatal_claim": None}
+GAME_DEFAULTS: dict[str, object] = {"snap_effects": [], "pushed": None, "performed": None, "markers": [], "fatal_claim": None}
 PIECE_FIELDS = ("panic", "placed", "revealed", "snapped", "removed", "lantern", "light")
 PIECE_DEFAULTS = {"light": 0}
 SEAT_FIELDS = ("last_kind", "last_piece")
@@ -372,6 +373,8 @@ def _require_step(state: State, seat: int, phase: str) -> None:
         raise IllegalAction({"turn": "This turn has already begun.", "panic": "It is not the panic phase.",
                              "action": "It is not the time for an action."}[phase])
     who = state.panic_seat if phase == "panic" else state.current
+    if who is None:
+        raise IllegalAction("It is not your go.")
     if who != seat:
         raise IllegalAction(f"It is {seat_of(state, who).name}'s go, not yours.")
 
@@ -606,7 +609,7 @@ def _settle(state: State, log: Log) -> None:
     alive = standing(state)
     if state.current not in alive:
         _end_turn(state, log)
-    elif state.phase == "panic" and state.panic_seat not in alive:
+    elif state.phase == "panic" and state.panic_seat is not None and state.panic_seat not in alive:
         state.panic_seat = next_standing(state, state.panic_seat)
     if state.phase == "panic" and state.passes >= len(alive):
         _panic_over(state, log)
@@ -622,7 +625,9 @@ def _end_turn(state: State, log: Log) -> None:
     state.acted = False
     state.performed = None
     state.pushed = None
-    state.current = next_standing(state, state.current)
+    following = next_standing(state, state.current)
+    assert following is not None, "a game with nobody standing is finished"
+    state.current = following
     state.turn += 1
     log.say(f"Turn {state.turn}: {seat_of(state, state.current).name} to play.")
 
@@ -781,6 +786,8 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
         raise IllegalAction("This character has already performed its action this turn.")
     if action not in s.actions:
         raise IllegalAction("That is not one of this group's actions.")
+    if state.active is None:
+        raise IllegalAction("Activate a character first.")
     piece = state.pieces[state.active]
     drone = state.pieces[piece.drone]
     if not can_perform(state, seat, action, piece):
@@ -880,12 +887,13 @@ def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) 
     if state.performed == "shift":
         raise IllegalAction("Shift's panic tokens were given with it.")
     if state.performed in NO_COUNTED_PANIC or not seat_of(state, seat).panic_to.get(state.performed):
-        raise IllegalAction(f"{state.performed.title()} gives no panic tokens.")
+        raise IllegalAction(f"{(state.performed or 'That action').title()} gives no panic tokens.")
     piece = piece_of(state, piece_id)
     if not can_receive_panic(piece):
         raise IllegalAction("That character cannot receive panic tokens.")
     if not can_be_given(state, piece):
-        raise IllegalAction(f"{state.performed.title()} gives panic tokens to Drones only, not to tokens.")
+        raise IllegalAction(f"{(state.performed or 'That action').title()} gives panic tokens to Drones only, "
+                            "not to tokens.")
     log.say(f"The action gives {label(state, piece)} a panic token.")
     _receive(state, piece, 1, rng, log)
     _run_darkness(state, rng, log)

@@ -144,7 +144,8 @@ def test_plain_form_post_redirects_back_to_the_character(client, user, make_crew
     character = crew.characters.get()
     response = _post_edit(client, crew, "attribute", htmx=False, character=character.pk, attribute="agility", delta=-1)
     assert response.status_code == 302
-    assert response.url == reverse("crew-edit", args=[crew.pk]) + f"#character-{character.pk}"
+    # back to the character, shown expanded (the others stay collapsed)
+    assert response.url == reverse("crew-edit", args=[crew.pk]) + f"?open={character.pk}#character-{character.pk}"
     character.refresh_from_db()
     assert character.agility == -1
 

@@ -129,27 +129,27 @@ def test_accepted_findings_print_as_house_rules(client, user, make_crew):
 # --- paper -------------------------------------------------------------------------
 
 
-def test_paper_comes_from_the_query_and_is_remembered(client, user, seven):
+def test_paper_comes_from_the_query_for_that_pdf_and_from_the_saved_setting(client, user, seven):
     client.force_login(user)
     url = reverse("crew-roster", args=[seven.pk])
     assert all(size == pytest.approx(A4, abs=1) for size in page_sizes(content(client.get(url))))
 
     letter = content(client.get(url, {"paper": "LETTER"}))
     assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(letter))
+    # A GET never writes the setting (issue 17): any site can make a browser send one.
     user.refresh_from_db()
-    assert user.paper_size == "LETTER"
+    assert user.paper_size == "A4"
+    assert all(size == pytest.approx(A4, abs=1) for size in page_sizes(content(client.get(url))))
 
-    # Remembered: no ?paper= now gives Letter.
+    # The settings form (a POST) saves it; then no ?paper= gives Letter.
+    assert client.post(reverse("account-settings"), {"paper_size": "LETTER"}).status_code == 302
     assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(content(client.get(url))))
 
     # Nonsense is ignored, the setting stays.
     assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(content(client.get(url, {"paper": "tabloid"}))))
-    user.refresh_from_db()
-    assert user.paper_size == "LETTER"
-
     client.get(url, {"paper": "a4"})
     user.refresh_from_db()
-    assert user.paper_size == "A4"
+    assert user.paper_size == "LETTER"
 
 
 # --- share links ---------------------------------------------------------------------

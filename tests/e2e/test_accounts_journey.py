@@ -11,7 +11,7 @@ def test_sign_up_log_out_log_in(page: Page, server_url: str):
     page.get_by_label("Password", exact=True).fill("neon-bones-1138")
     page.get_by_label("Password confirmation").fill("neon-bones-1138")
     page.get_by_role("button", name="Sign up").click()
-    expect(page.get_by_role("heading", name="Welcome back, ghostwalker")).to_be_visible()
+    expect(page.get_by_role("heading", name="Welcome, ghostwalker")).to_be_visible()  # new: not "back"
     expect(page.get_by_text("You have no crews yet")).to_be_visible()
 
     page.get_by_role("button", name="Log out").click()

@@ -77,7 +77,11 @@ def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str
     org.get_by_role("button", name="Confirm this result").click()
     expect(org.get_by_text("Waiting for the other players")).to_be_visible()
 
-    mara.goto(game_url)
+    # Mara hears of the game on her home page and goes from there to confirm it.
+    mara.goto(server_url + "/")
+    expect(mara.get_by_role("heading", name="A game waits for your confirmation")).to_be_visible()
+    mara.get_by_role("link", name="Check and confirm").click()
+    assert mara.url == game_url
     mara.get_by_role("button", name="Confirm this result").click()
     expect(mara.get_by_text("The result now counts")).to_be_visible()
 
@@ -103,3 +107,37 @@ def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str
     expect(org.get_by_text("In memoriam")).to_have_count(0)
     expect(org.get_by_role("heading", name="Rosters")).to_be_visible()
     assert_fits_a_phone(org)  # standings and rosters on a phone
+
+
+def test_the_game_form_one_scenario_picker_and_enter_records(browser: Browser, server_url: str, catalogue,
+                                                            django_user_model):
+    """Drawing the agreed scenario's Complication keeps what was entered; Enter in a field records the game."""
+    from campaigns import services
+    from crewbuilder.models import GameSystem
+
+    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
+    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
+    campaign = services.create_campaign(vox, name="The Rust Road", system=GameSystem.objects.get(slug="cybernekro"))
+    services.invite(campaign, vox, "mara")
+    services.respond(campaign, mara, accept=True)
+    services.enrol(campaign, vox, _crew(vox, "Saints"))
+    services.enrol(campaign, mara, _crew(mara, "Sinners"))
+
+    page = _login(browser, server_url, "vox")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server_url + f"/campaigns/{campaign.pk}/games/new/")
+    expect(page.get_by_label("Scenario", exact=True)).to_have_count(1)
+    page.get_by_label("Saints won").check()
+    page.get_by_label("Scenario", exact=True).select_option("Exploration")
+    page.get_by_role("button", name="Draw its complication").click()
+    expect(page.get_by_text("Agreed scenario: Exploration")).to_be_visible()
+    expect(page.get_by_label("Saints won")).to_be_checked()
+    expect(page.get_by_label("Scenario", exact=True)).to_have_value("Exploration")
+    treasure = page.get_by_label("Treasure Tokens carried off").first
+    treasure.fill("2")
+    treasure.press("Enter")
+    expect(page.get_by_text("Game recorded.")).to_be_visible()
+    from campaigns.models import Game
+
+    assert Game.objects.get().scenario == "Exploration"
+    assert_fits_a_phone(page)

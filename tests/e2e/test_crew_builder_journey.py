@@ -28,8 +28,21 @@ def _add_character(page: Page, name: str) -> None:
     expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
 
 
+def _card(page: Page, character: str):
+    return page.locator("li.character", has=page.get_by_role("heading", name=character, exact=True))
+
+
+def _open(page: Page, character: str) -> None:
+    """Expand a character's card (the editor shows one at a time; the others are one-line summaries)."""
+    fold = _card(page, character).locator("details.character-fold")
+    if fold.get_attribute("open") is None:
+        fold.locator("summary.character-summary").click()
+    expect(fold).to_have_attribute("open", "")
+
+
 def _pick(page: Page, character: str, kind: str, option: str) -> None:
-    card = page.locator("li.character", has=page.get_by_role("heading", name=character, exact=True))
+    _open(page, character)
+    card = _card(page, character)
     card.get_by_role("link", name=f"Add {kind}").click()
     wait_for_htmx(page)
     card.get_by_role("button", name=re.compile(rf"^Add {re.escape(option)} \(", re.IGNORECASE)).click()
@@ -67,6 +80,7 @@ def test_build_fix_export_import_and_share(page: Page, server_url: str, catalogu
     expect(page.locator('[data-code="attribute-modifiers"]')).to_have_count(3)
 
     for name in ("Vox", "Mara", "Ish"):
+        _open(page, name)
         for attribute, verb in PLACEMENT:
             _click(page, f"{verb} {attribute} of {name}")
     expect(page.locator('[data-code="attribute-modifiers"]')).to_have_count(0)

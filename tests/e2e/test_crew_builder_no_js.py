@@ -29,6 +29,14 @@ def test_editor_works_with_javascript_off(browser: Browser, server_url: str, cat
     page.get_by_role("button", name="Raise Strength of Vox").click()
     expect(page.locator("td.effective").first).to_have_text("+1")
     page.get_by_role("link", name="Add gear").click()  # a full page picker
+    page.get_by_label("Find gear").fill("swo")
+    page.get_by_role("button", name="Find").click()  # filtered by the server
+    expect(page.get_by_role("button", name="Add rifle (8 points)")).to_have_count(0)
     page.get_by_role("button", name="Add sword (4 points)").click()
     expect(page.locator("#crew-points")).to_have_text("19 / 150 pts")
+    # one character open at a time works without JavaScript too: Vox came back open after each change
+    expect(page.locator("details.character-fold[open]")).to_have_count(1)
+    page.get_by_role("button", name="Duplicate Vox").click()
+    expect(page.get_by_role("heading", name="Vox (copy)", exact=True)).to_be_visible()
+    expect(page.locator("#crew-points")).to_have_text("38 / 150 pts")
     context.close()

@@ -68,11 +68,11 @@ def test_morale_with_a_character_from_my_crew_then_share_the_roll(page: Page, se
     page.get_by_label("Dread", exact=True).fill("3")
     page.get_by_label("Dread", exact=True).dispatch_event("change")
     wait_for_htmx(page)
-    typed = page.locator('#quick [data-key="0"] .exact').first.inner_text()
+    typed = page.locator('#quick [data-key="0"] .exact').first.text_content()  # inside "exact", shown on request
     page.get_by_label("Who tests").select_option(label="Jinx (Saints)")
     wait_for_htmx(page)
     expect(page.locator("#picked-character")).to_contain_text("Jinx (Saints): Discipline 1, jinxed")
-    assert page.locator('#quick [data-key="0"] .exact').first.inner_text() != typed
+    assert page.locator('#quick [data-key="0"] .exact').first.text_content() != typed
 
     page.get_by_role("button", name="Roll").click()
     expect(page.locator("#roll-outcome")).to_be_visible()

@@ -25,7 +25,7 @@ def _box(owner):
     services.save_numbers(box, {"lake": {"movement": 4, "health": 5}, "gray": {"movement": 4, "health": 5}},
                           {6: 3, 4: 1})
     for card in box.cards.all():
-        if card.catalogue_slug == "steal":
+        if card.catalogue_slug in ("steal", "value"):  # this printed box's Value cards are the Ghoo Shots below
             card.delete()
         else:
             card.count = 1 if card.card_type == BoxCard.SPECIALTY else 2

@@ -327,3 +327,15 @@ def test_vile_entering_a_space_that_also_holds_a_piece_it_cannot_attack():
     assert g.vile_enter_cost(3, 1, attacking=True, holds_unattackable=True) == 2
     assert g.vile_enter_cost(3, 1, attacking=False, holds_unattackable=True) == 2
     assert g.vile_enter_cost(3, 1, attacking=True, through_wall=True, holds_unattackable=True) == 3
+
+
+def test_best_keep_is_the_pair_no_other_beats_on_movement_or_attack():
+    """"The die with the higher value is your movement points, and the die with the lower value is your
+    attack points": the two highest dice win on both counts, for every roll of 3 or 2 dice."""
+    for dice in (3, 2):
+        for roll in itertools.product(range(1, 7), repeat=dice):
+            best = g.choose_dice(roll, g.best_keep(roll))
+            for pair in itertools.combinations(range(dice), 2):
+                other = g.choose_dice(roll, pair)
+                assert best[0] >= other[0] and best[1] >= other[1], (roll, pair)
+    assert g.best_keep((2, 6, 6)) == (1, 2) and g.best_keep((5, 1, 5)) == (0, 2)

@@ -270,3 +270,58 @@ def test_cornealius_and_lake_specialty_counts():
     assert gh.specialty_reveals("cornealius", 2) == 2
     assert gh.specialty_reveals("cornealius", 1, has_piece=False) == 0
     assert gh.specialty_reveals("lake", 3) == 0
+
+
+# --- One Action per turn; Zone's trade of movement for two Action cards (GT9, GT18) -----
+
+def test_one_action_card_per_turn_for_every_character_but_a_zone_who_gave_up_movement():
+    """"A player can do three things during their turn: Replenish their cards; move their playing piece; take
+    an action"; "Usually only one Action card is played per turn, although some characters can play more than
+    one"; "the character of Zone has the special ability to sacrifice movement during a turn in order to play
+    two Action cards in that turn, rather than one.\""""
+    assert gh.ACTION_CARDS_PER_TURN == 1
+    for character in ("lake", "gray", "cornealius", "zone"):
+        gh.check_action_card(character, gh.TurnSoFar())
+        with pytest.raises(gh.IllegalPlay, match="taken your Action"):
+            gh.check_action_card(character, gh.TurnSoFar(action_cards=1))
+    assert [c for c in gh.characters() if gh.trades_movement_for_action_cards(c)] == ["zone"]
+    traded = gh.TurnSoFar(action_cards=1, gave_up_movement=True)
+    gh.check_action_card("zone", traded)
+    assert gh.action_cards_allowed("zone", traded) == 2
+    with pytest.raises(gh.IllegalPlay, match="2 Action cards already played"):
+        gh.check_action_card("zone", gh.TurnSoFar(action_cards=2, gave_up_movement=True))
+    # Zone, one card down and movement still his: the message names the trade
+    with pytest.raises(gh.IllegalPlay, match="give up your movement"):
+        gh.check_action_card("zone", gh.TurnSoFar(action_cards=1))
+
+
+def test_the_action_is_a_card_or_a_token_move_never_both():
+    """"When taking an action, a player has two options: A. They can play an Action card from their hand. B.
+    They can move an unrevealed Encounter Token up to five spaces.\""""
+    gh.check_token_move_action(gh.TurnSoFar())
+    for turn in (gh.TurnSoFar(token_moved=True), gh.TurnSoFar(action_cards=1),
+                 gh.TurnSoFar(action_cards=1, gave_up_movement=True)):
+        with pytest.raises(gh.IllegalPlay, match="taken your Action"):
+            gh.check_token_move_action(turn)
+    for character in ("lake", "zone"):
+        with pytest.raises(gh.IllegalPlay, match="moving an Encounter Token"):
+            gh.check_action_card(character, gh.TurnSoFar(token_moved=True, gave_up_movement=character == "zone"))
+
+
+def test_zone_sacrifices_movement_only_while_he_has_it():
+    """"sacrifice movement during a turn in order to play two Action cards in that turn": only Zone, once, not
+    after moving (an encounter "ends the player's movement"), not without a playing piece, not after a token
+    move; and no square is entered afterwards."""
+    gh.check_give_up_movement("zone", gh.TurnSoFar())
+    gh.check_give_up_movement("zone", gh.TurnSoFar(action_cards=1))  # the second card is what he trades for
+    for character, turn, has_piece, message in (
+            ("lake", gh.TurnSoFar(), True, "only Zone"),
+            ("zone", gh.TurnSoFar(gave_up_movement=True), True, "already given up"),
+            ("zone", gh.TurnSoFar(moved=True), True, "already moved"),
+            ("zone", gh.TurnSoFar(), False, "off the board"),
+            ("zone", gh.TurnSoFar(token_moved=True), True, "moving an Encounter Token")):
+        with pytest.raises(gh.IllegalPlay, match=message):
+            gh.check_give_up_movement(character, turn, has_piece)
+    gh.check_movement(gh.TurnSoFar(action_cards=1))
+    with pytest.raises(gh.IllegalPlay, match="gave up your movement"):
+        gh.check_movement(gh.TurnSoFar(gave_up_movement=True))

@@ -121,6 +121,37 @@ def test_repair():
         sl.repair(t, "a", "B1")
 
 
+def test_repair_times_n_is_n_repairs_each_checked():
+    """3.5.2 Repair, "Cost: 1 ... Increase the Repair Progress of an Unrepaired Generator adjacent to your
+    Location by 1 and increase your Points by 1"; 3.5: a Survivor "may, at any time, spend an amount of Energy
+    defined by the Cost of a Survivor Action to take that action". Repair x N is N such actions."""
+    t = replace(_energy(_trial(a="A1"), "a", 40), generators=(sl.Generator("A2", 70), sl.Generator("C3")))
+    states = sl.repeat_survivor_action(t, "a", "repair", "A2", 25)
+    assert len(states) == 25
+    assert [s.generators[0].progress for s in states] == list(range(71, 96))
+    assert [s.survivor("a").energy for s in states] == list(range(39, 14, -1))
+    assert states[-1].survivor("a").points == 25 and states[-1].survivor("a").readiness == Readiness.READY
+    # the same as 25 single Repairs
+    one_by_one = t
+    for _ in range(25):
+        one_by_one = sl.repair(one_by_one, "a", "A2")
+    assert one_by_one == states[-1]
+    # the Generator is Repaired after 30: the 31st Repair is refused, and so is the whole request
+    with pytest.raises(IllegalAction, match=r"repair 31 of 35 is not allowed: the Generator on A2 is already "
+                                            r"Repaired; 30 would be \(nothing was done\)"):
+        sl.repeat_survivor_action(t, "a", "repair", "A2", 35)
+    assert sl.most_repeats(t, "a", "repair", "A2", 100) == 30
+    # Energy runs out: 40 Energy, 40 Repairs at most
+    poor = replace(t, generators=(sl.Generator("A2", 0),))
+    with pytest.raises(IllegalAction, match=r"repair 41 of 50 is not allowed: repair costs 1 Energy, a has 0"):
+        sl.repeat_survivor_action(poor, "a", "repair", "A2", 50)
+    assert sl.most_repeats(poor, "a", "repair", "A2", 100) == 40
+    assert sl.most_repeats(t, "a", "repair", "C3", 100) == 0  # not adjacent
+    for bad in (0, -1, True, "3"):
+        with pytest.raises(IllegalAction, match="1 or more times"):
+            sl.repeat_survivor_action(t, "a", "repair", "A2", bad)
+
+
 def test_heal_dying_to_injured_to_healthy_plus_two_points():
     t = _energy(_trial(a="A1", b="A2"), "a", 15)
     t = _status(t, "b", Status.DYING)

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 
 from crewbuilder.odds_weapons import catalogue_weapons
 from rules import OddsRequestError, odds
+from rules.odds import read_request
 
 
 class Command(BaseCommand):
@@ -23,12 +24,10 @@ class Command(BaseCommand):
                 with open(options["file"], encoding="utf-8") as handle:
                     text = handle.read()
             # Windows editors save UTF-8 with a byte order mark; crew files accept it too.
-            request = json.loads(text.removeprefix("\ufeff"))
+            request = read_request(text.removeprefix("\ufeff"))
             answer = odds(request, weapons=catalogue_weapons())
         except (OSError, UnicodeDecodeError) as exc:
             self._fail(f"cannot read {options['file']}: {exc}")
-        except json.JSONDecodeError as exc:
-            self._fail(f"not JSON: {exc}")
         except OddsRequestError as exc:
             self._fail(str(exc))
         self.stdout.write(json.dumps(answer))

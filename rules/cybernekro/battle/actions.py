@@ -240,7 +240,7 @@ def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | N
     elif action == "reload":
         state = state.with_model(replace(model, unloaded=model.unloaded - {item}))
         text += f", {item} loaded"
-    elif action == "fix" and outcome.passed:
+    elif action == "fix" and outcome is not None and outcome.passed:
         state = state.with_model(replace(model, jammed=model.jammed - {item}))
         text += f", {item} fixed"
     elif action == "fix" and outcome is cn.Outcome.FUMBLE:
@@ -506,7 +506,8 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     use = attacker.weapon(pending.get("weapon"))
     before = state
     state = replace(state, pending=state.pending[1:])
-    rolls, lines = [], []
+    rolls: list[dict] = []
+    lines: list[str] = []
     if outcome.passed:
         hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, outcome is cn.Outcome.CRITICAL)
         rolls += list(steps)
@@ -596,7 +597,7 @@ def apply_hit(state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: c
     return state.with_model(model), lines
 
 
-def take_out(state: Battle, model_id: str, dead: bool = False, by: Model | None = None) -> tuple[Battle, str]:
+def take_out(state: Battle, model_id: str | None, dead: bool = False, by: Model | None = None) -> tuple[Battle, str]:
     """Out of Action (or dead): off the table, what it carried dropped; its allies are asked who saw it.
 
     Terrifying (``by``, the Rabid Machine): "Whenever this model puts another OoA all enemies in LoS gain 1

@@ -48,7 +48,9 @@ def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[st
             raise Refused(f"{model.name} cannot roll {state.player(seat).name}'s Initiative Test "
                           "(one of their characters on the board)")
         modifiers[seat] = model
-    rolls, parts, contenders = [], [], list(rolling)
+    rolls: list[dict] = []
+    parts: list[str] = []
+    contenders = list(rolling)
     if len(contenders) == 1:   # B25: a player with no character on the board does not roll
         return contenders[0], rolls, f"{state.player(contenders[0]).name} alone has characters on the board"
     while True:
@@ -92,6 +94,7 @@ def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed
     if catalogue.entry("scenarios", state.scenario.slug).get("environment_effects"):
         face = rng.randint(1, 6)
         effect = catalogue.by_number("environment_effects", face)
+        assert effect is not None, f"the catalogue's environment effects have no {face}"
         scenario = replace(scenario, environment=effect["slug"])
         rolls.append({"what": "environmental effect", "d6": face, "effect": effect["slug"]})
         lines.append(f"Environmental effect (D6 {face}): {effect['name']}")
@@ -108,7 +111,7 @@ def ap_order(state: Battle) -> list[str]:
     return [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned and ap_models(state, s)]
 
 
-def ap_models(state: Battle, seat: str) -> tuple[Model, ...]:
+def ap_models(state: Battle, seat: str | None) -> tuple[Model, ...]:
     """The models that get AP: the seat's characters on the table (not imprisoned, not NPCs)."""
     return tuple(m for m in state.crew(seat) if not m.imprisoned)
 
@@ -169,7 +172,7 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
 # the Action Phase's turns
 # --------------------------------------------------------------------------
 
-def can_activate(state: Battle, seat: str) -> bool:
+def can_activate(state: Battle, seat: str | None) -> bool:
     return any(m.ap > 0 for m in ap_models(state, seat))
 
 

@@ -255,7 +255,7 @@ def perform_ritual(state: Battle, seat: str, rng: random.Random, seed: int | Non
 # the round's end and the game's
 # --------------------------------------------------------------------------
 
-def _on_table(state: Battle, seat: str) -> bool:
+def _on_table(state: Battle, seat: str | None) -> bool:
     return any(m.in_play and m.seat == seat and not m.npc for m in state.models)
 
 
@@ -286,6 +286,7 @@ def winners(state: Battle, final_round: bool) -> tuple[str, ...] | None:
         return None
     if s.slug == "stop-the-ritual":
         defender = s.defender
+        assert defender is not None, "Stop the Ritual's setup names the defender"
         others = [o for o in state.seats if o != defender]
         defenders_left = _on_table(state, defender) or _npcs_on_table(state)
         if not defenders_left:

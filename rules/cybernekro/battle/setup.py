@@ -172,7 +172,7 @@ def roll_sorceries(state: Battle, seat: str, model_id: str, rng: random.Random, 
     while faces[1] == faces[0]:
         faces[1] = rng.randint(1, 20)
         rolled.append(faces[1])
-    names = [catalogue.by_number("sorceries", f) for f in faces]
+    names = [catalogue.by_number("sorceries", f) or {} for f in faces]
     after = _sorceries_known(state, model, tuple(n["slug"] for n in names))
     return step(state, after.logged(seat, f"{model.name} rolls its sorceries: {names[0]['name']} and {names[1]['name']}",
                                     seed=seed, rolls=({"what": "sorceries", "d20": rolled},)))

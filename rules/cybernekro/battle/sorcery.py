@@ -119,6 +119,10 @@ def finish_sorcery(state: Battle, seat: str, model: Model, outcome: cn.Outcome, 
 
 def _check_choices(sorcery: str, caster: Model, target: Model | None, body_mod, weapon) -> None:
     """What the sorcery needs chosen, checked before the die is rolled."""
+    if target is None:
+        if sorcery in ("technomancy", "pacify", "reality-warp"):
+            raise Refused("choose the sorcery's target")
+        return
     if sorcery == "technomancy" and body_mod not in target.body_mods:
         raise Refused(f"choose one of {target.name}'s body-mods")
     if sorcery == "pacify":

@@ -159,7 +159,7 @@ class Pending:
     """
 
     kind: str
-    seat: str                         # who must answer
+    seat: str | None                  # who must answer
     model: str | None = None          # the model concerned
     data: tuple = ()                  # kind-specific (key, value) pairs
 
@@ -214,19 +214,19 @@ class Battle:
     previous: "Battle | None" = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ lookups
-    def player(self, seat: str) -> Player:
+    def player(self, seat: str | None) -> Player:
         for p in self.players:
             if p.seat == seat:
                 return p
         raise Refused(f"no player in seat {seat!r}")
 
-    def model(self, model_id: str) -> Model:
+    def model(self, model_id: str | None) -> Model:
         for m in self.models:
             if m.id == model_id:
                 return m
         raise Refused(f"no model {model_id!r} in this battle")
 
-    def crew(self, seat: str, in_play: bool = True) -> tuple[Model, ...]:
+    def crew(self, seat: str | None, in_play: bool = True) -> tuple[Model, ...]:
         return tuple(m for m in self.models if m.seat == seat and not m.npc and (m.in_play or not in_play))
 
     @property

@@ -135,6 +135,29 @@ def test_htmx_roll_returns_the_partial(owner_client, make_sheet):
     assert f"seed {sheet.events.first().seed}" in body
 
 
+def test_the_dice_choice_preselects_the_best_pair(owner_client, make_sheet, monkeypatch):
+    """"The die with the higher value is your movement points, and the die with the lower value is your attack
+    points": the pair preselected is the one no other beats on movement or attack (it was the first pair,
+    whatever the dice)."""
+    from games.ghoul_role import services
+
+    from .test_services import _seed_for
+
+    # rolls whose best pair is the last, the middle and the first one
+    for wanted in (lambda r: r[0] < r[1] < r[2], lambda r: r[1] < r[0] < r[2], lambda r: r[2] < r[0] < r[1]):
+        seed = _seed_for(3, wanted)
+        monkeypatch.setattr(services.secrets, "randbits", lambda bits, seed=seed: seed)
+        sheet = make_sheet()
+        body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
+        pairs = re.findall(r'<input type="radio" name="pair" value="(\d-\d)" required( checked)?> Keep \d and \d: '
+                           r'movement (\d+), attack (\d+)', body)
+        assert len(pairs) == 3 and [p[1] for p in pairs].count(" checked") == 1
+        best = next(p for p in pairs if p[1])
+        assert all(int(best[2]) >= int(p[2]) and int(best[3]) >= int(p[3]) for p in pairs)
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {}, **HX)  # sent with no choice
+    assert response.status_code == 422 and "Choose exactly two of the dice." in response.content.decode()
+
+
 def test_full_turn_through_the_views(owner_client, make_sheet):
     sheet = make_sheet()
     owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX)
@@ -341,3 +364,18 @@ def test_thief_loot_field_and_defense_help(owner_client, make_sheet):
     assert 'name="unattackable"' in owner_client.get(vile.get_absolute_url()).content.decode()
     page = owner_client.post(f"{HOME}{sheet.pk}/act/end/", **HX).content.decode()
     assert "can enter your space only if that statistic is greater than your Defense 3" in page
+
+
+@pytest.mark.parametrize("sheets", [1, 6])
+def test_home_page_query_budget(owner_client, make_sheet, django_assert_num_queries, sheets):
+    """Issue 20: the home loaded the catalogue once per section (15 queries); every page stays within 12.
+    Session, user, the catalogue's edition and its sections, the user's sheets."""
+    for _ in range(sheets):
+        make_sheet()
+    with django_assert_num_queries(5):
+        response = owner_client.get(HOME)
+    assert response.status_code == 200 and response.content.decode().count("/games/ghoul-role/") >= sheets
+    # a form sent with an error: the same page, with the same queries
+    with django_assert_num_queries(5):
+        response = owner_client.post(HOME, _cave(difficulty="nope"))
+    assert response.status_code == 422

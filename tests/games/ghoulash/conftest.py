@@ -25,7 +25,7 @@ def complete_box(owner, name="My box"):
     box = services.create_box(owner, name)
     services.save_numbers(box, STATS, GHOUL_VP)
     for card in box.cards.all():
-        if card.catalogue_slug == "steal":
+        if card.catalogue_slug in ("steal", "value"):  # this printed box's Value cards are the Ghoo Shots below
             card.delete()
             continue
         card.count = 1 if card.card_type == BoxCard.SPECIALTY else 2

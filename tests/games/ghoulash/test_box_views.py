@@ -24,16 +24,22 @@ def test_creating_a_box_prelists_the_catalogues_cards(user, ghoulash_catalogue):
     cards = list(box.cards.all())
     by_deck = {slug: sorted(c.catalogue_slug for c in cards if c.character == slug)
                for slug in ("lake", "gray", "cornealius", "zone")}
-    common = ["debris", "hole", "inaction", "parry", "steal"]
+    common = ["debris", "hole", "inaction", "parry", "steal", "value", "value", "value"]
     assert by_deck["lake"] == common
     assert by_deck["gray"] == sorted(common + ["ready-for-anything", "the-right-ghoo-for-the-job"])
     assert by_deck["cornealius"] == sorted(common + ["heavy-artillery"])
     assert by_deck["zone"] == sorted(common + ["strategic-intel"])
-    assert all(c.count is None and c.value is None for c in cards)  # never made up
+    assert all(c.count is None for c in cards)  # never made up
+    # "Value — ... ranging in value from 1 to 3": the values are the text's, in every deck
+    values = [(c.character, c.name, c.card_type, c.value) for c in cards if c.catalogue_slug == "value"]
+    assert values == [(slug, f"Value {v}", "value", v) for slug in ("cornealius", "gray", "lake", "zone")
+                      for v in (1, 2, 3)]
+    assert all(c.value is None for c in cards if c.catalogue_slug != "value")
     steal = next(c for c in cards if c.catalogue_slug == "steal")
     assert steal.card_type == ""  # the text does not say what type Steal is
     html = c.get(box.get_absolute_url()).content.decode()
-    assert "enter how many Hole cards" in html and "choose the type of Steal" in html
+    assert "Lake: enter how many Value 1, Value 2, Value 3, Hole, Debris, Steal, Parry and Inaction cards" in html
+    assert "choose the type of Steal" in html
 
 
 def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(user, ghoulash_catalogue):
@@ -43,7 +49,7 @@ def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(use
     assert 'name="lake__health"' in html and 'name="cornealius__initial_combat_value"' in html
     assert 'name="lake__initial_combat_value"' not in html  # Lake's 1 is the rules'
     assert 'name="ghoul_6"' in html and 'name="ghoul_4"' in html and 'name="ghoul_5"' not in html
-    r = c.post(box.get_absolute_url(), {"lake__health": "5", "ghoul_6": "3", "lake__initial_combat_value": "9",
+    r = c.post(box.get_absolute_url(), {"seen_version": "1", "lake__health": "5", "ghoul_6": "3", "lake__initial_combat_value": "9",
                                         "ghoul_5": "7"})
     assert r.status_code == 302
     box.refresh_from_db()
@@ -53,7 +59,7 @@ def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(use
     assert [s["source"] for s in profile["lake"]["stats"]] == ["rules", None, "box"]
     assert {g["strength"]: (g["victory_points"], g["source"]) for g in services.ghoul_values(box, services.catalogue())} \
         == {6: (3, "box"), 5: (2, "rules"), 4: (None, None)}
-    r = c.post(box.get_absolute_url(), {"lake__health": "0"})
+    r = c.post(box.get_absolute_url(), {"seen_version": "2", "lake__health": "0"})
     assert r.status_code == 422
 
 
@@ -74,7 +80,7 @@ def test_cards_are_added_edited_and_removed_with_checked_values(user, ghoulash_c
     assert c.post(add, {**ok, "card_type": "specialty-value", "value": "4", "name": "Marked"}).status_code == 302
     edit = reverse("ghoulash-card-edit", args=[box.pk, card.pk])
     assert c.get(edit).status_code == 200
-    assert c.post(edit, {**ok, "count": "5"}).status_code == 302
+    assert c.post(edit, {**ok, "count": "5", "seen_version": "1"}).status_code == 302
     card.refresh_from_db()
     assert card.count == 5
     assert c.post(reverse("ghoulash-card-delete", args=[box.pk, card.pk])).status_code == 302

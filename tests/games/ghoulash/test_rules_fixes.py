@@ -307,11 +307,11 @@ def test_the_box_form_refuses_a_value_on_non_value_specialty_cards_and_keeps_sav
     edit = reverse("ghoulash-card-edit", args=[box.pk, study.pk])
     assert "The value 3 saved on this Specialty Action card is kept but not used" in c.get(edit).content.decode()
     assert c.post(edit, {"character": "gray", "card_type": "specialty-action", "name": "Study", "value": "3",
-                         "count": "2", "text": ""}).status_code == 302
+                         "count": "2", "text": "", "seen_version": str(study.version)}).status_code == 302
     study.refresh_from_db()
     assert (study.value, study.count) == (3, 2)
     r = c.post(edit, {"character": "gray", "card_type": "specialty-action", "name": "Study", "value": "2",
-                      "count": "2", "text": ""})
+                      "count": "2", "text": "", "seen_version": str(study.version)})
     assert r.status_code == 422
     assert "not used: only Value and Specialty Value cards" in c.get(reverse("ghoulash-box", args=[box.pk])).content.decode()
 
@@ -447,6 +447,11 @@ def test_the_page_offers_hole_and_debris_on_opponents_and_the_log_names_no_hidde
     before = list(player(game, brian).hand)
     r = d.post(act_url(game), {"action": "debris", "card": debris, "targets": ["1"], "value": ""}, **HTMX)
     assert r.status_code == 200 and len(player(game, brian).wounds) == 1
+    # one Action card per turn (GT9): the Hole waits for del's next turn
+    r = d.post(act_url(game), {"action": "hole", "card": hole, "targets": ["1"]}, **HTMX)
+    assert r.status_code == 422 and "1 Action card already played" in r.content.decode()
+    for user, action in ((del_, "end-turn"), (brian, "replenish"), (brian, "end-turn"), (del_, "replenish")):
+        act(game, user, action)
     r = d.post(act_url(game), {"action": "hole", "card": hole, "targets": ["1"]}, **HTMX)
     assert r.status_code == 200 and player(game, brian).in_hole
     # the log and del's page name no card of brian's hand or wound pile
