@@ -156,6 +156,8 @@ def start_server(env: dict, port: int) -> subprocess.Popen:
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 300  # collectstatic first
     while time.time() < deadline:
+        if server.poll() is not None:
+            raise SystemExit("the server stopped: " + server.stderr.read().decode()[-2000:])
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return server
