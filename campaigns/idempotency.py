@@ -20,34 +20,36 @@ import json
 import re
 import secrets
 
+from django.db import IntegrityError, transaction
+
+from campaigns.models import SubmittedForm
+
 TOKEN_FIELD = "submission"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_NOT_CONTENT = {"csrfmiddlewaretoken", TOKEN_FIELD}
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-def token_for_form(post) -> str:
-    """The token to render: the posted one (a form sent back with problems recorded nothing), else a new one."""
-    token = post.get(TOKEN_FIELD, "") if post else ""
-    return token if _TOKEN.fullmatch(token) else new_token()
+def token_for_form(token: str | None) -> str:
+    """The token to render: the one sent (a form sent back with problems recorded nothing), else a new one."""
+    return token if token and _TOKEN.fullmatch(token) else new_token()
 
 
-def submission_key(user_id: int, post) -> str:
-    token = post.get(TOKEN_FIELD, "")
-    if _TOKEN.fullmatch(token):
+def submission_key(user_id: int, token: str, content) -> str:
+    """The game form's key: its token, or without a usable one its ``content``
+    (the cleaned form, as JSON), so identical repeats share a key."""
+    if token and _TOKEN.fullmatch(token):
         material = f"token:{token}"
     else:
-        material = "form:" + json.dumps(sorted((k, post.getlist(k)) for k in post if k not in _NOT_CONTENT))
+        material = "form:" + json.dumps(content, sort_keys=True, default=str)
     return hashlib.sha256(f"{user_id}:{material}".encode()).hexdigest()
 
 
-def token_key(user_id: int, post) -> str:
+def token_key(user_id: int, token: str) -> str:
     """The key of a form's token, or "" when it carries none (nothing to deduplicate)."""
-    token = post.get(TOKEN_FIELD, "")
-    return hashlib.sha256(f"{user_id}:token:{token}".encode()).hexdigest() if _TOKEN.fullmatch(token) else ""
+    return hashlib.sha256(f"{user_id}:token:{token}".encode()).hexdigest() if token and _TOKEN.fullmatch(token) else ""
 
 
 class AlreadySubmitted(Exception):
@@ -57,10 +59,6 @@ class AlreadySubmitted(Exception):
 def claim(user, key: str) -> None:
     """Inside the caller's transaction: record ``key`` once, or raise AlreadySubmitted.
     A racing twin waits on the unique index until the first commits, then raises."""
-    from django.db import IntegrityError, transaction
-
-    from campaigns.models import SubmittedForm
-
     if not key:
         return
     try:

@@ -1,7 +1,7 @@
 """Campaign records: who plays, what happened, and what each crew has now.
 
 Every change to a campaign crew goes through one service function in
-campaigns/services.py, which runs in a transaction and writes a HistoryEntry.
+campaigns/services/, which runs in a transaction and writes a HistoryEntry.
 """
 
 from django.conf import settings
@@ -25,9 +25,24 @@ class CampaignQuerySet(models.QuerySet):
         """
         if not user.is_authenticated:
             return self.none()
-        organised = Campaign.objects.filter(organiser=user).order_by().values("pk")
-        joined = Membership.objects.filter(user=user, status=Membership.ACCEPTED).values("campaign_id")
+        organised = Campaign.objects.organised_by(user).order_by().values("pk")
+        joined = Membership.objects.accepted().filter(user=user).values("campaign_id")
         return self.filter(pk__in=organised.union(joined))
+
+    def organised_by(self, user):
+        return self.filter(organiser=user)
+
+
+class MembershipQuerySet(models.QuerySet):
+    def accepted(self):
+        return self.filter(status=Membership.Status.ACCEPTED)
+
+    def invited(self):
+        return self.filter(status=Membership.Status.INVITED)
+
+    def invitations_for(self, user):
+        """The user's open invitations, with the campaign and its organiser for the list."""
+        return self.invited().filter(user=user).select_related("campaign__organiser")
 
 
 class Campaign(models.Model):
@@ -56,19 +71,33 @@ class Campaign(models.Model):
 
 
 class Membership(models.Model):
-    INVITED, ACCEPTED, DECLINED = "invited", "accepted", "declined"
-    STATUS_CHOICES = [(INVITED, "Invited"), (ACCEPTED, "Accepted"), (DECLINED, "Declined")]
+    class Status(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    INVITED, ACCEPTED, DECLINED = Status.INVITED, Status.ACCEPTED, Status.DECLINED
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_memberships")
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=INVITED)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
     invited_at = models.DateTimeField(auto_now_add=True)
     responded_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
         # A player's campaigns and invitations: by user, then status.
         indexes = [models.Index(fields=["user", "status"], name="membership_user_status")]
+
+
+class CampaignCrewQuerySet(models.QuerySet):
+    def for_game_form(self, campaign):
+        """The campaign's crews with their players and characters, as the game form lists them."""
+        return (self.filter(campaign=campaign).select_related("crew", "player")
+                .prefetch_related("crew__characters"))
+
 
 
 class CampaignCrew(models.Model):
@@ -83,6 +112,8 @@ class CampaignCrew(models.Model):
     treasury = models.IntegerField(default=0)
     enrolled_at = models.DateTimeField(auto_now_add=True)
 
+    objects = CampaignCrewQuerySet.as_manager()
+
     class Meta:
         constraints = [models.UniqueConstraint(fields=["campaign", "player"], name="one_crew_per_player")]
 
@@ -93,11 +124,16 @@ class CampaignCrew(models.Model):
 class RollTable(models.Model):
     """An organiser-defined table (injury, loot, advancement): the free rules have none."""
 
-    INJURY, LOOT, ADVANCEMENT, OTHER = "injury", "loot", "advancement", "other"
-    KIND_CHOICES = [(INJURY, "Injury"), (LOOT, "Loot"), (ADVANCEMENT, "Advancement"), (OTHER, "Other")]
+    class Kind(models.TextChoices):
+        INJURY = "injury", "Injury"
+        LOOT = "loot", "Loot"
+        ADVANCEMENT = "advancement", "Advancement"
+        OTHER = "other", "Other"
+
+    INJURY, LOOT, ADVANCEMENT, OTHER = Kind.INJURY, Kind.LOOT, Kind.ADVANCEMENT, Kind.OTHER
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="tables")
-    kind = models.CharField(max_length=12, choices=KIND_CHOICES, default=INJURY)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.INJURY)
     name = models.CharField(max_length=100)
     die = models.CharField(max_length=10, help_text="D3, D6, D8, D12, D20, 2D6 or D66")
     # [{"low": 1, "high": 2, "text": "...", "attributes": {"toughness": -1}}]
@@ -142,11 +178,20 @@ class CampaignScenario(models.Model):
         return self.RANKS[self.card - 1] if self.card else ""
 
 
+class EnrolmentRequestQuerySet(models.QuerySet):
+    def pending(self):
+        return self.filter(status=EnrolmentRequest.Status.PENDING)
+
+
 class EnrolmentRequest(models.Model):
     """A crew legal only with house rules waits here until the organiser approves it (reading C6)."""
 
-    PENDING, APPROVED, REFUSED = "pending", "approved", "refused"
-    STATUS_CHOICES = [(PENDING, "Waiting for the organiser"), (APPROVED, "Approved"), (REFUSED, "Refused")]
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the organiser"
+        APPROVED = "approved", "Approved"
+        REFUSED = "refused", "Refused"
+
+    PENDING, APPROVED, REFUSED = Status.PENDING, Status.APPROVED, Status.REFUSED
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="enrolment_requests")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -156,13 +201,15 @@ class EnrolmentRequest(models.Model):
     # The crew's house-rule findings as the organiser is asked to accept them:
     # [{"code", "character", "message", "note"}]
     findings = models.JSONField(default=list)
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     entry = models.OneToOneField(CampaignCrew, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    objects = EnrolmentRequestQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -173,9 +220,13 @@ class EnrolmentRequest(models.Model):
 
 
 class Game(models.Model):
-    PENDING, APPLIED, REVERSED, WITHDRAWN = "pending", "applied", "reversed", "withdrawn"
-    STATUS_CHOICES = [(PENDING, "Waiting for confirmation"), (APPLIED, "Counted"), (REVERSED, "Reversed"),
-                      (WITHDRAWN, "Withdrawn before it counted")]
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for confirmation"
+        APPLIED = "applied", "Counted"
+        REVERSED = "reversed", "Reversed"
+        WITHDRAWN = "withdrawn", "Withdrawn before it counted"
+
+    PENDING, APPLIED, REVERSED, WITHDRAWN = Status.PENDING, Status.APPLIED, Status.REVERSED, Status.WITHDRAWN
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="games")
     played_on = models.DateField()
@@ -183,7 +234,7 @@ class Game(models.Model):
     complication = models.CharField(max_length=100, blank=True)
     winner = models.ForeignKey(CampaignCrew, null=True, blank=True, on_delete=models.SET_NULL, related_name="wins")
     is_draw = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     # One key per submitted game form (campaigns/idempotency.py): a double
@@ -196,6 +247,12 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["campaign", "submission_key"], condition=~Q(submission_key=""),
                                     name="game_recorded_once_per_submission"),
         ]
+
+
+class GameCrewQuerySet(models.QuerySet):
+    def awaiting_confirmation_by(self, user):
+        """The user's unconfirmed parts in games still waiting for confirmation."""
+        return self.filter(campaign_crew__player=user, confirmed_at__isnull=True, game__status=Game.Status.PENDING)
 
 
 class GameCrew(models.Model):
@@ -212,6 +269,8 @@ class GameCrew(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameCrewQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "campaign_crew"], name="crew_once_per_game")]

@@ -4,14 +4,14 @@ and on the campaign page, so a game never waits unseen."""
 
 from __future__ import annotations
 
-from campaigns.models import Game, GameCrew
+from campaigns.models import GameCrew
 
 SHOWN = 10  # a notice, not an archive: the campaign page lists every game
 
 
 def awaiting_confirmation(user, campaign=None) -> list[GameCrew]:
     """The user's unconfirmed parts in games still waiting, newest first (one query)."""
-    parts = GameCrew.objects.filter(campaign_crew__player=user, confirmed_at__isnull=True, game__status=Game.PENDING)
+    parts = GameCrew.objects.awaiting_confirmation_by(user)
     if campaign is not None:
         parts = parts.filter(game__campaign=campaign)
     return list(parts.select_related("game__campaign", "game__recorded_by", "game__winner__crew", "campaign_crew__crew")

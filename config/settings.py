@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "crewbuilder",
     "campaigns",
     "games.soylent_ghoul.sets",
@@ -58,6 +60,7 @@ INSTALLED_APPS = [
     "games.ghoul_role",
     "games.ghoulash",
     "games.slasher_trial",
+    "battles",
 ]
 
 MIDDLEWARE = [
@@ -72,6 +75,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "core.htmx.LoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
+    "crewbuilder.pdf_tasks.PdfMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into our refusal page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -175,6 +179,17 @@ STORAGES = {
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "crewbuilder@localhost")
+
+# PDFs are rendered by a task worker off the request path (crewbuilder/pdf_tasks.py):
+# the database backend where a worker runs (`make serve` starts one), else the
+# immediate backend, which renders in the request (`make run`, the tests).
+_TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend", "immediate": "django_tasks.backends.immediate.ImmediateBackend"}
+_TASKS_BACKEND = env_str("TASKS_BACKEND", "immediate" if DEBUG else "database")
+if _TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}, not {_TASKS_BACKEND!r}.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_TASKS_BACKEND]}}
+# Rendered PDFs, shared by every worker and kept across restarts (crewbuilder/pdf_store.py).
+PDF_CACHE_DIR = Path(env_str("PDF_CACHE_DIR", str(VAR_DIR / "pdf-cache")))
 
 # Uploaded crew files are capped at 256 KiB by crew-format.md; leave room
 # for the multipart envelope.

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("games.ghoul_role.urls")),
     path("", include("games.ghoulash.urls")),
     path("", include("games.slasher_trial.urls")),
+    path("battles/", include("battles.urls")),
     path("api/odds/", odds_api.odds_endpoint, name="odds-api"),
     path("admin/", admin.site.urls),
 ]

@@ -143,6 +143,14 @@ class CharacterAdmin(admin.ModelAdmin):
     search_fields = ("name", "crew__name")
     inlines = [CharacterTraitInline, CharacterBodyModInline, CharacterGearInline]
 
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # A new crew version: an editor open on the old one is told, and the kept editor is drawn again.
+        from django.db.models import F
+        from django.utils import timezone
+
+        Crew.objects.filter(pk=form.instance.crew_id).update(version=F("version") + 1, updated_at=timezone.now())
+
 
 class CharacterInline(admin.TabularInline):
     model = Character

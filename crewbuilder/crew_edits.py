@@ -10,16 +10,18 @@ stored and shown by validation, so a draft never loses the player's work.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Sum
 
+from crewbuilder import limits, pdf_tasks
 from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
 from crewbuilder.models.catalogue import ATTRIBUTES
 
 NAME_MAX = 100
 NOTES_MAX = 5000
 BUDGET_MAX = 10000
-# A hard stop far above the rules' 7, so a runaway form cannot fill the database.
-CHARACTERS_HARD_LIMIT = 30
+# A hard stop far above the rules' 7, so a runaway form cannot fill the database
+# nor make a roster too long to print (crewbuilder/limits.py).
+CHARACTERS_HARD_LIMIT = limits.CHARACTERS_MAX
 ATTRIBUTE_STORAGE_RANGE = (-9, 9)
 
 
@@ -122,7 +124,7 @@ def add_character(crew: Crew, data) -> Character:
 def update_character(crew: Crew, data) -> None:
     character = _character(crew, data.get("character"))
     character.name = _clean_text(data.get("name", character.name), "Character name", NAME_MAX, required=True)
-    character.notes = _clean_text(data.get("notes", character.notes), "Notes", NOTES_MAX, required=False)
+    character.notes = _clean_text(data.get("notes", character.notes), "Notes", limits.CHARACTER_NOTES_MAX, required=False)
     character.save(update_fields=["name", "notes"])
 
 
@@ -224,6 +226,8 @@ def _catalogue_entry(model, crew: Crew, slug: str, label: str):
 def add_trait(crew: Crew, data) -> None:
     character = _character(crew, data.get("character"))
     trait = _catalogue_entry(Trait, crew, (data.get("slug") or "").strip(), "trait")
+    if character.traits.count() >= limits.TRAITS_MAX_PER_CHARACTER:
+        raise EditError(f"A character can hold at most {limits.TRAITS_MAX_PER_CHARACTER} traits here.")
     choices = {}
     raised = [a for a in data.getlist("raise") if a] if hasattr(data, "getlist") else data.get("raise") or []
     if raised:
@@ -256,6 +260,8 @@ def remove_trait(crew: Crew, data) -> None:
 def add_body_mod(crew: Crew, data) -> None:
     character = _character(crew, data.get("character"))
     body_mod = _catalogue_entry(BodyMod, crew, (data.get("slug") or "").strip(), "body-mod")
+    if character.body_mods.count() >= limits.BODY_MODS_MAX_PER_CHARACTER:
+        raise EditError(f"A character can hold at most {limits.BODY_MODS_MAX_PER_CHARACTER} body-mods here.")
     CharacterBodyMod.objects.create(
         character=character, body_mod=body_mod, position=_next_position(character.body_mods)
     )
@@ -271,6 +277,8 @@ def add_gear(crew: Crew, data) -> None:
     item = _catalogue_entry(Item, crew, (data.get("slug") or "").strip(), "item")
     if not item.purchasable:
         raise EditError(f"{item.name} cannot be bought (every model has fists already).")
+    if (character.gear.aggregate(total=Sum("copies"))["total"] or 0) >= limits.GEAR_MAX_PER_CHARACTER:
+        raise EditError(f"A character can carry at most {limits.GEAR_MAX_PER_CHARACTER} items here.")
     last = character.gear.order_by("-position", "-id").first()
     if last is not None and last.item_id == item.id:
         CharacterGear.objects.filter(pk=last.pk).update(copies=F("copies") + 1)
@@ -347,6 +355,7 @@ def apply_edit(crew: Crew, action: str, data, expected_version):
     _guard_campaign_copy(crew, action, data)
     with transaction.atomic():
         claim_version(crew.pk, expected_version)
+        pdf_tasks.roster_saved(crew.pk, int(expected_version) + 1)  # after the commit: "Print roster" finds it ready
         crew.version = int(expected_version) + 1
         return edit(crew, data)
 

@@ -49,16 +49,63 @@ class CrewRow:
     crew: Crew
     points: int
     status: str
+    errors: int = 0
+    urls: dict | None = None
+    changed_iso: str = ""
+    changed_ago: str = ""
+
+
+LIST_PAGE_SIZE = 12
+ROW_URLS = ("crew-edit", "crew-detail", "crew-duplicate", "crew-delete")
+
+
+def _url_makers() -> dict:
+    """Each row's links from one reverse() per name, not one per row: a page of rows costs the same as one."""
+    from django.urls import reverse
+
+    marker = 987654321
+    return {name.replace("-", "_"): reverse(name, args=[marker]).replace(str(marker), "{}") for name in ROW_URLS}
+
+
+def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_SIZE):
+    """One page of the owner's crews (name search), from the stored summaries.
+
+    The same number of queries for 1 crew or 200: the summaries are stored on
+    the crew (crew_summary.py); only a stale one is validated again.
+    """
+    from django.core.paginator import Paginator
+
+    from crewbuilder import crew_summary
+
+    # Other games' crews (Soylent Ghoul drone sets) are listed by their own apps (the game registry).
+    # campaign copies are marked with their campaign
+    crews = (Crew.objects.select_related("system", "campaign_entry__campaign").filter(owner=owner)
+             .exclude(system__slug="soylent-ghoul")
+             .defer("notes", "accepted_findings", "system__rules"))  # JSON a row never shows
+    if search:
+        crews = crews.filter(name__icontains=search)
+    page = Paginator(crews.order_by("-updated_at", "-id"), per_page).get_page(page_number)
+    page.object_list = list(page.object_list)
+    crew_summary.refresh_stale(page.object_list)
+    from django.utils import timezone
+    from django.utils.timesince import timesince
+
+    makers, now = _url_makers(), timezone.now()
+    # Links and times made here once per row: the template's per-row filters cost more than the rows' data.
+    page.rows = [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors,
+                         {name: url.format(c.pk) for name, url in makers.items()},
+                         c.updated_at.isoformat(), timesince(c.updated_at, now)) for c in page.object_list]
+    return page
 
 
 def list_rows(owner) -> list[CrewRow]:
-    rows = []
-    # Soylent Ghoul drone sets are listed by their own app (games.soylent_ghoul.sets.services.sets_for).
-    crews = Crew.objects.with_everything().select_related("campaign_entry__campaign")  # campaign copies are marked
-    for crew in crews.filter(owner=owner).exclude(system__slug="soylent-ghoul").order_by("-updated_at"):
-        report = report_for(crew)
-        rows.append(CrewRow(crew, report["points"], status_of(report)))
-    return rows
+    """Every crew of the owner, as list rows (stored summaries)."""
+    from crewbuilder import crew_summary
+
+    crews = list(Crew.objects.select_related("system", "campaign_entry__campaign").filter(owner=owner)
+                 .exclude(system__slug="soylent-ghoul").order_by("-updated_at", "-id"))
+    crew_summary.refresh_stale(crews)
+    return [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors) for c in crews]
 
 
 # --- create, duplicate, delete, import, export ---------------------------------

@@ -329,7 +329,7 @@ def import_crew_file(raw, owner):
 
 def check_storable(crew: dict) -> None:
     """BadFormat when a readable Cybernekr0 crew is beyond what the editor can hold."""
-    from crewbuilder import crew_edits
+    from crewbuilder import crew_edits, limits
 
     def text(value, where, required):
         if required and not value.strip():
@@ -349,6 +349,13 @@ def check_storable(crew: dict) -> None:
         where = f"characters[{index}]"
         text(character["name"], f"{where}.name", True)
         text(character.get("notes", ""), f"{where}.notes", False)
+        if len(character.get("notes", "")) > limits.CHARACTER_NOTES_MAX:
+            raise BadFormat(f"{where}.notes", f"longer than {limits.CHARACTER_NOTES_MAX} characters, the most the app stores")
+        for field, most, label in (("traits", limits.TRAITS_MAX_PER_CHARACTER, "traits"),
+                                   ("body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "body-mods"),
+                                   ("gear", limits.GEAR_MAX_PER_CHARACTER, "items")):
+            if len(character[field]) > most:
+                raise BadFormat(f"{where}.{field}", f"more than {most} {label}, the most the app stores")
         for attribute, value in character["attributes"].items():
             if not low <= value <= high:
                 raise BadFormat(f"{where}.attributes.{attribute}", f"outside {low}..{high}, the most the app stores")

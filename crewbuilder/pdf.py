@@ -20,12 +20,15 @@ so the web views and ``manage.py crew pdf`` (no database) print the same.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import mimetypes
 import re
+import signal
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
@@ -152,29 +155,126 @@ def _shared_page_css(paper: str) -> CSS:
     return found
 
 
-# Rendered PDFs by (HTML digest, paper, stylesheet version): the same crew
-# printed again (a share link passed round the table, a second click) costs a
-# template render instead of a layout. Small and bounded; per process.
-_PDF_CACHE: OrderedDict = OrderedDict()
-PDF_CACHE_SIZE = 32
+# --------------------------------------------------------------------------
+# Budget: what may be rendered, and for how long (crewbuilder/limits.py).
+
+
+class PdfRefused(Exception):
+    """A PDF over its size or time budget; ``message`` is for people."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class PdfPreparing(Exception):
+    """The PDF is being rendered off the request path (crewbuilder.pdf_tasks); ask again shortly."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+# Set for the length of a web request (crewbuilder.pdf_tasks.PdfMiddleware): a
+# PDF not in the shared cache is then queued for the task worker instead of
+# being rendered while a web worker waits. Scripts and the task worker render inline.
+DEFER_RENDERING: contextvars.ContextVar[bool] = contextvars.ContextVar("defer_pdf_rendering", default=False)
+
+
+def check_budget(html: str) -> None:
+    """PdfRefused, before any layout, when the HTML is beyond what the limits allow."""
+    from crewbuilder import limits
+
+    size, tags = len(html.encode("utf-8")), html.count("<")
+    if size > limits.PDF_HTML_MAX_BYTES or tags > limits.PDF_HTML_MAX_TAGS:
+        raise PdfRefused(
+            f"This document is too long to print ({size // 1024} KB in {tags:,} elements; the most is "
+            f"{limits.PDF_HTML_MAX_BYTES // 1024} KB and {limits.PDF_HTML_MAX_TAGS:,} elements). "
+            "Shorten it, or print it in parts."
+        )
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Stop a render that uses more than ``seconds`` of CPU time with PdfRefused.
+
+    CPU time, not wall time: the budget measures the document's work, not how
+    busy the machine is (a legal roster must not be refused because three
+    others render beside it). Only a process's main thread can be interrupted
+    (a SIGPROF timer): gunicorn's sync workers and the task worker render
+    there. Elsewhere (runserver's threads) the size budget alone bounds the work.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(signum, frame):
+        raise PdfRefused(f"This document took longer than {seconds:g} s to lay out, the most allowed. "
+                         "Shorten it, or print it in parts.")
+
+    previous = signal.signal(signal.SIGPROF, expired)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def pdf_key(html: str, paper: str) -> str:
+    """The name of a rendered PDF in the shared cache: what it is rendered from, digested."""
+    import weasyprint
+
+    digest = hashlib.sha256()
+    for part in (weasyprint.__version__, str(_stylesheet_version()), normalize_paper(paper), html):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None, cache: bool = True) -> bytes:
     """Render an HTML string to PDF bytes with static/css/pdf.css; relative URLs resolve under static/.
 
-    With the default fetcher the fonts and stylesheet are shared between
-    renders and the result is cached (``cache=False`` renders anew). A caller's
-    own fetcher gets a fresh font configuration and stylesheet, fetched
-    through it.
+    Raises PdfRefused when the HTML is over its budget (checked first, before
+    any layout) or the layout runs over its time. With the default fetcher the
+    fonts and stylesheet are shared between renders and the result is kept in
+    the shared on-disk cache (crewbuilder.pdf_store; ``cache=False`` renders
+    anew and keeps nothing). During a web request a PDF not in the cache is
+    handed to the task worker (PdfPreparing) unless the task backend is the
+    immediate one: then it is rendered here, in the request. A caller's own
+    fetcher gets a fresh font configuration and stylesheet, fetched through it.
     """
+    from crewbuilder import limits, pdf_store
+
     paper = normalize_paper(paper)
+    check_budget(html)
     key = None
     if cache and fetcher is None:
-        key = (hashlib.sha256(html.encode("utf-8")).hexdigest(), paper, _stylesheet_version())
-        found = _PDF_CACHE.get(key)
+        key = pdf_key(html, paper)
+        found = pdf_store.get(key)
         if found is not None:
-            _PDF_CACHE.move_to_end(key)
             return found
+        refused = pdf_store.refusal(key)
+        if refused is not None:
+            raise PdfRefused(refused)
+        if DEFER_RENDERING.get():
+            from crewbuilder import pdf_tasks
+
+            if not pdf_tasks.runs_immediately():
+                pdf_tasks.render_later(key, html, paper)  # raises PdfPreparing
+    try:
+        with time_limit(limits.PDF_TIME_LIMIT_SECONDS):
+            data = _layout(html, paper, fetcher)
+    except PdfRefused as refusal:
+        if key is not None:
+            pdf_store.refuse(key, refusal.message)
+        raise
+    if key is not None:
+        pdf_store.put(key, data)
+    return data
+
+
+def _layout(html: str, paper: str, fetcher: StaticOnlyFetcher | None) -> bytes:
     if fetcher is None:
         fetcher = StaticOnlyFetcher()
         font_config, stylesheet = _shared_styles()
@@ -184,12 +284,7 @@ def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetche
         stylesheet = CSS(filename=str(STYLESHEET), font_config=font_config, url_fetcher=fetcher)
         page_css = _page_css(paper)
     document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=fetcher)
-    data = document.write_pdf(stylesheets=[stylesheet, page_css], font_config=font_config)
-    if key is not None:
-        _PDF_CACHE[key] = data
-        while len(_PDF_CACHE) > PDF_CACHE_SIZE:
-            _PDF_CACHE.popitem(last=False)
-    return data
+    return document.write_pdf(stylesheets=[stylesheet, page_css], font_config=font_config)
 
 
 def render_pdf(template_name: str, context: dict, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
@@ -419,7 +514,7 @@ def _weapon_rows(report_char: dict, char: dict, catalogue: Catalogue) -> list[di
         rows.append(
             {
                 "name": name,
-                "count": profile.get("count", 1),
+                "count": profile.get("copies", profile.get("count", 1)),
                 "kind": kind or "",
                 "hands": f"{hands}H" if hands else "",
                 "damage": _number(profile.get("damage", base.get("damage"))),
@@ -570,7 +665,27 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
     }
 
 
+def check_roster_budget(crew_file: dict) -> None:
+    """PdfRefused for a crew beyond the limits (stored before they existed, or built by hand): checked before anything is laid out."""
+    from crewbuilder import limits
+
+    characters = [c for c in crew_file.get("characters") or () if isinstance(c, dict)]
+    if len(characters) > limits.CHARACTERS_MAX:
+        raise PdfRefused(f"This crew has {len(characters)} characters; a roster prints at most "
+                         f"{limits.CHARACTERS_MAX}. Remove some, or split the crew, to print it.")
+    for character in characters:
+        for field, most, label in (("gear", limits.GEAR_MAX_PER_CHARACTER, "items"),
+                                   ("traits", limits.TRAITS_MAX_PER_CHARACTER, "traits"),
+                                   ("body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "body-mods")):
+            count = len(character.get(field) or ())
+            if count > most:
+                raise PdfRefused(f"{character.get('name') or 'A character'} has {count} {label}; a roster prints at "
+                                 f"most {most} per character. Remove some to print the crew.")
+        # Notes are not checked here: a campaign's roll-table effects add lines to them; the HTML budget bounds them.
+
+
 def roster_pdf(crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
+    check_roster_budget(crew_file)
     return render_pdf("pdf/roster.html", roster_context(crew_file, report, catalogue), paper, cache=cache)
 
 
@@ -592,7 +707,15 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
         ],
         "default_ap": catalogue.rules.get("ap"),
         "move": catalogue.rules.get("move"),
+        # The engine's threshold, so the sheet and the odds cannot disagree.
+        "success_at": _success_at(),
     }
+
+
+def _success_at() -> int:
+    from rules.cybernekro.engine import SUCCESS_AT
+
+    return SUCCESS_AT
 
 
 def quick_reference_pdf(catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:

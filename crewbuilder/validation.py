@@ -388,6 +388,8 @@ def weapon_profiles(character, gear, strength, traits, body_mods, catalogue, fin
     carried = {i["slug"]: i for i in gear if catalogue.category.get(i["slug"]) == "weapon"}
     for weapon in carried.values():
         profile = weapon_profile(weapon, strength, traits, body_mods)
+        # Two swords bought (Ambidextrous) are one profile carried twice: say so wherever it is listed.
+        profile["copies"] = sum(1 for i in gear if i["slug"] == weapon["slug"])
         if weapon.get("house_rule"):
             profile["house_rule"] = True
         profiles.append(profile)

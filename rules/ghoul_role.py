@@ -504,3 +504,145 @@ def vile_crystals_vs_thief(thief_stash: int, variant: Mapping | None = None) -> 
     if thief_stash not in variant["thief_stash"]:
         raise ValueError(f"the Thief must stash one of {variant['thief_stash']} Treasures")
     return thief_stash + variant["crystals_over_stash"]
+
+
+# ---------------------------------------------------------------------------
+# What one player's sheet may do now (the phases of a turn)
+# ---------------------------------------------------------------------------
+
+# The two roles and the phases of a turn (the tracker stores these words)
+CAVE, VILE = "cave", "vile"
+KINDS = {CAVE: "The Ghoul", VILE: "The Vile Ghoul"}
+ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = "roll", "choose", "prepare", "select", "act", "over"
+PHASES = {ROLL: "Roll and Set Statistics", CHOOSE: "Choose two dice", PREPARE: "Prepare Board",
+          SELECT: "Select Statistics", ACT: "Move and Act", OVER: "Game over"}
+
+# Each action: the role that may take it (None: both) and the phases it belongs to (None: any until the game
+# is over). The Ghoul: Roll and Set Statistics (roll, then choose two of three dice), Move and Act, Set
+# Defense (end); the Vile Ghoul: Prepare Board, Select Statistics, Move and Act (with its Boost dice).
+# Terror cards, the Thief's Pickpocket and the game's end come at any time.
+ACTIONS: dict[str, tuple[str | None, tuple[str, ...] | None]] = {
+    "roll": (CAVE, (ROLL,)), "choose": (CAVE, (CHOOSE,)), "move": (None, (ACT,)), "spend": (None, (ACT,)),
+    "gain": (None, (ACT,)), "collect": (None, (ACT,)), "attack": (None, (ACT,)), "crystal": (None, (ACT,)),
+    "end": (None, (ACT,)), "prepare": (VILE, (PREPARE,)), "select": (VILE, (SELECT,)), "boost": (VILE, (ACT,)),
+    "spores": (CAVE, None), "pickpocket": (None, None), "health": (None, None), "killed": (None, None),
+    "lost": (None, None), "draw": (None, None), "play": (None, None), "use": (None, None), "discard": (None, None),
+}
+
+
+class NotNow(IllegalGhoulAction):
+    """An action refused by the turn's rules; the message is the player's."""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's sheet as the turn rules see it. ``tracks_health``: the kill target's Health is on the
+    sheet; ``kill_goal``: killing a player is a goal; ``deck_left``/``deck_size``: the Terror deck."""
+
+    kind: str
+    phase: str
+    fury: int = 0
+    treasures: int = 0
+    tracks_health: bool = False
+    kill_goal: bool = False
+    deck_left: int = 0
+    deck_size: int = TERROR_DECK
+
+
+def empty_deck_message(size: int) -> str:
+    return (f"The Terror deck is empty: all {size} Terror cards are in your hand, in play, removed from the game "
+            "or discarded. Only cards returned to the deck (the Thief's Pickpocket) can be drawn again.")
+
+
+def check(sheet: Sheet, action: str) -> None:
+    """Raise NotNow, with the player's message, unless the sheet may take ``action`` now. What only the
+    action's own choices decide (points, a card, a target) is checked with them."""
+    if action not in ACTIONS:
+        raise NotNow("Unknown action.")
+    kind, phases = ACTIONS[action]
+    if kind is not None and sheet.kind != kind:
+        raise NotNow(f"Only {KINDS[kind]} does that.")
+    if sheet.phase == OVER:
+        raise NotNow("The game is over. Undo the last action to go back.")
+    if phases is not None and sheet.phase not in phases:
+        wanted = " or ".join(PHASES[p] for p in phases)
+        raise NotNow(f"That belongs to {wanted}; now it is {PHASES.get(sheet.phase, sheet.phase)}.")
+    if action == "spores" and sheet.fury == 0:
+        raise NotNow("The Ghoul has no Fury to lose.")
+    if action == "pickpocket" and sheet.treasures == 0:
+        raise NotNow("No Treasure token on your Treasure space.")
+    if action == "health" and not sheet.tracks_health:
+        raise NotNow("This sheet does not track a target's Health.")
+    if action == "killed" and not sheet.kill_goal:
+        raise NotNow("Killing a player is not a goal of this game.")
+    if action == "draw" and sheet.deck_left == 0:
+        raise NotNow(empty_deck_message(sheet.deck_size))
+
+
+def legal(sheet: Sheet) -> frozenset[str]:
+    """What the sheet may do now: the actions ``check`` allows."""
+    allowed = set()
+    for action in ACTIONS:
+        try:
+            check(sheet, action)
+        except NotNow:
+            continue
+        allowed.add(action)
+    return frozenset(allowed)
+
+
+# ---------------------------------------------------------------------------
+# What an action chooses: the space entered, the piece attacked, a bonus, a card's effect
+# ---------------------------------------------------------------------------
+
+def check_move_choice(vile: bool, attack_discs: int, occupied: bool, attacking: bool, unattackable: bool) -> None:
+    """Entering a space: an attack on entering needs a piece there, and the Ghoul at least the 1 disc an attack
+    costs ("Ghoul discs equal to 1 + the target's defense statistic"); a piece it cannot attack is only there
+    if the space is occupied."""
+    if attacking and not occupied:
+        raise NotNow("You can only attack on entering a space that holds a player piece.")
+    if attacking and not vile and attack_discs < attack_cost(0):
+        raise NotNow("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space "
+                     "costs +1.")
+    if unattackable and not occupied:
+        raise NotNow("A piece you cannot attack is only there if the space is occupied.")
+
+
+def check_vile_attack(name: str, already_attacked: bool, attack_value: int, defense: int, bonus: int = 0) -> None:
+    """The Vile Ghoul attacks each piece once a turn, only with Attack (plus a temporary bonus) greater than
+    its defense."""
+    if already_attacked:
+        raise NotNow(f"{name} was already attacked this turn.")
+    if not vile_can_attack(attack_value, defense, bonus):
+        plus = f" + {bonus}" if bonus else ""
+        raise NotNow(f"Attack {attack_value}{plus} is not greater than the {name}'s defense {defense}.")
+
+
+def check_vile_crystal(attack_value: int, bonus: int = 0) -> None:
+    if not vile_can_smash_crystal(attack_value, bonus):
+        raise NotNow(f"To smash a Crystal the Vile Ghoul needs at least {VILE_CRYSTAL_ATTACK} Attack.")
+
+
+def check_boost(use: str | None, source: str | None) -> None:
+    """A temporary bonus from a Boost die or a Hunt card; only a Boost die is spent as movement, and only
+    while one is left this turn."""
+    if use not in ("movement", "attack") or source not in ("boost", "hunt"):
+        raise NotNow("Choose what the bonus is for and where it comes from.")
+    if use == "movement" and source != "boost":
+        raise NotNow("Only Boost dice can be spent in place of movement points.")
+
+
+def check_boost_die(boost_dice_left: int) -> None:
+    if boost_dice_left <= 0:
+        raise NotNow("No unspent Boost die is left this turn.")
+
+
+def check_once_per_game(card: str, used_other_effect: bool, name: str = "", identical_played: bool = False) -> None:
+    """"You cannot use both of a card's effects on the same turn", nor the once per game effect of identical
+    cards on the same turn (GS14)."""
+    if used_other_effect:
+        raise NotNow(f"You used the other effect of {card} this turn: you cannot use both of a card's effects on "
+                     "the same turn.")
+    if identical_played:
+        raise NotNow(f"You already used the once per game effect of a {name} card this turn: not that of "
+                     "identical cards on the same turn.")

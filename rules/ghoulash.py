@@ -650,3 +650,343 @@ def check_movement(turn: TurnSoFar) -> None:
     """Entering a square is movement: refused once it has been given up for a second Action card."""
     if turn.gave_up_movement:
         raise IllegalPlay("you gave up your movement this turn to play two Action cards")
+
+
+# ---------------------------------------------------------------------------
+# Whose turn it is and what each seat may do now
+# ---------------------------------------------------------------------------
+
+# What the game waits for (the tracker stores these words)
+TURN_START, TURN, BATTLE, CHALLENGE, RESPONSE, FIRST_AID = (
+    "turn-start", "turn", "battle", "challenge", "response", "first-aid")
+# an encounter being resolved: the game waits for the player it happened to
+PENDING = (BATTLE, CHALLENGE, RESPONSE, FIRST_AID)
+
+# Every play, by the name the tracker posts
+ACTIONS = (
+    "replenish", "reveal", "fight", "first-aid", "leave-first-aid", "play", "challenge", "decline", "respond",
+    "card", "end-turn", "hole", "debris", "debris-square", "move-token", "enter", "hole-square", "give-up-movement",
+)
+# entering a square: the reveal of a face-down token, a revealed Hole or Ghoo Gun, Debris or a card's Hole
+ENTERING = ("reveal", "enter", "debris-square", "hole-square")
+
+
+class NotNow(IllegalPlay):
+    """A play refused by the turn's rules (whose turn, what the game waits for); the message is the player's."""
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One player as the turn rules see them: ``name`` for messages, ``wounded``: wound cards held."""
+
+    seat: int
+    name: str
+    character: str
+    dead: bool = False
+    in_hole: bool = False
+    wounded: bool = False
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The public state of a game, as far as the turn rules need it.
+
+    ``phase`` is one of TURN_START ... FIRST_AID; ``resolver``: the seat resolving the pending encounter
+    (None: the current player); ``offers``: the seats the challenge is still offered to, in order;
+    ``icv_card``: Heavy Artillery / The Right Ghoo already played in the battle; ``holes`` and ``debris``:
+    the Hole and Debris Action cards in the game's decks (the tokens they can place)."""
+
+    seats: tuple[SeatState, ...]
+    current: int
+    phase: str = TURN_START
+    playing: bool = True
+    encountered: bool = False
+    action_cards: int = 0
+    action_taken: bool = False
+    moved: bool = False
+    gave_up_movement: bool = False
+    resolver: int | None = None
+    offers: tuple[int, ...] = ()
+    icv_card: bool = False
+    holes: int = 0
+    debris: int = 0
+
+    def at(self, seat: int) -> SeatState:
+        return next(s for s in self.seats if s.seat == seat)
+
+    @property
+    def turn(self) -> TurnSoFar:
+        """The turn's Action and movement (a token move is an Action taken without an Action card)."""
+        return TurnSoFar(action_cards=self.action_cards, token_moved=self.action_taken and not self.action_cards,
+                         # "Any encounter ... ends the player's movement": none left to give up after one
+                         moved=self.moved or self.encountered, gave_up_movement=self.gave_up_movement)
+
+
+def _sentence(exc: IllegalPlay) -> NotNow:
+    msg = str(exc)
+    return NotNow(msg[0].upper() + msg[1:] + ".")
+
+
+def _my_turn(state: TableState, seat: int, phases: tuple[str, ...]) -> None:
+    """The seat's own turn, the game waiting for one of ``phases``."""
+    if seat != state.current:
+        raise NotNow(f"It is {state.at(state.current).name}'s turn.")
+    waiting_for = state.resolver if state.phase in PENDING else None
+    if state.phase not in phases and waiting_for is not None and waiting_for != seat:
+        raise NotNow("Wait for the player on whose square the token was moved to resolve the encounter.")
+    if state.phase not in phases:
+        raise NotNow({TURN_START: "Replenish your hand first: it begins the turn.",
+                      BATTLE: "Put down your Value cards against the Ghoul first.",
+                      CHALLENGE: "Wait for the challenge to be offered around the table.",
+                      RESPONSE: "Answer the challenge first.",
+                      FIRST_AID: "Use the First-Aid Kit or leave it first."}.get(state.phase, "Not now."))
+
+
+def _resolving(state: TableState, seat: int, phase: str) -> None:
+    """The encounter waiting in ``phase`` is resolved by the player it happened to: on their own turn, or on
+    the turn of whoever moved the token onto their square (it is still that player's turn afterwards)."""
+    if state.phase == phase and state.resolver is not None:
+        if seat != state.resolver:
+            raise NotNow(f"{state.at(state.resolver).name} is resolving the encounter now.")
+        return
+    _my_turn(state, seat, (phase,))
+
+
+def _on_the_board(me: SeatState) -> None:
+    if me.dead:
+        raise NotNow("Your character is dead: the playing piece is off the board (you still replenish, "
+                     "play cards and challenge).")
+    if me.in_hole:
+        raise NotNow("You are in a Hole until the beginning of your next turn.")
+
+
+def _no_encounter_yet(state: TableState, moving: bool) -> None:
+    if state.encountered:
+        raise NotNow("You already had an encounter this turn: it ended your movement." if moving
+                     else "You already had an encounter this turn.")
+
+
+def _offered(state: TableState, seat: int) -> None:
+    if state.phase != CHALLENGE:
+        raise NotNow("No challenge is being offered now.")
+    if seat != state.offers[0]:
+        raise NotNow(f"The challenge is offered to {state.at(state.offers[0]).name} now.")
+
+
+def check_action_card_now(state: TableState, seat: int) -> None:
+    """One more Action card (a Hole, a Debris, any ACTION or SPECIALTY ACTION card) from this seat now: on
+    their own turn only, out of a Hole, while the turn's Action allows one more (GT9, GT18)."""
+    me = state.at(seat)
+    _my_turn(state, seat, (TURN,))
+    if me.in_hole:
+        raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
+    try:
+        check_action_card(me.character, state.turn)
+    except IllegalPlay as exc:
+        raise _sentence(exc) from None
+
+
+def check_card(state: TableState, seat: int, is_action: bool, sets_icv: bool = False, name: str = "") -> None:
+    """Playing a card from the hand that is not a Value card. Action cards on one's own turn only (GT9);
+    nothing from a Hole; Heavy Artillery / The Right Ghoo for the Job (``sets_icv``) "change the player's
+    initial combat value in a Ghoul battle" (FAQ): in the player's own battle as it begins, once (GT13)."""
+    me = state.at(seat)
+    if is_action:
+        _my_turn(state, seat, (TURN,))
+    if me.in_hole:
+        raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
+    if sets_icv:
+        if not (state.phase == BATTLE and state.resolver == seat):
+            raise NotNow(f"{name} changes your Initial Combat Value in your own Ghoul battle: play it "
+                         "when the battle begins, before putting down your Value cards.")
+        if state.icv_card:
+            raise NotNow("Your Initial Combat Value is already the Ghoul's strength in this battle.")
+    if is_action:
+        try:
+            check_action_card(me.character, state.turn)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+
+
+def check(state: TableState, seat: int, action: str) -> None:
+    """Raise NotNow, with the player's message, unless ``seat`` may make the play ``action`` now. What only
+    the play's own choices decide (which card, which token, which square) is checked with them."""
+    if action not in ACTIONS:
+        raise NotNow("Unknown action.")
+    if not state.playing:
+        raise NotNow("The game is over.")
+    me = state.at(seat)
+    turn = state.turn
+    if action == "replenish":
+        _my_turn(state, seat, (TURN_START,))
+    elif action in ENTERING:
+        _my_turn(state, seat, (TURN,))
+        _on_the_board(me)
+        _no_encounter_yet(state, moving=True)
+        try:
+            check_movement(turn)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+        if action == "hole-square" and not state.holes:
+            raise NotNow("The decks hold no Hole cards: no Hole token can have been placed by a card.")
+        if action == "debris-square" and not state.debris:
+            raise NotNow("The decks hold no Debris cards: no Debris token can be on the board.")
+    elif action == "fight":
+        _my_turn(state, seat, (TURN,))
+        _on_the_board(me)
+        _no_encounter_yet(state, moving=False)
+    elif action == "first-aid":
+        if state.phase == FIRST_AID:
+            _resolving(state, seat, FIRST_AID)
+        else:
+            _my_turn(state, seat, (TURN,))
+            _on_the_board(me)
+            _no_encounter_yet(state, moving=False)
+        if not me.wounded:
+            raise NotNow("You must have wounds to use a First-Aid Kit.")
+    elif action == "leave-first-aid":
+        _resolving(state, seat, FIRST_AID)
+    elif action == "play":
+        _resolving(state, seat, BATTLE)
+    elif action in ("challenge", "decline"):
+        _offered(state, seat)
+    elif action == "respond":
+        _resolving(state, seat, RESPONSE)
+    elif action == "card":
+        if me.in_hole:  # which card decides the rest (check_card)
+            raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
+    elif action in ("hole", "debris"):
+        check_action_card_now(state, seat)
+    elif action == "end-turn":
+        _my_turn(state, seat, (TURN,))
+    elif action == "move-token":
+        _my_turn(state, seat, (TURN,))
+        if me.in_hole:
+            raise NotNow("You are in a Hole: no action until the beginning of your next turn.")
+        try:
+            check_token_move_action(turn)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+    elif action == "give-up-movement":
+        _my_turn(state, seat, (TURN,))
+        if me.in_hole:
+            raise NotNow("You are in a Hole until the beginning of your next turn.")
+        try:
+            check_give_up_movement(me.character, turn, not me.dead)
+        except IllegalPlay as exc:
+            raise _sentence(exc) from None
+
+
+def legal(state: TableState, seat: int) -> frozenset[str]:
+    """What ``seat`` may do now: the plays of ACTIONS that ``check`` allows."""
+    allowed = set()
+    for action in ACTIONS:
+        try:
+            check(state, seat, action)
+        except NotNow:
+            continue
+        allowed.add(action)
+    return frozenset(allowed)
+
+
+# ---------------------------------------------------------------------------
+# What a play chooses: the token it acts on, the cards and squares it names
+# ---------------------------------------------------------------------------
+
+# The token each play acts on: (face up, still on the board, kinds; None: any) and the refusal otherwise
+TOKEN_CHOICES: dict[str, tuple[bool, tuple[str, ...] | None, str]] = {
+    "reveal": (False, None, "That token is already revealed."),
+    "enter": (True, ("hole", "ghoo-gun"), "Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is "
+                                          "battled, a First-Aid Kit used, a face-down token revealed)."),
+    "fight": (True, ("ghoul",), "Only a revealed Ghoul still on the board can be battled again."),
+    "first-aid": (True, ("first-aid",), "Choose a revealed First-Aid Kit on the board."),
+    "move-token": (False, None, "Only an unrevealed Encounter Token on the board can be moved."),
+}
+
+
+def check_token_choice(action: str, kind: str, revealed: bool, on_board: bool) -> None:
+    """The token a play acts on: a face-down one is revealed or moved (GT17, GT18); a revealed Ghoul is battled
+    again, a revealed First-Aid Kit used, a revealed Hole or Ghoo Gun entered (GT19)."""
+    face_up, kinds, refusal = TOKEN_CHOICES[action]
+    if revealed != face_up or not on_board or (kinds is not None and kind not in kinds):
+        raise NotNow(refusal)
+
+
+def check_challenge(cards: int) -> None:
+    """An opponent challenges "by playing up to two Value cards from their hand": one or two."""
+    if not 1 <= cards <= CHALLENGE_MAX_CARDS:
+        raise NotNow(f"A challenge is 1 to {CHALLENGE_MAX_CARDS} Value cards.")
+
+
+def check_parries(both: bool, only_parries: bool, parries: int, challenge_cards: int) -> None:
+    """The battling player's answer: each Parry card ignores one challenge card (FAQ). ``both``: a card named
+    as a Value card and as a Parry; ``only_parries``: every card named as a Parry is one."""
+    if both:
+        raise NotNow("A card is either a Value card put down or a Parry.")
+    if not only_parries:
+        raise NotNow("Only Parry cards ignore a challenge card.")
+    if parries > challenge_cards:
+        raise NotNow("Each Parry ignores one challenge card: that is more Parry cards than challenge cards.")
+
+
+def check_debris_values(cards: int) -> None:
+    """"the number of wounds can be increased by the opponent by playing a Value card along with the Debris
+    Action card": one Value card."""
+    if cards > 1:
+        raise NotNow("One Value card can be played with the Debris card.")
+
+
+def check_debris_tokens(tokens: int, most: int) -> None:
+    """Entering a square with Debris: one wound per token, and no more tokens than Debris cards in the decks."""
+    if not 1 <= tokens <= most:
+        raise NotNow(f"Give the number of Debris tokens on the square (1 to {most}: one per Debris card).")
+
+
+def check_hole_targets(already_in_a_hole: Sequence[str]) -> None:
+    """"Only one Hole token can be placed on a square"."""
+    if already_in_a_hole:
+        raise NotNow(f"{', '.join(already_in_a_hole)} already in a Hole: only one Hole token can be placed on a "
+                     "square.")
+
+
+def check_landing(mover_on_square: bool, player_tile: int | None, to_tile: int) -> None:
+    """A moved token landing on the mover's own square is only possible on the mover's tile (Lake's)."""
+    if mover_on_square and player_tile != to_tile:
+        raise NotNow(f"You are on tile {player_tile}: a token moved to tile {to_tile} cannot land on your square.")
+
+
+@dataclass(frozen=True)
+class RevealChoice:
+    """A token Cornealius chooses to reveal with a Specialty card: its label, face up or not, still on the
+    board, its tile."""
+
+    label: str
+    revealed: bool
+    on_board: bool
+    tile: int
+
+
+def check_specialty_reveal_choice(character: str, dead: bool, specialty_cards_used: int,
+                                  chosen: Sequence[RevealChoice], distinct: bool = True) -> None:
+    """"Cornealius can reveal a token on his tile every time he uses a Specialty card": at most one per
+    Specialty card, all on one tile (his), each face down on the board, each once (GT16)."""
+    if not chosen:
+        return
+    if character != REVEALS_WITH_SPECIALTY:
+        raise NotNow("Only Cornealius reveals a token when he uses a Specialty card.")
+    if dead:
+        raise NotNow("Cornealius is dead: his playing piece is off the board, so he has no tile to reveal a "
+                     "token on.")
+    allowed = specialty_reveals(character, specialty_cards_used, has_piece=True)
+    if not allowed:
+        raise NotNow("Cornealius reveals a token on his tile when he uses a Specialty card: these cards are "
+                     "not Specialty cards.")
+    if len(chosen) > allowed:
+        raise NotNow(f"One token per Specialty card used: at most {allowed} here.")
+    if not distinct:
+        raise NotNow("Choose each token to reveal once.")
+    for t in chosen:
+        if t.revealed or not t.on_board:
+            raise NotNow(f"{t.label} is already face up: choose a face-down token on your tile.")
+    if len({t.tile for t in chosen}) > 1:
+        raise NotNow("The tokens Cornealius reveals are on his tile: choose them on one tile.")

@@ -220,7 +220,7 @@ def _damage(request: dict, _resolver) -> dict:
 
 
 ATTACKER_KEYS = ("agility", "discipline", "strength", "traits", "body_mods", "dread")
-TARGET_KEYS = ("toughness", "strength", "armor", "wounds", "prone", "traits", "body_mods", "gear", "dread")
+TARGET_KEYS = ("toughness", "strength", "armor", "wounds", "prone", "traits", "body_mods", "gear", "dread", "queen")
 SITUATION_BOOLS = ("cover", "long_range", "surrounded", "in_melee", "auto", "over_half_range",
                    "splash_secondary", "touching_terrain", "stagger_into_obstacle", "tough_it_out")
 SITUATION_DEFAULT_TRUE = {"auto", "touching_terrain", "tough_it_out"}
@@ -251,10 +251,12 @@ def _attack(request: dict, resolver) -> dict:
         body_mods=_slugs(t, "body_mods", "target", BODY_MODS),
         gear=_slugs(t, "gear", "target", GEAR),
         dread=_int(t, "dread", "target", 0, 0, cn.MAX_DREAD),
+        queen=_bool(t, "queen", "target"),
     )
-    s = _object(request.get("situation", {}), "situation", (), SITUATION_BOOLS + ("modifier",))
+    s = _object(request.get("situation", {}), "situation", (), SITUATION_BOOLS + ("modifier", "card"))
     situation = cn.Situation(
         modifier=_int(s, "modifier", "situation", 0, -MAX_ABS_MODIFIER, MAX_ABS_MODIFIER),
+        card=_fate_card(s.get("card"), "situation.card"),
         **{k: _bool(s, k, "situation", k in SITUATION_DEFAULT_TRUE) for k in SITUATION_BOOLS},
     )
     weapon = _weapon(request["weapon"], resolver)
@@ -364,3 +366,15 @@ def odds(request: dict, weapons: Callable[[str], dict | None] | None = None) -> 
     if not isinstance(kind, str) or kind not in HANDLERS:
         raise OddsRequestError(f"request.roll: one of {', '.join(HANDLERS)}, got {json.dumps(kind)}")
     return format_answer(HANDLERS[kind](request, weapons))
+
+
+def _fate_card(card, where: str):
+    """A fate card on a test: "ace", "jack-critical", "jack-fumble", a signed numbered card 2..10, or none."""
+    if card is None:
+        return None
+    if isinstance(card, str) and card in ("ace", "jack-critical", "jack-fumble"):
+        return card
+    if isinstance(card, int) and not isinstance(card, bool) and 2 <= abs(card) <= 10:
+        return card
+    raise OddsRequestError(f'{where}: "ace", "jack-critical", "jack-fumble" or a numbered card from -10 to -2 '
+                           f"or 2 to 10 (got {card!r})")

@@ -129,6 +129,8 @@ def _test_steps(event: cn.TestEvent, outcome: cn.Outcome, log: dict) -> list[Ste
     if event.what == "to hit":
         name += " (D20)" if event.dice_count == 1 else f" (Auto {event.dice_count}: the highest of {event.dice_count} D20)"
     labels = HIT_LABELS if event.what == "to hit" else {o.value: TEST_LABELS[o] for o in cn.Outcome}
+    if log.get("card") == "ace":
+        return [Step("Ace played", result=f"passes without rolling: {labels[outcome.value]}")]
     steps = []
     if "rerolled" in log:  # Surrounded: the failed roll first, then the re-roll that stands
         first = tuple(log["rerolled"])
@@ -137,8 +139,11 @@ def _test_steps(event: cn.TestEvent, outcome: cn.Outcome, log: dict) -> list[Ste
                           f"{_sum_text(first, event.modifier)}: {labels[missed.value]}"))
         name = "Surrounded: the failed hit roll is re-rolled once"
     faces = tuple(log["d20"])
+    rolled = cn.Outcome(log.get("rolled", outcome.value))
     steps.append(Step(name, faces, _highest_counts(faces), (),
-                      f"{_sum_text(faces, event.modifier)}: {labels[outcome.value]}"))
+                      f"{_sum_text(faces, event.modifier)}: {labels[rolled.value]}"))
+    if "rolled" in log:
+        steps.append(Step("Jack played", result=f"{labels[rolled.value]} → {labels[outcome.value]}"))
     return steps
 
 
@@ -200,9 +205,13 @@ def planned_attack(rng: random.Random, plan: cn.AttackPlan, seed: int | None = N
             elif cn.may_tough_it_out(row) and plan.hit.tio == "none":
                 steps.append(Step("Tough it Out", result="not tried (an NPC, or declined)"))
     group = state.group if state else cn.TargetState.UNHARMED
+    if state is not None and state.queen_played:
+        steps.append(Step("Queen played", result="the target would go OoA: it suffers a Wound instead"))
     steps.append(Step("Result", result=_final_text(state, plan.hit.wounds)))
     return Roll("attack", seed, tuple(steps), group.value, STATE_LABELS[group],
-                (("to_hit", outcome.value), ("wounds_gained", state.gained if state else 0)))
+                (("to_hit", outcome.value), ("wounds_gained", state.gained if state else 0),
+                 ("wounds_after", state.wounds if state else plan.hit.wounds),
+                 ("stagger_rolled", any(getattr(e, "what", "") == "stagger" for e, _v, _l in records))))
 
 
 def attack(rng: random.Random, action, attacker: cn.Attacker, weapon: cn.Weapon, target: cn.Target,
@@ -215,12 +224,18 @@ def attack(rng: random.Random, action, attacker: cn.Attacker, weapon: cn.Weapon,
 # single rolls
 # --------------------------------------------------------------------------
 
-def test(rng: random.Random, modifier: int = 0, jinxed: bool = False, seed: int | None = None) -> Roll:
-    """An attribute test: D20 + modifier, 11+ (``cybernekro.roll_test``)."""
-    roll = cn.roll_test(rng, modifier, jinxed, seed=seed)
-    step = Step("Attribute test (D20)", roll.d20, _all_counted(roll.d20), (),
-                f"{_sum_text(roll.d20, roll.modifier)}: {TEST_LABELS[roll.outcome]}")
-    return Roll("test", seed, (step,), roll.outcome.value, TEST_LABELS[roll.outcome].capitalize())
+def test(rng: random.Random, modifier: int = 0, jinxed: bool = False, seed: int | None = None, card=None) -> Roll:
+    """An attribute test: D20 + modifier, 11+ (``cybernekro.roll_test``), with an optional fate card."""
+    roll = cn.roll_test(rng, modifier, jinxed, card, seed=seed)
+    if card == "ace":
+        step = Step("Ace played", result=f"passes without rolling: {TEST_LABELS[roll.outcome]}")
+        return Roll("test", seed, (step,), roll.outcome.value, TEST_LABELS[roll.outcome].capitalize())
+    steps = [Step("Attribute test (D20)", roll.d20, _all_counted(roll.d20), (),
+                  f"{_sum_text(roll.d20, roll.modifier)}: {TEST_LABELS[roll.outcome]}")]
+    if card in ("jack-critical", "jack-fumble"):
+        steps.append(Step("Jack played", result="a regular success becomes a Critical" if card == "jack-critical"
+                          else "a regular failure becomes a Fumble"))
+    return Roll("test", seed, tuple(steps), roll.outcome.value, TEST_LABELS[roll.outcome].capitalize())
 
 
 def damage(rng: random.Random, dice_count: int, keywords: cn.Keywords = cn.Keywords(), armor: int = 0,

@@ -39,6 +39,12 @@ def _own_cache(settings, tmp_path_factory):
                                    "LOCATION": str(tmp_path_factory.mktemp("cache"))}}
 
 
+@pytest.fixture(autouse=True)
+def _pdf_cache_per_test(settings, tmp_path):
+    # Rendered PDFs are kept on disk (crewbuilder/pdf_store.py); each test starts with none.
+    settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"
+
+
 @pytest.fixture
 def password():
     return "correct-horse-battery-staple"

@@ -1,5 +1,6 @@
-"""Campaign pages. Each view loads, checks membership (non-members get 404),
-calls one service in campaigns/services.py, and renders."""
+"""Campaign pages. Each view loads, checks membership (non-members get 404,
+campaigns/permissions.py), reads a POST with a form (campaigns/forms.py),
+calls one service in campaigns/services/, and renders."""
 
 from __future__ import annotations
 
@@ -7,33 +8,31 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import history_text, idempotency, services
 from campaigns.notices import awaiting_confirmation
-from campaigns.forms import CampaignForm, ScenarioForm, TableForm
+from campaigns.forms import (
+    CampaignForm, CrewEditForm, EnrolForm, EnrolmentDecisionForm, InviteForm, RespondForm, ScenarioForm, TableForm,
+)
+from campaigns.permissions import check_user_is_organiser_or_404, get_campaign_for_user, user_is_member, user_is_organiser
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
 from crewbuilder import crew_edits
-from crewbuilder.models import Crew, GameSystem
+from crewbuilder.models import CharacterGear, Crew, GameSystem
 
 
 HISTORY_PER_PAGE = 50
 
 
-def _get_campaign_for_user(request: HttpRequest, pk: int, *, allow_invited: bool = False) -> Campaign:
-    campaign = get_object_or_404(Campaign.objects.select_related("system", "organiser"), pk=pk)
-    if services.is_member(campaign, request.user):
-        return campaign
-    if allow_invited and campaign.memberships.filter(user=request.user, status=Membership.INVITED).exists():
-        return campaign
-    raise Http404
-
-
 def _fail(request, exc, to):
     messages.error(request, str(exc))
     return redirect(to)
+
+
+def _form_problems(form) -> str:
+    return "; ".join(message for errors in form.errors.values() for message in errors)
 
 
 @login_required
@@ -42,9 +41,11 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
+        fields = dict(form.cleaned_data)
+        token = fields.pop("submission")
         try:
-            campaign = services.create_campaign(request.user, system=system, **form.cleaned_data,
-                                                submission_key=idempotency.token_key(request.user.pk, request.POST))
+            campaign = services.create_campaign(request.user, system=system, **fields,
+                                                submission_key=idempotency.token_key(request.user.pk, token))
         except idempotency.AlreadySubmitted:
             messages.info(request, "Already started: the form was sent twice, and one campaign was created.")
             return redirect("campaign-list")
@@ -54,11 +55,10 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Campaign created. Invite your players by username.")
             return redirect(campaign)
     campaigns = Campaign.objects.for_member(request.user).select_related("organiser")
-    invitations = Membership.objects.filter(user=request.user, status=Membership.INVITED).select_related(
-        "campaign__organiser")
+    invitations = Membership.objects.invitations_for(request.user)
     return render(request, "campaigns/campaign_list.html",
                   {"campaigns": campaigns, "invitations": invitations, "form": form,
-                   "submission": idempotency.token_for_form(request.POST)},
+                   "submission": idempotency.token_for_form(form["submission"].value())},
                   status=422 if form.errors else 200)
 
 
@@ -70,6 +70,7 @@ def standings(campaign: Campaign) -> list[dict]:
             # The memorial lists the dead; a reversed death is back on the roster.
             Prefetch("memorial", queryset=Memorial.objects.filter(returned_at=None).order_by("died_at", "pk")),
             "crew__characters",
+            Prefetch("crew__characters__gear", queryset=CharacterGear.objects.select_related("item")),
         )
         .annotate(
             played=Count("games", filter=Q(games__game__status=Game.APPLIED), distinct=True),
@@ -85,12 +86,12 @@ def standings(campaign: Campaign) -> list[dict]:
 @login_required
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk, allow_invited=True)
-    member = services.is_member(campaign, request.user)
+    campaign = get_campaign_for_user(request.user, pk, allow_invited=True)
+    member = user_is_member(request.user, campaign)
     context = {
         "campaign": campaign,
         "member": member,
-        "organiser": services.is_organiser(campaign, request.user),
+        "organiser": user_is_organiser(request.user, campaign),
         "invited": not member,
     }
     if member:
@@ -99,7 +100,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         mine = next((c for c in crews if c.player_id == request.user.pk), None)
         # The organiser decides every pending request; a player sees their own latest one.
         requests = EnrolmentRequest.objects.filter(campaign=campaign).select_related("crew", "player", "decided_by")
-        requests = list(requests.filter(status=EnrolmentRequest.PENDING) if organiser
+        requests = list(requests.pending() if organiser
                         else requests.filter(player=request.user).order_by("-created_at", "-pk")[:1])
         my_request = next((r for r in requests if r.player_id == request.user.pk), None)
         waiting = my_request is not None and my_request.status == EnrolmentRequest.PENDING
@@ -125,9 +126,12 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def campaign_invite(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, _form_problems(form), campaign)
     try:
-        membership = services.invite(campaign, request.user, request.POST.get("username", ""))
+        membership = services.invite(campaign, request.user, form.cleaned_data["username"])
     except services.CampaignError as exc:
         return _fail(request, exc, campaign)
     messages.success(request, f"Invited {membership.user.username}.")
@@ -137,21 +141,26 @@ def campaign_invite(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def campaign_respond(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk, allow_invited=True)
+    campaign = get_campaign_for_user(request.user, pk, allow_invited=True)
+    form = RespondForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, "Accept or decline?", "campaign-list")
+    accept = form.cleaned_data["accept"]
     try:
-        services.respond(campaign, request.user, accept=request.POST.get("accept") == "1")
+        services.respond(campaign, request.user, accept=accept)
     except services.CampaignError as exc:
         return _fail(request, exc, "campaign-list")
-    return redirect(campaign) if request.POST.get("accept") == "1" else redirect("campaign-list")
+    return redirect(campaign) if accept else redirect("campaign-list")
 
 
 @login_required
 @require_POST
 def campaign_enrol(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
-    crew = Crew.objects.filter(pk=request.POST.get("crew") or 0, owner=request.user).first()
-    if crew is None:
-        return _fail(request, "Choose one of your crews.", campaign)
+    campaign = get_campaign_for_user(request.user, pk)
+    form = EnrolForm(request.POST, owner=request.user)
+    if not form.is_valid():
+        return _fail(request, _form_problems(form), campaign)
+    crew = form.cleaned_data["crew"]
     try:
         result = services.enrol(campaign, request.user, crew)
     except services.CampaignError as exc:
@@ -168,20 +177,20 @@ def campaign_enrol(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def enrolment_decide(request: HttpRequest, pk: int, request_id: int) -> HttpResponse:
     """The organiser approves or refuses a crew that is legal only with house rules."""
-    campaign = _get_campaign_for_user(request, pk)
-    if not services.is_organiser(campaign, request.user):
-        raise Http404
+    campaign = get_campaign_for_user(request.user, pk)
+    check_user_is_organiser_or_404(request.user, campaign)
     enrolment = get_object_or_404(EnrolmentRequest.objects.select_related("crew", "player"), pk=request_id,
                                   campaign=campaign)
+    form = EnrolmentDecisionForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, _form_problems(form), campaign)
     try:
-        if request.POST.get("decision") == "approve":
+        if form.cleaned_data["decision"] == "approve":
             services.approve_enrolment(enrolment, request.user)
             messages.success(request, f"“{enrolment.crew.name}” joins the campaign with its house rules.")
-        elif request.POST.get("decision") == "refuse":
-            services.refuse_enrolment(enrolment, request.user, request.POST.get("reason", ""))
-            messages.success(request, f"“{enrolment.crew.name}” was refused.")
         else:
-            raise services.CampaignError("Approve or refuse?")
+            services.refuse_enrolment(enrolment, request.user, form.cleaned_data["reason"])
+            messages.success(request, f"“{enrolment.crew.name}” was refused.")
     except (services.CampaignError, ValueError) as exc:
         return _fail(request, exc, campaign)
     return redirect(campaign)
@@ -190,7 +199,7 @@ def enrolment_decide(request: HttpRequest, pk: int, request_id: int) -> HttpResp
 @login_required
 @require_POST
 def scenario_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     form = ScenarioForm(request.POST)
     if not form.is_valid():
         return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
@@ -205,7 +214,7 @@ def scenario_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     form = TableForm(request.POST)
     if not form.is_valid():
         return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
@@ -221,7 +230,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     entries = (
         HistoryEntry.objects.filter(campaign=campaign)
         .select_related("actor", "campaign_crew__crew", "undone_by")
@@ -231,7 +240,7 @@ def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/history.html", {
         "campaign": campaign, "page": page,
         "entries": history_text.describe(page.object_list, services.catalogue_for(campaign)),
-        "organiser": services.is_organiser(campaign, request.user), "reversible": services.REVERSIBLE,
+        "organiser": user_is_organiser(request.user, campaign), "reversible": services.REVERSIBLE,
     })
 
 
@@ -239,22 +248,24 @@ def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The player renames their campaign crew or a character, or changes notes (logged in the history)."""
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     entry = get_object_or_404(CampaignCrew.objects.select_related("campaign"), campaign=campaign, player=request.user)
+    form = CrewEditForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_problems(form))
+        return redirect("campaign-shop", pk=campaign.pk)
     # The version the form was rendered with; a form without one is treated as stale.
-    version = request.POST.get("version", "")
+    sent = form.cleaned_data
     try:
-        if request.POST.get("character"):
-            done = services.edit_character(entry, request.user, request.POST["character"],
-                                           name=request.POST.get("name"), notes=request.POST.get("notes"),
-                                           expected_version=version)
+        if sent["character"]:
+            done = services.edit_character(entry, request.user, sent["character"], name=sent["name"],
+                                           notes=sent["notes"], expected_version=sent["version"])
         else:
-            done = services.edit_crew(entry, request.user, name=request.POST.get("name"),
-                                      notes=request.POST.get("notes"), expected_version=version)
+            done = services.edit_crew(entry, request.user, name=sent["name"], notes=sent["notes"],
+                                      expected_version=sent["version"])
     except crew_edits.StaleCrew:
         return render(request, "campaigns/crew_conflict.html", {
-            "campaign": campaign, "submitted": {"name": request.POST.get("name", ""),
-                                                "notes": request.POST.get("notes", "")},
+            "campaign": campaign, "submitted": {"name": sent["name"] or "", "notes": sent["notes"] or ""},
         }, status=409)
     except (services.CampaignError, ValueError) as exc:
         messages.error(request, str(exc))
@@ -266,7 +277,7 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def history_reverse(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     entry = get_object_or_404(HistoryEntry, pk=entry_id, campaign=campaign)
     try:
         services.reverse_entry(entry, request.user)
@@ -289,14 +300,15 @@ def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     from crewbuilder import crew_service, pdf
     from crewbuilder.views.pdfs import paper_for, pdf_response
 
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     crews = standings(campaign)
     rosters = []
     for entry in crews:
         crew = Crew.objects.with_everything().get(pk=entry.crew_id)
         report = crew_service.report_for(crew)
         rosters.append({"crew": crew, "report": report, "characters": [
-            {**ch, "notes": model.notes} for model, ch in zip(crew.characters.all(), report["characters"])
+            {**ch, "notes": model.notes, "gear": model.gear_text()}
+            for model, ch in zip(crew.characters.all(), report["characters"])
         ]})
     context = {
         "campaign": campaign, "standings": crews, "rosters": rosters,

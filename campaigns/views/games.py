@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,156 +9,173 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import idempotency, services
+from campaigns.forms import (
+    OUTCOMES,
+    ConfirmGameForm,
+    GameRecordForm,
+    GenerateScenarioForm,
+    ScenarioDrawForm,
+    ShopForm,
+    WithdrawGameForm,
+)
 from campaigns.models import CampaignCrew, Game
-from campaigns.views.campaigns import _get_campaign_for_user
+from battles.record import campaign_prefill
+from campaigns.permissions import get_campaign_for_user, user_can_withdraw_game, user_is_organiser
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Complication, Item
 
-OUTCOMES = [("", "fine"), ("ooa", "out of action"), ("dead", "dead")]
+
+def _roll_effects(participants: list[dict]) -> list[dict]:
+    """The participants as ``record_game`` takes them, each chosen table rolled on once.
+    Called only with a valid form: nothing is rolled for a form sent back."""
+    rolled = []
+    for part in participants:
+        effects = []
+        for character, table in part["table_rolls"]:
+            roll = services.roll_on_table(table)
+            effects.append({
+                "character": character.pk, "name": character.name, "table": table.pk, "table_name": table.name,
+                "text": roll.row["text"], "attributes": roll.row.get("attributes", {}),
+                "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result},
+            })
+        rolled.append({"crew": part["crew"], "treasure": part["treasure"], "casualties": part["casualties"],
+                       "effects": effects})
+    return rolled
 
 
-def _crews(campaign):
-    return list(CampaignCrew.objects.filter(campaign=campaign).select_related("crew", "player")
-                .prefetch_related("crew__characters"))
-
-
-def _participants_from_post(post, crews, tables) -> tuple[list, list]:
-    chosen, problems = [], []
-    table_by_id = {str(t.pk): t for t in tables}
-    for entry in crews:
-        if post.get(f"played-{entry.pk}") != "1":
-            continue
-        try:
-            treasure = max(0, int(post.get(f"treasure-{entry.pk}") or 0))
-        except ValueError:
-            problems.append(f"Treasure for {entry.crew.name} must be a whole number.")
-            treasure = 0
-        casualties, effects = [], []
-        for character in entry.crew.characters.all():
-            outcome = post.get(f"outcome-{character.pk}", "")
-            if outcome in {"ooa", "dead"}:
-                casualties.append({"character": character.pk, "name": character.name, "outcome": outcome})
-            table = table_by_id.get(post.get(f"table-{character.pk}", ""))
-            if table is not None and outcome != "dead":
-                roll = services.roll_on_table(table)
-                effects.append({
-                    "character": character.pk, "name": character.name, "table": table.pk, "table_name": table.name,
-                    "text": roll.row["text"], "attributes": roll.row.get("attributes", {}),
-                    "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result},
-                })
-        chosen.append({"crew": entry, "treasure": treasure, "casualties": casualties, "effects": effects})
-    return chosen, problems
-
-
-def _draw_for_chosen(campaign, post, scenarios, problems) -> dict | None:
-    if (post.get("scenario_other") or "").strip():
+def _draw_for_chosen(campaign, form: ScenarioDrawForm, scenarios, problems) -> dict | None:
+    sent = form.cleaned_data
+    if sent["scenario_other"].strip():
         problems.append("Drawing a Complication works for the scenarios listed; for your own scenario, "
                         "choose its Complication (or none) below.")
         return None
-    key = next((s["key"] for s in scenarios if s["name"] == post.get("scenario")), None)
+    key = next((s["key"] for s in scenarios if s["name"] == sent["scenario"]), None)
     if key is None:
         problems.append("Choose one of the scenarios listed.")
         return None
-    return services.generate_scenario(campaign, method=post.get("draw"), pick=key)
+    return services.generate_scenario(campaign, method=sent["draw"], pick=key)
 
 
-def _keep_posted(crews, post) -> None:
-    """What the form showed, on the crews and characters: a form sent back keeps every choice."""
+def _generated(campaign, request: HttpRequest, problems: list) -> dict | None:
+    """The random scenario asked for by the page's links (?generate=deck|d12, &seed=, &pick=)."""
+    form = GenerateScenarioForm(request.GET)
+    valid = form.is_valid()
+    if not form.cleaned_data.get("generate"):
+        return None
+    if not valid:
+        problems.extend(form.errors["seed"])
+        return None
+    try:
+        return services.generate_scenario(campaign, method=form.cleaned_data["generate"],
+                                          seed=form.cleaned_data["seed"], pick=form.cleaned_data["pick"])
+    except services.CampaignError as exc:
+        problems.append(str(exc))
+        return None
+
+
+def _keep_shown(crews, shown) -> None:
+    """What the form shows, on the crews and characters: a form sent back keeps every choice."""
     for entry in crews:
-        entry.form_played = post is None or post.get(f"played-{entry.pk}") == "1"
-        entry.form_treasure = (post or {}).get(f"treasure-{entry.pk}", "0")
+        entry.form_played = shown.get(f"played-{entry.pk}") == "1"
+        entry.form_treasure = shown.get(f"treasure-{entry.pk}", "0")
         for character in entry.crew.characters.all():
-            character.form_outcome = (post or {}).get(f"outcome-{character.pk}", "")
-            character.form_table = (post or {}).get(f"table-{character.pk}", "")
+            character.form_outcome = shown.get(f"outcome-{character.pk}", "")
+            character.form_table = shown.get(f"table-{character.pk}", "")
+
+
+def battle_prefill(request: HttpRequest, campaign) -> dict | None:
+    """A finished battle of this campaign (``?battle=<id>`` on a GET) that fills the form in; 404 unless
+    the user played in it (battles.record.campaign_prefill)."""
+    if request.method != "GET" or not request.GET.get("battle"):
+        return None
+    return campaign_prefill(campaign, request.user, request.GET["battle"])
+
+
+def game_form_initial(request: HttpRequest, campaign, crews, prefill: dict | None = None) -> dict:
+    """Initial values of a new game form, by field name (see GameRecordForm): the defaults, or what a
+    finished battle says (only its crews played)."""
+    if not prefill:
+        return {}
+    post = prefill["post"]
+    return {f"played-{entry.pk}": post.get(f"played-{entry.pk}") == "1" for entry in crews} | post
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
-    crews = _crews(campaign)
+    campaign = get_campaign_for_user(request.user, pk)
+    crews = list(CampaignCrew.objects.for_game_form(campaign))
     tables = list(campaign.tables.all())
     scenarios = services.scenario_choices(campaign)
     complications = list(Complication.objects.filter(system=campaign.system))
     problems = []
-    generated = None
-    if request.GET.get("generate"):
-        try:
-            seed = int(request.GET["seed"]) if request.GET.get("seed") else None
-            generated = services.generate_scenario(campaign, method=request.GET["generate"], seed=seed,
-                                                   pick=request.GET.get("pick", ""))
-        except (services.CampaignError, ValueError) as exc:
-            problems.append(str(exc) if isinstance(exc, services.CampaignError) else "The seed must be a whole number.")
-    if request.method == "POST" and request.POST.get("draw"):
+    generated = _generated(campaign, request, problems)
+    draw = ScenarioDrawForm(request.POST or None)
+    prefill = battle_prefill(request, campaign)
+    form = GameRecordForm(request.POST or None, crews=crews, tables=tables,
+                          initial=game_form_initial(request, campaign, crews, prefill))
+    if request.method == "POST" and draw.is_valid() and draw.cleaned_data["draw"]:
         # The form's one scenario picker also draws the agreed scenario's Complication:
         # nothing is recorded, the form comes back as it was sent.
-        generated = _draw_for_chosen(campaign, request.POST, scenarios, problems)
+        generated = _draw_for_chosen(campaign, draw, scenarios, problems)
+    elif request.method == "POST" and not form.is_valid():
+        problems.extend(form.problems())
     elif request.method == "POST":
-        participants, problems = _participants_from_post(request.POST, crews, tables)
-        result = request.POST.get("result", "")
-        winner = next((p["crew"] for p in participants if str(p["crew"].pk) == result), None)
+        sent = form.cleaned_data
         try:
-            played_on = datetime.date.fromisoformat(request.POST.get("played_on", ""))
-        except ValueError:
-            problems.append("Give the date the game was played.")
-            played_on = None
-        scenario = (request.POST.get("scenario_other") or request.POST.get("scenario") or "").strip()[:100]
-        if not scenario:
-            problems.append("Which scenario was played?")
-        if result != "draw" and winner is None:
-            problems.append("Choose the winner (one of the crews that played) or a draw.")
-        if not problems:
-            try:
-                game = services.record_game(
-                    campaign, request.user, played_on=played_on, scenario=scenario,
-                    complication=request.POST.get("complication", "")[:100], participants=participants,
-                    winner=winner, is_draw=result == "draw",
-                    submission_key=idempotency.submission_key(request.user.pk, request.POST),
-                )
-            except services.CampaignError as exc:
-                problems.append(str(exc))
+            game = services.record_game(
+                campaign, request.user, played_on=sent["played_on"], scenario=sent["scenario"],
+                complication=sent["complication"], participants=_roll_effects(sent["participants"]),
+                winner=sent["winner"], is_draw=sent["is_draw"],
+                submission_key=idempotency.submission_key(request.user.pk, sent["submission"], form.content()),
+            )
+        except services.CampaignError as exc:
+            problems.append(str(exc))
+        else:
+            if getattr(game, "repeated", False):
+                messages.info(request, "This game was already recorded (the form was sent twice): "
+                                       "here it is, recorded once.")
             else:
-                if getattr(game, "repeated", False):
-                    messages.info(request, "This game was already recorded (the form was sent twice): "
-                                           "here it is, recorded once.")
-                else:
-                    messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
-                return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
-    _keep_posted(crews, request.POST if request.method == "POST" else None)
+                messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
+            return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
+    shown = form.shown()
+    _keep_shown(crews, shown)
     return render(request, "campaigns/game_form.html", {
         "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
         "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
         "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
         "complications": complications, "outcomes": OUTCOMES, "problems": problems,
-        "today": datetime.date.today().isoformat(), "post": request.POST, "generated": generated,
-        "submission": idempotency.token_for_form(request.POST),
-        "chosen_scenario": request.POST.get("scenario") or (generated["scenario"]["name"]
-                                                            if generated and generated["scenario"] else ""),
+        "today": form.default_initial()["played_on"], "post": shown, "generated": generated,
+        "submission": idempotency.token_for_form(form["submission"].value()),
+        "chosen_scenario": shown.get("scenario") or (generated["scenario"]["name"]
+                                                      if generated and generated["scenario"] else ""),
+        "prefill": prefill,
     }, status=422 if problems else 200)
 
 
 @login_required
 @require_GET
 def game_detail(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     game = get_object_or_404(Game.objects.select_related("winner__crew", "recorded_by"), pk=game_id, campaign=campaign)
     parts = list(game.participants.select_related("campaign_crew__crew", "campaign_crew__player", "confirmed_by"))
     return render(request, "campaigns/game_detail.html", {
         "campaign": campaign, "game": game, "parts": parts,
-        "organiser": services.is_organiser(campaign, request.user),
+        "organiser": user_is_organiser(request.user, campaign),
         "can_confirm": any(p.campaign_crew.player_id == request.user.pk and p.confirmed_at is None for p in parts),
-        "can_withdraw": game.status == Game.PENDING and (
-            game.recorded_by_id == request.user.pk or services.is_organiser(campaign, request.user)),
+        "can_withdraw": game.status == Game.PENDING and user_can_withdraw_game(request.user, game),
     })
 
 
 @login_required
 @require_POST
 def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     game = get_object_or_404(Game, pk=game_id, campaign=campaign)
+    form = ConfirmGameForm(request.POST)
+    for_everyone = form.is_valid() and form.cleaned_data["for_everyone"]  # anything but "1": for your own crew
     try:
-        counted = services.confirm_game(game, request.user, for_everyone=request.POST.get("for_everyone") == "1")
+        counted = services.confirm_game(game, request.user, for_everyone=for_everyone)
     except services.CampaignError as exc:
         messages.error(request, str(exc))
     else:
@@ -171,10 +186,12 @@ def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_withdraw(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     game = get_object_or_404(Game, pk=game_id, campaign=campaign)
+    form = WithdrawGameForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""  # a free text: always valid
     try:
-        services.withdraw_game(game, request.user, request.POST.get("reason", ""))
+        services.withdraw_game(game, request.user, reason)
     except services.CampaignError as exc:
         messages.error(request, str(exc))
     else:
@@ -185,18 +202,22 @@ def game_withdraw(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = get_campaign_for_user(request.user, pk)
     entry = get_object_or_404(CampaignCrew.objects.select_related("crew"), campaign=campaign, player=request.user)
     if request.method == "POST":
-        key = idempotency.token_key(request.user.pk, request.POST)
+        form = ShopForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, "; ".join(m for errors in form.errors.values() for m in errors))
+            return redirect("campaign-shop", pk=campaign.pk)
+        sent = form.cleaned_data
+        key = idempotency.token_key(request.user.pk, sent["submission"])
         try:
-            if request.POST.get("hire"):
-                hired = services.hire_character(entry, request.user, request.POST.get("name", ""), request.POST,
+            if sent["hire"]:
+                hired = services.hire_character(entry, request.user, sent["name"], form.attributes(),
                                                 submission_key=key)
                 messages.success(request, f"{hired.name} joins the crew.")
             else:
-                services.buy_gear(entry, request.user, request.POST.get("character"), request.POST.get("item", ""),
-                                  submission_key=key)
+                services.buy_gear(entry, request.user, sent["character"], sent["item"], submission_key=key)
                 messages.success(request, "Bought.")
         except idempotency.AlreadySubmitted:
             messages.info(request, "Already done: the form was sent twice, and counted once.")

@@ -15,6 +15,7 @@ from .catalogue import (
 )
 from .crews import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
 from .throttle import ThrottleHit
+from .dice import StoredRoll
 
 __all__ = [
     "User",
@@ -36,4 +37,5 @@ __all__ = [
     "CharacterBodyMod",
     "CharacterGear",
     "ThrottleHit",
+    "StoredRoll",
 ]

@@ -52,6 +52,15 @@ class Crew(models.Model):
     # House-rule overrides: [{"code", "character", "note"}]; matching findings
     # are reported as accepted, the strict "valid" answer does not change.
     accepted_findings = models.JSONField(default=list, blank=True)
+    # What the crew lists show, stored so a list never validates every crew
+    # (crewbuilder/crew_summary.py). ``summary_stamp`` is "<version>:<catalogue
+    # version>" of the state it was computed from: every edit bumps the crew's
+    # version and every catalogue or house-rule change the catalogue's, so a
+    # stamp that no longer matches means "recompute".
+    summary_points = models.PositiveIntegerField(default=0)
+    summary_status = models.CharField(max_length=16, blank=True)
+    summary_errors = models.PositiveIntegerField(default=0)
+    summary_stamp = models.CharField(max_length=32, blank=True)
 
     objects = CrewQuerySet.as_manager()
 
@@ -85,6 +94,17 @@ class Character(models.Model):
 
     def __str__(self):
         return self.name
+
+    def gear_counts(self) -> list[dict]:
+        """The items carried with their quantities, in gear order ("sword ×2"), from the prefetched gear."""
+        counts: dict = {}
+        for row in self.gear.all():
+            entry = counts.setdefault(row.item_id, {"item": row.item, "name": row.item.name, "copies": 0})
+            entry["copies"] += row.copies
+        return list(counts.values())
+
+    def gear_text(self) -> str:
+        return ", ".join(g["name"] + (f" ×{g['copies']}" if g["copies"] > 1 else "") for g in self.gear_counts())
 
 
 class CharacterTrait(models.Model):

@@ -1,4 +1,4 @@
-"""The signed-in player's settings: the only place the saved paper changes (POST)."""
+"""The player's settings: the paper PDFs print on (saved only by this POST)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

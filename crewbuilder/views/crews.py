@@ -16,7 +16,9 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,7 +26,7 @@ from django_htmx.http import retarget
 
 from core.games import registry
 from core.htmx import vary_on_htmx
-from crewbuilder import crew_edits, crew_service
+from crewbuilder import crew_edits, crew_service, editor_cache
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
 
@@ -72,6 +74,16 @@ def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> 
     return crew
 
 
+def _get_editor_crew(request: HttpRequest, pk: int) -> Crew:
+    """As ``_get_crew_for_user(full=True)``, with the characters from the cache while the crew's version holds."""
+    crew = get_object_or_404(Crew.objects.select_related("system", "owner", "campaign_entry__campaign"),
+                             pk=pk, owner=request.user)
+    url = _other_game_url(crew)
+    if url:
+        raise _OtherGame(url)
+    return crew
+
+
 def _get_shared_crew(token: str) -> Crew:
     if not token or len(token) > 64:
         raise Http404
@@ -88,10 +100,13 @@ def _get_shared_crew(token: str) -> Crew:
 @login_required
 @require_GET
 def crew_list(request: HttpRequest) -> HttpResponse:
-    rows = crew_service.list_rows(request.user)
+    search = request.GET.get("q", "").strip()[:100]
+    page = crew_service.list_page(request.user, search, request.GET.get("page") or 1)
     other_games = [{"title": g.crew_list.title, "template": g.crew_list.template, "rows": g.crew_list.rows(request.user)}
                    for g in registry.games() if g.crew_list is not None]
-    return render(request, "crewbuilder/crew_list.html", {"rows": rows, "other_games": other_games})
+    return render(request, "crewbuilder/crew_list.html", {
+        "rows": page.rows, "page": page, "search": search, "other_games": other_games,
+    })
 
 
 @login_required
@@ -159,7 +174,7 @@ def _campaign_entry(crew: Crew):
 @require_GET
 @_redirect_other_games
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    crew = _get_crew_for_user(request, pk, full=True)
+    crew = _get_editor_crew(request, pk)
     if _campaign_entry(crew) is not None:
         # A campaign copy is read-only here: its page says how to change it through the campaign.
         if request.htmx:
@@ -167,8 +182,19 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
             response["HX-Redirect"] = reverse("crew-detail", args=[pk])
             return vary_on_htmx(response)
         return redirect("crew-detail", pk=pk)
-    template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-    return vary_on_htmx(render(request, template, _editor_context(request, crew, request.GET.get("open"))))
+    open_character = request.GET.get("open") or ""
+    if not open_character.isdigit():
+        open_character = ""
+
+    def draw(csrf_token):
+        editor_cache.load_characters(crew)
+        return render_to_string("crewbuilder/crew_edit.html#editor",
+                                _editor_context(request, crew, open_character, csrf_token=csrf_token), request)
+
+    editor_html = mark_safe(editor_cache.rendered(request, crew, f"editor:{open_character}", draw))
+    if request.htmx:
+        return vary_on_htmx(HttpResponse(editor_html))
+    return vary_on_htmx(render(request, "crewbuilder/crew_edit.html", {"crew": crew, "editor_html": editor_html}))
 
 
 @login_required
@@ -211,6 +237,33 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
 
 
+@login_required
+@require_GET
+@_redirect_other_games
+def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
+    """A folded character's controls, fetched when the player opens it (the editor draws only the open one)."""
+    crew = _get_editor_crew(request, pk)
+    editor = reverse("crew-edit", args=[pk])
+    if not request.htmx or _campaign_entry(crew) is not None:
+        # Not a piece of a page: the editor with this character open (a campaign copy's editor says where to go).
+        url = f"{editor}?open={character_id}#character-{character_id}"
+        if request.htmx:
+            response = HttpResponse()
+            response["HX-Redirect"] = reverse("crew-detail", args=[pk])
+            return vary_on_htmx(response)
+        return vary_on_htmx(redirect(url))
+    def draw(csrf_token):
+        editor_cache.load_characters(crew)
+        context = _editor_context(request, crew, character_id, csrf_token=csrf_token)
+        ch = next((ch for ch in context["view"]["characters"] if ch["model"].pk == character_id), None)
+        if ch is None:
+            raise Http404
+        return render_to_string("crewbuilder/_character_body.html",
+                                {**context, "ch": ch, "c": ch["model"], "version": crew.version}, request)
+
+    return vary_on_htmx(HttpResponse(editor_cache.rendered(request, crew, f"card:{character_id}", draw)))
+
+
 def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
     """Which character to show expanded after an edit: a new one, the edited one, else the one open before.
 
@@ -247,7 +300,8 @@ def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
 @require_GET
 @_redirect_other_games
 def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> HttpResponse:
-    crew = _get_crew_for_user(request, pk, full=True)
+    crew = _get_editor_crew(request, pk)
+    editor_cache.load_characters(crew)
     picker = crew_service.picker(crew, character_id, kind, request.GET.get("q", "")[:100])
     if picker is None:
         raise Http404

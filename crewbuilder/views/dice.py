@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import resolve, reverse
+from django.views.decorators.http import require_GET, require_POST
 
-from crewbuilder import dice_service
+from crewbuilder import dice_links, dice_service
+from crewbuilder.models import StoredRoll
 from core.htmx import vary_on_htmx
 from rules import OddsRequestError, odds, rolls
 from rules.cybernekro import engine as cn
@@ -50,15 +51,25 @@ def _percent(p) -> str:
 
 def _attack_context(request: HttpRequest) -> dict:
     params = request.GET
-    characters = dice_service.visible_characters(request.user, request.session.get("seen_shares", []))
+    search = params.get("crews_q", "").strip()[:100]
+    characters = dice_service.visible_characters(request.user, request.session.get("seen_shares", []), search,
+                                                 (params.get("attacker", ""), params.get("target", "")))
     npc_list = dice_service.npcs()
     attacker = dice_service.attacker_side(params, characters)
     target = dice_service.target_side(params, characters, npc_list)
     inputs, errors = dice_service.build_inputs(params, attacker, target)
     context = {"characters": characters, "npcs": npc_list, "attacker": attacker, "target": target,
-               "params": params, "complications": dice_service.COMPLICATION_CHOICES,
-               "chosen_complications": params.getlist("complication"), "errors": errors}
+               "params": params, "complications": dice_service.COMPLICATION_CHOICES, "crews_q": search,
+               "dice_crews": dice_service.DICE_CREWS, "fate_cards": FATE_CARDS,
+               "chosen_complications": params.getlist("complication"), "errors": errors,
+               "pickers": _pickers(attacker, target), "show_all_weapons": params.get("all_weapons") == "1",
+               "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
+               "target_fields": _stat_fields(target, TARGET_FIELDS)}
     if inputs:
+        if target.typed:
+            target.label = dice_service.typed_target_label(inputs.target)
+        if inputs.weapon_entry.get("not_carried"):
+            context["show_all_weapons"] = True
         answer = cn.attack_odds_for_plan(inputs.plan)
         context.update(
             inputs=inputs,
@@ -70,6 +81,44 @@ def _attack_context(request: HttpRequest) -> dict:
             share_query=_share_query(params, attacker, target, inputs),
         )
     return context
+
+
+ATTACKER_FIELDS = (("a_agility", "Agility", -9, 9), ("a_discipline", "Discipline", -9, 9), ("a_strength", "Strength", -9, 9))
+TARGET_FIELDS = (("t_toughness", "Toughness", -9, 9), ("t_strength", "Strength", -9, 9), ("t_armor", "Armor", 0, 9))
+
+
+def _stat_fields(side, fields) -> list[dict]:
+    """A side's number fields, filled from its character; a changed one keeps the character's own value to show."""
+    out = []
+    for name, label, low, high in fields:
+        value = side.stats.get(name, "")
+        own = side.overrides.get(name)
+        out.append({"name": name, "label": label, "value": 0 if value in ("", None) else value, "min": low,
+                    "max": high, "changed": own is not None, "own": own})
+    return out
+
+
+def _pickers(attacker, target) -> list[dict]:
+    """The trait, body-mod and gear pickers of both sides: names to tick, the side's own ticked."""
+    options = dice_service.picker_options()
+    out = []
+    for side, field_name, label, kind in ((attacker, "a_traits", "Traits", "traits"),
+                                          (attacker, "a_body_mods", "Body-mods", "body_mods"),
+                                          (target, "t_traits", "Traits", "traits"),
+                                          (target, "t_body_mods", "Body-mods", "body_mods"),
+                                          (target, "t_gear", "Gear", "gear")):
+        chosen = {cn.slug(p) for p in str(side.stats.get(field_name, "")).split(",") if p.strip()}
+        known = {o["slug"] for o in options[kind]}
+        own = side.overrides.get(field_name)
+        out.append({
+            "side": "attacker" if side is attacker else "target", "name": field_name, "label": label,
+            "options": [{**o, "checked": o["slug"] in chosen} for o in options[kind]],
+            "chosen": [o["name"] for o in options[kind] if o["slug"] in chosen],
+            "unknown": sorted(chosen - known),
+            "changed": own is not None,
+            "own": [o["name"] for o in options[kind] if o["slug"] in str(own or "").split(",")],
+        })
+    return out
 
 
 def _compare(inputs: dice_service.AttackInputs, attacker) -> list[dict]:
@@ -105,7 +154,7 @@ def _share_query(params, attacker, target, inputs) -> str:
     query["attacker"], query["target"] = "typed", "typed"
     query["weapon"] = inputs.weapon_entry["slug"]
     query["action"] = inputs.action
-    for key in ("t_wounds", "t_prone", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
+    for key in ("t_wounds", "t_prone", "t_queen", "card", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
         if params.get(key):
             query[key] = params[key]
     query.setlist("complication", params.getlist("complication"))
@@ -123,7 +172,7 @@ def _with_new_seed(url_name: str, request: HttpRequest, *args) -> HttpResponse:
 def dice_home(request: HttpRequest) -> HttpResponse:
     context = _attack_context(request)
     context["log"] = request.session.get("dice_log", [])
-    template = "dice/home.html#odds" if request.htmx else "dice/home.html"
+    template = "dice/home.html#attack" if request.htmx else "dice/home.html"
     return vary_on_htmx(render(request, template, context, status=422 if context["errors"] else 200))
 
 
@@ -140,10 +189,53 @@ def attack_roll(request: HttpRequest) -> HttpResponse:
         query.pop("seed", None)
         return redirect(f"{reverse('dice-home')}?{query.urlencode()}")
     roll = rolls.planned_attack(random.Random(seed), inputs.plan, seed)
-    context.update(roll=roll, outcome_label=roll.summary, seed=seed)
+    context.update(roll=roll, outcome_label=roll.summary, seed=seed, seed_text=str(seed),
+                   follow_ups=_follow_ups(inputs, roll))
     _remember(request, f"{inputs.weapon_entry['name']} vs {context['target'].label}: {roll.summary}",
               f"{reverse('dice-attack-roll')}?{context['share_query']}&seed={seed}")
     return render(request, "dice/attack_roll.html", context)
+
+
+@require_POST
+def short_link(request: HttpRequest) -> HttpResponse:
+    """Store the roll on this page and go to its short link."""
+    form = dice_links.ShortLinkForm(request.POST)
+    if not form.is_valid():
+        return render(request, "dice/short_link_refused.html", {"form": form}, status=422)
+    stored = dice_links.store(form.cleaned_data["link"])
+    return redirect("dice-stored-roll", token=stored.token)
+
+
+@require_GET
+def stored_roll(request: HttpRequest, token: str) -> HttpResponse:
+    """The stored roll, shown at its short link (the same dice for everyone)."""
+    stored = get_object_or_404(StoredRoll, token=token[:16])
+    path, _, query = stored.link.partition("?")
+    match = resolve(path)
+    request.GET = QueryDict(query)
+    request.short_link = request.build_absolute_uri(reverse("dice-stored-roll", args=[stored.token]))
+    return match.func(request, *match.args, **match.kwargs)
+
+
+def _follow_ups(inputs: dice_service.AttackInputs, roll: rolls.Roll) -> list[dict]:
+    """Every roll the rules call for after this one, as a link to that quick roll (with its rule's text)."""
+    from rules.follow_ups import after_attack
+
+    found = after_attack(inputs.action, inputs.weapon, list(inputs.weapon_entry.get("keywords") or []), inputs.plan,
+                         cn.Outcome(roll.get("to_hit")), roll.get("wounds_after", 0),
+                         roll.outcome == cn.TargetState.OUT_OF_ACTION.value, roll.get("stagger_rolled", False))
+    texts = dice_service.keyword_texts([f.keyword for f in found if f.keyword])
+    out = []
+    for f in found:
+        query = QueryDict(mutable=True)
+        for name, value in f.values:
+            if value is True:
+                query[name] = "1"
+            elif value is not False and value not in (None, ""):
+                query[name] = str(value)
+        out.append({"key": f.key, "name": f.name, "asks": f.asks, "rule": texts.get(f.keyword, ""),
+                    "url": f"{reverse('dice-quick', args=[f.roll])}?{query.urlencode()}"})
+    return out
 
 
 def _remember(request, text: str, url: str) -> None:
@@ -163,12 +255,21 @@ class Field:
     default: int | str = 0
     low: int = -20
     high: int = 20
-    kind: str = "number"  # "number", "check" or "text"
+    kind: str = "number"  # "number", "check", "text", "choice" or "names" (a picker of trait names)
+    choices: tuple = ()  # for "choice": (value, label) pairs
 
+
+# The fate cards an Attribute Test can take (rules, Fate Cards): the engine's names; a numbered card's sign
+# is the player's choice, so each is offered both ways.
+FATE_CARDS = (("", "No fate card"), ("ace", "Ace: passes without rolling"),
+              *((f"{n:+d}", f"Numbered card {n:+d}") for sign in (1, -1) for n in (sign * v for v in range(2, 11))),
+              ("jack-critical", "Jack: a regular success becomes a Critical"),
+              ("jack-fumble", "Jack: a regular failure becomes a Fumble"))
 
 QUICK = {
     "test": ("Attribute test", (Field("modifier", "Attribute + modifiers"),
-                                Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"))),
+                                Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"),
+                                Field("card", "Fate card", "", kind="choice", choices=FATE_CARDS))),
     "damage": ("Damage roll", (Field("dice", "Damage dice (every bonus die included)", 2, 0, 40),
                                Field("armor", "Armor", 0, 0, 50), Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
                                Field("keywords", "Keywords", "", kind="text"),
@@ -177,7 +278,7 @@ QUICK = {
     "morale": ("Morale Phase", (Field("discipline", "Discipline"), Field("dread", "Dread", 1, 0, cn.MAX_DREAD),
                                 Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
                                 Field("allies_in_los", "Allies in LoS", 0, 0, 50),
-                                Field("traits", "Traits", "", kind="text"))),
+                                Field("traits", "Traits", "", kind="names"))),
     "panic": ("Soylent Ghoul panic", (Field("nerve", "Nerve", 6), Field("tokens", "Panic tokens already on it", 0, 0, 20))),
     "ghoul-dice": ("Ghoul dice", (Field("dice", "Dice (3, or 2 on Stalker/Hunter)", 3, 2, 3),)),
     "ghoul-battle": ("Ghoulash: Ghoul battle", (Field("strength", "Ghoul strength", 5, 0, 30),
@@ -185,7 +286,7 @@ QUICK = {
                                                 Field("icv", "Initial Combat Value", 1, -20, 30))),
 }
 CARD_FIELDS = (("played", "Value cards played"), ("challenge", "Challenge (up to two cards)"), ("response", "Response"))
-PLACEHOLDERS = {"keywords": "Overkill, Piercing 2, Energy, Electric", "traits": "jinxed, demonic"}
+PLACEHOLDERS = {"keywords": "Overkill, Piercing 2, Energy, Electric", "traits": "Jinxed, Demonic (names)"}
 
 
 def _words(text: str) -> list[str]:
@@ -207,14 +308,30 @@ def _values(kind: str, params, errors: list) -> dict:
             values[f.name] = dice_service.number(params, f.name, f.label, f.default, f.low, f.high, errors)
         elif f.kind == "check":
             values[f.name] = params.get(f.name) in ("1", "on", "true")
+        elif f.kind == "names":
+            values[f.name] = dice_service.multi(params, f.name)
+        elif f.kind == "choice":
+            value = params.get(f.name, f.default)
+            if value not in dict(f.choices):
+                errors.append(f"{f.label}: choose one from the list (got “{value}”).")
+                value = f.default
+            values[f.name] = value
         else:
             values[f.name] = params.get(f.name, f.default)
     return values
 
 
+def _card(value: str):
+    """A FATE_CARDS value -> the engine's card ("ace", "jack-…", or a signed int)."""
+    return int(value) if value[:1] in "+-" else value
+
+
 def _odds_request(kind: str, v: dict) -> dict:
     if kind == "test":
-        return {"roll": "test", "modifier": v["modifier"], "jinxed": v["jinxed"]}
+        request = {"roll": "test", "modifier": v["modifier"], "jinxed": v["jinxed"]}
+        if v["card"]:
+            request["card"] = _card(v["card"])
+        return request
     if kind == "damage":
         return {"roll": "damage", "dice": v["dice"], "keywords": _words(v["keywords"]), "armor": v["armor"],
                 "wounds": v["wounds"], "shield": v["shield"]}
@@ -249,7 +366,7 @@ def _odds_groups(kind: str, exact: dict) -> dict:
 def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
     rng = random.Random(seed)
     if kind == "test":
-        return rolls.test(rng, v["modifier"], v["jinxed"], seed=seed)
+        return rolls.test(rng, v["modifier"], v["jinxed"], seed=seed, card=_card(v["card"]) if v["card"] else None)
     if kind == "damage":
         return rolls.damage(rng, v["dice"], cn.Keywords.parse(_words(v["keywords"])), v["armor"], v["wounds"],
                             v["shield"], seed=seed)
@@ -261,6 +378,13 @@ def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
     if kind == "panic":
         return rolls.panic(rng, v["nerve"], v["tokens"], seed=seed)
     return rolls.ghoul_dice(rng, v["dice"], seed=seed)
+
+
+def _name_options(value: str) -> list[dict]:
+    """The Morale Phase's traits by name, ticked as in ``value`` (names or slugs, comma-separated)."""
+    chosen = {cn.slug(p) for p in (value or "").split(",") if p.strip()}
+    return [{**o, "checked": o["slug"] in chosen} for o in dice_service.picker_options(kinds=("traits",))["traits"]
+            if o["slug"] in dice_service.MORALE_TRAITS]
 
 
 def _field_message(message: str, fields) -> str:
@@ -302,7 +426,8 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     values = _values(kind, params, errors)
     character, characters = None, []
     if kind == "morale":
-        characters = [c for c in dice_service.visible_characters(request.user) if c["own"]]
+        characters = [c for c in dice_service.visible_characters(request.user, picked=(params.get("character", ""),))
+                      if c["own"]]
         character = dice_service.morale_character(params, characters)
         if character:
             values.update(discipline=character["discipline"], traits=character["traits"])
@@ -331,7 +456,8 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
         _remember(request, f"{title}: {roll.summary}", f"{reverse('dice-quick', args=[kind])}?{share_query}")
     context = {
         "kind": kind, "title": title, "errors": errors, "odds": odds_groups, "roll": roll, "seed": seed,
-        "fields": [{"field": f, "value": values[f.name], "placeholder": PLACEHOLDERS.get(f.name, "")} for f in fields],
+        "fields": [{"field": f, "value": values[f.name], "placeholder": PLACEHOLDERS.get(f.name, ""),
+                    "options": _name_options(values[f.name]) if f.kind == "names" else []} for f in fields],
         "card_fields": [(n, label, cards[n]) for n, label in CARD_FIELDS] if kind == "ghoul-battle" else [],
         "characters": characters, "character": character, "params": params, "share_query": share_query,
     }

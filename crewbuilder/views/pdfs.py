@@ -38,11 +38,11 @@ def pdf_response(data: bytes, filename: str, *, shared: bool = False) -> HttpRes
 
 
 def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpResponse:
-    from crewbuilder.crew_service import report_for
-    from crewbuilder.validation import crew_to_data
+    # From the shared PDF cache, or a "preparing" page while the task worker
+    # renders it, or a refusal over budget (crewbuilder.pdf_tasks.PdfMiddleware).
+    from crewbuilder.pdf_tasks import roster_pdf_for
 
-    catalogue = pdf.Catalogue.from_db(crew.system)
-    data = pdf.roster_pdf(crew_to_data(crew), report_for(crew), catalogue, paper_for(request))
+    data = roster_pdf_for(crew.pk, paper_for(request))
     return pdf_response(data, pdf.pdf_filename(crew.name, "roster"), shared=shared)
 
 
@@ -50,7 +50,7 @@ def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpRe
 @require_GET
 def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
     # A Soylent Ghoul drone set has no roster (its printables are on its own page).
-    crew = get_object_or_404(Crew.objects.with_everything().exclude(system__slug="soylent-ghoul"), pk=pk, owner=request.user)
+    crew = get_object_or_404(Crew.objects.exclude(system__slug="soylent-ghoul"), pk=pk, owner=request.user)
     return _roster(request, crew)
 
 
@@ -58,7 +58,7 @@ def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
 def crew_roster_shared(request: HttpRequest, token: str) -> HttpResponse:
     if not token or len(token) > 64:
         raise Http404
-    crew = get_object_or_404(Crew.objects.with_everything().exclude(system__slug="soylent-ghoul"), share_token=token)
+    crew = get_object_or_404(Crew.objects.exclude(system__slug="soylent-ghoul"), share_token=token)
     return _roster(request, crew, shared=True)
 
 

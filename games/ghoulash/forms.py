@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django import forms
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxLengthValidator, MaxValueValidator
 
-from rules import ghoulash as gh
+from crewbuilder import limits
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
+from rules import ghoulash as gh
 
 STAT_MIN = {"initial_combat_value": 0, "movement": 1, "health": 1}
 COUNT_MAX = 99
@@ -77,6 +78,12 @@ class CardForm(forms.ModelForm):
         self.fields["card_type"].choices = [("", "— choose —")] + BoxCard.TYPES
         self.fields["count"].required = True
         self.fields["count"].min_value = 0
+        # Bounds that keep the printed decks small (crewbuilder/limits.py); validators, as
+        # setting max_value/max_length after the field is built adds none.
+        self.fields["count"].max_value = limits.CARD_COUNT_MAX
+        self.fields["count"].validators.append(MaxValueValidator(limits.CARD_COUNT_MAX))
+        self.fields["text"].max_length = limits.CARD_TEXT_MAX
+        self.fields["text"].validators.append(MaxLengthValidator(limits.CARD_TEXT_MAX))
         self.fields["value"].help_text = (f"Value cards {gh.MIN_CARD_VALUE}–{gh.VALUE_CARD_MAX}; Specialty Value cards up to "
                                           f"{gh.MAX_CARD_VALUE}; blank for every other type (only these two are put "
                                           "down as Values).")

@@ -8,7 +8,7 @@ Value 1, a strength-5 Ghoul's 2 VP) come from the catalogue, never from here.
 
 A ``Game`` copies the box's numbers and decks when it starts (a later box edit
 cannot change a running game). ``Player.hand`` and the unrevealed ``TileToken``
-kinds are secrets: only ``games.ghoulash.services.table`` reads them for display, a
+kinds are secrets: only ``games.ghoulash.presenter.table`` reads them for display, a
 hand for its owner only, a token once revealed.
 """
 

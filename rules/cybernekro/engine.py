@@ -160,6 +160,7 @@ class Target:
     body_mods: frozenset = frozenset()
     gear: frozenset = frozenset()
     dread: int = 0
+    queen: bool = False  # its player holds a Queen for it (fate card): an OoA with < 6 Wounds is a Wound
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,7 @@ class Situation:
     touching_terrain: bool = True   # stealth suit works only in base contact with terrain
     stagger_into_obstacle: bool = False  # a failed Stagger test pushes into an obstacle: drops Prone
     tough_it_out: bool = True       # the target tries Tough it Out (odds-format: always)
+    card: object = None             # a fate card on the hit roll: "ace", "jack-critical", "jack-fumble" or a signed 2..10
 
 
 LIGHT_SOURCES = frozenset({"lantern", "spot-light"})
@@ -270,20 +272,31 @@ class TestEvent:
     jinxed: bool = False
     dice_count: int = 1
     reroll_failures: bool = False  # Surrounded
+    # A fate card (rules, Fate Cards): "ace" passes without rolling; "jack-critical" / "jack-fumble" are
+    # played after the (final) roll. A numbered card is already in ``modifier``.
+    card: object = None
 
     def distribution(self) -> dict:
+        if self.card == "ace":
+            return {Outcome.CRITICAL: ZERO, Outcome.SUCCESS: ONE, Outcome.FAILURE: ZERO, Outcome.FUMBLE: ZERO}
         dist = hit_roll_distribution(self.modifier, self.jinxed, self.dice_count)
-        return surrounded_reroll(dist) if self.reroll_failures else dist
+        dist = surrounded_reroll(dist) if self.reroll_failures else dict(dist)
+        return _jack(dist, self.card)
 
     def sample(self, rng: random.Random) -> Outcome:
         """The same roll as :meth:`roll` (same generator calls), without the log."""
+        if self.card == "ace":
+            return Outcome.SUCCESS
         n = self.dice_count
         outcome = classify_auto(tuple(rng.randint(1, 20) for _ in range(n)), self.modifier, self.jinxed)
         if self.reroll_failures and not outcome.passed:
             outcome = classify_auto(tuple(rng.randint(1, 20) for _ in range(n)), self.modifier, self.jinxed)
-        return outcome
+        return _jack_outcome(outcome, self.card)
 
     def roll(self, rng: random.Random) -> tuple[Outcome, dict]:
+        if self.card == "ace":
+            return Outcome.SUCCESS, {"what": self.what, "d20": [], "modifier": self.modifier, "card": "ace",
+                                     "outcome": Outcome.SUCCESS.value}
         faces = tuple(rng.randint(1, 20) for _ in range(self.dice_count))
         outcome = classify_auto(faces, self.modifier, self.jinxed)
         log = {"what": self.what, "d20": list(faces), "modifier": self.modifier, "outcome": outcome.value}
@@ -291,7 +304,30 @@ class TestEvent:
             again = tuple(rng.randint(1, 20) for _ in range(self.dice_count))
             outcome = classify_auto(again, self.modifier, self.jinxed)
             log.update({"rerolled": list(faces), "d20": list(again), "outcome": outcome.value})
-        return outcome, log
+        played = _jack_outcome(outcome, self.card)
+        if played is not outcome:
+            log.update({"card": self.card, "rolled": outcome.value, "outcome": played.value})
+        return played, log
+
+
+def _jack(dist: dict, card) -> dict:
+    """A Jack played after the roll: a regular success becomes a Critical, or a regular failure a Fumble."""
+    dist = dict(dist)
+    if card == "jack-critical":
+        dist[Outcome.CRITICAL] += dist[Outcome.SUCCESS]
+        dist[Outcome.SUCCESS] = ZERO
+    elif card == "jack-fumble":
+        dist[Outcome.FUMBLE] += dist[Outcome.FAILURE]
+        dist[Outcome.FAILURE] = ZERO
+    return dist
+
+
+def _jack_outcome(outcome: Outcome, card) -> Outcome:
+    if card == "jack-critical" and outcome is Outcome.SUCCESS:
+        return Outcome.CRITICAL
+    if card == "jack-fumble" and outcome is Outcome.FAILURE:
+        return Outcome.FUMBLE
+    return outcome
 
 
 @dataclass(frozen=True)
@@ -491,6 +527,7 @@ class HitPlan:
     monstrous: bool
     stagger_prone: bool      # Stagger and a failed test drops it Prone
     critical_wound: bool = True  # a critical hit's extra Wound (not for Splash secondaries)
+    queen: bool = False  # a Queen is played if the hit would take it OoA (see _queen)
 
 
 class HitState(NamedTuple):
@@ -502,6 +539,7 @@ class HitState(NamedTuple):
     gained: int = 0
     organs: bool = False
     knocked: bool = False
+    queen_played: bool = False
 
     @property
     def group(self) -> TargetState:
@@ -547,11 +585,24 @@ def _knock_prone(state: HitState, plan: HitPlan) -> HitState:
     return state._replace(prone=True, knocked=True)
 
 
+def _queen(state: HitState, plan: HitPlan) -> tuple[HitState, HitPlan]:
+    """The Queen: "Play when a model with less than 6 Wounds would go OoA. The model suffers a Wound instead."
+
+    Played on the hit's OoA (the damage table's results are cumulative, so the
+    OoA is the end of the hit: reading R37), once: the plan comes back without it.
+    """
+    if plan.queen and state.ooa and state.wounds < MAX_WOUNDS:
+        state = state._replace(ooa=False, wounds=state.wounds + 1, gained=state.gained + 1, queen_played=True)
+        return state, replace(plan, queen=False)
+    return state, plan
+
+
 def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
     """Resolve one hit on the target; returns its state afterwards."""
     state = HitState(plan.wounds, plan.prone, organs=plan.extra_organs)
     if critical and plan.critical_wound:
         state = _gain_wound(draw, plan, state)
+        state, plan = _queen(state, plan)
         if state.ooa:
             return state
     row = draw(DamageRowEvent(plan.dice, plan.keep, plan.reroll, plan.armor, state.wounds))
@@ -569,6 +620,7 @@ def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
         state = _knock_prone(state, plan)
     if row >= Row.CRITICAL:
         state = state._replace(ooa=True)
+    state, plan = _queen(state, plan)
     if plan.stagger_prone and not state.ooa and not state.prone and not plan.monstrous:
         if not draw(_toughness_test(plan, state, "stagger")).passed:
             state = state._replace(prone=True, knocked=True)
@@ -639,7 +691,11 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
     if kw.auto and situation.auto:
         dice_count = kw.auto
         mod -= 2
-    to_hit = TestEvent("to hit", mod, "jinxed" in attacker.traits, dice_count, situation.surrounded)
+    card = situation.card
+    if isinstance(card, int) and not isinstance(card, bool):
+        mod += card  # a numbered card modifies the final result (its sign the player's)
+        card = None
+    to_hit = TestEvent("to hit", mod, "jinxed" in attacker.traits, dice_count, situation.surrounded, card)
 
     # --- damage -------------------------------------------------------
     hazard = "hazard-suit" in gear
@@ -682,6 +738,7 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
         monstrous="monstrous" in traits,
         stagger_prone=kw.has("stagger") and situation.stagger_into_obstacle,
         critical_wound=not (kw.has("splash") and situation.splash_secondary),
+        queen=target.queen,
     )
     return AttackPlan(to_hit, hit)
 

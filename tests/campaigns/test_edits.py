@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from campaigns import services
 from campaigns.models import HistoryEntry
+from campaigns.services import reversal
 from crewbuilder.models import Character, Crew
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_edit_failure_applies_nothing(campaign, user, two_crews, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(services, "_log", explode)
+    monkeypatch.setattr("campaigns.services.edits._log", explode)
     with pytest.raises(RuntimeError):
         services.edit_character(mine, user, character.pk, name="Lost")
     with pytest.raises(RuntimeError):
@@ -71,13 +72,13 @@ def test_edit_reversal_failure_applies_nothing(campaign, user, two_crews, monkey
     character = mine.crew.characters.first()
     services.edit_character(mine, user, character.pk, name="Renamed")
     entries = HistoryEntry.objects.count()
-    real_log = services._log
+    real_log = reversal._log
 
     def log_then_fail(*args, **kwargs):
         real_log(*args, **kwargs)
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(services, "_log", log_then_fail)
+    monkeypatch.setattr(reversal, "_log", log_then_fail)
     with pytest.raises(RuntimeError):
         services.reverse_entry(HistoryEntry.objects.get(kind="edit"), user)
     character.refresh_from_db()

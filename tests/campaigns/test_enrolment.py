@@ -101,7 +101,7 @@ def test_approval_failure_applies_nothing(campaign, user, member, house_crew, mo
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(services, "_log", explode)
+    monkeypatch.setattr("campaigns.services.enrolment._log", explode)
     with pytest.raises(RuntimeError):
         services.approve_enrolment(request, user)
     request.refresh_from_db()

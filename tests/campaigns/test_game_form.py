@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import Game
+from campaigns.forms import GameRecordForm
+from campaigns.models import CampaignCrew, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +54,75 @@ def test_drawing_for_your_own_scenario_says_what_to_do(client, campaign, user, t
     assert response.status_code == 422 and not Game.objects.exists()
     html = response.content.decode()
     assert "for your own scenario, choose its Complication" in html and 'value="Bridge at dawn"' in html
+
+
+@pytest.fixture
+def table_rolls(monkeypatch):
+    """Every die rolled on a campaign table, counted where the roll happens."""
+    from campaigns.services import tables
+
+    rolls = []
+    real = tables.roll_table_die
+
+    def counted(die, seed):
+        rolls.append(die)
+        return real(die, seed)
+
+    monkeypatch.setattr(tables, "roll_table_die", counted)
+    return rolls
+
+
+def _form_with_a_table_roll(campaign, user, mine, theirs, **changes):
+    table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Scarred")
+    hurt = mine.crew.characters.first()
+    return {"played_on": "2026-11-20", "scenario": "Exploration", "result": str(mine.pk),
+            f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1", f"treasure-{mine.pk}": "2",
+            f"table-{hurt.pk}": str(table.pk), **changes}
+
+
+@pytest.mark.parametrize("changes", [
+    {"result": ""},  # no winner
+    {"played_on": "last Tuesday"},
+    {"scenario": "", "scenario_other": ""},
+    {"treasure-MINE": "lots"},
+    {"played-THEIRS": ""},  # one crew only
+], ids=["no-winner", "bad-date", "no-scenario", "bad-treasure", "one-crew"])
+def test_an_invalid_game_form_rolls_nothing(client, campaign, user, two_crews, table_rolls, changes):
+    mine, theirs = two_crews
+    changes = {k.replace("MINE", str(mine.pk)).replace("THEIRS", str(theirs.pk)): v for k, v in changes.items()}
+    client.force_login(user)
+    response = client.post(reverse("game-create", args=[campaign.pk]),
+                           _form_with_a_table_roll(campaign, user, mine, theirs, **changes))
+    assert response.status_code == 422 and not Game.objects.exists()
+    assert table_rolls == []
+
+
+def test_a_valid_game_form_rolls_each_chosen_table_once(client, campaign, user, two_crews, table_rolls):
+    mine, theirs = two_crews
+    client.force_login(user)
+    response = client.post(reverse("game-create", args=[campaign.pk]),
+                           _form_with_a_table_roll(campaign, user, mine, theirs))
+    assert response.status_code == 302 and Game.objects.count() == 1
+    assert table_rolls == ["D6"]
+
+
+def test_a_negative_treasure_is_refused_not_changed(client, campaign, user, two_crews):
+    mine, theirs = two_crews
+    client.force_login(user)
+    data = {"played_on": "2026-11-20", "scenario": "Exploration", "result": str(mine.pk),
+            f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1", f"treasure-{mine.pk}": "-3"}
+    response = client.post(reverse("game-create", args=[campaign.pk]), data)
+    assert response.status_code == 422 and not Game.objects.exists()
+    assert "Treasure for Saints cannot be negative." in response.content.decode()
+
+
+def test_a_new_game_form_shows_its_initial_values(campaign, user, two_crews):
+    """What a pre-filled form (e.g. from a tracked battle) shows; without initial values every crew played."""
+    mine, theirs = two_crews
+    crews = list(CampaignCrew.objects.for_game_form(campaign))
+    plain = GameRecordForm(crews=crews, tables=[]).shown()
+    assert plain[f"played-{mine.pk}"] == plain[f"played-{theirs.pk}"] == "1" and "result" not in plain
+    filled = GameRecordForm(crews=crews, tables=[], initial={
+        "result": mine.pk, f"treasure-{mine.pk}": 3, f"played-{theirs.pk}": False, "played_on": "2026-11-20"}).shown()
+    assert filled["result"] == str(mine.pk) and filled[f"treasure-{mine.pk}"] == "3"
+    assert filled[f"played-{theirs.pk}"] == "" and filled["played_on"] == "2026-11-20"

@@ -79,13 +79,11 @@ def test_a_form_sent_back_with_problems_keeps_its_token(client, campaign, user, 
 @pytest.mark.django_db
 def test_the_key_belongs_to_the_recorder(campaign, user, other_user, two_crews, today):
     """Another member replaying someone's token records their own game, not a link to the first."""
-    from django.http import QueryDict
-
     from campaigns import idempotency
 
-    post = QueryDict(mutable=True)
-    post["submission"] = "a" * 24
-    assert idempotency.submission_key(user.pk, post) != idempotency.submission_key(other_user.pk, post)
+    content = {"scenario": "Exploration"}
+    assert idempotency.submission_key(user.pk, "a" * 24, content) != idempotency.submission_key(other_user.pk, "a" * 24, content)
+    assert idempotency.submission_key(user.pk, "", content) != idempotency.submission_key(other_user.pk, "", content)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,8 +11,8 @@ pytestmark = pytest.mark.django_db
 # session, user, your campaigns (one union query), your invitations
 LIST_QUERIES = 4
 # session, user, crews, campaigns, invitations, games awaiting confirmation, then one query for each
-# other game at the table (Soylent Ghoul, Ghoulash, the Slasher trial, the Ghoul role)
-HOME_QUERIES = 10
+# game registered at the table (Cybernekr0 battles, Soylent Ghoul, Ghoulash, the Slasher trial, the Ghoul role)
+HOME_QUERIES = 11
 
 
 def _grow(organiser, player, catalogue, make_user, geared_crew, today, n, start=0):

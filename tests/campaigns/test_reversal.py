@@ -4,7 +4,7 @@ import pytest
 
 from campaigns import services
 from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial
-from crewbuilder.models import Character, Crew
+from crewbuilder.models import Character, CharacterGear, Crew
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,7 @@ def test_death_reversal_failure_applies_nothing(campaign, user, two_crews, today
     _counted_game(campaign, user, mine, theirs, today,
                   casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}])
     before = _state(mine)
-    monkeypatch.setattr(services.CharacterGear.objects, "bulk_create", _explode)
+    monkeypatch.setattr(CharacterGear.objects, "bulk_create", _explode)
     with pytest.raises(RuntimeError):
         services.reverse_entry(HistoryEntry.objects.get(kind="death"), user)
     assert _state(mine) == before
@@ -179,7 +179,7 @@ def test_hire_reversal_failure_applies_nothing(campaign, user, two_crews, monkey
     _rich(mine)
     hired = services.hire_character(mine, user, "Newcomer", LEGAL)
     before = _state(mine)
-    monkeypatch.setattr(services, "_change_budget", _explode)
+    monkeypatch.setattr("campaigns.services.reversal._change_budget", _explode)
     with pytest.raises(RuntimeError):
         services.reverse_entry(HistoryEntry.objects.get(kind="hire"), user)
     assert _state(mine) == before

@@ -1,7 +1,7 @@
 import pytest
 
-from campaigns import services
-from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial, Membership
+from campaigns import permissions, services
+from campaigns.models import CampaignCrew, Game, HistoryEntry, Membership, Memorial
 from crewbuilder.models import Crew
 
 pytestmark = pytest.mark.django_db
@@ -10,9 +10,9 @@ pytestmark = pytest.mark.django_db
 def test_invite_accept_and_enrol_a_copy(campaign, user, other_user, geared_crew):
     services.invite(campaign, user, other_user.username.upper())
     assert Membership.objects.get(user=other_user).status == Membership.INVITED
-    assert not services.is_member(campaign, other_user)
+    assert not permissions.user_is_member(other_user, campaign)
     services.respond(campaign, other_user, accept=True)
-    assert services.is_member(campaign, other_user)
+    assert permissions.user_is_member(other_user, campaign)
     original = geared_crew(other_user, 3, name="Sinners")
     entry = services.enrol(campaign, other_user, original)
     assert entry.crew_id != original.pk
@@ -132,7 +132,7 @@ def test_failure_half_way_leaves_nothing_applied(campaign, user, two_crews, toda
     def explode(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(services, "_bury", explode)
+    monkeypatch.setattr("campaigns.services.games._bury", explode)
     with pytest.raises(RuntimeError):
         services.confirm_game(game, user, for_everyone=True)
     mine.refresh_from_db()

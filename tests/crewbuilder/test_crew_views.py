@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from crewbuilder.models import Crew
@@ -8,6 +9,7 @@ from crewbuilder.models import Crew
 pytestmark = pytest.mark.django_db
 
 OWNER_GET_PAGES = ["crew-detail", "crew-edit", "crew-export", "crew-delete"]
+HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _post_edit(client, crew, action, htmx=True, **data):
@@ -339,19 +341,53 @@ def test_markup_in_names_is_escaped(client, user, make_crew):
 # --- query budgets: constant in the crew size ------------------------------------------------
 
 
-@pytest.mark.parametrize("view", ["crew-edit", "crew-detail"])
-def test_page_queries_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries, view):
+def test_crew_page_queries_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries):
     small, large = geared_crew(user, 3, name="Small"), geared_crew(user, 7, name="Large")
     client.force_login(user)
-    client.get(reverse(view, args=[small.pk]))  # warm the catalogue snapshot
+    client.get(reverse("crew-detail", args=[small.pk]))  # warm the catalogue snapshot
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as small_queries:
-        client.get(reverse(view, args=[small.pk]))
+        client.get(reverse("crew-detail", args=[small.pk]))
     with django_assert_num_queries(len(small_queries)):
-        assert client.get(reverse(view, args=[large.pk])).status_code == 200
+        assert client.get(reverse("crew-detail", args=[large.pk])).status_code == 200
     assert len(small_queries) <= 12
+
+
+# The session, the user, the crew (with its system and campaign entry), then its characters with their traits,
+# body-mods and gear; a second look at the same version of the crew takes the characters from the cache.
+EDITOR_QUERIES_FIRST_LOOK = 7
+EDITOR_QUERIES_SAME_VERSION = 3
+
+
+@pytest.mark.parametrize("size", [3, 7])
+def test_editor_queries_are_exact_and_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries,
+                                                                 size):
+    warm = geared_crew(user, 3, name="Warm")
+    client.force_login(user)
+    client.get(reverse("crew-edit", args=[warm.pk]))  # warm the catalogue snapshot
+    crew = geared_crew(user, size, name=f"Crew {size}")
+    url = reverse("crew-edit", args=[crew.pk])
+    with django_assert_num_queries(EDITOR_QUERIES_FIRST_LOOK):
+        assert client.get(url).status_code == 200
+    with django_assert_num_queries(EDITOR_QUERIES_SAME_VERSION):
+        assert client.get(url).status_code == 200
+    card = reverse("crew-card", args=[crew.pk, crew.characters.last().pk])
+    with django_assert_num_queries(EDITOR_QUERIES_SAME_VERSION):  # a folded character's controls, when opened
+        assert client.get(card, **HX).status_code == 200
+
+
+def test_the_editor_shows_a_change_made_through_an_edit_at_once(client, user, geared_crew):
+    crew = geared_crew(user, 3, name="Fresh")
+    client.force_login(user)
+    character = crew.characters.first()
+    url = reverse("crew-edit", args=[crew.pk])
+    assert client.get(url, {"open": character.pk}).content.decode().count("Raise Agility of") == 1  # cached now
+    before = character.agility
+    _post_edit(client, crew, "attribute", character=character.pk, attribute="agility", delta=1)
+    html = client.get(url, {"open": character.pk}).content.decode()
+    assert f'id="base-agility-{character.pk}">{before + 1:+d}<' in html
 
 
 def test_htmx_attribute_change_query_budget(client, user, geared_crew):
@@ -465,3 +501,84 @@ def test_character_edit_returns_only_that_card_with_out_of_band_updates(client, 
         assert html.count('class="character-findings"') == size
         sizes.append(len(html) - 220 * size)
     assert abs(sizes[0] - sizes[1]) < 2000
+
+
+# --- a light editor: folded characters fetch their controls when opened ----------------------
+
+
+def test_only_the_open_character_is_drawn_and_a_folded_one_fetches_its_controls(client, user, geared_crew):
+    crew = geared_crew(user, 7, name="Seven")
+    client.force_login(user)
+    first, last = crew.characters.order_by("position")[0], crew.characters.order_by("position")[6]
+    url = reverse("crew-edit", args=[crew.pk])
+    html = client.get(url).content.decode()
+    assert "Raise Agility of" not in html
+    card = reverse("crew-card", args=[crew.pk, last.pk])
+    assert f'hx-get="{card}"' in html
+    assert f'href="{url}?open={last.pk}#character-{last.pk}"' in html  # without JavaScript
+    assert len(html.encode()) <= 40 * 1024
+    opened = client.get(url, {"open": first.pk}).content.decode()
+    assert opened.count("Raise Agility of") == 1 and f"Raise Agility of {first.name}" in opened
+    body = client.get(card, **HX)
+    assert body.status_code == 200 and body["Vary"] and "HX-Request" in body["Vary"]
+    assert f"Raise Agility of {last.name}" in body.content.decode()
+    assert "<html" not in body.content.decode()
+
+
+def test_a_character_card_without_htmx_is_the_editor_with_it_open(client, user, geared_crew):
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    character = crew.characters.last()
+    response = client.get(reverse("crew-card", args=[crew.pk, character.pk]))
+    assert response.status_code == 302
+    assert response.url == reverse("crew-edit", args=[crew.pk]) + f"?open={character.pk}#character-{character.pk}"
+
+
+def test_a_character_card_is_private_and_of_its_own_crew(client, user, other_user, geared_crew):
+    mine, theirs = geared_crew(user, 3, name="Mine"), geared_crew(other_user, 3, name="Theirs")
+    client.force_login(user)
+    assert client.get(reverse("crew-card", args=[theirs.pk, theirs.characters.first().pk]), **HX).status_code == 404
+    assert client.get(reverse("crew-card", args=[mine.pk, theirs.characters.first().pk]), **HX).status_code == 404
+
+
+def test_a_kept_editor_carries_each_sessions_own_csrf_token(user, geared_crew):
+    import re
+
+    crew = geared_crew(user, 3)
+    url = reverse("crew-edit", args=[crew.pk])
+    first = Client(enforce_csrf_checks=True)
+    first.force_login(user)
+    first.get(url, {"open": crew.characters.first().pk})  # drawn and kept with the first session's token
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(user)
+    html = second.get(url, {"open": crew.characters.first().pk}).content.decode()
+    assert "\x00" not in html
+    assert html.count("csrfmiddlewaretoken") > 5
+    editor = html[html.index('id="editor"'):]  # the kept part (the page around it has a token of its own)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', editor).group(1)
+    crew.refresh_from_db()
+    response = second.post(reverse("crew-edit-action", args=[crew.pk, "crew"]),
+                           {"csrfmiddlewaretoken": token, "version": crew.version, "name": "Kept", "budget": 150,
+                            "notes": ""})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    crew.refresh_from_db()
+    assert crew.name == "Kept"
+
+
+def test_a_character_changed_in_the_admin_shows_in_a_kept_editor(client, user, geared_crew, django_user_model):
+    crew = geared_crew(user, 3)
+    character = crew.characters.order_by("position").first()
+    client.force_login(user)
+    url = reverse("crew-edit", args=[crew.pk])
+    assert "Renamed by the admin" not in client.get(url).content.decode()  # drawn and kept
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("root", "root@example.org", "pw-for-the-admin-1"))
+    change = reverse("admin:crewbuilder_character_change", args=[character.pk])
+    form = {"name": "Renamed by the admin", "crew": crew.pk, "position": character.position,
+            **{a: getattr(character, a) for a in ("strength", "toughness", "agility", "intellect", "discipline")},
+            "notes": ""}
+    for prefix in ("traits", "body_mods", "gear"):
+        form.update({f"{prefix}-TOTAL_FORMS": 0, f"{prefix}-INITIAL_FORMS": 0})
+    response = admin.post(change, form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert "Renamed by the admin" in client.get(url).content.decode()

@@ -243,6 +243,12 @@ def test_unstorable_crew_imports_nothing(catalogue, user, change):
     (lambda d: d.update(notes="n" * 5_001), "notes: longer than 5000"),
     (lambda d: d["characters"][1].update(notes="n" * 5_001), "characters[1].notes: longer than 5000"),
     (lambda d: d.update(budget=10_001), "budget: above 10000"),
+    (lambda d: d["characters"][1].update(notes="n" * 1_001), "characters[1].notes: longer than 1000"),
+    (lambda d: d["characters"].extend(dict(d["characters"][1], name=f"Extra {i}") for i in range(10)),
+     "characters: more than 12"),
+    (lambda d: d["characters"][1].update(gear=["knife"] * 21), "characters[1].gear: more than 20 items"),
+    (lambda d: d["characters"][1].update(traits=["small"] * 9), "characters[1].traits: more than 8 traits"),
+    (lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 9), "characters[1].body_mods: more than 8"),
     (lambda d: d["characters"][0]["attributes"].update(strength=10), "characters[0].attributes.strength: outside -9..9"),
 ])
 def test_import_refuses_what_the_editor_could_not_hold(catalogue, user, change, where):
@@ -259,11 +265,16 @@ def test_import_refuses_what_the_editor_could_not_hold(catalogue, user, change, 
 
 
 def test_the_limits_are_the_editors_so_an_import_can_be_edited(catalogue, user):
-    from crewbuilder import crew_edits
+    from crewbuilder import crew_edits, limits
 
     data = crew_data(budget=crew_edits.BUDGET_MAX, notes="n" * crew_edits.NOTES_MAX)
     data["characters"][0]["name"] = "x" * crew_edits.NAME_MAX
-    data["characters"][0]["notes"] = "y" * crew_edits.NOTES_MAX
+    data["characters"][0]["notes"] = "y" * limits.CHARACTER_NOTES_MAX
+    data["characters"][0]["gear"] = ["knife"] * limits.GEAR_MAX_PER_CHARACTER
+    data["characters"][1]["traits"] = ["small"] * limits.TRAITS_MAX_PER_CHARACTER
+    data["characters"][1]["body_mods"] = ["neural-cabling"] * limits.BODY_MODS_MAX_PER_CHARACTER
+    data["characters"].extend(dict(data["characters"][2], name=f"Extra {i}")
+                              for i in range(limits.CHARACTERS_MAX - len(data["characters"])))
     crew, _ = import_crew_file(json.dumps(data), user)
     crew_edits.update_crew(crew, {"name": "Renamed"})
     character = crew.characters.order_by("position").first()
@@ -326,3 +337,18 @@ def test_export_then_import_is_identical(catalogue, user, data):
     assert json.loads(exported) == data
     again, _ = import_crew_file(exported, user)
     assert export_crew(loaded(again)) == exported
+
+
+def test_the_attackers_crew_file_is_refused_as_bad_format(catalogue, user):
+    # Issue 17: 30 characters with 250 swords each fit in 256 KiB but would take
+    # a worker minutes to print; the file is read and judged, never stored.
+    data = crew_data()
+    data["characters"] = [dict(data["characters"][1], name=f"C{i}", gear=["sword"] * 250) for i in range(30)]
+    raw = json.dumps(data)
+    assert len(raw) < 256 * 1024
+    with pytest.raises(ImportRefused) as refused:
+        import_crew_file(raw, user)
+    [error] = refused.value.report["errors"]
+    assert error["code"] == "bad-format"
+    assert error["message"].startswith("characters: more than 12")
+    assert Crew.objects.count() == 0

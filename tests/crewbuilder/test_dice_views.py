@@ -23,10 +23,12 @@ def test_attack_odds_page_matches_the_engine(client, catalogue):
     assert float(bars["hit"]) == pytest.approx(100 * engine["to_hit"]["hit"], abs=0.05)
 
 
-def test_htmx_change_returns_the_odds_fragment(client, catalogue):
+def test_htmx_change_returns_the_set_up_and_odds_fragment(client, catalogue):
     response = client.get(f"{reverse('dice-home')}?{AXE}&surrounded=1", HTTP_HX_REQUEST="true")
     body = response.content.decode()
-    assert body.lstrip().startswith('<section id="odds"')
+    # the whole set-up is redrawn, so a picked character's numbers fill the fields (issue 18)
+    assert body.lstrip().startswith('<div class="grid-2 dice-grid" id="dice-attack">') and '<section id="odds"' in body
+    assert "<html" not in body
     assert "HX-Request" in response["Vary"]
 
 
@@ -161,7 +163,7 @@ def test_complications_change_the_odds_as_the_engine_says(client, catalogue):
 def test_bad_typed_stats_are_a_message_not_a_guess(client, catalogue):
     response = client.get(f"{reverse('dice-home')}?{AXE}&t_traits=bigg&a_agility=lots", HTTP_HX_REQUEST="true")
     body = response.content.decode()
-    assert response.status_code == 422 and body.lstrip().startswith('<section id="odds"')
+    assert response.status_code == 422 and body.lstrip().startswith('<div class="grid-2 dice-grid" id="dice-attack">')
     assert "unknown “bigg”" in body and "Agility: enter a whole number" in body
     assert 'data-key="hit"' not in body
 
@@ -283,7 +285,9 @@ def test_morale_page_query_budget_does_not_grow_with_the_crew(client, user, gear
         assert client.get(url).status_code == 200
 
 
-MORALE_QUERIES = 10  # session, user, the crews and their characters (prefetched), the catalogue: not per character
+# session, user, the characters offered (one query), the picked character's crew with its choices
+# (prefetched), the catalogue, the trait names of the picker: not per character nor per crew
+MORALE_QUERIES = 12
 
 
 def test_picked_characters_stay_selected_on_a_full_page_load(client, user, make_crew):

@@ -49,7 +49,7 @@ def test_games_menu_links_every_registered_game_in_order(client):
     from core.games import registry
 
     games = registry.games()
-    assert [g.slug for g in games] == ["soylent-ghoul", "ghoul-role", "ghoulash", "slasher-trial"]
+    assert [g.slug for g in games] == ["cybernekro-battles", "soylent-ghoul", "ghoul-role", "ghoulash", "slasher-trial"]
     body = client.get("/games/").content.decode()
     positions = [body.index(f'href="{reverse(g.home_url_name)}"') for g in games]
     assert positions == sorted(positions)

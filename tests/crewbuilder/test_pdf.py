@@ -478,14 +478,21 @@ def test_pdf_filename_is_safe():
     assert pdf.pdf_filename("Ωμέγα", "roster") == "crew-roster.pdf"
 
 
-def test_identical_renders_come_from_the_pdf_cache(rules):
+def test_identical_renders_come_from_the_pdf_cache(rules, settings, monkeypatch):
     report = make_report(SEVEN, rules)
     first = pdf.roster_pdf(SEVEN, report, rules, "LETTER")
-    size = len(pdf._PDF_CACHE)
-    assert pdf.roster_pdf(SEVEN, report, rules, "LETTER") is first
-    assert len(pdf._PDF_CACHE) == size
-    fresh = pdf.roster_pdf(SEVEN, report, rules, "LETTER", cache=False)
-    assert fresh is not first and fresh.startswith(b"%PDF")
+    stored = sorted(settings.PDF_CACHE_DIR.glob("*.pdf"))
+    assert len(stored) == 1 and stored[0].read_bytes() == first
+
+    def no_layout(*args):
+        raise AssertionError("laid out again")
+
+    monkeypatch.setattr(pdf, "_layout", no_layout)
+    assert pdf.roster_pdf(SEVEN, report, rules, "LETTER") == first  # any worker: the file is shared
+    with pytest.raises(AssertionError, match="laid out again"):
+        pdf.roster_pdf(SEVEN, report, rules, "LETTER", cache=False)
     changed = copy.deepcopy(SEVEN)
     changed["characters"][0]["notes"] = "a different note"
-    assert pdf.roster_pdf(changed, make_report(changed, rules), rules, "LETTER") is not first
+    with pytest.raises(AssertionError, match="laid out again"):
+        pdf.roster_pdf(changed, make_report(changed, rules), rules, "LETTER")
+    assert sorted(settings.PDF_CACHE_DIR.glob("*.pdf")) == stored

@@ -109,7 +109,9 @@ def test_the_share_link_is_read_only_and_revocable(client, two_crews, user):
     page = client.get(f"/s/{token}/")
     assert page.status_code == 200 and b"Rust Saint" in page.content
     html = page.content.decode()
-    assert "<form" not in html and "hx-post" not in html and f"/crews/{mine.pk}/edit/" not in html
+    # no form that writes (the print button's paper choice is a GET form: issue 18)
+    assert 'method="post"' not in html.lower() and "hx-post" not in html and f"/crews/{mine.pk}/edit/" not in html
+    assert all('method="get"' in form for form in html.split("<form")[1:])
     assert client.get(f"/s/{token}/roster.pdf").status_code == 200
     assert client.post(f"/s/{token}/").status_code == 405
     c.post(f"/crews/{mine.pk}/share/", {"revoke": "1"})

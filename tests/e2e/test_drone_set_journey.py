@@ -69,7 +69,7 @@ def test_create_show_key_redeal_print_and_share(browser: Browser, server_url: st
     assert len(new_key) == 4 and all(code in codes[5 * i:5 * i + 5] for i, code in enumerate(new_key))
 
     # The token sheet link returns a PDF.
-    href = page.get_by_role("link", name="Token sheet (PDF)").get_attribute("href")
+    href = page.locator("form.print-form", has=page.get_by_role("button", name="Token sheet (PDF)")).get_attribute("action")
     response = page.request.get(server_url + href)
     assert response.status == 200 and response.headers["content-type"] == "application/pdf"
     assert response.body().startswith(b"%PDF")

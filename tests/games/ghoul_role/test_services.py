@@ -842,3 +842,8 @@ def test_no_discs_no_attack_on_entering(make_sheet):
         services.act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1"})
     _act(sheet, "move", occupied=1)
     assert sheet.movement == 1
+
+
+def test_the_engine_names_the_phases_and_roles_as_the_sheet_does():
+    assert rules.PHASES == dict(GhoulSheet.PHASE_CHOICES)
+    assert rules.KINDS == dict(GhoulSheet.KIND_CHOICES)

@@ -1,0 +1,162 @@
+"""What one seat sees of a battle: ``legal.view_for`` (the others' hands face down), its legal options
+as buttons, the odds table of the active model, one page of the log.
+
+The full state (every hand, every deck) never leaves this module: the context
+holds only the seat's view, so a template cannot show another player's card.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import catalogue, codec, fate, legal, odds_table, scenario_steps
+from rules.cybernekro.battle.rounds import ap_models
+from rules.cybernekro.battle.state import Battle as State, Phase
+
+from . import steps
+
+# steps that play a card from the hand: shown only inside the hand, once its owner taps it open
+CARD_STEPS = {"play_before_test", "play_jack", "play_queen", "play_king"}
+
+
+def percent(q: Fraction) -> str:
+    return f"{float(q) * 100:.1f}%"
+
+
+def _name(state: State, mid) -> str:
+    try:
+        return state.model(str(mid)).name
+    except Exception:  # noqa: BLE001 - an arg that is not a model id (a weapon, a card)
+        return str(mid)
+
+
+def label(state: State, option: legal.Option) -> str:
+    """Words for a button; what the step does is the engine's."""
+    s, a = option.step, option.args
+    words = {
+        "draw_complication": "Draw the complication", "deployment_initiative": "Roll for deployment (Initiative)",
+        "deployed": "Crews deployed: draw fate cards", "start_round": "Start the round: Initiative Test",
+        "assign_ap": "Split my 10 AP", "pass_turn": "Pass", "end_activation": "End this model's activation",
+        "resolve_attack": "Roll damage (close the window)", "resolve_test": "Let the test stand",
+        "reroll_with_dread": "Force a re-roll (remove 1 Dread)", "reroll_with_body": "Re-roll (body-mod)",
+        "decline_reaction": "Do not react", "end_reaction": "End the reaction",
+        "accept_out_of_action": "Accept: Out of Action", "begin_morale": "Begin the Morale Phase",
+        "end_morale": "End the Morale Phase", "end_npc_phase": "NPCs done: Morale Phase",
+        "end_npc_activation": "End the NPC's activation", "finish_round": "Finish the round",
+        "explore": "Explore a room (Interact)", "corpse_check": "Check a corpse", "perform_ritual": "Perform the ritual",
+        "name_witnesses": "These allies saw it", "undo": "Undo my last step", "concede_end": "End the game now",
+    }
+    if s in words:
+        return words[s]
+    if s == "answer_card":
+        return f"Counter with {a[0]}" if a else "Let the card stand"
+    if s == "choose_active":
+        return f"{state.player(a[0]).name} is the Active Player"
+    if s == "choose_sorcery":
+        return f"{_name(state, a[0])}: choose a sorcery"
+    if s == "roll_sorceries":
+        return f"{_name(state, a[0])}: roll two D20 sorceries"
+    if s == "select_model":
+        return f"Activate {_name(state, a[0])}"
+    if s == "attack":
+        model = state.model(state.active_model or (state.reaction or ("",))[0] or "")
+        return f"{model.weapon(a[0]).name} → {_name(state, a[1])}"
+    if s == "push":
+        return f"Push {_name(state, a[0])}"
+    if s == "act":
+        return a[0].replace("-", " ").capitalize() + (f" {a[1]}" if len(a) > 1 else "")
+    if s == "use_equipment":
+        return f"Use {a[0].replace('-', ' ')}"
+    if s == "cast":
+        return f"Cast {catalogue.entry('sorceries', a[0])['name']}"
+    if s == "play_before_test":
+        return f"Play {a[0]} on {_name(state, a[1])}'s next test"
+    if s == "play_jack":
+        return f"Play {a[0]}: make it a {a[1]}"
+    if s == "play_queen":
+        return f"Play {a[0]}: a Wound instead"
+    if s == "play_king":
+        return f"Play {a[0]}: {_name(state, a[1])} reacts"
+    if s == "react":
+        return f"React with {_name(state, a[0])}"
+    if s == "roll_morale":
+        return f"Roll {_name(state, a[0])}'s Morale Tests"
+    if s == "activate_npc":
+        return f"Activate NPC {_name(state, a[0])}"
+    if s == "take_terminal":
+        return f"Take terminal {a[0]}"
+    if s == "pick_up":
+        return f"Pick up the {a[0]}"
+    if s == "open_prison":
+        return f"Open the prison ({a[0]})"
+    if s == "put_out_fire":
+        return f"Put out {_name(state, a[0])}'s fire"
+    if s == "leave_table":
+        return f"{_name(state, a[0])} leaves the table"
+    return s.replace("_", " ")
+
+
+def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
+    """The active model's weapons against every enemy, exact (odds_table), for the seat that moves it."""
+    acting = view.reaction[0] if view.reaction else view.active_model
+    if not acting or view.phase not in (Phase.ACTION, Phase.NPCS):
+        return []
+    model = view.model(acting)
+    if model.seat != seat and not model.npc:
+        return []
+    rows = []
+    situations = {m.id: situation for m in view.models}
+    for cell in odds_table.weapon_odds(view, acting, situations, seat=seat):
+        row = {"weapon": model.weapon(cell.weapon).name, "target": _name(view, cell.target), "reason": cell.reason}
+        if cell.odds is not None:
+            hit = cell.odds.to_hit
+            row.update(hit=percent(hit[cn.Outcome.SUCCESS] + hit[cn.Outcome.CRITICAL]),
+                       wound=percent(cell.odds.target[cn.TargetState.WOUNDED]),
+                       ooa=percent(cell.odds.target[cn.TargetState.OUT_OF_ACTION]),
+                       expected=f"{float(cell.odds.expected_wounds):.2f}")
+        rows.append(row)
+    return rows
+
+
+def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation()) -> dict:
+    """The context of the battle's page for ``user`` (a spectator when they hold no seat)."""
+    me = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
+    context = {"battle": battle, "seats": seats, "me": me, "events": events_page}
+    if not battle.state:
+        return context
+    state = codec.loads(battle.state)
+    seat = str(me.seat) if me else None
+    view = legal.view_for(state, seat)
+    context["view"] = view
+    context["models_by_seat"] = [(p, [m for m in view.models if m.seat == p.seat]) for p in view.players]
+    context["npcs"] = [m for m in view.models if m.seat is None]
+    context["hand"] = [{"card": c, "kind": fate.kind(c)} for c in view.player(seat).hand] if seat else []
+    context["hand_counts"] = [(p.name, len(p.hand), len(p.deck), len(p.discard)) for p in view.players]
+    if seat is None or view.phase is Phase.ENDED:
+        context["summary"] = scenario_steps.summary(view) if view.phase is Phase.ENDED else None
+        context["options"] = []
+        return context
+    opts = steps.options(state, seat)
+    context["options"] = [{"key": steps.key(o), "label": label(view, o), "step": o.step, "args": o.args,
+                           "card": o.step in CARD_STEPS or (o.step == "answer_card" and bool(o.args)),
+                           "signed": o.step == "play_before_test" and fate.kind(o.args[0]) == "number"}
+                          for o in opts]
+    context["undoable"] = bool(state.previous and state.log and not state.log[-1].final
+                               and state.log[-1].seat == seat)
+    if any(o.step == "assign_ap" for o in opts):
+        context["ap_models"] = ap_models(state, seat)
+    context["pending"] = view.pending[0] if view.pending else None
+    context["odds"] = _odds_rows(view, seat, situation)
+    context["conditions"] = situation
+    context["sorceries"] = catalogue.data().get("sorceries", [])
+    context["crew_ids"] = [m for m in view.crew(seat)]
+    context["targets"] = [m for m in view.models if m.in_play]
+    context["body_mods"] = sorted({b for m in view.models for b in m.body_mods})
+    context["weapons"] = sorted({(w.slug, w.name) for m in view.models for w in m.weapons})
+    context["initiative_choices"] = [m for m in view.crew(seat) if not m.imprisoned]
+    context["initiative_pick"] = me.initiative
+    picks = {str(s.seat): s.initiative for s in seats}
+    context["initiative_missing"] = [p.name for p in view.players if not steps.chosen_by_seat(view, picks).get(p.seat)
+                                     and any(not m.imprisoned for m in view.crew(p.seat))]
+    return context

@@ -1,0 +1,85 @@
+"""A Cybernekr0 battle at the table: the engine's state as JSON, the seats, and the public log.
+
+``Battle.state`` is ``rules.cybernekro.battle.codec.dumps`` of the engine's
+state: it holds every hand and deck, so it is never sent to a page; pages see
+``legal.view_for(state, seat)`` only (battles.board). ``BattleEvent`` copies
+the engine's public log lines (never a hand), so the log is read a page at a
+time instead of decoding the state.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Battle(models.Model):
+    SETUP, PLAYING, FINISHED = "setup", "playing", "finished"
+    STATUSES = [(SETUP, "waiting for players"), (PLAYING, "playing"), (FINISHED, "finished")]
+
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battles_created")
+    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="battles")
+    scenario = models.SlugField(max_length=100)
+    state = models.TextField(blank=True, default="")  # codec JSON; empty until every seat has joined
+    version = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=STATUSES, default=SETUP)
+    share_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self):
+        return f"Cybernekr0 battle {self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("battle", args=[self.pk])
+
+
+class BattleSeat(models.Model):
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battle_seats")
+    seat = models.PositiveSmallIntegerField()  # table order; the engine's seat is str(seat)
+    # the crew as it was when the player joined (battles.roster.snapshot); empty until they join
+    crew = models.JSONField(default=dict, blank=True)
+    crew_name = models.CharField(max_length=100, blank=True)
+    source_crew = models.ForeignKey("crewbuilder.Crew", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+")
+    campaign_crew = models.ForeignKey("campaigns.CampaignCrew", on_delete=models.SET_NULL, null=True, blank=True,
+                                      related_name="+")
+    # the character this player rolls Initiative Tests with ("all players choose one of their characters"),
+    # kept from round to round until they choose another; an engine model id
+    initiative = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "user"], name="battles_one_seat_per_user"),
+            models.UniqueConstraint(fields=["battle", "seat"], name="battles_unique_seat"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} in {self.battle}"
+
+    @property
+    def joined(self) -> bool:
+        return bool(self.crew)
+
+
+class BattleEvent(models.Model):
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
+    number = models.PositiveIntegerField()  # the engine's log sequence number
+    round = models.PositiveIntegerField(default=0)
+    seat = models.CharField(max_length=10, blank=True)
+    text = models.TextField()
+    seed = models.BigIntegerField(null=True, blank=True)
+    rolls = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["battle", "number"], name="battles_event_number")]
+
+    def __str__(self):
+        return f"#{self.number} {self.text[:40]}"

@@ -1,0 +1,124 @@
+"""The one place a posted move becomes an engine step.
+
+``legal.legal(state, seat)`` lists what the seat may do now; the page shows
+each option as a button whose value is its ``key``; ``run`` reads the post
+with ``forms.StepForm`` (the option must be one of the legal ones, its extra
+inputs checked) and calls the engine's step function. No rule is decided here:
+the engine refuses what the rules do not allow.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import actions, equipment, morale, npcs, rounds, scenario_steps, setup, sorcery
+from rules.cybernekro.battle.legal import Option, legal
+from rules.cybernekro.battle.state import Battle, Refused, undo
+
+# options whose args are a list to choose from, not values: one button, the choice in the form
+CHOICE_ARGS = {"assign_ap", "name_witnesses"}
+# steps every seat may always take (the engine checks when)
+EXTRA = (Option("undo"), Option("concede_end"))
+
+
+def key(option: Option) -> str:
+    if option.step in CHOICE_ARGS:
+        return option.step
+    return ":".join([option.step, *(str(a) for a in option.args)])
+
+
+def options(state: Battle, seat: str) -> tuple[Option, ...]:
+    return legal(state, seat)
+
+
+def chosen_by_seat(state: Battle, picks: dict) -> dict:
+    """The character each seat tests its Initiative with: each player's own choice ("all players choose one
+    of their characters currently on board"); a seat with no valid choice is left out, so the engine asks
+    that player to choose."""
+    out = {}
+    for s in state.seats:
+        free = {m.id for m in state.crew(s) if not m.imprisoned}
+        if picks.get(s) in free:
+            out[s] = picks[s]
+    return out
+
+
+def run(state: Battle, seat: str, data, rng: random.Random, seed: int, picks: dict | None = None) -> Battle:
+    """``picks``: each seat's Initiative character (BattleSeat.initiative)."""
+    from .forms import StepForm
+    form = StepForm(data, state=state, seat=seat)
+    if not form.is_valid():
+        raise Refused(form.first_error())
+    cleaned = dict(form.cleaned_data, initiative=picks or {})
+    return call(state, seat, cleaned["chosen"], cleaned, rng, seed)
+
+
+def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, seed: int) -> Battle:
+    name, args = option.step, option.args
+    situation = cn.Situation(cover=bool(d.get("cover")), long_range=bool(d.get("long_range")),
+                             surrounded=bool(d.get("surrounded")), modifier=d.get("modifier") or 0,
+                             in_melee=bool(d.get("in_melee")))
+    if name == "undo":
+        return undo(state, seat)
+    if name == "concede_end":
+        return scenario_steps.concede_end(state, seat)
+    if name == "draw_complication":
+        return setup.draw_complication(state, seat, rng, seed)
+    if name == "deployment_initiative":
+        return setup.deployment_initiative(state, seat, chosen_by_seat(state, d.get("initiative", {})), rng, seed)
+    if name == "deployed":
+        return setup.deployed(state, seat, rng, seed)
+    if name == "choose_sorcery":
+        return setup.choose_sorcery(state, seat, args[0], d.get("sorcery") or "")
+    if name == "roll_sorceries":
+        return setup.roll_sorceries(state, seat, args[0], rng, seed)
+    if name == "choose_active":
+        return rounds.choose_active(state, seat, args[0])
+    if name == "start_round":
+        return rounds.start_round(state, seat, chosen_by_seat(state, d.get("initiative", {})), rng, seed)
+    if name == "assign_ap":
+        return rounds.assign_ap(state, seat, d["split"], rng, seed)
+    if name in ("select_model", "end_activation", "pass_turn"):
+        return getattr(rounds, name)(state, seat, *args)
+    if name == "attack":
+        return actions.attack(state, seat, args[0], args[1], rng, seed, situation=situation)
+    if name == "push":
+        return actions.push(state, seat, args[0], rng, seed)
+    if name == "act":
+        return actions.act(state, seat, args[0], rng, seed, in_melee=bool(d.get("in_melee")),
+                           test=d.get("test") or None, item=args[1] if len(args) > 1 else None)
+    if name == "use_equipment":
+        return equipment.use_equipment(state, seat, args[0], rng, seed)
+    if name == "put_out_fire":
+        return actions.put_out_fire(state, seat, args[0], rng, seed)
+    if name in ("resolve_attack", "resolve_test", "reroll_with_dread", "reroll_with_body"):
+        return getattr(actions, name)(state, seat, rng, seed)
+    if name == "react":
+        return actions.react(state, seat, rng, seed, args[0])
+    if name == "name_witnesses":
+        return actions.name_witnesses(state, seat, d.get("witnesses", []))
+    if name == "play_before_test":
+        return actions.play_before_test(state, seat, args[0], args[1], d.get("sign") or 1)
+    if name in ("decline_reaction", "end_reaction", "accept_out_of_action", "play_jack", "play_queen", "play_king",
+                "answer_card"):
+        return getattr(actions, name)(state, seat, *args)
+    if name == "cast":
+        return sorcery.cast(state, seat, args[0], rng, seed, target_id=d.get("target") or None,
+                            targets=d.get("targets") or [], in_melee=bool(d.get("in_melee")),
+                            body_mod=d.get("body_mod") or None, weapon=d.get("weapon") or None)
+    if name == "begin_morale":
+        return morale.begin_morale(state, seat, rng, seed)
+    if name == "roll_morale":
+        return morale.roll_morale(state, seat, args[0], d.get("allies") or 0, rng, seed)
+    if name == "end_morale":
+        return morale.end_morale(state, seat, rng, seed)
+    if name in ("activate_npc", "end_npc_activation", "end_npc_phase"):
+        return getattr(npcs, name)(state, seat, *args)
+    if name in ("take_terminal", "explore", "corpse_check", "pick_up", "open_prison", "perform_ritual"):
+        return getattr(scenario_steps, name)(state, seat, *args, rng, seed)
+    if name == "leave_table":
+        return scenario_steps.leave_table(state, seat, *args)
+    if name == "finish_round":
+        return scenario_steps.finish_round(state, seat)
+    raise Refused(f"the tracker cannot take the step {name!r} yet")

@@ -1,0 +1,219 @@
+"""Battle pages: the list (and a new battle), a campaign's new battle, a battle's board and its moves.
+
+One view serves the battle page and, for htmx, its ``board`` partial, polled
+every few seconds with the version it shows (``?v=``: 204 while nothing
+changed, core.games.kit.page_or_poll). Moves POST with that version; the rules
+are the engine's (battles.steps). Only seated players see a battle, others get
+404; a standalone battle's share link shows it read-only (no hand at all).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.models import Campaign
+from campaigns.permissions import user_is_member
+from core.games.kit import Refused, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
+from core.htmx import vary_on_htmx
+from crewbuilder.models import Crew
+from rules.cybernekro.battle import codec, scenario_steps
+from rules.cybernekro.battle.legal import view_for
+
+from . import roster, services
+from .board import board
+from .forms import CampaignBattleForm, ConditionsForm, JoinForm, NewBattleForm, VersionForm
+from .models import Battle, BattleSeat
+
+BOARD = "battles/battle_detail.html#board"
+
+
+def _own_crews(user):
+    return list(Crew.objects.filter(owner=user, system__slug=roster.SYSTEM, campaign_entry__isnull=True)
+                .order_by("name", "pk"))
+
+
+def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Battle:
+    battles = Battle.objects.filter(pk=pk, seats__user=request.user)
+    if polling:   # most polls answer 204: the state (every hand, the whole log) is read only to redraw
+        battles = battles.defer("state")
+    battle = battles.first()
+    if battle is None:
+        raise Http404("No such battle.")
+    return battle
+
+
+def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
+    seats = list(battle.seats.select_related("user").order_by("seat"))
+    context = board(battle, seats, request.user, events_page(battle.events.all(), request.GET.get("page")),
+                    ConditionsForm(request.GET).situation())
+    context["error"] = error
+    me = context["me"]
+    if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:
+        context["join_form"] = JoinForm(crews=_own_crews(request.user))
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_list(request: HttpRequest) -> HttpResponse:
+    crews = _own_crews(request.user)
+    form = NewBattleForm(request.POST or None, crews=crews)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            battle = services.create_battle(request.user, form.cleaned_data["scenario"], form.cleaned_data["crew"],
+                                            form.usernames(), form.tokens())
+        except Refused as exc:
+            error = str(exc)
+        else:
+            messages.success(request, "Battle set up. Invited players choose their crews on its page.")
+            return redirect(battle)
+    seats = list(BattleSeat.objects.filter(user=request.user).select_related("battle").order_by("-battle__updated_at"))
+    bad = request.method == "POST" and (error or form.errors)
+    return render(request, "battles/battle_list.html", {"form": form, "seats": seats, "error": error,
+                                                        "crews": crews}, status=422 if bad else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, pk=campaign_pk)
+    if not user_is_member(request.user, campaign):
+        raise Http404("No such campaign.")
+    form = CampaignBattleForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            battle = services.create_from_campaign(request.user, campaign, form.cleaned_data["scenario"])
+        except Refused as exc:
+            error = str(exc)
+        else:
+            return redirect(battle)
+    return render(request, "battles/campaign_battle.html", {"form": form, "campaign": campaign, "error": error},
+                  status=422 if request.method == "POST" else 200)
+
+
+@login_required
+@require_GET
+def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk, polling=bool(request.htmx and version_seen(request) is not None))
+    return page_or_poll(request, battle.version, lambda: render(
+        request, BOARD if request.htmx else "battles/battle_detail.html", _context(request, battle)))
+
+
+def _redraw(request: HttpRequest, pk: int):
+    def redraw(error: str, status: int) -> HttpResponse:
+        return render(request, BOARD, _context(request, Battle.objects.get(pk=pk), error), status=status)
+    return redraw
+
+
+def _after_plain(request: HttpRequest, battle: Battle):
+    def after(error: str) -> HttpResponse:
+        if error:
+            messages.error(request, error)
+        return redirect(battle)
+    return after
+
+
+def _version(request: HttpRequest):
+    form = VersionForm(request.POST)
+    return form.cleaned_data["v"] if form.is_valid() else None
+
+
+@login_required
+@require_POST
+def battle_act(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk)
+    seen = _version(request)
+
+    def move():
+        if seen is None:
+            raise Refused("The page's version is missing: reload the page.")
+        services.act(battle.pk, request.user, seen, request.POST)
+    return act_and_redraw(request, move, _redraw(request, pk), _after_plain(request, battle))
+
+
+@login_required
+@require_POST
+def battle_initiative(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk)
+    return act_and_redraw(request, lambda: services.choose_initiative(battle.pk, request.user, request.POST),
+                          _redraw(request, pk), _after_plain(request, battle))
+
+
+@login_required
+@require_POST
+def battle_join(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk)
+    form = JoinForm(request.POST, crews=_own_crews(request.user))
+
+    def move():
+        if not form.is_valid():
+            raise Refused("Choose one of your own Cybernekr0 crews.")
+        services.join(battle.pk, request.user, form.cleaned_data["crew"])
+    return act_and_redraw(request, move, _redraw(request, pk), _after_plain(request, battle))
+
+
+@login_required
+@require_POST
+def battle_start(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk)
+    return act_and_redraw(request, lambda: services.start(battle.pk, request.user), _redraw(request, pk),
+                          _after_plain(request, battle))
+
+
+@login_required
+@require_POST
+def battle_share(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle_for(request, pk)
+    try:
+        services.share(battle.pk, request.user)
+    except Refused as exc:
+        messages.error(request, str(exc))
+    return redirect(battle)
+
+
+def _public(view) -> dict:
+    """The battle as anyone may see it: no hand, no deck order (view_for a spectator)."""
+    return json.loads(codec.dumps(view))
+
+
+@login_required
+@require_GET
+def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The battle as a JSON file: the exporter's own view (the others' hands face down), its log and summary."""
+    battle = _battle_for(request, pk)
+    if not battle.state:
+        raise Http404("The battle has not started.")
+    seat = services.seat_of(battle, request.user)
+    view = view_for(codec.loads(battle.state), seat)
+    summary = scenario_steps.summary(view)
+    doc = {"format": "crewbuilder-battle", "version": 1, "battle": battle.pk, "scenario": battle.scenario,
+           "status": battle.status, "summary": json.loads(json.dumps(summary.__dict__, default=lambda o: o.__dict__)),
+           "log": [{"seq": e.seq, "seat": e.seat, "text": e.text, "seed": e.seed,
+                    "rolls": json.loads(json.dumps(list(e.rolls), default=str))} for e in view.log],
+           "state": _public(view)}
+    response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=1), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="battle-{battle.pk}.json"'
+    return response
+
+
+@require_GET
+def battle_shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A standalone battle, read-only, by its share link (no seat: no hand shown)."""
+    if not share_token_ok(token):
+        raise Http404("No such battle.")
+    battle = Battle.objects.filter(share_token=token, campaign__isnull=True).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    seats = list(battle.seats.select_related("user").order_by("seat"))
+    context = board(battle, seats, None, events_page(battle.events.all(), request.GET.get("page")))
+    context.update(read_only=True, me=None, token=token)
+    template = BOARD if request.htmx else "battles/battle_detail.html"
+    return page_or_poll(request, battle.version, lambda: render(request, template, context))

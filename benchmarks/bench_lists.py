@@ -1,0 +1,85 @@
+"""Lists that scale (issue 18): /crews/ and /dice/ with 1 and 200 crews (make bench, DEBUG off).
+
+Prints figures and ratios only; the target is 200 crews within 1.5x of 1 crew.
+"""
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["DATABASE_URL"] = "sqlite:///" + str(Path(__file__).resolve().parent.parent / "var" / "bench_lists.sqlite3")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+TARGET_RATIO = 1.5
+
+
+def queries(fn):
+    with CaptureQueriesContext(connection) as q:
+        fn()
+    return len(q)
+
+
+def main():
+    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).parent.mkdir(exist_ok=True)
+    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).unlink(missing_ok=True)
+    call_command("migrate", verbosity=0)
+    call_command("loadcatalogue", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from crewbuilder import crew_service
+    from crewbuilder.models import (BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew,
+                                    GameSystem, Item, Trait, User)
+
+    system = GameSystem.objects.get(slug="cybernekro")
+
+    def five_character_crew(owner, name):
+        c = Crew.objects.create(owner=owner, system=system, name=name)
+        for i in range(5):
+            ch = Character.objects.create(crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1,
+                                          agility=1, intellect=-1, discipline=-2)
+            CharacterTrait.objects.create(character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small"))
+            CharacterBodyMod.objects.create(character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling"))
+            for j, slug in enumerate(["sword", "light-armor", "pistol"]):
+                CharacterGear.objects.create(character=ch, item=Item.objects.get(system=system, slug=slug), position=j)
+        return c
+
+    clients = {}
+    for count in (1, 200):
+        owner = User.objects.create_user(f"bench{count}", password="x")
+        first = five_character_crew(owner, "Crew 0")
+        for i in range(1, count):
+            Crew.objects.filter(pk=crew_service.duplicate(first, owner).pk).update(name=f"Crew {i}")
+        clients[count] = Client()
+        clients[count].force_login(owner)
+        for url in ("/crews/", "/dice/"):
+            clients[count].get(url)  # the first visit stores the summaries of the page's crews
+
+    print(f"Lists with 1 and 200 crews of 5 characters (DEBUG off; target: 200 within {TARGET_RATIO}x of 1)")
+    print("  (requests to the two sizes alternate, so a busy machine slows both alike; min and median of 40)")
+    for url in ("/crews/", "/dice/"):
+        samples = {1: [], 200: []}
+        for _ in range(40):
+            for count, client in clients.items():
+                start = time.perf_counter()
+                client.get(url)
+                samples[count].append((time.perf_counter() - start) * 1000)
+        q1, q200 = queries(lambda: clients[1].get(url)), queries(lambda: clients[200].get(url))
+        (min1, med1), (min200, med200) = ((min(samples[c]), statistics.median(samples[c])) for c in (1, 200))
+        print(f"  {url:8} 1 crew: {q1} queries, min {min1:.1f} ms, median {med1:.1f} ms; "
+              f"200 crews: {q200} queries, min {min200:.1f} ms, median {med200:.1f} ms; "
+              f"ratio {min200 / min1:.2f}x (min), {med200 / med1:.2f}x (median)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Spending Treasure between games: gear, and new characters."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaigns import idempotency
+from campaigns.models import Campaign, CampaignCrew
+from campaigns.permissions import check_user_can_edit_crew
+from campaigns.services.base import CampaignError
+from campaigns.services.base import log as _log
+from catalogue.loader import snapshot_for_system
+from crewbuilder import crew_edits
+from crewbuilder.models import Character, Crew
+from crewbuilder.models.catalogue import ATTRIBUTES
+from crewbuilder.validation import crew_to_data, validate_crew
+from crewbuilder.wording import count_noun
+
+
+def _treasury_for(entry: CampaignCrew, actor) -> tuple[CampaignCrew, Campaign]:
+    """The crew entry locked for spending, after checking who spends and that tokens have a price."""
+    check_user_can_edit_crew(actor, entry, "Only the crew's player can spend its treasury.")
+    campaign = entry.campaign
+    if not campaign.treasure_value:
+        raise CampaignError("The organiser has not set what a Treasure Token buys yet.")
+    return CampaignCrew.objects.select_for_update().get(pk=entry.pk), campaign
+
+
+def _tokens_for(points: int, campaign: Campaign) -> int:
+    """Whole Treasure Tokens to pay ``points`` (rounded up)."""
+    return -(-points // campaign.treasure_value)
+
+
+@transaction.atomic
+def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submission_key: str = "") -> None:
+    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent.
+    A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nothing is spent twice."""
+    entry, campaign = _treasury_for(entry, actor)
+    idempotency.claim(actor, submission_key)
+    crew = entry.crew
+    item = crew_edits._catalogue_entry(crew_edits.Item, crew, slug, "item")
+    if (item.effects or {}).get("campaign_crew_creation_only"):
+        raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
+    tokens = _tokens_for(item.cost, campaign)
+    if tokens > entry.treasury:
+        raise CampaignError(f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
+    before = {"treasury": entry.treasury, "budget": crew.budget}
+    crew_edits.add_gear(crew, {"character": character_id, "slug": slug})
+    crew.budget += item.cost
+    crew.version += 1
+    crew.save(update_fields=["budget", "version", "updated_at"])
+    entry.treasury -= tokens
+    entry.save(update_fields=["treasury"])
+    _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
+         before=before, after={"treasury": entry.treasury, "budget": crew.budget, "item": slug,
+                               "character": int(character_id), "tokens": tokens, "cost": item.cost})
+
+
+@transaction.atomic
+def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, submission_key: str = "") -> Character:
+    """Spend Treasure on a new character (its base cost), validated like the builder.
+    A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nobody is hired twice."""
+    entry, campaign = _treasury_for(entry, actor)
+    idempotency.claim(actor, submission_key)
+    crew = Crew.objects.with_everything().get(pk=entry.crew_id)
+    catalogue = snapshot_for_system(crew.system)
+    cost = catalogue.rules.get("character_base_cost", 15)
+    tokens = _tokens_for(cost, campaign)
+    if tokens > entry.treasury:
+        raise CampaignError(f"A new character costs {cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
+    name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
+    values = {a: crew_edits._parse_int(attributes.get(a, 0), a.capitalize(), -2, 3) for a in ATTRIBUTES}
+    trial = crew_to_data(crew)
+    trial["budget"] = crew.budget + cost
+    trial["characters"].append({"name": name, "attributes": values, "traits": [], "body_mods": [], "gear": []})
+    report = validate_crew(trial, catalogue, crew.accepted_findings)
+    problems = [e["message"] for e in report["errors"] if e["character"] in (name, None)]
+    if problems:
+        raise CampaignError("; ".join(problems))
+    position = max((c.position for c in crew.characters.all()), default=-1) + 1
+    character = Character.objects.create(crew=crew, name=name, position=position, **values)
+    before = {"treasury": entry.treasury, "budget": crew.budget, "roster": "–"}
+    Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + cost, version=crew.version + 1)
+    entry.treasury -= tokens
+    entry.save(update_fields=["treasury"])
+    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
+         before=before, after={"treasury": entry.treasury, "budget": crew.budget + cost, "character": character.pk,
+                               "roster": f"{name} hired", "tokens": tokens, "cost": cost})
+    return character

@@ -1,0 +1,32 @@
+"""The most the app stores or prints: far above what a real player uses, low
+enough that no request can hold a worker for long (docs/limits.md).
+
+Every entry point checks these: the crew editor (crew_edits), crew-file import
+(crewfile.check_storable, a ``bad-format`` report), the campaign and Ghoulash
+forms, and PDF rendering (crewbuilder.pdf refuses HTML over its budget before
+laying anything out). Plain numbers, no Django import, so the CLI, the
+benchmarks and the tests read the same values.
+"""
+
+# A Cybernekr0 crew. The rules field 3 to 7 characters, each carrying 5 + Strength
+# items (small ones count half); a draft may go over and is shown as not valid.
+CHARACTERS_MAX = 12
+GEAR_MAX_PER_CHARACTER = 20  # copies counted: 3 knives are 3
+TRAITS_MAX_PER_CHARACTER = 8
+BODY_MODS_MAX_PER_CHARACTER = 8
+CHARACTER_NOTES_MAX = 1000  # printed on the character's card
+# (names: 100 characters; crew notes: 5,000; budget: 10,000 -- crew_edits)
+
+# A Ghoulash card and a campaign.
+CARD_TEXT_MAX = 1000
+CARD_COUNT_MAX = 30
+CAMPAIGN_DESCRIPTION_MAX = 5000
+CAMPAIGN_HOUSE_RULES_MAX = 5000
+
+# PDF rendering. The HTML handed to WeasyPrint is refused over this size before
+# any layout (the largest roster the crew limits allow is about 200 KB); a
+# render running longer than the time budget is stopped where the platform
+# allows it (the main thread: gunicorn's sync workers and the task worker).
+PDF_HTML_MAX_BYTES = 320 * 1024
+PDF_HTML_MAX_TAGS = 12_000  # layout time follows the boxes more than the bytes: the largest roster has ~7,000
+PDF_TIME_LIMIT_SECONDS = 20

@@ -1,0 +1,280 @@
+"""Battle pages: who sees what, every refusal a clean 4xx, the poll, the hidden hands, query counts."""
+
+import re
+from dataclasses import replace
+
+import pytest
+from django.test import Client
+
+from battles import services, steps
+from battles.models import Battle, BattleEvent
+from rules.cybernekro.battle import codec, legal
+from tests.clients import logged_in
+
+from .conftest import advance, post_step
+
+pytestmark = pytest.mark.django_db
+
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
+
+
+def client_for(user, password=None):
+    return logged_in(user)
+
+
+def state(battle):
+    battle.refresh_from_db()
+    return codec.loads(battle.state)
+
+
+def first_legal(battle, seat):
+    return legal.legal(state(battle), seat)[0]
+
+
+def test_other_users_battles_answer_404(started, make_user, password):
+    battle = started()
+    stranger = client_for(make_user("stranger"), password)
+    assert stranger.get(f"/battles/{battle.pk}/").status_code == 404
+    assert stranger.get(f"/battles/{battle.pk}/export.json").status_code == 404
+    assert post_step(stranger, battle, "deployment_initiative").status_code == 404
+    assert Battle.objects.get(pk=battle.pk).version == battle.version
+
+
+def test_a_move_is_made_refused_or_stale_never_a_500(started, user, password):
+    battle = started()
+    me = client_for(user, password)
+    ok = post_step(me, battle, steps.key(first_legal(battle, "0")))
+    assert ok.status_code == 200 and ok["Vary"].count("HX-Request") == 1
+    refused = post_step(me, battle, "pass_turn")
+    assert refused.status_code == 422 and b"not open to you now" in refused.content
+    old = battle.version
+    battle.refresh_from_db()
+    stale = me.post(f"/battles/{battle.pk}/act/", {"v": old - 1, "option": "undo"}, headers={"HX-Request": "true"})
+    assert stale.status_code == 409 and b"moved on" in stale.content
+    no_version = me.post(f"/battles/{battle.pk}/act/", {"option": "undo"}, headers={"HX-Request": "true"})
+    assert no_version.status_code == 422
+    assert Battle.objects.get(pk=battle.pk).version == battle.version  # refusals changed nothing
+
+
+def test_the_ap_split_is_checked_by_the_engine(started, user, other_user, password):
+    battle = started(seed=3)
+    me, them = client_for(user, password), client_for(other_user, password)
+    clients = {"0": me, "1": them}
+    s = advance(battle, clients, lambda s: any(o.step == "assign_ap" for seat in s.seats for o in legal.legal(s, seat)))
+    seat, option = next((seat, o) for seat in s.seats for o in legal.legal(s, seat) if o.step == "assign_ap")
+    fields = {f"ap_{mid}": 3 for mid, _cap in option.args}
+    fields[f"ap_{option.args[0][0]}"] = 4   # over the cap of 3
+    r = post_step(clients[seat], battle, "assign_ap", **fields)
+    assert r.status_code == 422 and b"between 1 and 3 AP" in r.content
+    fields[f"ap_{option.args[0][0]}"] = 3
+    assert post_step(clients[seat], battle, "assign_ap", **fields).status_code == 200
+    assert all(m.ap == 3 for m in state(battle).crew(seat))
+
+
+def test_a_poll_with_no_change_answers_204(started, user, password):
+    battle = started()
+    me = client_for(user, password)
+    poll = me.get(f"/battles/{battle.pk}/?v={battle.version}", headers={"HX-Request": "true"})
+    assert poll.status_code == 204 and "HX-Request" in poll["Vary"]
+    moved = me.get(f"/battles/{battle.pk}/?v={battle.version - 1}", headers={"HX-Request": "true"})
+    assert moved.status_code == 200 and b'id="board"' in moved.content and b"<html" not in moved.content
+
+
+def _swap_hand(battle, seat):
+    """Change only ``seat``'s hidden cards: swap its hand with the top of its deck (counts unchanged)."""
+    s = state(battle)
+    p = s.player(seat)
+    n = len(p.hand)
+    swapped = replace(p, hand=p.deck[:n], deck=p.hand + p.deck[n:])
+    assert swapped.hand != p.hand
+    battle.state = codec.dumps(s.with_player(swapped))
+    battle.save(update_fields=["state"])
+
+
+def _responses(client, battle):
+    base = f"/battles/{battle.pk}/"
+    out = [client.get(base), client.get(base, headers={"HX-Request": "true"}),
+           client.get(f"{base}?v=0", headers={"HX-Request": "true"}),
+           client.get(f"{base}export.json")]
+    return [CSRF.sub(r"\1", r.content.decode()) for r in out]
+
+
+def test_no_response_to_one_player_shows_another_players_hand(started, user, other_user, password):
+    battle = started()
+    me = client_for(user, password)
+    advance(battle, {"0": me, "1": client_for(other_user, password)}, lambda s: s.player("1").hand)
+    their_hand = state(battle).player("1").hand
+    before = _responses(me, battle)
+    _swap_hand(battle, "1")
+    after = _responses(me, battle)
+    assert before == after
+    theirs = client_for(other_user, password).get(f"/battles/{battle.pk}/").content.decode()
+    new_hand = state(battle).player("1").hand
+    assert all(card in theirs for card in new_hand) and new_hand != their_hand  # the owner does see theirs
+
+
+def _page_and_poll_queries(client, battle, django_assert_num_queries):
+    with django_assert_num_queries(PAGE_QUERIES):
+        assert client.get(f"/battles/{battle.pk}/").status_code == 200
+    with django_assert_num_queries(PAGE_QUERIES + 1):   # a poll after a change: the board redrawn (state read then)
+        assert client.get(f"/battles/{battle.pk}/?v=0", headers={"HX-Request": "true"}).status_code == 200
+    with django_assert_num_queries(POLL_QUERIES):   # session, user, the battle
+        assert client.get(f"/battles/{battle.pk}/?v={battle.version}",
+                          headers={"HX-Request": "true"}).status_code == 204
+
+
+PAGE_QUERIES, POLL_QUERIES = 6, 3
+
+
+@pytest.mark.parametrize("players,size,rounds", [(2, 3, 1), (4, 7, 1), (2, 3, 30), (4, 7, 30)])
+def test_page_and_poll_queries_do_not_grow_with_characters_or_rounds(started, make_user, user, password, players,
+                                                                     size, rounds, django_assert_num_queries):
+    others = [make_user(f"p{i}") for i in range(players - 1)]
+    battle = started(size=size, players=[user, *others])
+    last = BattleEvent.objects.filter(battle=battle).count()
+    BattleEvent.objects.bulk_create([BattleEvent(battle=battle, number=last + i + 1, round=i // 20 + 1, text=f"line {i}")
+                                     for i in range(rounds * 20)])
+    battle.refresh_from_db()
+    _page_and_poll_queries(client_for(user, password), battle, django_assert_num_queries)
+
+
+def test_the_log_is_paginated(started, user, password):
+    battle = started()
+    BattleEvent.objects.bulk_create([BattleEvent(battle=battle, number=100 + i, text=f"line {i}") for i in range(120)])
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    assert "line 119" in page and "line 60" not in page and "older</a>" in page
+
+
+def test_creating_a_battle_needs_a_second_crew_and_known_players(user, password, geared_crew):
+    crew = geared_crew(user)
+    me = client_for(user, password)
+    r = me.post("/battles/", {"scenario": "quick-start-scenario", "crew": crew.pk, "players": ""})
+    assert r.status_code == 422 and b"at least two crews" in r.content
+    r = me.post("/battles/", {"scenario": "quick-start-scenario", "crew": crew.pk, "players": "nobody"})
+    assert r.status_code == 422 and b"no user called" in r.content
+    r = me.post("/battles/", {"scenario": "no-such", "crew": crew.pk, "players": "x"})
+    assert r.status_code == 422
+    assert not Battle.objects.exists()
+
+
+def test_a_crew_share_link_seats_its_owner_with_that_crew(user, other_user, password, geared_crew):
+    mine, theirs = geared_crew(user), geared_crew(other_user, name="Shared")
+    theirs.share_token = "tok-123"
+    theirs.save()
+    r = client_for(user, password).post("/battles/", {"scenario": "exploration", "crew": mine.pk,
+                                                      "share_links": "http://192.168.1.5:8000/s/tok-123/"})
+    battle = Battle.objects.get()
+    assert r.status_code == 302
+    seat = battle.seats.get(user=other_user)
+    assert seat.joined and seat.crew_name == "Shared"
+
+
+def test_a_shared_battle_is_read_only_and_shows_no_hand(started, user, other_user, password):
+    battle = started()
+    me = client_for(user, password)
+    advance(battle, {"0": me, "1": client_for(other_user, password)}, lambda s: s.player("0").hand)
+    me.post(f"/battles/{battle.pk}/share/")
+    battle.refresh_from_db()
+    page = Client().get(f"/battles/shared/{battle.share_token}/").content.decode()
+    assert battle.share_token and "Log" in page and "battle-act" not in page and "/act/" not in page
+    assert not any(card in page for card in state(battle).player("0").hand)
+    assert Client().get("/battles/shared/wrong/").status_code == 404
+
+
+def test_each_player_chooses_their_own_initiative_character(user, other_user, password, geared_crew):
+    mine, theirs = geared_crew(user), geared_crew(other_user)
+    battle = services.create_battle(user, "quick-start-scenario", mine.pk, [other_user.username])
+    services.join(battle.pk, other_user, theirs.pk)
+    services.start(battle.pk, user, seed=1)
+    me, them = client_for(user, password), client_for(other_user, password)
+    battle.refresh_from_db()
+    r = post_step(me, battle, "deployment_initiative")
+    assert r.status_code == 422 and b"must choose a character for the Initiative Test" in r.content
+    assert me.post(f"/battles/{battle.pk}/initiative/", {"model": "1-0"}).status_code == 302  # not mine: refused
+    assert battle.seats.get(user=user).initiative == ""
+    me.post(f"/battles/{battle.pk}/initiative/", {"model": "0-2"})
+    them.post(f"/battles/{battle.pk}/initiative/", {"model": "1-1"})
+    assert post_step(me, battle, "deployment_initiative").status_code == 200
+    rolled = {r["seat"]: r["model"] for r in BattleEvent.objects.get(battle=battle, text__contains="Deployment").rolls}
+    assert rolled == {"0": "0-2", "1": "1-1"}
+
+
+def test_battles_are_a_game_of_the_registry_with_their_games_in_progress(started, user, password):
+    battle = started()
+    me = client_for(user, password)
+    assert b'href="/battles/"' in me.get("/games/").content
+    home = me.get("/").content.decode()
+    assert f"/battles/{battle.pk}/" in home and "Cybernekr0" in home
+    Battle.objects.filter(pk=battle.pk).update(status=Battle.FINISHED)
+    assert f"/battles/{battle.pk}/" not in me.get("/").content.decode()
+
+
+def test_undo_takes_back_a_step_that_rolled_nothing_but_never_a_roll(started, user, other_user, password):
+    battle = started(seed=1)
+    me, them = client_for(user, password), client_for(other_user, password)
+    clients = {"0": me, "1": them}
+    s = advance(battle, clients, lambda s: s.pending and s.pending[0].kind == "choose_active")
+    chooser = s.pending[0].seat
+    assert post_step(clients[chooser], battle, "undo").status_code == 422   # the Initiative roll stays rolled
+    assert post_step(clients[chooser], battle, f"choose_active:{chooser}").status_code == 200
+    other = "1" if chooser == "0" else "0"
+    r = post_step(clients[other], battle, "undo")
+    assert r.status_code == 422 and b"Only the player who made the last step" in r.content
+    r = post_step(clients[chooser], battle, "undo")
+    assert r.status_code == 200 and state(battle).pending[0].kind == "choose_active"
+    texts = list(BattleEvent.objects.filter(battle=battle).order_by("number").values_list("text", flat=True))
+    assert texts[-1].startswith("undid: ")
+    assert not any(t.endswith("is the Active Player") for t in texts[:-1])   # the undone line is gone
+
+
+def test_bad_inputs_of_a_legal_option_are_refused_with_a_message(started, user, other_user, password):
+    battle = started()
+    me, them = client_for(user, password), client_for(other_user, password)
+    advance(battle, {"0": me, "1": them}, lambda s: s.active_model, prefer=("select_model",))
+    s = state(battle)
+    clients = {"0": me, "1": them}
+    r = post_step(clients[s.active_seat], battle, "attack:sword:nobody")
+    assert r.status_code == 422
+    r = post_step(clients[s.active_seat], battle, "attack:sword:1-0", modifier="lots")
+    assert r.status_code == 422
+
+
+def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, password, geared_crew, make_crew):
+    from tests.crewbuilder.conftest import LEGAL
+    sorcerers = make_crew(user, name="Witches", characters=[
+        {"name": f"Witch {i}", "attributes": dict(LEGAL), "traits": ["sorcerer"]} for i in range(3)])
+    battle = services.create_battle(user, "quick-start-scenario", sorcerers.pk, [other_user.username])
+    services.join(battle.pk, other_user, geared_crew(other_user).pk)
+    services.start(battle.pk, user, seed=2)
+    for index, u in enumerate((user, other_user)):
+        services.choose_initiative(battle.pk, u, {"model": f"{index}-0"})
+    me, them = client_for(user, password), client_for(other_user, password)
+    clients = {"0": me, "1": them}
+    s = advance(battle, clients, lambda s: s.phase.value == "sorceries")
+    for mid in ("0-0", "0-1", "0-2"):
+        s = advance(battle, clients, lambda s: legal.legal(s, "0"))
+        assert post_step(me, battle, f"choose_sorcery:{mid}", sorcery="scream").status_code == 200
+    s = advance(battle, clients, lambda s: s.active_seat == "0" and s.active_model and s.phase.value == "action",
+                prefer=("select_model",))
+    r = post_step(me, battle, "cast:scream", targets=["1-1"])
+    assert r.status_code == 200, r.content.decode()[:300]
+    pending = state(battle).pending
+    assert pending and dict(pending[0].data)["targets"] == ("1-1",)   # only the model the players named
+
+
+def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_them(started, user, other_user,
+                                                                                  password):
+    battle = started()
+    me, them = client_for(user, password), client_for(other_user, password)
+    s = advance(battle, {"0": me, "1": them}, lambda s: s.active_model and s.phase.value == "action",
+                prefer=("select_model",))
+    player = {"0": me, "1": them}[s.active_seat]
+    url = f"/battles/{battle.pk}/"
+    plain = player.get(url, headers={"HX-Request": "true"}).content.decode()
+    covered = player.get(url + "?cover=1", headers={"HX-Request": "true"}).content.decode()
+    odds = lambda page: page.split('id="odds-heading"')[1].split("</table>")[0]  # noqa: E731
+    assert odds(plain) != odds(covered)
+    assert 'id="cond-cover" type="checkbox" name="cover" value="1" checked' in covered
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200
+    assert dict(state(battle).pending[0].data)["situation"].cover is True
