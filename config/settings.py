@@ -122,6 +122,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"crewbuilder-test-{os.getpid()}.sqlite3")}
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
+# The cache holds what every worker must agree on (a game's version, read by every poll without a
+# query). By default it is files under var/cache: shared by all workers on this machine, no server to
+# run. REDIS_URL (redis://host:6379/0) puts it in Redis instead, for servers beyond one machine
+# (Django's RedisCache; `pip install ".[redis]"`).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": env_str("CACHE_DIR", str(VAR_DIR / "cache")),
+                          "OPTIONS": {"MAX_ENTRIES": 20000}}}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "crewbuilder.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -32,6 +32,14 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _own_cache(settings, tmp_path_factory):
+    # The cache as configured (files, shared by workers), but empty for each test: database rows
+    # are rolled back between tests and their ids come again, so a cached game version must not.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                                   "LOCATION": str(tmp_path_factory.mktemp("cache"))}}
+
+
+@pytest.fixture(autouse=True)
 def _pdf_cache_per_test(settings, tmp_path):
     # Rendered PDFs are kept on disk (core/pdf_store.py); each test starts with none.
     settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"

@@ -5,7 +5,11 @@
 - ``next_event_number`` and ``events_page``: the event log, appended in order and
   read a page at a time (a poll never sends the whole log).
 - ``page_or_poll``: one poll endpoint with one version parameter (``v``). An htmx
-  poll whose version is current gets 204, read from the cache when it can be.
+  poll whose version is current gets 204.
+- ``answers_unchanged_polls``: the cheap path in front of a game view. A poll that
+  carries the page's signed poll token (``poll_params``) and a current version gets
+  204 with no database query at all: the version comes from the shared cache
+  (``bump_version`` publishes it on commit) and the token stands for the session.
 - ``act_and_redraw``: run one move and answer with the redrawn board (200), the
   board with the refusal (422), or with the newer state (409).
 - ``new_share_token`` and ``share_token_ok``: read-only links.
@@ -19,19 +23,31 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from functools import wraps
 from typing import Callable
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from core.htmx import vary_on_htmx
 
 VERSION_PARAM = "v"
+POLL_TOKEN_PARAM = "t"
 LEGACY_VERSION_PARAMS = ("version",)  # pages drawn before the kit polled with ?version=
 EVENTS_PER_PAGE = 50
+BOARD_EVENTS = 20  # the log entries a board shows; older ones are paged on request
+# A version published by a commit is kept a day (a crash between the commit and the publication
+# then leaves a stale version for at most that long); one read from the database after a miss
+# only briefly, since a commit racing that read could otherwise be hidden behind it.
+VERSION_TTL = 24 * 3600
+FILLED_VERSION_TTL = 30
 SHARE_TOKEN_BYTES = 16
 SHARE_TOKEN_MAX = 64
 
@@ -56,12 +72,92 @@ def _version_key(label: str, pk: int) -> str:
 
 
 def bump_version(label: str, pk: int, version: int) -> None:
-    """Publish a game's new version to every worker once the change is committed."""
-    transaction.on_commit(lambda: cache.set(_version_key(label, pk), version, timeout=None))
+    """Publish a game's new version to every worker once the change is committed. The old entry
+    goes at once, so until then a poll reads the database (it never trusts the old version)."""
+    key = _version_key(label, pk)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.set(key, version, timeout=VERSION_TTL))
 
 
 def cached_version(label: str, pk: int) -> int | None:
     return cache.get(_version_key(label, pk))
+
+
+def current_version(label: str, pk: int, load_version: Callable[[int], int | None]) -> int | None:
+    """The game's version from the cache; on a miss read once from the database (``load_version``,
+    None for no such game) and fill the cache. ``add``, not ``set``: a version a commit published
+    meanwhile is never overwritten by the older one read here."""
+    version = cached_version(label, pk)
+    if version is None:
+        version = load_version(pk)
+        if version is not None:
+            cache.add(_version_key(label, pk), version, timeout=FILLED_VERSION_TTL)
+    return version
+
+
+# --- poll tokens: the session, as far as a poll needs it, without a query ------------------------
+
+def _poll_signature(label: str, pk: int, user_id: str, session_key: str) -> str:
+    # Django's signing HMAC (SECRET_KEY, salted), in lowercase hex: no upper-case letters that could
+    # read like a token code on the page
+    return salted_hmac("core.games.kit.poll", f"{label}:{pk}:{user_id}:{session_key}", algorithm="sha256").hexdigest()
+
+
+def poll_token(request: HttpRequest, label: str, pk: int) -> str:
+    """A token for this page's polls, bound to the game, the user and the session cookie: only the
+    browser that drew the page (after the view's own permission check) can use it, and only while
+    it keeps that session (a logout or a new login changes the key). The session key is only
+    signed, never shown. The same page gives the same token, so a page's bytes stay comparable."""
+    user_id = str(request.user.pk)
+    return f"{user_id}.{_poll_signature(label, pk, user_id, request.session.session_key or '')}"
+
+
+def poll_token_ok(request: HttpRequest, label: str, pk: int, token: str) -> bool:
+    """Checked without reading the session or the user: the cookie's session key must be the one
+    the token was signed with."""
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    user_id, _, signature = token.partition(".")
+    if not session_key or not user_id or not signature:
+        return False
+    return constant_time_compare(signature, _poll_signature(label, pk, user_id, session_key))
+
+
+def poll_params(request: HttpRequest, label: str, pk: int, version: int) -> str:
+    """The query string of a board's poll: ``v=<version>&t=<poll token>``."""
+    return urlencode({VERSION_PARAM: version, POLL_TOKEN_PARAM: poll_token(request, label, pk)})
+
+
+def unchanged_poll(request: HttpRequest, label: str, pk: int, load_version: Callable[[int], int | None]) -> bool:
+    """A GET htmx poll with a valid poll token whose version is current: answer 204, touching
+    neither the session nor (on a cache hit) the database. Anything else goes to the view."""
+    if request.method != "GET" or not request.htmx:
+        return False
+    seen, token = request.GET.get(VERSION_PARAM), request.GET.get(POLL_TOKEN_PARAM)
+    if not seen or not token or not poll_token_ok(request, label, pk, token):
+        return False
+    version = current_version(label, pk, load_version)
+    return version is not None and str(version) == seen
+
+
+def unchanged() -> HttpResponse:
+    """The answer to a poll whose version is current: 204, nothing to swap."""
+    response = vary_on_htmx(HttpResponse(status=204))
+    # a 204 is cacheable by default, and the same URL answers differently after the next move
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def answers_unchanged_polls(label: str, load_version: Callable[[int], int | None]):
+    """Put in front of a game view (outside ``login_required``): an unchanged poll is answered
+    here; everything else, a poll without a valid token included, goes to the view and its checks."""
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, pk: int, *args, **kwargs):
+            if unchanged_poll(request, label, pk, load_version):
+                return unchanged()
+            return view(request, pk, *args, **kwargs)
+        return wrapper
+    return decorate
 
 
 def version_seen(request: HttpRequest) -> str | None:
@@ -75,7 +171,7 @@ def version_seen(request: HttpRequest) -> str | None:
 def page_or_poll(request: HttpRequest, version: int, render_page: Callable[[], HttpResponse]) -> HttpResponse:
     """An htmx poll whose version is current answers 204; anything else renders."""
     if request.htmx and version_seen(request) == str(version):
-        return vary_on_htmx(HttpResponse(status=204))
+        return unchanged()
     return vary_on_htmx(render_page())
 
 
@@ -116,9 +212,17 @@ def next_event_number(events: QuerySet) -> int:
     return (events.aggregate(last=Max("number"))["last"] or 0) + 1
 
 
-def events_page(events: QuerySet, page: int | str | None, per_page: int = EVENTS_PER_PAGE):
-    """One page of a game's log, newest first."""
-    return Paginator(events.order_by("-number"), per_page).get_page(page)
+def events_page(events: QuerySet, page: int | str | None, per_page: int | None = None):
+    """One page of a game's log, newest first (a page number out of range gives the last page)."""
+    return Paginator(events.order_by("-number"), per_page or EVENTS_PER_PAGE).get_page(page)
+
+
+def latest_events(events: QuerySet, count: int | None = None) -> tuple[list, bool]:
+    """The newest ``count`` (``BOARD_EVENTS``) entries of a game's log, newest first, and whether there
+    are older ones, in one query: a board never carries the whole log."""
+    count = count or BOARD_EVENTS
+    rows = list(events.order_by("-number")[:count + 1])
+    return rows[:count], len(rows) > count
 
 
 # --- share links -----------------------------------------------------------------

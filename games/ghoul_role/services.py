@@ -24,6 +24,7 @@ from typing import Mapping
 from django.db import transaction
 
 from catalogue.loader import current_system
+from core.games import kit
 from crewbuilder.models import RulesEntry
 from rules import ghoul_role as rules
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
@@ -34,8 +35,8 @@ SYSTEM = "ghoul-role"
 LONG = 30  # events shown on the sheet
 
 
-class SheetError(ValueError):
-    """The action is not allowed now; the message says why, for people."""
+class SheetError(kit.Refused, ValueError):
+    """The action is not allowed now; the message says why, for people (the game kit's refusal)."""
 
 
 # --- catalogue ------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ reachable here (``services.create_game``) for existing callers.
 from __future__ import annotations
 
 from catalogue.loader import current_system
+from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
 from rules import ghoulash as gh
@@ -33,7 +34,7 @@ SYSTEM = "ghoulash"
 PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")
 
 
-class GameError(Exception):
+class GameError(kit.Refused):
     """A refused change, with a message for the player."""
 
 
@@ -64,14 +65,28 @@ def catalogue() -> dict[str, list[dict]]:
 # Creating a game
 # ---------------------------------------------------------------------------
 
+LABEL = Game._meta.label_lower  # the key of the game's version in the cache (the polls')
+
+
+def current_version(pk: int) -> int | None:
+    """The game's version from the database (the polls' fallback when the cache has none)."""
+    return Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+
+
 def _locked(pk: int, work):
-    """Run ``work(game)`` in a transaction holding the game row's lock (core.locking)."""
-    return run_locked(Game, pk, work, missing=GameError("No such game."), busy=GameError("The game is busy: try again."))
+    """Run ``work(game)`` in a transaction holding the game row's lock (core.locking, which bumps its
+    version); the new version is published to the polls once committed."""
+    def locked(game: Game):
+        result = work(game)
+        kit.bump_version(LABEL, game.pk, game.version)
+        return result
+    return run_locked(Game, pk, locked, missing=GameError("No such game."),
+                      busy=GameError("The game is busy: try again."))
 
 
 def _log(game: Game, actor, kind: str, text: str, seed: int | None = None) -> Event:
-    last = Event.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first() or 0
-    return Event.objects.create(game=game, number=last + 1, turn=game.turn, actor=actor, kind=kind,
+    return Event.objects.create(game=game, number=kit.next_event_number(Event.objects.filter(game=game)),
+                                turn=game.turn, actor=actor, kind=kind,
                                 text=text[:500], seed=seed)
 
 

@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/ghoulash/boxes/<int:pk>/decks.pdf", views.box_pdf, name="ghoulash-box-pdf"),
     path("games/ghoulash/games/<int:pk>/", views.game_detail, name="ghoulash-game"),
     path("games/ghoulash/games/<int:pk>/act/", views.game_act, name="ghoulash-game-act"),
+    path("games/ghoulash/games/<int:pk>/log/", views.game_log, name="ghoulash-game-log"),
 ]

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.games import kit
 from core.htmx import vary_on_htmx
 from games.ghoulash import services
 from games.ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, NumbersForm
@@ -248,22 +249,33 @@ def box_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
     players = list(game.players.select_related("user").order_by("seat"))
     tokens = list(game.tokens.all())
-    events = list(game.events.order_by("-number"))
+    events, older = kit.latest_events(game.events.all())  # the board carries the latest entries only
     context = services.table(game, players, tokens, events, request.user)
     context["error"] = error
+    context["older_events"] = older
+    context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     return context
 
 
+@kit.answers_unchanged_polls(services.LABEL, services.current_version)  # 204 with no query (the kit)
 @login_required
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
-        if request.GET.get("v") == str(game.version):
-            return vary_on_htmx(HttpResponse(status=204))  # nothing changed since the page's version
-        return vary_on_htmx(render(request, TABLE, _table_context(request, game)))
+        return kit.page_or_poll(request, game.version, lambda: render(request, TABLE, _table_context(request, game)))
     return vary_on_htmx(render(request, "ghoulash/game_detail.html", _table_context(request, game)))
+
+
+@login_required
+@require_GET
+def game_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole log, a page at a time (the table shows only the latest entries)."""
+    game = _get_game_for_user(request, pk)
+    page = kit.events_page(game.events.all(), request.GET.get("page"))
+    return render(request, "ghoulash/game_log.html",
+                  {"game": game, "page": page, "show_seeds": game.status == Game.FINISHED})
 
 
 @login_required
@@ -271,14 +283,14 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    error = ""
-    try:
-        services.act(game.pk, request.user, request.POST.get("action", ""), request.POST)
-    except services.GameError as exc:
-        error = str(exc)
-    game = Game.objects.get(pk=game.pk)
-    if not request.htmx:
+
+    def redraw(error: str, status: int) -> HttpResponse:
+        return render(request, TABLE, _table_context(request, Game.objects.get(pk=game.pk), error), status=status)
+
+    def after_plain_post(error: str) -> HttpResponse:
         if error:
             messages.error(request, error)
         return redirect(game)
-    return vary_on_htmx(render(request, TABLE, _table_context(request, game, error), status=422 if error else 200))
+
+    return kit.act_and_redraw(request, lambda: services.act(game.pk, request.user, request.POST.get("action", ""),
+                                                            request.POST), redraw, after_plain_post)

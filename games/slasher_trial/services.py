@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
 from rules import slasher_trial as sl
@@ -29,8 +30,16 @@ MONSTER_ACTIONS = ("move", "hit", "cage")
 ESCAPE_COST = 0
 
 
-class TrialError(Exception):
+class TrialError(kit.Refused):
     """A refused change, with a message for the player."""
+
+
+LABEL = Trial._meta.label_lower  # the key of the trial's version in the cache (the polls')
+
+
+def current_version(pk: int) -> int | None:
+    """The trial's version from the database (the polls' fallback when the cache has none)."""
+    return Trial.objects.filter(pk=pk).values_list("version", flat=True).first()
 
 
 # ---------------------------------------------------------------------------
@@ -115,16 +124,22 @@ def _write_back(trial: Trial, participants: list[Participant], generators: list[
 
 def _log(trial: Trial, actor, action: str, text: str, target: str = "", energy: int = 0,
          seed: int | None = None) -> LogEntry:
-    last = trial.log.order_by("-number").values_list("number", flat=True).first() or 0
+    number = kit.next_event_number(trial.log.all())
     # the column lengths (a PostgreSQL database refuses longer values: a 500, not a message);
     # "ready" and "end" take no target, so a posted one is whatever the request sent
-    return LogEntry.objects.create(trial=trial, number=last + 1, actor=actor, action=action[:20],
+    return LogEntry.objects.create(trial=trial, number=number, actor=actor, action=action[:20],
                                    target=target[:150], text=text[:500], energy_spent=energy, seed=seed)
 
 
 def _locked(pk: int, work):
-    """Run ``work(trial)`` in a transaction holding the trial row's lock (core.locking)."""
-    return run_locked(Trial, pk, work, missing=TrialError("No such trial."), busy=TrialError("The trial is busy: try again."))
+    """Run ``work(trial)`` in a transaction holding the trial row's lock (core.locking, which bumps its
+    version); the new version is published to the polls once committed."""
+    def locked(trial: Trial):
+        result = work(trial)
+        kit.bump_version(LABEL, trial.pk, trial.version)
+        return result
+    return run_locked(Trial, pk, locked, missing=TrialError("No such trial."),
+                      busy=TrialError("The trial is busy: try again."))
 
 
 # ---------------------------------------------------------------------------
@@ -276,10 +291,10 @@ def _repeat(t: Trial, participants, generators, state: sl.Trial, me: Participant
         before = new
     new = states[-1]
     _write_back(t, participants, generators, new)
-    last = t.log.order_by("-number").values_list("number", flat=True).first() or 0
+    first = kit.next_event_number(t.log.all())
     entries = LogEntry.objects.bulk_create([
-        LogEntry(trial=t, number=last + i, actor=user, action=action, target=target[:150], text=text[:500],
-                 energy_spent=energy) for i, (text, energy) in enumerate(texts, start=1)])
+        LogEntry(trial=t, number=first + i, actor=user, action=action, target=target[:150], text=text[:500],
+                 energy_spent=energy) for i, (text, energy) in enumerate(texts)])
     finished = _finish(t, new) if sl.is_over(new) and not new.advancing else None
     t.save()
     return Outcome(entries[-1], finished)

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.games import kit
 from core.htmx import vary_on_htmx
 from rules import slasher_trial as sl
 from games.slasher_trial import services
@@ -89,18 +90,20 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
         "counted": counted, "costs": costs, "waiting": waiting, "odds": odds,
         "escape_cost": services.ESCAPE_COST, "repaired": state.repaired(),
         "my_name": request.user.username,
+        "poll_params": kit.poll_params(request, services.LABEL, trial.pk, trial.version),
     }
 
 
+@kit.answers_unchanged_polls(services.LABEL, services.current_version)  # 204 with no query (the kit)
 @login_required
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
-    if request.htmx and request.GET.get("v") == str(trial.version):
-        return vary_on_htmx(HttpResponse(status=204))  # nothing changed since the page's version
-    template = "trials/trial_detail.html#board" if request.htmx else "trials/trial_detail.html"
-    return vary_on_htmx(render(request, template, _context(request, trial)))
+    if request.htmx:
+        return kit.page_or_poll(request, trial.version,
+                                lambda: render(request, "trials/trial_detail.html#board", _context(request, trial)))
+    return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial)))
 
 
 @login_required
@@ -109,18 +112,20 @@ def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     form = ActForm(request.POST)
-    error = ""
-    if not form.is_valid():
-        error = " ".join(e for errors in form.errors.values() for e in errors)
-    else:
-        try:
-            services.act(trial, request.user, *form.action_target_times())
-        except services.TrialError as exc:
-            error = str(exc)
-    trial.refresh_from_db()
-    if not request.htmx:
+
+    def move():
+        if not form.is_valid():
+            raise services.TrialError(" ".join(e for errors in form.errors.values() for e in errors))
+        services.act(trial, request.user, *form.action_target_times())
+
+    def redraw(error: str, status: int) -> HttpResponse:
+        trial.refresh_from_db()
+        return render(request, "trials/trial_detail.html#board", _context(request, trial, error), status=status)
+
+    def after_plain_post(error: str) -> HttpResponse:
         if not error:
             return redirect(trial)
+        trial.refresh_from_db()
         return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial, error), status=422))
-    return vary_on_htmx(render(request, "trials/trial_detail.html#board", _context(request, trial, error),
-                        status=422 if error else 200))
+
+    return kit.act_and_redraw(request, move, redraw, after_plain_post)

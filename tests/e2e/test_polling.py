@@ -57,6 +57,7 @@ def test_a_redraw_keeps_the_choice_the_player_was_making(browser: Browser, serve
                                                          django_user_model):
     from django.db.models import F
 
+    from core.games import kit
     from games.ghoulash import services
     from games.ghoulash.models import Game
 
@@ -72,7 +73,9 @@ def test_a_redraw_keeps_the_choice_the_player_was_making(browser: Browser, serve
     move.get_by_label("mara").check()
     page.evaluate("document.getElementById('table').dataset.before = 'yes'")
 
-    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)  # another player's move, as the poll sees it
+    # another player's move, as the poll sees it: a new version, published to the polls as a move publishes it
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    kit.bump_version(services.LABEL, game.pk, Game.objects.get(pk=game.pk).version)
     expect(page.locator("#table[data-before]")).to_have_count(0)  # the board was redrawn
     expect(page.locator("#table")).to_be_visible()
     expect(move.get_by_label("to tile")).to_have_value("3")

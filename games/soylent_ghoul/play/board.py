@@ -170,7 +170,7 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
         if seers and gaze_targets:
             context["seers"] = [view(s) for s in seers]
             context["gaze_targets"] = [view(t) for t in gaze_targets]
-    last = services.undoable_event(events)
+    last = services.latest_standing_event(game, events)
     if last is not None and last.actor_id == viewer.pk and last.kind != "start":
         final = services.why_final(last)
         if final:

@@ -1,10 +1,11 @@
 """One transactional function per game operation.
 
 The rules live in ``rules.soylent_ghoul.game``: a play loads the rows
-into the engine's ``State`` (the game row locked with ``select_for_update``),
-checks the version the player saw, calls one engine action, writes the state
-back and records an ``Event`` with the engine's log, the seed and a snapshot
-for undo.
+into the engine's ``State`` under the game's lock (``core.locking.run_locked``,
+which also bumps the game's version), checks the version the player saw, calls
+one engine action, writes the state back and records an ``Event`` with the
+engine's log, the seed and a snapshot for undo. Once committed, the new version
+is published to the cache for the polls (``core.games.kit.bump_version``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from django.db import transaction
 from django.db.models import Count
 
 from catalogue.loader import rules_entries
+from core.games import kit
+from core.locking import run_locked
 from rules.soylent_ghoul import game as engine
 from games.soylent_ghoul.sets.models import DroneSet
 from games.soylent_ghoul.play.models import Event, Game, Piece, Player
@@ -24,12 +27,31 @@ from games.soylent_ghoul.play.models import Event, Game, Piece, Player
 MAX_PLAYERS = 8
 
 
-class GameError(Exception):
+class GameError(kit.Refused):
     """A refusal with a message for the player."""
 
 
-class StaleVersion(GameError):
+class StaleVersion(kit.Stale, GameError):
     """The game moved on since the page was drawn."""
+
+
+LABEL = Game._meta.label_lower  # the key of the game's version in the cache
+
+
+def current_version(pk: int) -> int | None:
+    """The game's version from the database (the polls' fallback when the cache has none)."""
+    return Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+
+
+def _under_lock(game_id: int, work):
+    """``work(game)`` under the game's lock; the lock bumps ``game.version`` (so ``game.version - 1``
+    is the version the player saw) and the new version is published once committed."""
+    def locked(game: Game):
+        result = work(game)
+        kit.bump_version(LABEL, game.pk, game.version)
+        return result
+    return run_locked(Game, game_id, locked, missing=GameError("There is no such game."),
+                      busy=GameError("The game is busy; try again."))
 
 
 def own_sets(user):
@@ -125,13 +147,11 @@ def create_game(creator, drone_set: DroneSet, usernames: list[str]) -> Game:
     return game
 
 
-def _locked(game_id: int) -> Game:
-    return Game.objects.select_for_update().get(pk=game_id)
-
-
-@transaction.atomic
 def join(game_id: int, user, drone_set: DroneSet) -> Game:
-    game = _locked(game_id)
+    return _under_lock(game_id, lambda game: _join(game, user, drone_set))
+
+
+def _join(game: Game, user, drone_set: DroneSet) -> Game:
     player = Player.objects.filter(game=game, user=user).first()
     if player is None:
         raise GameError("You are not invited to this game.")
@@ -144,27 +164,27 @@ def join(game_id: int, user, drone_set: DroneSet) -> Game:
         raise GameError(f"Every player needs the same number of drones: this game uses {game.drone_count}, "
                         f"{drone_set.crew.name} has {len(drones)}.")
     _take_seat(player, drone_set, drones)
-    game.version += 1
-    game.save(update_fields=["version"])
     return game
 
 
-@transaction.atomic
 def decline(game_id: int, user) -> None:
-    game = _locked(game_id)
+    _under_lock(game_id, lambda game: _decline(game, user))
+
+
+def _decline(game: Game, user) -> None:
     if game.status != Game.SETUP:
         raise GameError("The game has started.")
     if game.creator_id == user.pk:
         game.delete()
         return
     Player.objects.filter(game=game, user=user).delete()
-    game.version += 1
-    game.save(update_fields=["version"])
 
 
-@transaction.atomic
 def start(game_id: int, user, first_seat) -> Game:
-    game = _locked(game_id)
+    return _under_lock(game_id, lambda game: _start(game, user, first_seat))
+
+
+def _start(game: Game, user, first_seat) -> Game:
     if game.creator_id != user.pk:
         raise GameError("Only the player who set up the game starts it.")
     if game.status != Game.SETUP:
@@ -185,10 +205,9 @@ def start(game_id: int, user, first_seat) -> Game:
     game.status = Game.PLAYING
     game.first_seat = game.current_seat = first
     game.turn = 1
-    game.version += 1
     game.save()
     name = next(p.user.username for p in players if p.seat == first)
-    Event.objects.create(game=game, number=1, turn=1, actor=user, kind="start", undoable=False,
+    Event.objects.create(game=game, number=kit.next_event_number(game.events), turn=1, actor=user, kind="start", undoable=False,
                          payload={"lines": [f"The game begins. Turn 1: {name} to play (the most morally suspect player)."],
                                   "rolls": []})
     return game
@@ -235,8 +254,7 @@ def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: e
         game.status = Game.FINISHED
     elif game.status == Game.FINISHED:
         game.status = Game.PLAYING
-    game.version += 1
-    game.save()
+    game.save()  # its version was bumped by the lock
     for p in players:
         s = engine.seat_of(state, p.seat)
         p.last_kind, p.last_piece = s.last_kind, s.last_piece
@@ -247,8 +265,7 @@ def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: e
     Piece.objects.bulk_update(pieces, list(engine.PIECE_FIELDS))
 
 
-def _load_for_play(game_id: int, user, version) -> tuple[Game, list[Player], list[Piece], Player]:
-    game = _locked(game_id)
+def _load_for_play(game: Game, user, version) -> tuple[Game, list[Player], list[Piece], Player]:
     players = list(game.players.select_related("user"))
     me = next((p for p in players if p.user_id == user.pk), None)
     if me is None:
@@ -259,7 +276,7 @@ def _load_for_play(game_id: int, user, version) -> tuple[Game, list[Player], lis
         seen = int(version)
     except (TypeError, ValueError):
         seen = None
-    if seen != game.version:
+    if seen != game.version - 1:  # the lock has bumped it already
         raise StaleVersion("The game moved on since your page was drawn; here is the board as it is now.")
     pieces = list(game.pieces.all())
     return game, players, pieces, me
@@ -295,12 +312,15 @@ def _field(data, name: str):
     return value if isinstance(value, (list, tuple)) else ([] if value in (None, "") else [value])
 
 
-@transaction.atomic
 def play(game_id: int, user, version, kind: str, data) -> Event:
     """Apply one action for ``user``; raise GameError (nothing changed) if it is not allowed."""
     if kind not in ACTIONS:
         raise GameError("Unknown action.")
-    game, players, pieces, me = _load_for_play(game_id, user, version)
+    return _under_lock(game_id, lambda game: _play(game, user, version, kind, data))
+
+
+def _play(game: Game, user, version, kind: str, data) -> Event:
+    game, players, pieces, me = _load_for_play(game, user, version)
     state = build_state(game, players, pieces)
     before = engine.snapshot(state)
     func, fields, rolls = ACTIONS[kind]
@@ -325,9 +345,8 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
     removed_token = any(p.kind == "token" and p.removed and not before["pieces"][str(p.id)]["removed"]
                         for p in state.pieces.values())
     _write_back(game, players, pieces, state)
-    last = game.events.order_by("-number").values_list("number", flat=True).first() or 0
     return Event.objects.create(
-        game=game, number=last + 1, turn=turn, actor=user, kind=kind, payload=log.as_payload(),
+        game=game, number=kit.next_event_number(game.events), turn=turn, actor=user, kind=kind, payload=log.as_payload(),
         seed=seed if log.rolls else None, undoable=not (log.final or removed_token), before=before,
     )
 
@@ -335,6 +354,15 @@ def play(game_id: int, user, version, kind: str, data) -> Event:
 def undoable_event(events) -> Event | None:
     """The latest event still standing: the only one that may be undone."""
     return next((e for e in events if not e.undone), None)
+
+
+def latest_standing_event(game: Game, shown: list) -> Event | None:
+    """The latest event still standing, from the log entries a board shows when it is among them
+    (no query), else from the database."""
+    found = undoable_event(shown)
+    if found is None and len(shown) >= kit.BOARD_EVENTS:
+        found = game.events.select_related("actor").filter(undone=False).order_by("-number").first()
+    return found
 
 
 def why_final(event: Event) -> str | None:
@@ -348,11 +376,14 @@ def why_final(event: Event) -> str | None:
     return None
 
 
-@transaction.atomic
 def undo(game_id: int, user, version) -> Event:
     """Undo the latest event, by the player who made it; a revealed truth or a roll cannot be taken back."""
-    game, players, pieces, me = _load_for_play(game_id, user, version)
-    event = undoable_event(game.events.order_by("-number"))
+    return _under_lock(game_id, lambda game: _undo(game, user, version))
+
+
+def _undo(game: Game, user, version) -> Event:
+    game, players, pieces, me = _load_for_play(game, user, version)
+    event = game.events.filter(undone=False).order_by("-number").first()
     if event is None or event.kind == "start":
         raise GameError("There is nothing to undo.")
     if event.actor_id != user.pk:

@@ -10,4 +10,5 @@ urlpatterns = [
     path("games/soylent/games/<int:pk>/start/", views.game_start, name="soylent-game-start"),
     path("games/soylent/games/<int:pk>/act/", views.game_act, name="soylent-game-act"),
     path("games/soylent/games/<int:pk>/key/", views.game_key, name="soylent-game-key"),
+    path("games/soylent/games/<int:pk>/log/", views.game_log, name="soylent-game-log"),
 ]

@@ -1,8 +1,11 @@
 """Soylent Ghoul game pages: the list (and a new game), a game's board, its actions.
 
 One view serves the game page and, for htmx, its ``board`` partial (polled
-every few seconds: answered 204 when the version the page shows is current).
-Actions POST with the version the player saw; the rules are the engine's.
+every few seconds through the game kit, ``core.games.kit``: answered 204 when the
+version the page shows is current, with no database query when the poll carries
+the page's poll token). The board shows the latest log entries; ``game_log``
+pages through the rest. Actions POST with the version the player saw and are
+answered by the kit's ``act_and_redraw``; the rules are the engine's.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.games import kit
 from core.htmx import vary_on_htmx
 from games.soylent_ghoul.sets.models import DroneSet
 from games.soylent_ghoul.play import services
@@ -41,8 +45,11 @@ def _own_set(user, set_id) -> DroneSet:
 def _board_context(request: HttpRequest, game: Game) -> dict:
     players = list(game.players.select_related("user").order_by("seat"))
     pieces = list(game.pieces.all()) if game.status != Game.SETUP else []
-    events = list(game.events.select_related("actor").order_by("-number"))
+    # not ``before``: an engine snapshot per entry, read only by undo
+    events, older = kit.latest_events(game.events.select_related("actor").defer("before"))
     context = board(game, players, pieces, events, request.user)
+    context["older_events"] = older
+    context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     if game.status == Game.SETUP:
         me = context["me"]
         if me is not None and not me.joined:
@@ -71,16 +78,24 @@ def game_list(request: HttpRequest) -> HttpResponse:
     }, status=422 if error else 200)
 
 
+@kit.answers_unchanged_polls(services.LABEL, services.current_version)
 @login_required
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if request.htmx:
-        if request.GET.get("version") == str(game.version):
-            return vary_on_htmx(HttpResponse(status=204))  # nothing changed: the poll keeps the page as it is
-        return vary_on_htmx(render(request, BOARD, _board_context(request, game)))
+        return kit.page_or_poll(request, game.version, lambda: render(request, BOARD, _board_context(request, game)))
     return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game)))
+
+
+@login_required
+@require_GET
+def game_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole game log, a page at a time (the board shows only the latest entries)."""
+    game = _get_game_for_user(request, pk)
+    page = kit.events_page(game.events.select_related("actor").defer("before"), request.GET.get("page"))
+    return render(request, "soylentgames/game_log.html", {"game": game, "page": page})
 
 
 @login_required
@@ -98,35 +113,42 @@ def game_key(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _answer(request: HttpRequest, game: Game, error: str | None = None, status: int = 200) -> HttpResponse:
-    if request.htmx:
-        context = _board_context(request, Game.objects.get(pk=game.pk))
-        context["error"] = error
-        return vary_on_htmx(render(request, BOARD, context, status=status))
+def _redraw(request: HttpRequest, game: Game, error: str, status: int) -> HttpResponse:
+    context = _board_context(request, Game.objects.get(pk=game.pk))
+    context["error"] = error
+    return render(request, BOARD, context, status=status)
+
+
+def _back_to_game(request: HttpRequest, game: Game, error: str) -> HttpResponse:
     if error:
         messages.error(request, error)
     return redirect(game)
+
+
+def _act(request: HttpRequest, game: Game, move) -> HttpResponse:
+    """Run one move through the kit: htmx gets the board redrawn (with a refusal: 422, or 409 when the
+    page was out of date); a plain form post goes back to the game page, the refusal as a message."""
+    return kit.act_and_redraw(request, move, lambda error, status: _redraw(request, game, error, status),
+                              lambda error: _back_to_game(request, game, error))
 
 
 @login_required
 @require_POST
 def game_join(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    try:
-        services.join(game.pk, request.user, _own_set(request.user, request.POST.get("drone_set")))
-    except services.GameError as exc:
-        return _answer(request, game, str(exc), 422)
-    return _answer(request, game)
+    return _act(request, game,
+                lambda: services.join(game.pk, request.user, _own_set(request.user, request.POST.get("drone_set"))))
 
 
 @login_required
 @require_POST
 def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    try:
-        services.decline(game.pk, request.user)
-    except services.GameError as exc:
-        return _answer(request, game, str(exc), 422)
+    outcome = kit.run_move(lambda: services.decline(game.pk, request.user))
+    if outcome.error:
+        if request.htmx:
+            return vary_on_htmx(_redraw(request, game, outcome.error, outcome.status))
+        return _back_to_game(request, game, outcome.error)
     messages.success(request, "The game is cancelled." if game.creator_id == request.user.pk else "You left the game.")
     return redirect("soylent-game-list")
 
@@ -135,11 +157,7 @@ def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_start(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    try:
-        services.start(game.pk, request.user, request.POST.get("first"))
-    except services.GameError as exc:
-        return _answer(request, game, str(exc), 422)
-    return _answer(request, game)
+    return _act(request, game, lambda: services.start(game.pk, request.user, request.POST.get("first")))
 
 
 @login_required
@@ -147,13 +165,11 @@ def game_start(request: HttpRequest, pk: int) -> HttpResponse:
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    try:
+
+    def move():
         if request.POST.get("kind") == "undo":
-            services.undo(game.pk, request.user, request.POST.get("version"))
-        else:
-            services.play(game.pk, request.user, request.POST.get("version"), request.POST.get("kind", ""), request.POST)
-    except services.StaleVersion as exc:
-        return _answer(request, game, str(exc), 409)
-    except services.GameError as exc:
-        return _answer(request, game, str(exc), 422)
-    return _answer(request, game)
+            return services.undo(game.pk, request.user, request.POST.get("version"))
+        return services.play(game.pk, request.user, request.POST.get("version"), request.POST.get("kind", ""),
+                             request.POST)
+
+    return _act(request, game, move)

@@ -22,6 +22,7 @@ from typing import Callable
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from core.locking import run_locked
 from crewbuilder.models import Crew
 
 from .models import CODE_ALPHABET, Drone, DroneSet, Token, new_code
@@ -220,23 +221,25 @@ def create_drone_set(owner, name: str, group: str, drone_names=None, count: int 
     return drone_set
 
 
-def _locked(drone_set: DroneSet, expected_version=None) -> DroneSet:
-    """The set's row locked for this transaction (two requests cannot interleave). With the version
-    the form was drawn with, a set changed since then refuses the edit (an older tab never overwrites)."""
-    locked = DroneSet.objects.select_for_update().select_related("crew").get(pk=drone_set.pk)
-    if expected_version is not None and str(expected_version).strip() != str(locked.crew.version):
-        raise StaleDroneSet("This drone set changed elsewhere (another tab or device saved a newer version), "
-                            "so your change was not saved. Here it is as it is now.")
-    return locked
+def _under_lock(drone_set: DroneSet, work, expected_version=None):
+    """``work(locked set)`` holding the set's lock (two requests cannot interleave): the lock of every
+    game at the table (``core.locking.run_locked``) on the set's crew row, which bumps the crew's
+    version. With the version the form was drawn with, a set changed since then refuses the edit (an
+    older tab never overwrites)."""
+    def locked(crew: Crew):
+        if expected_version is not None and str(expected_version).strip() != str(crew.version - 1):
+            raise StaleDroneSet("This drone set changed elsewhere (another tab or device saved a newer version), "
+                                "so your change was not saved. Here it is as it is now.")
+        return work(DroneSet.objects.select_related("crew").get(pk=drone_set.pk))
+    return run_locked(Crew, drone_set.crew_id, locked, missing=DroneSetError("This drone set no longer exists."),
+                      busy=DroneSetError("The drone set is busy; try again."))
 
 
 def _touch(drone_set: DroneSet) -> None:
-    crew = drone_set.crew
-    crew.version += 1
-    crew.save(update_fields=["version", "updated_at"])
+    # its version was bumped by the lock
+    drone_set.crew.save(update_fields=["version", "updated_at"])
 
 
-@transaction.atomic
 def redeal(drone_set: DroneSet) -> DroneSet:
     """Deal each drone's true token afresh (codes stay, so printed tokens still serve).
 
@@ -244,54 +247,55 @@ def redeal(drone_set: DroneSet) -> DroneSet:
     one included: a deal that always moved the truth would tell an opponent who
     saw the old key which token it is not.
     """
-    locked = _locked(drone_set)
-    _guard(locked)
-    for drone in Drone.objects.filter(drone_set=locked).prefetch_related("tokens"):
-        tokens = list(drone.tokens.all())
-        if not tokens:
-            continue
-        chosen = tokens[_deal.randrange(len(tokens))]
-        Token.objects.filter(drone=drone).exclude(pk=chosen.pk).update(is_true=False)
-        Token.objects.filter(pk=chosen.pk).update(is_true=True)
-    locked.dealt_at = timezone.now()
-    locked.save(update_fields=["dealt_at"])
-    _touch(locked)
-    return locked
+    def work(locked: DroneSet) -> DroneSet:
+        _guard(locked)
+        for drone in Drone.objects.filter(drone_set=locked).prefetch_related("tokens"):
+            tokens = list(drone.tokens.all())
+            if not tokens:
+                continue
+            chosen = tokens[_deal.randrange(len(tokens))]
+            Token.objects.filter(drone=drone).exclude(pk=chosen.pk).update(is_true=False)
+            Token.objects.filter(pk=chosen.pk).update(is_true=True)
+        locked.dealt_at = timezone.now()
+        locked.save(update_fields=["dealt_at"])
+        _touch(locked)
+        return locked
+    return _under_lock(drone_set, work)
 
 
-@transaction.atomic
 def rename(drone_set: DroneSet, name: str, expected_version=None) -> DroneSet:
-    locked = _locked(drone_set, expected_version)
-    locked.crew.name = clean_name(name, "set name")
-    locked.crew.version += 1
-    locked.crew.save(update_fields=["name", "version", "updated_at"])
-    return locked
+    def work(locked: DroneSet) -> DroneSet:
+        locked.crew.name = clean_name(name, "set name")
+        locked.crew.save(update_fields=["name", "version", "updated_at"])
+        return locked
+    return _under_lock(drone_set, work, expected_version)
 
 
-@transaction.atomic
 def set_group(drone_set: DroneSet, group: str, expected_version=None) -> DroneSet:
-    locked = _locked(drone_set, expected_version)
-    _guard(locked)
-    locked.group = _check_group(group)
-    locked.save(update_fields=["group"])
-    _touch(locked)
-    return locked
+    def work(locked: DroneSet) -> DroneSet:
+        _guard(locked)
+        locked.group = _check_group(group)
+        locked.save(update_fields=["group"])
+        _touch(locked)
+        return locked
+    return _under_lock(drone_set, work, expected_version)
 
 
-@transaction.atomic
 def add_drone(drone_set: DroneSet, name: str = "", expected_version=None) -> Drone:
-    locked = _locked(drone_set, expected_version)
-    _guard(locked)
-    drones = list(locked.drones.all())
-    if len(drones) >= MAX_DRONES:
-        raise DroneSetError(f"A drone set has at most {MAX_DRONES} drones.")
-    name = clean_name(name or f"Drone {len(drones) + 1}", "drone name")
-    taken = set(Token.objects.filter(drone__drone_set=locked).values_list("code", flat=True))
-    drone = Drone.objects.create(drone_set=locked, name=name, position=max((d.position for d in drones), default=-1) + 1)
-    codes = _fresh_codes(tokens_per_drone(), taken)
-    Token.objects.bulk_create(_make_tokens(drone, codes, _deal.randrange(len(codes))))
-    _touch(locked)
-    return drone
+    def work(locked: DroneSet) -> Drone:
+        _guard(locked)
+        drones = list(locked.drones.all())
+        if len(drones) >= MAX_DRONES:
+            raise DroneSetError(f"A drone set has at most {MAX_DRONES} drones.")
+        drone_name = clean_name(name or f"Drone {len(drones) + 1}", "drone name")
+        taken = set(Token.objects.filter(drone__drone_set=locked).values_list("code", flat=True))
+        drone = Drone.objects.create(drone_set=locked, name=drone_name,
+                                     position=max((d.position for d in drones), default=-1) + 1)
+        codes = _fresh_codes(tokens_per_drone(), taken)
+        Token.objects.bulk_create(_make_tokens(drone, codes, _deal.randrange(len(codes))))
+        _touch(locked)
+        return drone
+    return _under_lock(drone_set, work, expected_version)
 
 
 def _drone_of(drone_set: DroneSet, drone_id) -> Drone:
@@ -301,40 +305,40 @@ def _drone_of(drone_set: DroneSet, drone_id) -> Drone:
         raise DroneSetError("That drone is not in this set.") from None
 
 
-@transaction.atomic
 def rename_drone(drone_set: DroneSet, drone_id, name: str, expected_version=None) -> Drone:
-    locked = _locked(drone_set, expected_version)
-    drone = _drone_of(locked, drone_id)
-    drone.name = clean_name(name, "drone name")
-    drone.save(update_fields=["name"])
-    _touch(locked)
-    return drone
+    def work(locked: DroneSet) -> Drone:
+        drone = _drone_of(locked, drone_id)
+        drone.name = clean_name(name, "drone name")
+        drone.save(update_fields=["name"])
+        _touch(locked)
+        return drone
+    return _under_lock(drone_set, work, expected_version)
 
 
-@transaction.atomic
 def remove_drone(drone_set: DroneSet, drone_id, expected_version=None) -> None:
-    locked = _locked(drone_set, expected_version)
-    _guard(locked)
-    drone = _drone_of(locked, drone_id)
-    if locked.drones.count() <= 1:
-        raise DroneSetError("A drone set keeps at least one drone.")
-    drone.delete()
-    _touch(locked)
+    def work(locked: DroneSet) -> None:
+        _guard(locked)
+        drone = _drone_of(locked, drone_id)
+        if locked.drones.count() <= 1:
+            raise DroneSetError("A drone set keeps at least one drone.")
+        drone.delete()
+        _touch(locked)
+    _under_lock(drone_set, work, expected_version)
 
 
-@transaction.atomic
 def set_sharing(drone_set: DroneSet, on: bool) -> DroneSet:
-    locked = _locked(drone_set)
-    locked.crew.share_token = _secrets.token_urlsafe(24) if on else None
-    locked.crew.save(update_fields=["share_token"])
-    return locked
+    def work(locked: DroneSet) -> DroneSet:
+        locked.crew.share_token = _secrets.token_urlsafe(24) if on else None
+        locked.crew.save(update_fields=["share_token"])
+        return locked
+    return _under_lock(drone_set, work)
 
 
-@transaction.atomic
 def delete(drone_set: DroneSet) -> None:
-    locked = _locked(drone_set)
-    _guard(locked)
-    locked.crew.delete()
+    def work(locked: DroneSet) -> None:
+        _guard(locked)
+        locked.crew.delete()
+    _under_lock(drone_set, work)
 
 
 # --------------------------------------------------------------- reading

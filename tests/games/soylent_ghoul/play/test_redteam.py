@@ -18,7 +18,8 @@ from games.soylent_ghoul.play import services, views
 from games.soylent_ghoul.play.models import Event, Game, Piece, Player
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+# like the CSRF token, the poll token is bound to the session, which each force_login makes anew
+CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": "|[?;]t=)[^"&]+')
 BAD_IDS = ["", "abc", "1.5", "-1", "0", "99999999999999999999999", "１"]
 
 
