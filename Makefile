@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve table test test-fast test-e2e test-postgres bench setup runtime-deps system-deps migrate catalogue clean
+.PHONY: run serve table lint test test-fast test-e2e test-postgres bench setup runtime-deps system-deps migrate catalogue clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +54,13 @@ runtime-deps:
 system-deps:
 	@scripts/system-deps.sh test
 
-test: $(DEV_STAMP) system-deps
+# Lint, format and type checks first: they take seconds.
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: $(DEV_STAMP) system-deps lint
 	$(PY) -m pytest
 
 test-fast: $(DEV_STAMP) runtime-deps

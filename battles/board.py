@@ -12,7 +12,8 @@ from fractions import Fraction
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue, codec, fate, legal, odds_table, scenario_steps
 from rules.cybernekro.battle.rounds import ap_models
-from rules.cybernekro.battle.state import Battle as State, Phase
+from rules.cybernekro.battle.state import Battle as State
+from rules.cybernekro.battle.state import Phase
 
 from . import steps
 
@@ -35,17 +36,31 @@ def label(state: State, option: legal.Option) -> str:
     """Words for a button; what the step does is the engine's."""
     s, a = option.step, option.args
     words = {
-        "draw_complication": "Draw the complication", "deployment_initiative": "Roll for deployment (Initiative)",
-        "deployed": "Crews deployed: draw fate cards", "start_round": "Start the round: Initiative Test",
-        "assign_ap": "Split my 10 AP", "pass_turn": "Pass", "end_activation": "End this model's activation",
-        "resolve_attack": "Roll damage (close the window)", "resolve_test": "Let the test stand",
-        "reroll_with_dread": "Force a re-roll (remove 1 Dread)", "reroll_with_body": "Re-roll (body-mod)",
-        "decline_reaction": "Do not react", "end_reaction": "End the reaction",
-        "accept_out_of_action": "Accept: Out of Action", "begin_morale": "Begin the Morale Phase",
-        "end_morale": "End the Morale Phase", "end_npc_phase": "NPCs done: Morale Phase",
-        "end_npc_activation": "End the NPC's activation", "finish_round": "Finish the round",
-        "explore": "Explore a room (Interact)", "corpse_check": "Check a corpse", "perform_ritual": "Perform the ritual",
-        "name_witnesses": "These allies saw it", "undo": "Undo my last step", "concede_end": "End the game now",
+        "draw_complication": "Draw the complication",
+        "deployment_initiative": "Roll for deployment (Initiative)",
+        "deployed": "Crews deployed: draw fate cards",
+        "start_round": "Start the round: Initiative Test",
+        "assign_ap": "Split my 10 AP",
+        "pass_turn": "Pass",
+        "end_activation": "End this model's activation",
+        "resolve_attack": "Roll damage (close the window)",
+        "resolve_test": "Let the test stand",
+        "reroll_with_dread": "Force a re-roll (remove 1 Dread)",
+        "reroll_with_body": "Re-roll (body-mod)",
+        "decline_reaction": "Do not react",
+        "end_reaction": "End the reaction",
+        "accept_out_of_action": "Accept: Out of Action",
+        "begin_morale": "Begin the Morale Phase",
+        "end_morale": "End the Morale Phase",
+        "end_npc_phase": "NPCs done: Morale Phase",
+        "end_npc_activation": "End the NPC's activation",
+        "finish_round": "Finish the round",
+        "explore": "Explore a room (Interact)",
+        "corpse_check": "Check a corpse",
+        "perform_ritual": "Perform the ritual",
+        "name_witnesses": "These allies saw it",
+        "undo": "Undo my last step",
+        "concede_end": "End the game now",
     }
     if s in words:
         return words[s]
@@ -111,10 +126,12 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
         row = {"weapon": model.weapon(cell.weapon).name, "target": _name(view, cell.target), "reason": cell.reason}
         if cell.odds is not None:
             hit = cell.odds.to_hit
-            row.update(hit=percent(hit[cn.Outcome.SUCCESS] + hit[cn.Outcome.CRITICAL]),
-                       wound=percent(cell.odds.target[cn.TargetState.WOUNDED]),
-                       ooa=percent(cell.odds.target[cn.TargetState.OUT_OF_ACTION]),
-                       expected=f"{float(cell.odds.expected_wounds):.2f}")
+            row.update(
+                hit=percent(hit[cn.Outcome.SUCCESS] + hit[cn.Outcome.CRITICAL]),
+                wound=percent(cell.odds.target[cn.TargetState.WOUNDED]),
+                ooa=percent(cell.odds.target[cn.TargetState.OUT_OF_ACTION]),
+                expected=f"{float(cell.odds.expected_wounds):.2f}",
+            )
         rows.append(row)
     return rows
 
@@ -138,12 +155,18 @@ def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.S
         context["options"] = []
         return context
     opts = steps.options(state, seat)
-    context["options"] = [{"key": steps.key(o), "label": label(view, o), "step": o.step, "args": o.args,
-                           "card": o.step in CARD_STEPS or (o.step == "answer_card" and bool(o.args)),
-                           "signed": o.step == "play_before_test" and fate.kind(o.args[0]) == "number"}
-                          for o in opts]
-    context["undoable"] = bool(state.previous and state.log and not state.log[-1].final
-                               and state.log[-1].seat == seat)
+    context["options"] = [
+        {
+            "key": steps.key(o),
+            "label": label(view, o),
+            "step": o.step,
+            "args": o.args,
+            "card": o.step in CARD_STEPS or (o.step == "answer_card" and bool(o.args)),
+            "signed": o.step == "play_before_test" and fate.kind(o.args[0]) == "number",
+        }
+        for o in opts
+    ]
+    context["undoable"] = bool(state.previous and state.log and not state.log[-1].final and state.log[-1].seat == seat)
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
     context["pending"] = view.pending[0] if view.pending else None
@@ -157,6 +180,9 @@ def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.S
     context["initiative_choices"] = [m for m in view.crew(seat) if not m.imprisoned]
     context["initiative_pick"] = me.initiative
     picks = {str(s.seat): s.initiative for s in seats}
-    context["initiative_missing"] = [p.name for p in view.players if not steps.chosen_by_seat(view, picks).get(p.seat)
-                                     and any(not m.imprisoned for m in view.crew(p.seat))]
+    context["initiative_missing"] = [
+        p.name
+        for p in view.players
+        if not steps.chosen_by_seat(view, picks).get(p.seat) and any(not m.imprisoned for m in view.crew(p.seat))
+    ]
     return context

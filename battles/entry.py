@@ -7,8 +7,12 @@ from .models import Battle
 
 def in_progress(user, limit: int) -> list[InProgress]:
     battles = Battle.objects.filter(seats__user=user).exclude(status=Battle.FINISHED).distinct()[:limit]
-    return [InProgress(url=b.get_absolute_url(), name=str(b), game="Cybernekr0",
-                       state=b.get_status_display(), at=b.updated_at) for b in battles]
+    return [
+        InProgress(
+            url=b.get_absolute_url(), name=str(b), game="Cybernekr0", state=b.get_status_display(), at=b.updated_at
+        )
+        for b in battles
+    ]
 
 
 ENTRY = GameEntry(

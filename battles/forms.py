@@ -17,10 +17,18 @@ USERNAMES_MAX = 500
 class NewBattleForm(forms.Form):
     scenario = forms.ChoiceField(choices=())
     crew = forms.TypedChoiceField(coerce=int, choices=(), label="Your crew")
-    players = forms.CharField(required=False, max_length=USERNAMES_MAX,
-                              help_text="Usernames of the other players, separated by commas; each chooses a crew.")
-    share_links = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
-                                  label="Crews by share link", help_text="One crew share link per line.")
+    players = forms.CharField(
+        required=False,
+        max_length=USERNAMES_MAX,
+        help_text="Usernames of the other players, separated by commas; each chooses a crew.",
+    )
+    share_links = forms.CharField(
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Crews by share link",
+        help_text="One crew share link per line.",
+    )
 
     def __init__(self, *args, crews=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -55,8 +63,9 @@ class InitiativeForm(forms.Form):
 
     def __init__(self, *args, state: Battle, seat: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["model"].choices = [(m.id, f"{m.name} (Intellect {m.intellect})")
-                                        for m in state.crew(seat) if not m.imprisoned]
+        self.fields["model"].choices = [
+            (m.id, f"{m.name} (Intellect {m.intellect})") for m in state.crew(seat) if not m.imprisoned
+        ]
 
 
 class ConditionsForm(forms.Form):
@@ -68,8 +77,11 @@ class ConditionsForm(forms.Form):
 
     def situation(self):
         data = self.cleaned_data if self.is_valid() else {}
-        return cn.Situation(cover=bool(data.get("cover")), long_range=bool(data.get("long_range")),
-                            surrounded=bool(data.get("surrounded")))
+        return cn.Situation(
+            cover=bool(data.get("cover")),
+            long_range=bool(data.get("long_range")),
+            surrounded=bool(data.get("surrounded")),
+        )
 
 
 class VersionForm(forms.Form):
@@ -90,10 +102,13 @@ class StepForm(forms.Form):
     sign = forms.TypedChoiceField(required=False, coerce=int, choices=[(1, "+"), (-1, "−")], empty_value=1)
     sorcery = forms.ChoiceField(required=False, choices=())
     target = forms.ChoiceField(required=False, choices=())
-    test = forms.ChoiceField(required=False, choices=[("", "no test")] + [
-        (a, a.capitalize()) for a in ("agility", "strength", "toughness", "intellect", "discipline")])
+    test = forms.ChoiceField(
+        required=False,
+        choices=[("", "no test")]
+        + [(a, a.capitalize()) for a in ("agility", "strength", "toughness", "intellect", "discipline")],
+    )
     witnesses = forms.MultipleChoiceField(required=False, choices=())
-    targets = forms.MultipleChoiceField(required=False, choices=())   # a sorcery's models in reach (the players')
+    targets = forms.MultipleChoiceField(required=False, choices=())  # a sorcery's models in reach (the players')
     body_mod = forms.ChoiceField(required=False, choices=())
     weapon = forms.ChoiceField(required=False, choices=())
 
@@ -101,13 +116,16 @@ class StepForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.state, self.seat = state, seat
         self.legal = {steps.key(o): o for o in steps.options(state, seat) + steps.EXTRA}
-        self.fields["sorcery"].choices = [("", "—")] + [(s["slug"], s["name"])
-                                                        for s in catalogue.data().get("sorceries", [])]
+        self.fields["sorcery"].choices = [("", "—")] + [
+            (s["slug"], s["name"]) for s in catalogue.data().get("sorceries", [])
+        ]
         self.fields["target"].choices = [("", "—")] + [(m.id, m.name) for m in state.models if m.in_play]
         self.fields["witnesses"].choices = [(m.id, m.name) for m in state.crew(seat)]
         self.fields["targets"].choices = [(m.id, m.name) for m in state.models if m.in_play]
         self.fields["body_mod"].choices = [("", "—")] + sorted({(b, b) for m in state.models for b in m.body_mods})
-        self.fields["weapon"].choices = [("", "—")] + sorted({(w.slug, w.name) for m in state.models for w in m.weapons})
+        self.fields["weapon"].choices = [("", "—")] + sorted(
+            {(w.slug, w.name) for m in state.models for w in m.weapons}
+        )
         self.ap_ids = [m.id for m in ap_models(state, seat)] if "assign_ap" in self.legal else []
         for mid in self.ap_ids:
             self.fields[f"ap_{mid}"] = forms.IntegerField(min_value=0, max_value=10, required=True)

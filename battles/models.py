@@ -17,8 +17,9 @@ class Battle(models.Model):
     STATUSES = [(SETUP, "waiting for players"), (PLAYING, "playing"), (FINISHED, "finished")]
 
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battles_created")
-    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="battles")
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.SET_NULL, null=True, blank=True, related_name="battles"
+    )
     scenario = models.SlugField(max_length=100)
     state = models.TextField(blank=True, default="")  # codec JSON; empty until every seat has joined
     version = models.PositiveIntegerField(default=1)
@@ -44,10 +45,12 @@ class BattleSeat(models.Model):
     # the crew as it was when the player joined (battles.roster.snapshot); empty until they join
     crew = models.JSONField(default=dict, blank=True)
     crew_name = models.CharField(max_length=100, blank=True)
-    source_crew = models.ForeignKey("crewbuilder.Crew", on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="+")
-    campaign_crew = models.ForeignKey("campaigns.CampaignCrew", on_delete=models.SET_NULL, null=True, blank=True,
-                                      related_name="+")
+    source_crew = models.ForeignKey(
+        "crewbuilder.Crew", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    campaign_crew = models.ForeignKey(
+        "campaigns.CampaignCrew", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # the character this player rolls Initiative Tests with ("all players choose one of their characters"),
     # kept from round to round until they choose another; an engine model id
     initiative = models.CharField(max_length=20, blank=True)

@@ -28,8 +28,10 @@ def campaign_prefill(campaign, user, battle_id) -> dict:
         raise Http404("The battle has not ended.")
     summary = scenario_steps.summary(state)
     seats = {str(s.seat): s for s in battle.seats.all()}
-    post = {"scenario": catalogue.entry("scenarios", summary.scenario)["name"],
-            "result": "draw" if summary.draw or not summary.winners else ""}
+    post = {
+        "scenario": catalogue.entry("scenarios", summary.scenario)["name"],
+        "result": "draw" if summary.draw or not summary.winners else "",
+    }
     for side in summary.sides:
         seat = seats[side.seat]
         if seat.campaign_crew_id is None:
@@ -44,7 +46,9 @@ def campaign_prefill(campaign, user, battle_id) -> dict:
             if index < len(ids) and ids[index]:
                 post[f"outcome-{ids[index]}"] = casualty["outcome"]
     try:
-        post["complication"] = catalogue.entry("complications", summary.complication)["name"] if summary.complication else ""
+        post["complication"] = (
+            catalogue.entry("complications", summary.complication)["name"] if summary.complication else ""
+        )
     except KeyError:
         post["complication"] = summary.complication
     return {"battle": battle, "post": post}

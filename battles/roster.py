@@ -22,13 +22,19 @@ def snapshot(crew: Crew) -> dict:
     report = crew_service.report_for(crew)
     characters = []
     for model, ch in zip(crew.characters.all(), report["characters"]):
-        characters.append({
-            "id": model.pk, "name": ch["name"], "attributes": ch["attributes"], "armor": ch["armor"], "ap": ch.get("ap", 3),
-            "weapons": ch.get("weapons", []),
-            "traits": [t.trait.slug for t in model.traits.all()],
-            "body_mods": [m.body_mod.slug for m in model.body_mods.all()],
-            "gear": [g.item.slug for g in model.gear.all()],
-        })
+        characters.append(
+            {
+                "id": model.pk,
+                "name": ch["name"],
+                "attributes": ch["attributes"],
+                "armor": ch["armor"],
+                "ap": ch.get("ap", 3),
+                "weapons": ch.get("weapons", []),
+                "traits": [t.trait.slug for t in model.traits.all()],
+                "body_mods": [m.body_mod.slug for m in model.body_mods.all()],
+                "gear": [g.item.slug for g in model.gear.all()],
+            }
+        )
     return {"name": crew.name, "crew_id": crew.pk, "characters": characters}
 
 
@@ -44,11 +50,23 @@ def models_for(seat: str, crew: dict) -> list[Model]:
             except (ValueError, KeyError):
                 continue  # a house-rule keyword the engine cannot read: the weapon is left off this battle
         traits = frozenset(ch.get("traits", []))
-        out.append(Model(
-            id=f"{seat}-{n}", name=ch["name"], seat=seat,
-            agility=attrs.get("agility", 0), strength=attrs.get("strength", 0),
-            toughness=attrs.get("toughness", 0), intellect=attrs.get("intellect", 0),
-            discipline=attrs.get("discipline", 0), armor=ch.get("armor", 0), ap_cap=ch.get("ap", 3),
-            traits=traits, body_mods=frozenset(ch.get("body_mods", [])), gear=frozenset(ch.get("gear", [])),
-            weapons=tuple(weapons), sorcerer=SORCERER_TRAIT in traits))
+        out.append(
+            Model(
+                id=f"{seat}-{n}",
+                name=ch["name"],
+                seat=seat,
+                agility=attrs.get("agility", 0),
+                strength=attrs.get("strength", 0),
+                toughness=attrs.get("toughness", 0),
+                intellect=attrs.get("intellect", 0),
+                discipline=attrs.get("discipline", 0),
+                armor=ch.get("armor", 0),
+                ap_cap=ch.get("ap", 3),
+                traits=traits,
+                body_mods=frozenset(ch.get("body_mods", [])),
+                gear=frozenset(ch.get("gear", [])),
+                weapons=tuple(weapons),
+                sorcerer=SORCERER_TRAIT in traits,
+            )
+        )
     return out

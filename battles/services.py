@@ -58,7 +58,7 @@ def create_battle(creator, scenario: str, crew_id: int, usernames=(), share_toke
     _check_scenario(scenario)
     crew = _own_crew(creator, crew_id)
     User = get_user_model()
-    invited = []   # (user, crew or None)
+    invited = []  # (user, crew or None)
     for name in [n.strip() for n in usernames if n.strip()]:
         user = User.objects.with_username(name).first()
         if user is None:
@@ -110,7 +110,9 @@ def _seat(battle: Battle, user, index: int, crew: Crew | None) -> BattleSeat:
 
 
 def _locked(pk: int, work):
-    return run_locked(Battle, pk, work, missing=Refused("No such battle."), busy=Refused("The battle is busy: try again."))
+    return run_locked(
+        Battle, pk, work, missing=Refused("No such battle."), busy=Refused("The battle is busy: try again.")
+    )
 
 
 def _check_version(battle: Battle, seen) -> None:
@@ -132,11 +134,13 @@ def join(pk: int, user, crew_id) -> None:
         seat.crew, seat.crew_name, seat.source_crew = roster.snapshot(crew), crew.name, crew
         seat.save()
         bump_version(LABEL, battle.pk, battle.version)
+
     _locked(pk, work)
 
 
 def start(pk: int, user, seed: int | None = None) -> None:
     """Every seat has its crew: the engine sets the battle up (decks shuffled, seeded)."""
+
     def work(battle: Battle):
         if battle.status != Battle.SETUP:
             raise Refused("The battle has started.")
@@ -155,6 +159,7 @@ def start(pk: int, user, seed: int | None = None) -> None:
             raise Refused(str(exc)) from None
         battle.status = Battle.PLAYING
         _store(battle, state, None)
+
     _locked(pk, work)
 
 
@@ -166,12 +171,22 @@ def _store(battle: Battle, state: st.Battle, old: st.Battle | None) -> None:
             if a != b:
                 break
             common += 1
-        if common < len(old.log):   # an undo took lines back (never a roll: those are final)
+        if common < len(old.log):  # an undo took lines back (never a roll: those are final)
             BattleEvent.objects.filter(battle=battle, number__gt=common).delete()
-    BattleEvent.objects.bulk_create([
-        BattleEvent(battle=battle, number=e.seq, round=state.round, seat=e.seat or "", text=e.text, seed=e.seed,
-                    rolls=json.loads(json.dumps(list(e.rolls), default=str)))
-        for e in state.log[common:]])
+    BattleEvent.objects.bulk_create(
+        [
+            BattleEvent(
+                battle=battle,
+                number=e.seq,
+                round=state.round,
+                seat=e.seat or "",
+                text=e.text,
+                seed=e.seed,
+                rolls=json.loads(json.dumps(list(e.rolls), default=str)),
+            )
+            for e in state.log[common:]
+        ]
+    )
     battle.state = codec.dumps(state)
     if state.phase is Phase.ENDED:
         battle.status = Battle.FINISHED
@@ -186,6 +201,7 @@ def seat_of(battle: Battle, user) -> str | None:
 
 def act(pk: int, user, seen_version, data, seed: int | None = None) -> None:
     """One engine step by the user's seat; ``data`` is the posted form (read by battles.forms)."""
+
     def work(battle: Battle):
         if battle.status != Battle.PLAYING:
             raise Refused("The battle is not being played.")
@@ -201,6 +217,7 @@ def act(pk: int, user, seen_version, data, seed: int | None = None) -> None:
         except st.Refused as exc:
             raise Refused(_sentence(str(exc))) from None
         _store(battle, new, state)
+
     _locked(pk, work)
 
 
@@ -218,6 +235,7 @@ def choose_initiative(pk: int, user, data) -> None:
         seat.initiative = form.cleaned_data["model"]
         seat.save(update_fields=["initiative"])
         bump_version(LABEL, battle.pk, battle.version)
+
     _locked(pk, work)
 
 
@@ -234,4 +252,5 @@ def share(pk: int, user) -> str:
             battle.share_token = new_share_token()
         battle.save(update_fields=["share_token", "version"])
         return battle.share_token
+
     return _locked(pk, work)

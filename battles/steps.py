@@ -47,6 +47,7 @@ def chosen_by_seat(state: Battle, picks: dict) -> dict:
 def run(state: Battle, seat: str, data, rng: random.Random, seed: int, picks: dict | None = None) -> Battle:
     """``picks``: each seat's Initiative character (BattleSeat.initiative)."""
     from .forms import StepForm  # cycle: forms imports this module (key, options, EXTRA)
+
     form = StepForm(data, state=state, seat=seat)
     if not form.is_valid():
         raise Refused(form.first_error())
@@ -56,9 +57,13 @@ def run(state: Battle, seat: str, data, rng: random.Random, seed: int, picks: di
 
 def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, seed: int) -> Battle:
     name, args = option.step, option.args
-    situation = cn.Situation(cover=bool(d.get("cover")), long_range=bool(d.get("long_range")),
-                             surrounded=bool(d.get("surrounded")), modifier=d.get("modifier") or 0,
-                             in_melee=bool(d.get("in_melee")))
+    situation = cn.Situation(
+        cover=bool(d.get("cover")),
+        long_range=bool(d.get("long_range")),
+        surrounded=bool(d.get("surrounded")),
+        modifier=d.get("modifier") or 0,
+        in_melee=bool(d.get("in_melee")),
+    )
     if name == "undo":
         return undo(state, seat)
     if name == "concede_end":
@@ -86,8 +91,16 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
     if name == "push":
         return actions.push(state, seat, args[0], rng, seed)
     if name == "act":
-        return actions.act(state, seat, args[0], rng, seed, in_melee=bool(d.get("in_melee")),
-                           test=d.get("test") or None, item=args[1] if len(args) > 1 else None)
+        return actions.act(
+            state,
+            seat,
+            args[0],
+            rng,
+            seed,
+            in_melee=bool(d.get("in_melee")),
+            test=d.get("test") or None,
+            item=args[1] if len(args) > 1 else None,
+        )
     if name == "use_equipment":
         return equipment.use_equipment(state, seat, args[0], rng, seed)
     if name == "put_out_fire":
@@ -100,13 +113,29 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return actions.name_witnesses(state, seat, d.get("witnesses", []))
     if name == "play_before_test":
         return actions.play_before_test(state, seat, args[0], args[1], d.get("sign") or 1)
-    if name in ("decline_reaction", "end_reaction", "accept_out_of_action", "play_jack", "play_queen", "play_king",
-                "answer_card"):
+    if name in (
+        "decline_reaction",
+        "end_reaction",
+        "accept_out_of_action",
+        "play_jack",
+        "play_queen",
+        "play_king",
+        "answer_card",
+    ):
         return getattr(actions, name)(state, seat, *args)
     if name == "cast":
-        return sorcery.cast(state, seat, args[0], rng, seed, target_id=d.get("target") or None,
-                            targets=d.get("targets") or [], in_melee=bool(d.get("in_melee")),
-                            body_mod=d.get("body_mod") or None, weapon=d.get("weapon") or None)
+        return sorcery.cast(
+            state,
+            seat,
+            args[0],
+            rng,
+            seed,
+            target_id=d.get("target") or None,
+            targets=d.get("targets") or [],
+            in_melee=bool(d.get("in_melee")),
+            body_mod=d.get("body_mod") or None,
+            weapon=d.get("weapon") or None,
+        )
     if name == "begin_morale":
         return morale.begin_morale(state, seat, rng, seed)
     if name == "roll_morale":

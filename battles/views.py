@@ -20,7 +20,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns.models import Campaign
 from campaigns.permissions import user_is_member
 from core.games.kit import Refused, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
-from core.htmx import vary_on_htmx
 from crewbuilder.models import Crew
 from rules.cybernekro.battle import codec, scenario_steps
 from rules.cybernekro.battle.legal import view_for
@@ -34,13 +33,14 @@ BOARD = "battles/battle_detail.html#board"
 
 
 def _own_crews(user):
-    return list(Crew.objects.filter(owner=user, system__slug=roster.SYSTEM, campaign_entry__isnull=True)
-                .order_by("name", "pk"))
+    return list(
+        Crew.objects.filter(owner=user, system__slug=roster.SYSTEM, campaign_entry__isnull=True).order_by("name", "pk")
+    )
 
 
 def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Battle:
     battles = Battle.objects.filter(pk=pk, seats__user=request.user)
-    if polling:   # most polls answer 204: the state (every hand, the whole log) is read only to redraw
+    if polling:  # most polls answer 204: the state (every hand, the whole log) is read only to redraw
         battles = battles.defer("state")
     battle = battles.first()
     if battle is None:
@@ -50,8 +50,13 @@ def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Batt
 
 def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
     seats = list(battle.seats.select_related("user").order_by("seat"))
-    context = board(battle, seats, request.user, events_page(battle.events.all(), request.GET.get("page")),
-                    ConditionsForm(request.GET).situation())
+    context = board(
+        battle,
+        seats,
+        request.user,
+        events_page(battle.events.all(), request.GET.get("page")),
+        ConditionsForm(request.GET).situation(),
+    )
     context["error"] = error
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:
@@ -67,8 +72,9 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
-            battle = services.create_battle(request.user, form.cleaned_data["scenario"], form.cleaned_data["crew"],
-                                            form.usernames(), form.tokens())
+            battle = services.create_battle(
+                request.user, form.cleaned_data["scenario"], form.cleaned_data["crew"], form.usernames(), form.tokens()
+            )
         except Refused as exc:
             error = str(exc)
         else:
@@ -76,8 +82,12 @@ def battle_list(request: HttpRequest) -> HttpResponse:
             return redirect(battle)
     seats = list(BattleSeat.objects.filter(user=request.user).select_related("battle").order_by("-battle__updated_at"))
     bad = request.method == "POST" and (error or form.errors)
-    return render(request, "battles/battle_list.html", {"form": form, "seats": seats, "error": error,
-                                                        "crews": crews}, status=422 if bad else 200)
+    return render(
+        request,
+        "battles/battle_list.html",
+        {"form": form, "seats": seats, "error": error, "crews": crews},
+        status=422 if bad else 200,
+    )
 
 
 @login_required
@@ -95,21 +105,29 @@ def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
             error = str(exc)
         else:
             return redirect(battle)
-    return render(request, "battles/campaign_battle.html", {"form": form, "campaign": campaign, "error": error},
-                  status=422 if request.method == "POST" else 200)
+    return render(
+        request,
+        "battles/campaign_battle.html",
+        {"form": form, "campaign": campaign, "error": error},
+        status=422 if request.method == "POST" else 200,
+    )
 
 
 @login_required
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for(request, pk, polling=bool(request.htmx and version_seen(request) is not None))
-    return page_or_poll(request, battle.version, lambda: render(
-        request, BOARD if request.htmx else "battles/battle_detail.html", _context(request, battle)))
+    return page_or_poll(
+        request,
+        battle.version,
+        lambda: render(request, BOARD if request.htmx else "battles/battle_detail.html", _context(request, battle)),
+    )
 
 
 def _redraw(request: HttpRequest, pk: int):
     def redraw(error: str, status: int) -> HttpResponse:
         return render(request, BOARD, _context(request, Battle.objects.get(pk=pk), error), status=status)
+
     return redraw
 
 
@@ -118,6 +136,7 @@ def _after_plain(request: HttpRequest, battle: Battle):
         if error:
             messages.error(request, error)
         return redirect(battle)
+
     return after
 
 
@@ -136,6 +155,7 @@ def battle_act(request: HttpRequest, pk: int) -> HttpResponse:
         if seen is None:
             raise Refused("The page's version is missing: reload the page.")
         services.act(battle.pk, request.user, seen, request.POST)
+
     return act_and_redraw(request, move, _redraw(request, pk), _after_plain(request, battle))
 
 
@@ -143,8 +163,12 @@ def battle_act(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def battle_initiative(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for(request, pk)
-    return act_and_redraw(request, lambda: services.choose_initiative(battle.pk, request.user, request.POST),
-                          _redraw(request, pk), _after_plain(request, battle))
+    return act_and_redraw(
+        request,
+        lambda: services.choose_initiative(battle.pk, request.user, request.POST),
+        _redraw(request, pk),
+        _after_plain(request, battle),
+    )
 
 
 @login_required
@@ -157,6 +181,7 @@ def battle_join(request: HttpRequest, pk: int) -> HttpResponse:
         if not form.is_valid():
             raise Refused("Choose one of your own Cybernekr0 crews.")
         services.join(battle.pk, request.user, form.cleaned_data["crew"])
+
     return act_and_redraw(request, move, _redraw(request, pk), _after_plain(request, battle))
 
 
@@ -164,8 +189,9 @@ def battle_join(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def battle_start(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for(request, pk)
-    return act_and_redraw(request, lambda: services.start(battle.pk, request.user), _redraw(request, pk),
-                          _after_plain(request, battle))
+    return act_and_redraw(
+        request, lambda: services.start(battle.pk, request.user), _redraw(request, pk), _after_plain(request, battle)
+    )
 
 
 @login_required
@@ -194,11 +220,25 @@ def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
     seat = services.seat_of(battle, request.user)
     view = view_for(codec.loads(battle.state), seat)
     summary = scenario_steps.summary(view)
-    doc = {"format": "crewbuilder-battle", "version": 1, "battle": battle.pk, "scenario": battle.scenario,
-           "status": battle.status, "summary": json.loads(json.dumps(summary.__dict__, default=lambda o: o.__dict__)),
-           "log": [{"seq": e.seq, "seat": e.seat, "text": e.text, "seed": e.seed,
-                    "rolls": json.loads(json.dumps(list(e.rolls), default=str))} for e in view.log],
-           "state": _public(view)}
+    doc = {
+        "format": "crewbuilder-battle",
+        "version": 1,
+        "battle": battle.pk,
+        "scenario": battle.scenario,
+        "status": battle.status,
+        "summary": json.loads(json.dumps(summary.__dict__, default=lambda o: o.__dict__)),
+        "log": [
+            {
+                "seq": e.seq,
+                "seat": e.seat,
+                "text": e.text,
+                "seed": e.seed,
+                "rolls": json.loads(json.dumps(list(e.rolls), default=str)),
+            }
+            for e in view.log
+        ],
+        "state": _public(view),
+    }
     response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="battle-{battle.pk}.json"'
     return response

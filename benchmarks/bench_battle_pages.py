@@ -14,7 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["DATABASE_URL"] = "sqlite:///" + str(Path(__file__).resolve().parent.parent / "var" / "bench-battles.sqlite3")
+os.environ["DATABASE_URL"] = "sqlite:///" + str(
+    Path(__file__).resolve().parent.parent / "var" / "bench-battles.sqlite3"
+)
 
 import django  # noqa: E402
 
@@ -44,7 +46,7 @@ def queries(fn):
 
 
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).unlink(missing_ok=True)
+    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
     call_command("migrate", verbosity=0)
     call_command("loadcatalogue", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -59,8 +61,16 @@ def main():
     def crew(user, size):
         c = Crew.objects.create(owner=user, system=system, name=f"{user.username} {size}")
         for i in range(size):
-            ch = Character.objects.create(crew=c, name=f"{user.username} {i}", position=i, strength=2, toughness=1,
-                                          agility=1, intellect=-1, discipline=-2)
+            ch = Character.objects.create(
+                crew=c,
+                name=f"{user.username} {i}",
+                position=i,
+                strength=2,
+                toughness=1,
+                agility=1,
+                intellect=-1,
+                discipline=-2,
+            )
             for j, item in enumerate(items.values()):
                 CharacterGear.objects.create(character=ch, item=item, position=j)
         return c
@@ -78,8 +88,9 @@ def main():
             state = state.logged("0", f"bench line {n}", seed=n, rolls=({"what": "bench", "d20": [n % 20 + 1]},))
         b.state = codec.dumps(replace(state, round=rounds))
         b.save()
-        BattleEvent.objects.bulk_create([BattleEvent(battle=b, number=e.seq, text=e.text, seed=e.seed, rolls=list(e.rolls))
-                                         for e in state.log[1:]])
+        BattleEvent.objects.bulk_create(
+            [BattleEvent(battle=b, number=e.seq, text=e.text, seed=e.seed, rolls=list(e.rolls)) for e in state.log[1:]]
+        )
         client = Client()
         client.force_login(users[0])
         return Battle.objects.get(pk=b.pk), client
@@ -94,20 +105,28 @@ def main():
             redraw = lambda: client.get(f"{url}?v=0", HTTP_HX_REQUEST="true")  # noqa: E731
             idle = lambda: client.get(f"{url}?v={b.version}", HTTP_HX_REQUEST="true")  # noqa: E731
             assert idle().status_code == 204
-            row = {"page": (queries(page), median_ms(page)), "redraw": (queries(redraw), median_ms(redraw)),
-                   "idle": (queries(idle), median_ms(idle)), "state_kb": len(b.state) / 1024}
+            row = {
+                "page": (queries(page), median_ms(page)),
+                "redraw": (queries(redraw), median_ms(redraw)),
+                "idle": (queries(idle), median_ms(idle)),
+                "state_kb": len(b.state) / 1024,
+            }
             figures[(players, size, rounds)] = row
-            print(f"  {players}x{size} characters, {rounds:2d} round(s) of log (state {row['state_kb']:.0f} kB): "
-                  f"page {row['page'][0]} queries {row['page'][1]:.1f} ms; poll after a change {row['redraw'][0]} "
-                  f"queries {row['redraw'][1]:.1f} ms; poll with no change (204) {row['idle'][0]} queries "
-                  f"{row['idle'][1]:.2f} ms")
+            print(
+                f"  {players}x{size} characters, {rounds:2d} round(s) of log (state {row['state_kb']:.0f} kB): "
+                f"page {row['page'][0]} queries {row['page'][1]:.1f} ms; poll after a change {row['redraw'][0]} "
+                f"queries {row['redraw'][1]:.1f} ms; poll with no change (204) {row['idle'][0]} queries "
+                f"{row['idle'][1]:.2f} ms"
+            )
     base = figures[(2, 3, 1)]
     for key, row in figures.items():
         if key == (2, 3, 1):
             continue
-        print(f"  ratio {key[0]}x{key[1]}, {key[2]} rounds / 2x3, 1 round: page {row['page'][1] / base['page'][1]:.2f}x, "
-              f"queries {row['page'][0]}/{base['page'][0]}, poll {row['redraw'][1] / base['redraw'][1]:.2f}x, "
-              f"204 poll {row['idle'][1] / base['idle'][1]:.2f}x")
+        print(
+            f"  ratio {key[0]}x{key[1]}, {key[2]} rounds / 2x3, 1 round: page {row['page'][1] / base['page'][1]:.2f}x, "
+            f"queries {row['page'][0]}/{base['page'][0]}, poll {row['redraw'][1] / base['redraw'][1]:.2f}x, "
+            f"204 poll {row['idle'][1] / base['idle'][1]:.2f}x"
+        )
 
 
 if __name__ == "__main__":

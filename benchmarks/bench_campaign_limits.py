@@ -15,8 +15,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE",
-                      "config.settings" if (ROOT / "config" / "settings.py").exists() else "config.settings")
+os.environ.setdefault(
+    "DJANGO_SETTINGS_MODULE", "config.settings" if (ROOT / "config" / "settings.py").exists() else "config.settings"
+)
 os.environ["DATABASE_URL"] = "sqlite:///" + str(ROOT / "var" / "bench-campaign-limits.sqlite3")
 
 import django  # noqa: E402
@@ -48,7 +49,7 @@ def figures(client, label, url):
 
 
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).unlink(missing_ok=True)
+    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
     call_command("migrate", verbosity=0)
     call_command("loadcatalogue", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -60,32 +61,58 @@ def main():
     system = GameSystem.objects.get(slug="cybernekro")
     organiser, player = User.objects.create_user("org", password="x"), User.objects.create_user("player", password="x")
     text = ("The Rust Road runs from the yards to the drowned chapel. " * 100)[:CAMPAIGN_TEXT_MAX]
-    campaign = services.create_campaign(organiser, name="Longest", system=system, description=text, house_rules=text,
-                                        treasure_value=5)
+    campaign = services.create_campaign(
+        organiser, name="Longest", system=system, description=text, house_rules=text, treasure_value=5
+    )
     services.invite(campaign, organiser, player.username)
     services.respond(campaign, player, accept=True)
     entries = []
     for user, name in ((organiser, "Saints"), (player, "Sinners")):
         crew = Crew.objects.create(owner=user, system=system, name=name)
         for i in range(3):
-            Character.objects.create(crew=crew, name=f"{name} {i + 1}", position=i, strength=2, toughness=1,
-                                     agility=1, intellect=-1, discipline=-2)
+            Character.objects.create(
+                crew=crew,
+                name=f"{name} {i + 1}",
+                position=i,
+                strength=2,
+                toughness=1,
+                agility=1,
+                intellect=-1,
+                discipline=-2,
+            )
         entries.append(services.enrol(campaign, user, crew))
     mine = entries[0]
     day = datetime.date(2026, 1, 1)
-    Game.objects.bulk_create(Game(campaign=campaign, played_on=day + datetime.timedelta(days=g % 300),
-                                  scenario="Exploration", recorded_by=organiser, status=Game.APPLIED)
-                             for g in range(GAMES))
+    Game.objects.bulk_create(
+        Game(
+            campaign=campaign,
+            played_on=day + datetime.timedelta(days=g % 300),
+            scenario="Exploration",
+            recorded_by=organiser,
+            status=Game.APPLIED,
+        )
+        for g in range(GAMES)
+    )
     long_summary = ("Saints carried off 3 Treasure Token(s) from the drowned chapel after a long night. " * 4)[:300]
     HistoryEntry.objects.bulk_create(
-        HistoryEntry(campaign=campaign, campaign_crew=mine, actor=organiser, kind="treasure", summary=long_summary,
-                     before={"treasury": g}, after={"treasury": g + 3})
-        for g in range(2 * GAMES))
+        HistoryEntry(
+            campaign=campaign,
+            campaign_crew=mine,
+            actor=organiser,
+            kind="treasure",
+            summary=long_summary,
+            before={"treasury": g},
+            after={"treasury": g + 3},
+        )
+        for g in range(2 * GAMES)
+    )
 
     client = Client()
     client.force_login(player)
-    print(f"  limits: description and house rules {CAMPAIGN_TEXT_MAX} characters each, "
-          f"history {HISTORY_PER_PAGE} entries a page ({GAMES} games, {2 * GAMES} entries stored)")
+    print(
+        f"  limits: description and house rules {CAMPAIGN_TEXT_MAX} characters each, "
+        f"history {HISTORY_PER_PAGE} entries a page ({GAMES} games, {2 * GAMES} entries stored)"
+    )
     figures(client, "campaign page, both texts at their limit", campaign.get_absolute_url())
     figures(client, "history, first page", f"/campaigns/{campaign.pk}/history/")
     figures(client, "history, last page", f"/campaigns/{campaign.pk}/history/?page=99999")  # the last page

@@ -8,21 +8,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.cybernekro import engine as cn  # noqa: E402
 from rules import dice, rolls  # noqa: E402
+from rules.cybernekro import engine as cn  # noqa: E402
 
 # The case (5 damage dice, Overkill, Energy), then a heavier chain: plus the
 # Strength bonus die, a shield re-rolling 6s, Brutal, Surrounded re-rolls, a wounded Demonic target.
 CASES = {
     "issue's case (5 dice, Overkill, Energy)": (
-        "fight", cn.Attacker(agility=1, strength=0), cn.Weapon(5, None, cn.Keywords.parse(["Overkill", "Energy"])),
-        cn.Target(toughness=1, strength=0, armor=1, wounds=0), cn.Situation()),
+        "fight",
+        cn.Attacker(agility=1, strength=0),
+        cn.Weapon(5, None, cn.Keywords.parse(["Overkill", "Energy"])),
+        cn.Target(toughness=1, strength=0, armor=1, wounds=0),
+        cn.Situation(),
+    ),
     "heavier chain (+ Strength die, shield, Brutal, Surrounded, Demonic)": (
-        "fight", cn.Attacker(agility=1, strength=3),
+        "fight",
+        cn.Attacker(agility=1, strength=3),
         cn.Weapon(5, None, cn.Keywords.parse(["Overkill", "Energy", "Brutal"])),
-        cn.Target(toughness=2, strength=0, armor=2, wounds=3, traits=frozenset({"demonic"}),
-                  gear=frozenset({"shield"})),
-        cn.Situation(surrounded=True)),
+        cn.Target(
+            toughness=2, strength=0, armor=2, wounds=3, traits=frozenset({"demonic"}), gear=frozenset({"shield"})
+        ),
+        cn.Situation(surrounded=True),
+    ),
 }
 
 
@@ -36,14 +43,23 @@ def timed(fn, repeat):
 
 
 def clear_caches():
-    for fn in (cn.attack_odds_for_plan, cn.hit_outcome_distribution, cn.damage_row_distribution,
-               cn.hit_roll_distribution, cn.test_distribution, dice.damage_pool_distribution,
-               dice.damage_pool_counts, dice._pool_summary, dice.face_weights):
+    for fn in (
+        cn.attack_odds_for_plan,
+        cn.hit_outcome_distribution,
+        cn.damage_row_distribution,
+        cn.hit_roll_distribution,
+        cn.test_distribution,
+        dice.damage_pool_distribution,
+        dice.damage_pool_counts,
+        dice._pool_summary,
+        dice.face_weights,
+    ):
         fn.cache_clear()
 
 
 def report():
     for label, case in CASES.items():
+
         def uncached():
             clear_caches()
             cn.attack_odds(*case)

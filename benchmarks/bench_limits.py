@@ -72,34 +72,51 @@ def main() -> int:
     owner = User.objects.create_user("limits", password="x" * 20)
     crew = worst_crew(owner, system)
     Crew.objects.filter(pk=crew.pk).update(share_token="limits")
-    campaign = campaign_services.create_campaign(owner, name="Longest", system=system,
-                                                 description="d" * limits.CAMPAIGN_DESCRIPTION_MAX,
-                                                 house_rules="h" * limits.CAMPAIGN_HOUSE_RULES_MAX)
+    campaign = campaign_services.create_campaign(
+        owner,
+        name="Longest",
+        system=system,
+        description="d" * limits.CAMPAIGN_DESCRIPTION_MAX,
+        house_rules="h" * limits.CAMPAIGN_HOUSE_RULES_MAX,
+    )
     box = ghoulash_services.create_box(owner, "Wordiest")
     box.cards.update(text="t" * limits.CARD_TEXT_MAX, count=limits.CARD_COUNT_MAX)
 
     client = Client()
     client.force_login(owner)
     rows = [
-        (f"crew editor, {limits.CHARACTERS_MAX} characters at every limit", page(client, reverse("crew-edit", args=[crew.pk]))),
+        (
+            f"crew editor, {limits.CHARACTERS_MAX} characters at every limit",
+            page(client, reverse("crew-edit", args=[crew.pk])),
+        ),
         ("crew page, the same crew", page(client, reverse("crew-detail", args=[crew.pk]))),
         ("shared crew page, the same crew", page(Client(), reverse("crew-shared", args=["limits"]))),
         ("crew file export, the same crew", page(client, reverse("crew-export", args=[crew.pk]))),
-        (f"campaign page, {limits.CAMPAIGN_DESCRIPTION_MAX:,}-character description and house rules",
-         page(client, reverse("campaign-detail", args=[campaign.pk]))),
-        (f"Ghoulash box page, {box.cards.count()} cards of {limits.CARD_TEXT_MAX:,} characters",
-         page(client, reverse("ghoulash-box", args=[box.pk]))),
+        (
+            f"campaign page, {limits.CAMPAIGN_DESCRIPTION_MAX:,}-character description and house rules",
+            page(client, reverse("campaign-detail", args=[campaign.pk])),
+        ),
+        (
+            f"Ghoulash box page, {box.cards.count()} cards of {limits.CARD_TEXT_MAX:,} characters",
+            page(client, reverse("ghoulash-box", args=[box.pk])),
+        ),
         ("roster PDF, the same crew (cold)", cold_pdf(client, reverse("crew-roster", args=[crew.pk]))),
         ("roster PDF again (from the shared cache)", page(client, reverse("crew-roster", args=[crew.pk]))),
-        (f"Ghoulash decks PDF, {box.cards.count()} cards x {limits.CARD_COUNT_MAX} (cold)",
-         cold_pdf(client, reverse("ghoulash-box-pdf", args=[box.pk]))),
+        (
+            f"Ghoulash decks PDF, {box.cards.count()} cards x {limits.CARD_COUNT_MAX} (cold)",
+            cold_pdf(client, reverse("ghoulash-box-pdf", args=[box.pk])),
+        ),
     ]
     login = page(Client(), reverse("login"))
-    print(f"medians of {REPEAT} (cold PDFs: one render); the login page for scale: "
-          f"{login[1] / 1024:.1f} KB in {login[2] * 1000:.1f} ms")
+    print(
+        f"medians of {REPEAT} (cold PDFs: one render); the login page for scale: "
+        f"{login[1] / 1024:.1f} KB in {login[2] * 1000:.1f} ms"
+    )
     for label, (status, size, seconds) in rows:
-        print(f"{label:<72} {status} {size / 1024:8.1f} KB {seconds * 1000:9.1f} ms  "
-              f"({seconds / login[2]:.1f}x the login page)")
+        print(
+            f"{label:<72} {status} {size / 1024:8.1f} KB {seconds * 1000:9.1f} ms  "
+            f"({seconds / login[2]:.1f}x the login page)"
+        )
     shutil.rmtree(TMP, ignore_errors=True)
     return 0
 

@@ -32,24 +32,39 @@ def queries(fn):
 
 
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).parent.mkdir(exist_ok=True)
-    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).unlink(missing_ok=True)
+    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).parent.mkdir(exist_ok=True)
+    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
     call_command("migrate", verbosity=0)
     call_command("loadcatalogue", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     from crewbuilder import crew_service
-    from crewbuilder.models import (BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew,
-                                    GameSystem, Item, Trait, User)
+    from crewbuilder.models import (
+        BodyMod,
+        Character,
+        CharacterBodyMod,
+        CharacterGear,
+        CharacterTrait,
+        Crew,
+        GameSystem,
+        Item,
+        Trait,
+        User,
+    )
 
     system = GameSystem.objects.get(slug="cybernekro")
 
     def five_character_crew(owner, name):
         c = Crew.objects.create(owner=owner, system=system, name=name)
         for i in range(5):
-            ch = Character.objects.create(crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1,
-                                          agility=1, intellect=-1, discipline=-2)
-            CharacterTrait.objects.create(character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small"))
-            CharacterBodyMod.objects.create(character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling"))
+            ch = Character.objects.create(
+                crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1, agility=1, intellect=-1, discipline=-2
+            )
+            CharacterTrait.objects.create(
+                character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small")
+            )
+            CharacterBodyMod.objects.create(
+                character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling")
+            )
             for j, slug in enumerate(["sword", "light-armor", "pistol"]):
                 CharacterGear.objects.create(character=ch, item=Item.objects.get(system=system, slug=slug), position=j)
         return c
@@ -76,9 +91,11 @@ def main():
                 samples[count].append((time.perf_counter() - start) * 1000)
         q1, q200 = queries(lambda: clients[1].get(url)), queries(lambda: clients[200].get(url))
         (min1, med1), (min200, med200) = ((min(samples[c]), statistics.median(samples[c])) for c in (1, 200))
-        print(f"  {url:8} 1 crew: {q1} queries, min {min1:.1f} ms, median {med1:.1f} ms; "
-              f"200 crews: {q200} queries, min {min200:.1f} ms, median {med200:.1f} ms; "
-              f"ratio {min200 / min1:.2f}x (min), {med200 / med1:.2f}x (median)")
+        print(
+            f"  {url:8} 1 crew: {q1} queries, min {min1:.1f} ms, median {med1:.1f} ms; "
+            f"200 crews: {q200} queries, min {min200:.1f} ms, median {med200:.1f} ms; "
+            f"ratio {min200 / min1:.2f}x (min), {med200 / med1:.2f}x (median)"
+        )
 
 
 if __name__ == "__main__":

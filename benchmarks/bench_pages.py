@@ -37,13 +37,23 @@ def queries(fn):
 
 
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///"):]).unlink(missing_ok=True)
+    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
     call_command("migrate", verbosity=0)
     call_command("loadcatalogue", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     from campaigns import services
-    from crewbuilder.models import (BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew,
-                                    GameSystem, Item, Trait, User)
+    from crewbuilder.models import (
+        BodyMod,
+        Character,
+        CharacterBodyMod,
+        CharacterGear,
+        CharacterTrait,
+        Crew,
+        GameSystem,
+        Item,
+        Trait,
+        User,
+    )
 
     system = GameSystem.objects.get(slug="cybernekro")
     owner = User.objects.create_user("bench", password="x")
@@ -51,10 +61,15 @@ def main():
     def crew(size, name, user=owner):
         c = Crew.objects.create(owner=user, system=system, name=name)
         for i in range(size):
-            ch = Character.objects.create(crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1,
-                                          agility=1, intellect=-1, discipline=-2)
-            CharacterTrait.objects.create(character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small"))
-            CharacterBodyMod.objects.create(character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling"))
+            ch = Character.objects.create(
+                crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1, agility=1, intellect=-1, discipline=-2
+            )
+            CharacterTrait.objects.create(
+                character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small")
+            )
+            CharacterBodyMod.objects.create(
+                character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling")
+            )
             for j, slug in enumerate(["sword", "light-armor", "pistol"]):
                 CharacterGear.objects.create(character=ch, item=Item.objects.get(system=system, slug=slug), position=j)
         return c
@@ -66,7 +81,9 @@ def main():
     # The baseline of issue 20: every page is a ratio to the anonymous login page, timed in the same run.
     login_ms = median_ms(lambda: anonymous.get("/accounts/login/"), repeat=41)
     print(f"Login page (anonymous, the baseline): {login_ms:.2f} ms")
-    print("Crew editor (DEBUG off; targets at 7 characters: page <= 3x login, <= 40 KB; htmx attribute change <= 2x login)")
+    print(
+        "Crew editor (DEBUG off; targets at 7 characters: page <= 3x login, <= 40 KB; htmx attribute change <= 2x login)"
+    )
     for size in (3, 7):
         c = crew(size, f"Crew{size}")
         url = f"/crews/{c.pk}/edit/"
@@ -75,10 +92,13 @@ def main():
 
         def change():
             c.refresh_from_db()
-            client.post(f"/crews/{c.pk}/edit/attribute/", {"version": c.version, "character": ch.pk,
-                                                            "attribute": "agility", "delta": 1 if change.up else -1},
-                        HTTP_HX_REQUEST="true")
+            client.post(
+                f"/crews/{c.pk}/edit/attribute/",
+                {"version": c.version, "character": ch.pk, "attribute": "agility", "delta": 1 if change.up else -1},
+                HTTP_HX_REQUEST="true",
+            )
             change.up = not change.up
+
         change.up = True
         size_kb = len(client.get(url).content) / 1024
         opened = f"{url}?open={ch.pk}"
@@ -94,6 +114,7 @@ def main():
             start = time.perf_counter()
             client.get(url)
             first_look.samples.append(time.perf_counter() - start)
+
         first_look.samples = []
         for _ in range(11):
             first_look()
@@ -104,12 +125,16 @@ def main():
         change_queries = queries(change) - 1
         change_ms = median_ms(change, repeat=21)
         print(f"  {size} characters: login page {login_ms:.2f} ms (baseline of the next two lines)")
-        print(f"  {size} characters: editor page {repeat_queries} queries, {size_kb:.1f} KB, {page_ms:.1f} ms = "
-              f"{page_ms / login_ms:.2f}x login; with one character open {open_kb:.1f} KB, {open_ms:.1f} ms = "
-              f"{open_ms / login_ms:.2f}x login")
-        print(f"  {size} characters: first look after an edit {first_queries} queries, {first_ms:.1f} ms = "
-              f"{first_ms / login_ms:.2f}x login; htmx attribute change {change_queries} queries, "
-              f"{change_ms:.1f} ms = {change_ms / login_ms:.2f}x login")
+        print(
+            f"  {size} characters: editor page {repeat_queries} queries, {size_kb:.1f} KB, {page_ms:.1f} ms = "
+            f"{page_ms / login_ms:.2f}x login; with one character open {open_kb:.1f} KB, {open_ms:.1f} ms = "
+            f"{open_ms / login_ms:.2f}x login"
+        )
+        print(
+            f"  {size} characters: first look after an edit {first_queries} queries, {first_ms:.1f} ms = "
+            f"{first_ms / login_ms:.2f}x login; htmx attribute change {change_queries} queries, "
+            f"{change_ms:.1f} ms = {change_ms / login_ms:.2f}x login"
+        )
 
     print("Campaign page: 8 crews, 50 games, 2 waiting for approval, 3 own scenarios")
     organiser = owner
@@ -123,8 +148,14 @@ def main():
         entries.append(services.enrol(campaign, user, crew(3, f"C{i}", user)))
     for g in range(50):
         a, b = entries[g % 8], entries[(g + 1) % 8]
-        game = services.record_game(campaign, organiser, played_on=datetime.date(2026, 1, 1) + datetime.timedelta(days=g),
-                                    scenario="Exploration", participants=[{"crew": a, "treasure": 1}, {"crew": b}], winner=a)
+        game = services.record_game(
+            campaign,
+            organiser,
+            played_on=datetime.date(2026, 1, 1) + datetime.timedelta(days=g),
+            scenario="Exploration",
+            participants=[{"crew": a, "treasure": 1}, {"crew": b}],
+            winner=a,
+        )
         services.confirm_game(game, organiser)
     for n in range(3):
         services.create_scenario(campaign, organiser, name=f"Own scenario {n}", card=n + 1)
@@ -138,9 +169,13 @@ def main():
         services.enrol(campaign, user, duo)
     url = f"/campaigns/{campaign.pk}/"
     client.get(url)
-    print(f"  campaign page {queries(lambda: client.get(url))} queries, {median_ms(lambda: client.get(url)):.1f} ms (target <= 50 ms)")
+    print(
+        f"  campaign page {queries(lambda: client.get(url))} queries, {median_ms(lambda: client.get(url)):.1f} ms (target <= 50 ms)"
+    )
     history = f"/campaigns/{campaign.pk}/history/"
-    print(f"  history page {queries(lambda: client.get(history))} queries, {median_ms(lambda: client.get(history)):.1f} ms")
+    print(
+        f"  history page {queries(lambda: client.get(history))} queries, {median_ms(lambda: client.get(history)):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

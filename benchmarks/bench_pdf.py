@@ -44,21 +44,49 @@ CREW = {
     "name": "Saints of Rust",
     "budget": 150,
     "characters": [
-        {"name": "Vox the Hollow", "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
-         "body_mods": ["neural-cabling"], "gear": ["heavy-weapon", "light-armor", "trauma-kit", "trauma-kit"],
-         "notes": "found in the ossuary"},
-        {"name": "Sister Cathode", "traits": ["sorcerer", "inspiring"], "body_mods": ["excessive-neural-cabling"],
-         "gear": ["staff", "mind-concealer", "esoteric-concoction", "cyber-jack"]},
-        {"name": "Gutter Kell", "traits": ["ambidextrous", "reckless-sprinter"], "body_mods": [],
-         "gear": ["sword", "axe", "stealth-suit", "gas-grenade", "lockpicks"]},
-        {"name": "Ossuary Unit 9", "traits": ["artificial"], "body_mods": ["reinforced-body", "augmented-arms", "mechanical-claw"],
-         "gear": ["chain-gun", "medium-armor", "repair-kit"]},
-        {"name": "Mother Pell", "traits": ["darkborn"], "body_mods": ["extra-organs"],
-         "gear": ["crossbow", "knife", "light-armor", "extra-ammo", "night-vision-goggles"]},
-        {"name": "The Brothers Quill", "traits": ["multi-headed", "long-arms"], "body_mods": ["stim-injectors"],
-         "gear": ["polearm", "lantern", "gas-mask"]},
-        {"name": "Ash-Eater", "traits": ["driven-by-madness"], "body_mods": [],
-         "gear": ["flamethrower", "pistol", "hazard-suit", "rope-and-hook"]},
+        {
+            "name": "Vox the Hollow",
+            "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
+            "body_mods": ["neural-cabling"],
+            "gear": ["heavy-weapon", "light-armor", "trauma-kit", "trauma-kit"],
+            "notes": "found in the ossuary",
+        },
+        {
+            "name": "Sister Cathode",
+            "traits": ["sorcerer", "inspiring"],
+            "body_mods": ["excessive-neural-cabling"],
+            "gear": ["staff", "mind-concealer", "esoteric-concoction", "cyber-jack"],
+        },
+        {
+            "name": "Gutter Kell",
+            "traits": ["ambidextrous", "reckless-sprinter"],
+            "body_mods": [],
+            "gear": ["sword", "axe", "stealth-suit", "gas-grenade", "lockpicks"],
+        },
+        {
+            "name": "Ossuary Unit 9",
+            "traits": ["artificial"],
+            "body_mods": ["reinforced-body", "augmented-arms", "mechanical-claw"],
+            "gear": ["chain-gun", "medium-armor", "repair-kit"],
+        },
+        {
+            "name": "Mother Pell",
+            "traits": ["darkborn"],
+            "body_mods": ["extra-organs"],
+            "gear": ["crossbow", "knife", "light-armor", "extra-ammo", "night-vision-goggles"],
+        },
+        {
+            "name": "The Brothers Quill",
+            "traits": ["multi-headed", "long-arms"],
+            "body_mods": ["stim-injectors"],
+            "gear": ["polearm", "lantern", "gas-mask"],
+        },
+        {
+            "name": "Ash-Eater",
+            "traits": ["driven-by-madness"],
+            "body_mods": [],
+            "gear": ["flamethrower", "pistol", "hazard-suit", "rope-and-hook"],
+        },
     ],
 }
 for character in CREW["characters"]:
@@ -99,7 +127,7 @@ def main() -> int:
     pages = len(PdfReader(BytesIO(roster_bytes)).pages)
 
     words = " ".join(page.extract_text() for page in PdfReader(BytesIO(roster_bytes)).pages).split()
-    paragraphs = (" ".join(words[i:i + 40]) for i in range(0, len(words), 40))
+    paragraphs = (" ".join(words[i : i + 40]) for i in range(0, len(words), 40))
     plain = '<div class="cards">' + "".join(f"<p>{escape(p)}</p>" for p in paragraphs) + "</div>"
 
     roster = measure(lambda: pdf.roster_pdf(CREW, report, catalogue, cache=False))

@@ -105,7 +105,11 @@ def memory(pid: int) -> tuple:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return None
-    return cmdline, int(status.get("VmHWM", "0 kB").split()[0]) / 1024, int(status.get("VmRSS", "0 kB").split()[0]) / 1024
+    return (
+        cmdline,
+        int(status.get("VmHWM", "0 kB").split()[0]) / 1024,
+        int(status.get("VmRSS", "0 kB").split()[0]) / 1024,
+    )
 
 
 def setup_data() -> list:
@@ -129,8 +133,13 @@ def run(label: str, backend: str, tokens: list) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, TASKS_BACKEND=backend)
-    server = subprocess.Popen([sys.executable, "scripts/serve.py", "--bind", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "scripts/serve.py", "--bind", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 300  # collectstatic first, slow on a busy machine
         while time.monotonic() < deadline:
@@ -146,8 +155,11 @@ def run(label: str, backend: str, tokens: list) -> None:
         urls = [f"{base}/s/{token}/roster.pdf" for token in tokens]
         pool = concurrent.futures.ThreadPoolExecutor(len(urls))
         started = time.perf_counter()
-        first = list(pool.map(lambda url: get(url)[:1] + (time.perf_counter() - started,), urls)) \
-            if backend != "immediate" else None
+        first = (
+            list(pool.map(lambda url: get(url)[:1] + (time.perf_counter() - started,), urls))
+            if backend != "immediate"
+            else None
+        )
         inline = [pool.submit(get, url) for url in urls] if backend == "immediate" else []
         busy, ready_at = [], {}
         time.sleep(0.2)
@@ -169,7 +181,11 @@ def run(label: str, backend: str, tokens: list) -> None:
 
         reprint = [get(urls[i % len(urls)])[2] for i in range(30)]
         for i in range(300):  # a mixed load before reading the memory figures
-            get((base + "/", base + reverse("login"), f"{base}/s/{tokens[i % len(tokens)]}/", urls[i % len(urls)])[i % 4])
+            get(
+                (base + "/", base + reverse("login"), f"{base}/s/{tokens[i % len(tokens)]}/", urls[i % len(urls)])[
+                    i % 4
+                ]
+            )
         processes = [(pid, m) for pid, m in ((pid, memory(pid)) for pid in descendants(server.pid)) if m]
         direct = set(children_of(server.pid))
 
@@ -177,22 +193,29 @@ def run(label: str, backend: str, tokens: list) -> None:
         last_ready = max((t for _, t in ready_at.values()), default=float("inf"))
         busy = [duration for sent, duration in busy if sent < last_ready] or [float("nan")]
         idle_ms = statistics.median(idle) * 1000
-        figures = {"median": statistics.median(busy) * 1000,
-                   "p95": sorted(busy)[max(0, int(len(busy) * 0.95) - 1)] * 1000,
-                   "max": max(busy) * 1000}
+        figures = {
+            "median": statistics.median(busy) * 1000,
+            "p95": sorted(busy)[max(0, int(len(busy) * 0.95) - 1)] * 1000,
+            "max": max(busy) * 1000,
+        }
         print(f"--- {label}")
         if first:
             print(f"first answer to the 3 roster requests: {', '.join(f'{s} in {t * 1000:.0f} ms' for s, t in first)}")
         print("rosters ready after: " + ", ".join(f"{t:.1f} s ({s})" for s, t in ready_at.values()))
         print(f"GET / idle:              median {idle_ms:7.1f} ms  ({len(idle)} requests)")
-        print("GET / while PDFs render: " + "  ".join(f"{k} {v:8.1f} ms" for k, v in figures.items())
-              + f"  ({len(busy)} requests, one after another)")
+        print(
+            "GET / while PDFs render: "
+            + "  ".join(f"{k} {v:8.1f} ms" for k, v in figures.items())
+            + f"  ({len(busy)} requests, one after another)"
+        )
         for name, value in figures.items():
             ratio = value / idle_ms
             print(f"ratio busy / idle ({name}): {ratio:.1f}x (target < 10x: {'met' if ratio < 10 else 'NOT met'})")
         reprint_ms = statistics.median(reprint) * 1000
-        print(f"reprint from any worker (cached roster, {len(reprint)} requests): median {reprint_ms:.1f} ms, "
-              f"max {max(reprint) * 1000:.1f} ms (target <= 50 ms: {'met' if reprint_ms <= 50 else 'NOT met'})")
+        print(
+            f"reprint from any worker (cached roster, {len(reprint)} requests): median {reprint_ms:.1f} ms, "
+            f"max {max(reprint) * 1000:.1f} ms (target <= 50 ms: {'met' if reprint_ms <= 50 else 'NOT met'})"
+        )
         for pid, (cmdline, peak, rss) in sorted(processes, key=lambda p: p[1][0]):
             if "db_worker" in cmdline:
                 kind = "PDF worker"
@@ -211,7 +234,9 @@ def run(label: str, backend: str, tokens: list) -> None:
 
 def main() -> int:
     tokens = setup_data()
-    print(f"3 worst-case rosters at once (crews at every limit, see docs/limits.md); database {os.environ['DATABASE_URL'].split(':')[0]}")
+    print(
+        f"3 worst-case rosters at once (crews at every limit, see docs/limits.md); database {os.environ['DATABASE_URL'].split(':')[0]}"
+    )
     run("PDFs in the task worker (make serve)", "database", tokens[:3])
     run("for contrast: PDFs rendered in the request (TASKS_BACKEND=immediate)", "immediate", tokens[3:])
     return 0

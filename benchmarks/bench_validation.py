@@ -30,20 +30,23 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from catalogue.loader import snapshot_for_system  # noqa: E402
 from crewbuilder.crewfile import import_crew_data  # noqa: E402
 from crewbuilder.models import Crew, User  # noqa: E402
 from crewbuilder.validation import crew_to_data, validate_crew  # noqa: E402
-from catalogue.loader import snapshot_for_system  # noqa: E402
 
 LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipline": -1}
 ROUNDS = 300
 
 
 def full_character(i):
-    return {"name": f"Character {i}", "attributes": dict(LEGAL),
-            "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}, "long-arms", "multi-headed"],
-            "body_mods": ["neural-cabling", "extra-organs", "stim-injectors"],
-            "gear": ["heavy-weapon", "light-armor", "trauma-kit", "knife", "knife", "lantern"]}
+    return {
+        "name": f"Character {i}",
+        "attributes": dict(LEGAL),
+        "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}, "long-arms", "multi-headed"],
+        "body_mods": ["neural-cabling", "extra-organs", "stim-injectors"],
+        "gear": ["heavy-weapon", "light-armor", "trauma-kit", "knife", "knife", "lantern"],
+    }
 
 
 def measure(pk):
@@ -71,12 +74,19 @@ def main():
     call_command("loadcatalogue", stdout=open(os.devnull, "w"))
     owner = User.objects.create_user("bench")
     for size in (3, 7):
-        data = {"format": "crewbuilder.crew/1", "system": "cybernekro", "name": f"Bench {size}", "budget": 1000,
-                "characters": [full_character(i) for i in range(size)]}
+        data = {
+            "format": "crewbuilder.crew/1",
+            "system": "cybernekro",
+            "name": f"Bench {size}",
+            "budget": 1000,
+            "characters": [full_character(i) for i in range(size)],
+        }
         crew = import_crew_data(data, owner)
         total, python, queries = measure(crew.pk)
-        print(f"{size} characters: median {total:.2f} ms load+validate, "
-              f"{python:.2f} ms validate (Python, after load), {queries} SQL queries")
+        print(
+            f"{size} characters: median {total:.2f} ms load+validate, "
+            f"{python:.2f} ms validate (Python, after load), {queries} SQL queries"
+        )
 
 
 if __name__ == "__main__":

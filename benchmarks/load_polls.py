@@ -53,12 +53,33 @@ VERSION = re.compile(rb'data-version="(\d+)"')
 
 def configure(secret_key: str) -> dict:
     """The environment of the server and of this process's Django (the same database and cache)."""
-    env = dict(os.environ, DEBUG="0", SECRET_KEY=secret_key, ALLOWED_HOSTS="127.0.0.1,localhost",
-               SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0", SECURE_COOKIES="0",
-               DATABASE_URL=f"sqlite:///{DB}", CACHE_DIR=str(CACHE))
+    env = dict(
+        os.environ,
+        DEBUG="0",
+        SECRET_KEY=secret_key,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="0",
+        SECURE_COOKIES="0",
+        DATABASE_URL=f"sqlite:///{DB}",
+        CACHE_DIR=str(CACHE),
+    )
     env.pop("REDIS_URL", None)
-    os.environ.update({k: env[k] for k in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
-                                           "SECURE_HSTS_SECONDS", "SECURE_COOKIES", "DATABASE_URL", "CACHE_DIR")})
+    os.environ.update(
+        {
+            k: env[k]
+            for k in (
+                "DEBUG",
+                "SECRET_KEY",
+                "ALLOWED_HOSTS",
+                "SECURE_SSL_REDIRECT",
+                "SECURE_HSTS_SECONDS",
+                "SECURE_COOKIES",
+                "DATABASE_URL",
+                "CACHE_DIR",
+            )
+        }
+    )
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))
@@ -90,8 +111,9 @@ def build(tables: int) -> list[dict]:
     call_command("loadcatalogue", verbosity=0)
     password = make_password("bench-password")
     with transaction.atomic():
-        User.objects.bulk_create([User(username=f"p{t}-{s}", password=password)
-                                  for t in range(tables) for s in range(PLAYERS)])
+        User.objects.bulk_create(
+            [User(username=f"p{t}-{s}", password=password) for t in range(tables) for s in range(PLAYERS)]
+        )
         users = {u.username: u for u in User.objects.filter(username__startswith="p")}
         # one game played through the services, then copied row by row for the other tables
         seats = [users[f"p0-{s}"] for s in range(PLAYERS)]
@@ -100,35 +122,55 @@ def build(tables: int) -> list[dict]:
         for u, ds in zip(seats[1:], drone_sets[1:]):
             services.join(model.pk, u, ds)
         services.start(model.pk, seats[0], 0)
-        Event.objects.bulk_create([
-            Event(game=model, number=n, turn=1 + n // PLAYERS, actor=seats[n % PLAYERS], kind="pass",
-                  payload={"lines": [f"{seats[n % PLAYERS].username} passes (log entry {n})."], "rolls": []})
-            for n in range(2, LOG_ENTRIES + 1)])
+        Event.objects.bulk_create(
+            [
+                Event(
+                    game=model,
+                    number=n,
+                    turn=1 + n // PLAYERS,
+                    actor=seats[n % PLAYERS],
+                    kind="pass",
+                    payload={"lines": [f"{seats[n % PLAYERS].username} passes (log entry {n})."], "rolls": []},
+                )
+                for n in range(2, LOG_ENTRIES + 1)
+            ]
+        )
         model = Game.objects.get(pk=model.pk)
         model_players = list(model.players.order_by("seat"))
         model_pieces = list(model.pieces.order_by("id"))
         model_events = list(model.events.select_related("actor").order_by("number"))
         games = [model] + Game.objects.bulk_create([_copy(model, creator=users[f"p{t}-0"]) for t in range(1, tables)])
         for t, game in enumerate(games[1:], start=1):
-            players = Player.objects.bulk_create([
-                _copy(p, game=game, user=users[f"p{t}-{p.seat}"], drone_set=None) for p in model_players])
+            players = Player.objects.bulk_create(
+                [_copy(p, game=game, user=users[f"p{t}-{p.seat}"], drone_set=None) for p in model_players]
+            )
             player_of = {old.pk: new for old, new in zip(model_players, players)}
             drones = [p for p in model_pieces if p.kind == Piece.DRONE]
             new_drones = Piece.objects.bulk_create([_copy(d, game=game, player=player_of[d.player_id]) for d in drones])
             drone_of = {old.pk: new for old, new in zip(drones, new_drones)}
-            Piece.objects.bulk_create([_copy(p, game=game, player=player_of[p.player_id], drone=drone_of[p.drone_id])
-                                       for p in model_pieces if p.kind == Piece.TOKEN])
-            Event.objects.bulk_create([_copy(e, game=game, actor=users[f"p{t}-{e.actor.username.split('-')[1]}"])
-                                       for e in model_events])
+            Piece.objects.bulk_create(
+                [
+                    _copy(p, game=game, player=player_of[p.player_id], drone=drone_of[p.drone_id])
+                    for p in model_pieces
+                    if p.kind == Piece.TOKEN
+                ]
+            )
+            Event.objects.bulk_create(
+                [_copy(e, game=game, actor=users[f"p{t}-{e.actor.username.split('-')[1]}"]) for e in model_events]
+            )
         out = []
         for t, game in enumerate(games):
             players = []
             for s in range(PLAYERS):
                 u = users[f"p{t}-{s}"]
                 session = SessionStore()
-                session.update({"_auth_user_id": str(u.pk),
-                                "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                                "_auth_user_hash": u.get_session_auth_hash()})
+                session.update(
+                    {
+                        "_auth_user_id": str(u.pk),
+                        "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                        "_auth_user_hash": u.get_session_auth_hash(),
+                    }
+                )
                 session.create()
                 token = f"{u.pk}.{kit._poll_signature(services.LABEL, game.pk, str(u.pk), session.session_key)}"
                 players.append((session.session_key, f"/games/soylent/games/{game.pk}/?v={{v}}&t={token}"))
@@ -153,8 +195,14 @@ def free_port() -> int:
 
 def start_server(env: dict, port: int) -> subprocess.Popen:
     """gunicorn as `make serve` runs it (scripts/serve.py), on loopback."""
-    server = subprocess.Popen([sys.executable, "scripts/serve.py", "--bind", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    server = subprocess.Popen(
+        [sys.executable, "scripts/serve.py", "--bind", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.time() + 300  # collectstatic first
     while time.time() < deadline:
         if server.poll() is not None:
@@ -178,11 +226,13 @@ def stop_server(server: subprocess.Popen) -> None:
 
 def worker_peak_rss_mib(server: subprocess.Popen) -> list[float]:
     """Peak resident memory (VmHWM) of each gunicorn worker: the server's grandchildren."""
+
     def children(pid: int) -> list[int]:
         try:
             return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
         except OSError:
             return []
+
     peaks = []
     for master in children(server.pid):
         for worker in children(master):
@@ -192,8 +242,9 @@ def worker_peak_rss_mib(server: subprocess.Popen) -> list[float]:
     return peaks
 
 
-async def get(port: int, path: str, session: str | None = None, htmx: bool = False,
-              timeout: float = POLL_TIMEOUT) -> tuple[int, bytes]:
+async def get(
+    port: int, path: str, session: str | None = None, htmx: bool = False, timeout: float = POLL_TIMEOUT
+) -> tuple[int, bytes]:
     headers = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
     if session:
         headers.append(f"Cookie: sessionid={session}")
@@ -234,8 +285,7 @@ async def ratios(port: int, tables: list[dict]) -> dict:
     status, body = await get(port, changed, session, htmx=True)
     assert status == 200 and VERSION.search(body), status
     entries = body.count(b'<li class="sg-event')
-    print(f"  the changed poll's board: {len(body) / 1024:.1f} KiB, log entries in it: {entries} "
-          f"of {LOG_ENTRIES}")
+    print(f"  the changed poll's board: {len(body) / 1024:.1f} KiB, log entries in it: {entries} of {LOG_ENTRIES}")
     kinds = {
         "login page (anonymous)": (lambda: get(port, "/accounts/login/"), 200),
         "unchanged poll (204)": (lambda: get(port, unchanged, session, htmx=True), 204),
@@ -328,16 +378,27 @@ def load_in_processes(port: int, tables: list[dict], duration: float, move_every
     def pct(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else float("nan")
 
-    return {"polls": len(latencies) + counts["timeout"], "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
-            "max": latencies[-1] * 1000 if latencies else float("nan"), **counts}
+    return {
+        "polls": len(latencies) + counts["timeout"],
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "max": latencies[-1] * 1000 if latencies else float("nan"),
+        **counts,
+    }
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=240)
     parser.add_argument("--duration", type=float, default=40.0, help="seconds of the load test")
-    parser.add_argument("--move-every", type=float, nargs="+", default=[MOVE_EVERY],
-                        help="seconds between two changes of a table, on average (one load run each)")
+    parser.add_argument(
+        "--move-every",
+        type=float,
+        nargs="+",
+        default=[MOVE_EVERY],
+        help="seconds between two changes of a table, on average (one load run each)",
+    )
     parser.add_argument("--no-load", action="store_true", help="only the throughput ratios")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 500 or not 5 <= args.duration <= 300:
@@ -345,8 +406,10 @@ def main(argv=None) -> int:
     env = configure("bench-polls-" + secrets.token_urlsafe(48))
     started = time.perf_counter()
     tables = build(args.tables)
-    print(f"  {args.tables} tables of {PLAYERS} players built in {time.perf_counter() - started:.0f} s "
-          f"(SQLite, file cache under var/)")
+    print(
+        f"  {args.tables} tables of {PLAYERS} players built in {time.perf_counter() - started:.0f} s "
+        f"(SQLite, file cache under var/)"
+    )
     port = free_port()
     server = start_server(env, port)
     try:
@@ -355,18 +418,24 @@ def main(argv=None) -> int:
         print(f"  throughput, medians of {REPEATS} runs of {REQUESTS} requests on {CONCURRENCY} connections:")
         for name, rps in figures.items():
             print(f"    {name:<26} {rps:7.0f} req/s   ratio to the login page {rps / login:5.2f}")
-        for move_every in ([] if args.no_load else args.move_every):
+        for move_every in [] if args.no_load else args.move_every:
             if not 5 <= move_every <= 600:
                 raise SystemExit("--move-every from 5 to 600 s")
             needed = args.tables * PLAYERS / move_every
             result = load_in_processes(port, tables, args.duration, move_every)
-            print(f"  load: {args.tables} tables x {PLAYERS} players polling every {POLL_EVERY:.0f} s for "
-                  f"{args.duration:.0f} s, a change per table every ~{move_every:.0f} s ({result['moves']} changes: "
-                  f"~{needed:.0f} changed polls/s needed, {figures['changed poll (board)']:.0f}/s measured above)")
-            print(f"    {result['polls']} polls: {result['204']} unchanged (204), {result['200']} changed (200), "
-                  f"{result['other']} other, {result['timeout']} timed out")
-            print(f"    latency p50 {result['p50']:.0f} ms, p95 {result['p95']:.0f} ms, p99 {result['p99']:.0f} ms, "
-                  f"max {result['max']:.0f} ms (target p95 < 300 ms)")
+            print(
+                f"  load: {args.tables} tables x {PLAYERS} players polling every {POLL_EVERY:.0f} s for "
+                f"{args.duration:.0f} s, a change per table every ~{move_every:.0f} s ({result['moves']} changes: "
+                f"~{needed:.0f} changed polls/s needed, {figures['changed poll (board)']:.0f}/s measured above)"
+            )
+            print(
+                f"    {result['polls']} polls: {result['204']} unchanged (204), {result['200']} changed (200), "
+                f"{result['other']} other, {result['timeout']} timed out"
+            )
+            print(
+                f"    latency p50 {result['p50']:.0f} ms, p95 {result['p95']:.0f} ms, p99 {result['p99']:.0f} ms, "
+                f"max {result['max']:.0f} ms (target p95 < 300 ms)"
+            )
         peaks = worker_peak_rss_mib(server)
         if peaks:
             print(f"  gunicorn workers' peak RSS: {', '.join(f'{p:.0f}' for p in peaks)} MiB")

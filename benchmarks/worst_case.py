@@ -5,8 +5,16 @@ from crewbuilder import limits
 
 def worst_crew(owner, system, name="Worst case"):
     """A Cybernekr0 crew at every limit: characters, items, traits, body-mods, notes, names."""
-    from crewbuilder.models import (BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item,
-                                    Trait)
+    from crewbuilder.models import (
+        BodyMod,
+        Character,
+        CharacterBodyMod,
+        CharacterGear,
+        CharacterTrait,
+        Crew,
+        Item,
+        Trait,
+    )
 
     items = list(Item.objects.filter(system=system, purchasable=True).order_by("slug"))
     traits = list(Trait.objects.filter(system=system).exclude(slug="deformed").order_by("slug"))
@@ -15,8 +23,16 @@ def worst_crew(owner, system, name="Worst case"):
     gear, taken, fitted = [], [], []
     for i in range(limits.CHARACTERS_MAX):
         character = Character.objects.create(
-            crew=crew, name=f"{name} {i:02} " + "x" * 80, position=i, strength=2, toughness=1, agility=1,
-            intellect=-1, discipline=-2, notes=("word " * limits.CHARACTER_NOTES_MAX)[: limits.CHARACTER_NOTES_MAX])
+            crew=crew,
+            name=f"{name} {i:02} " + "x" * 80,
+            position=i,
+            strength=2,
+            toughness=1,
+            agility=1,
+            intellect=-1,
+            discipline=-2,
+            notes=("word " * limits.CHARACTER_NOTES_MAX)[: limits.CHARACTER_NOTES_MAX],
+        )
         for j in range(limits.GEAR_MAX_PER_CHARACTER):
             gear.append(CharacterGear(character=character, item=items[(i + j) % len(items)], position=j))
         for j in range(limits.TRAITS_MAX_PER_CHARACTER):

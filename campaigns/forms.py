@@ -16,8 +16,7 @@ def flag(label: str = "", *, no: str | None = None) -> forms.TypedChoiceField:
     Not a BooleanField: its checkbox widget reads any other text, "0" included, as yes.
     """
     choices = [("1", label or "yes")] + ([("0", no)] if no else [])
-    return forms.TypedChoiceField(choices=choices, coerce=lambda value: value == "1", required=False,
-                                  empty_value=False)
+    return forms.TypedChoiceField(choices=choices, coerce=lambda value: value == "1", required=False, empty_value=False)
 
 
 class SubmissionForm(forms.Form):
@@ -28,14 +27,21 @@ class SubmissionForm(forms.Form):
 
 class CampaignForm(SubmissionForm):
     name = forms.CharField(max_length=100)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
-                                  max_length=CAMPAIGN_TEXT_MAX)
-    house_rules = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
-                                  max_length=CAMPAIGN_TEXT_MAX,
-                                  help_text="Your group's house rules, shown to every player.")
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=CAMPAIGN_TEXT_MAX
+    )
+    house_rules = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=CAMPAIGN_TEXT_MAX,
+        help_text="Your group's house rules, shown to every player.",
+    )
     starting_budget = forms.IntegerField(min_value=1, max_value=10000, initial=150)
     treasure_value = forms.IntegerField(
-        min_value=1, max_value=1000, required=False, label="Points per Treasure Token",
+        min_value=1,
+        max_value=1000,
+        required=False,
+        label="Points per Treasure Token",
         help_text="The free rules do not price Treasure Tokens; set what one buys between games.",
     )
 
@@ -54,14 +60,21 @@ class ScenarioForm(forms.Form):
     """An organiser's own scenario (reading C8)."""
 
     name = forms.CharField(max_length=100)
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=5000,
-                           help_text="Set-up, objectives, special rules: your group's text.")
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=5000,
+        help_text="Set-up, objectives, special rules: your group's text.",
+    )
     draws_complication = forms.BooleanField(required=False, label="Draw a Complication before the game")
     card = forms.TypedChoiceField(
-        choices=[("", "no card: only picked")] + CampaignScenario.CARD_CHOICES, coerce=int, empty_value=None,
-        required=False, label="Card on the scenario list",
+        choices=[("", "no card: only picked")] + CampaignScenario.CARD_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Card on the scenario list",
         help_text="The free rules do not say which card gives which scenario: give yours a card and the "
-                  "random draw can land on it (a D12 never gives the King).",
+        "random draw can land on it (a D12 never gives the King).",
     )
 
 
@@ -78,8 +91,10 @@ class RespondForm(forms.Form):
 class EnrolForm(forms.Form):
     """One of the player's own crews; anyone else's crew is not a choice."""
 
-    crew = forms.ModelChoiceField(queryset=None, error_messages={
-        "required": "Choose one of your crews.", "invalid_choice": "Choose one of your crews."})
+    crew = forms.ModelChoiceField(
+        queryset=None,
+        error_messages={"required": "Choose one of your crews.", "invalid_choice": "Choose one of your crews."},
+    )
 
     def __init__(self, *args, owner, **kwargs):
         super().__init__(*args, **kwargs)
@@ -87,8 +102,10 @@ class EnrolForm(forms.Form):
 
 
 class EnrolmentDecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")], error_messages={
-        "required": "Approve or refuse?", "invalid_choice": "Approve or refuse?"})
+    decision = forms.ChoiceField(
+        choices=[("approve", "Approve"), ("refuse", "Refuse")],
+        error_messages={"required": "Approve or refuse?", "invalid_choice": "Approve or refuse?"},
+    )
     reason = forms.CharField(required=False)
 
 
@@ -101,8 +118,9 @@ class CrewEditForm(forms.Form):
     # A version no crew has: a form without a usable version counts as stale (issue 17, finding 6).
     STALE = -1
 
-    character = forms.IntegerField(required=False, error_messages={
-        "invalid": "That character is not in your campaign crew."})
+    character = forms.IntegerField(
+        required=False, error_messages={"invalid": "That character is not in your campaign crew."}
+    )
     name = forms.CharField(required=False, strip=False)
     notes = forms.CharField(required=False, strip=False)
     version = forms.CharField(required=False)
@@ -125,8 +143,12 @@ class CrewEditForm(forms.Form):
 
 def _attribute_field(label: str) -> forms.IntegerField:
     between = f"{label} must be between -2 and 3."
-    return forms.IntegerField(required=False, min_value=-2, max_value=3, error_messages={
-        "invalid": f"{label} must be a whole number.", "min_value": between, "max_value": between})
+    return forms.IntegerField(
+        required=False,
+        min_value=-2,
+        max_value=3,
+        error_messages={"invalid": f"{label} must be a whole number.", "min_value": between, "max_value": between},
+    )
 
 
 class ShopForm(SubmissionForm):
@@ -184,8 +206,12 @@ class GameRecordForm(SubmissionForm):
     otherwise (e.g. pre-filled from a tracked battle).
     """
 
-    played_on = forms.DateField(error_messages={"required": "Give the date the game was played.",
-                                                "invalid": "Give the date the game was played."})
+    played_on = forms.DateField(
+        error_messages={
+            "required": "Give the date the game was played.",
+            "invalid": "Give the date the game was played.",
+        }
+    )
     scenario = forms.CharField(required=False)
     scenario_other = forms.CharField(required=False)
     complication = forms.CharField(required=False)
@@ -197,16 +223,25 @@ class GameRecordForm(SubmissionForm):
         table_choices = [("", "no roll")] + [(str(t.pk), t.name) for t in tables]
         for entry in crews:
             self.fields[f"played-{entry.pk}"] = flag("Took part")
-            self.fields[f"treasure-{entry.pk}"] = forms.IntegerField(required=False, min_value=0, error_messages={
-                "invalid": f"Treasure for {entry.crew.name} must be a whole number.",
-                "min_value": f"Treasure for {entry.crew.name} cannot be negative."})
+            self.fields[f"treasure-{entry.pk}"] = forms.IntegerField(
+                required=False,
+                min_value=0,
+                error_messages={
+                    "invalid": f"Treasure for {entry.crew.name} must be a whole number.",
+                    "min_value": f"Treasure for {entry.crew.name} cannot be negative.",
+                },
+            )
             for character in entry.crew.characters.all():
                 self.fields[f"outcome-{character.pk}"] = forms.ChoiceField(
-                    choices=OUTCOMES, required=False,
-                    error_messages={"invalid_choice": f"Choose an outcome for {character.name}."})
+                    choices=OUTCOMES,
+                    required=False,
+                    error_messages={"invalid_choice": f"Choose an outcome for {character.name}."},
+                )
                 self.fields[f"table-{character.pk}"] = forms.ChoiceField(
-                    choices=table_choices, required=False,
-                    error_messages={"invalid_choice": f"Choose one of the tables for {character.name}."})
+                    choices=table_choices,
+                    required=False,
+                    error_messages={"invalid_choice": f"Choose one of the tables for {character.name}."},
+                )
 
     def default_initial(self) -> dict:
         return {"played_on": datetime.date.today().isoformat()} | {f"played-{e.pk}": True for e in self.crews}
@@ -232,8 +267,14 @@ class GameRecordForm(SubmissionForm):
                 table = data.get(f"table-{character.pk}")
                 if table and outcome != "dead":
                     rolls.append((character, self.tables[int(table)]))
-            participants.append({"crew": entry, "treasure": data.get(f"treasure-{entry.pk}") or 0,
-                                 "casualties": casualties, "table_rolls": rolls})
+            participants.append(
+                {
+                    "crew": entry,
+                    "treasure": data.get(f"treasure-{entry.pk}") or 0,
+                    "casualties": casualties,
+                    "table_rolls": rolls,
+                }
+            )
         data["participants"] = participants
         if len(participants) < 2:
             self.add_error(None, "A game needs at least two crews.")

@@ -11,8 +11,12 @@ from __future__ import annotations
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Character
 
-GAME_STATES = {"pending": "waiting for confirmation", "applied": "counted", "reversed": "reversed",
-               "withdrawn": "withdrawn"}
+GAME_STATES = {
+    "pending": "waiting for confirmation",
+    "applied": "counted",
+    "reversed": "reversed",
+    "withdrawn": "withdrawn",
+}
 REQUEST_STATES = {"pending": "waiting for the organiser", "approved": "approved", "refused": "refused"}
 
 
@@ -72,8 +76,9 @@ class _Names:
 def _profile(snapshot: dict, names: _Names) -> str:
     """A dead character's profile as a sentence: attributes, traits, body-mods, gear."""
     attributes = snapshot.get("attributes") or {}
-    parts = [_list([f"{label} {_signed(attributes[key])}" for key, label in ATTRIBUTE_LABELS.items()
-                    if key in attributes])]
+    parts = [
+        _list([f"{label} {_signed(attributes[key])}" for key, label in ATTRIBUTE_LABELS.items() if key in attributes])
+    ]
     if snapshot.get("traits"):
         parts.append("traits " + _list([names.trait(t) for t in snapshot["traits"]]))
     if snapshot.get("body_mods"):
@@ -110,21 +115,29 @@ def sentences(entry, names: _Names) -> list[str]:
             said.append(f"{whose} changed from {_quoted(before.get('notes'))} to {_quoted(after['notes'])}.")
     for key, label in ATTRIBUTE_LABELS.items():
         if changed(key) and key in before:
-            said.append(f"{label} of {who or 'the character'} went from {_signed(before[key])} to "
-                        f"{_signed(after[key])}.")
+            said.append(
+                f"{label} of {who or 'the character'} went from {_signed(before[key])} to {_signed(after[key])}."
+            )
     if entry.kind == "purchase" and after.get("item"):
-        said.append(f"{who or 'A character'} now carries {names.item(after['item'])}"
-                    + (f", for {after['cost']} points." if after.get("cost") else "."))
+        said.append(
+            f"{who or 'A character'} now carries {names.item(after['item'])}"
+            + (f", for {after['cost']} points." if after.get("cost") else ".")
+        )
     elif changed("item") and after["item"] == "refunded":
         said.append(f"{names.item(before.get('item'))} went back and was refunded.")
     if changed("treasury"):
-        said.append(f"The treasury of {crew} went from {_tokens(before.get('treasury', 0))} to {_tokens(after['treasury'])}.")
+        said.append(
+            f"The treasury of {crew} went from {_tokens(before.get('treasury', 0))} to {_tokens(after['treasury'])}."
+        )
     if changed("budget"):
         said.append(f"The budget of {crew} went from {before.get('budget')} to {after['budget']} points.")
     if changed("game"):
         state = GAME_STATES.get(after["game"], after["game"])
-        said.append(f"The game went from {GAME_STATES.get(before['game'], before['game'])} to {state}."
-                    if before.get("game") else f"The game is {state}.")
+        said.append(
+            f"The game went from {GAME_STATES.get(before['game'], before['game'])} to {state}."
+            if before.get("game")
+            else f"The game is {state}."
+        )
     if after.get("crews"):
         said.append(f"Crews: {_list(after['crews'])}.")
     if after.get("complication"):
@@ -133,16 +146,25 @@ def sentences(entry, names: _Names) -> list[str]:
         said.append(f"The enrolment request is {REQUEST_STATES.get(after['request'], after['request'])}.")
     if entry.kind in ("enrolled", "enrol-requested") and "points" in after:
         count = after.get("characters")
-        said.append(f"{crew} enrols with {after['points']} points"
-                    + (f" and {count} character{'' if count == 1 else 's'}." if count else "."))
+        said.append(
+            f"{crew} enrols with {after['points']} points"
+            + (f" and {count} character{'' if count == 1 else 's'}." if count else ".")
+        )
     rules = after.get("house_rules")
     if rules:
-        said.append("House rules: " + "; ".join(
-            (f"{r.get('code')}: {_quoted(r.get('note'))}" if isinstance(r, dict) else str(r)) for r in rules) + ".")
+        said.append(
+            "House rules: "
+            + "; ".join(
+                (f"{r.get('code')}: {_quoted(r.get('note'))}" if isinstance(r, dict) else str(r)) for r in rules
+            )
+            + "."
+        )
     if entry.kind == "scenario-created":
         card = after.get("card")
-        said.append(("On the card " + card if card and card != "–" else "On no card: only picked")
-                    + ("; it draws a Complication." if after.get("draws_complication") else "."))
+        said.append(
+            ("On the card " + card if card and card != "–" else "On no card: only picked")
+            + ("; it draws a Complication." if after.get("draws_complication") else ".")
+        )
     if after.get("steps"):
         said.append("Undone: " + "; ".join(s.removeprefix("undone: ").rstrip(".") for s in after["steps"]) + ".")
     if after.get("reason"):

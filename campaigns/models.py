@@ -9,7 +9,6 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-
 # Longest campaign description and house rules: about three printed pages,
 # far beyond what a group writes, and it keeps every member's campaign page light.
 CAMPAIGN_TEXT_MAX = 5000
@@ -48,7 +47,9 @@ class MembershipQuerySet(models.QuerySet):
 class Campaign(models.Model):
     name = models.CharField(max_length=100)
     system = models.ForeignKey("crewbuilder.GameSystem", on_delete=models.PROTECT, related_name="campaigns")
-    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_campaigns")
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_campaigns"
+    )
     description = models.TextField(blank=True)
     house_rules = models.TextField(blank=True, help_text="Your group's house rules, shown to every player.")
     starting_budget = models.PositiveIntegerField(default=150)
@@ -95,9 +96,7 @@ class Membership(models.Model):
 class CampaignCrewQuerySet(models.QuerySet):
     def for_game_form(self, campaign):
         """The campaign's crews with their players and characters, as the game form lists them."""
-        return (self.filter(campaign=campaign).select_related("crew", "player")
-                .prefetch_related("crew__characters"))
-
+        return self.filter(campaign=campaign).select_related("crew", "player").prefetch_related("crew__characters")
 
 
 class CampaignCrew(models.Model):
@@ -166,8 +165,9 @@ class CampaignScenario(models.Model):
         ordering = ["card", "name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="campaign_scenario_name_once"),
-            models.UniqueConstraint(fields=["campaign", "card"], condition=Q(card__isnull=False),
-                                    name="campaign_scenario_card_once"),
+            models.UniqueConstraint(
+                fields=["campaign", "card"], condition=Q(card__isnull=False), name="campaign_scenario_card_once"
+            ),
         ]
 
     def __str__(self):
@@ -203,8 +203,9 @@ class EnrolmentRequest(models.Model):
     findings = models.JSONField(default=list)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     entry = models.OneToOneField(CampaignCrew, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -214,8 +215,9 @@ class EnrolmentRequest(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "player"], condition=Q(status="pending"),
-                                    name="one_pending_enrolment_per_player"),
+            models.UniqueConstraint(
+                fields=["campaign", "player"], condition=Q(status="pending"), name="one_pending_enrolment_per_player"
+            ),
         ]
 
 
@@ -244,8 +246,11 @@ class Game(models.Model):
     class Meta:
         ordering = ["-played_on", "-created_at"]
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "submission_key"], condition=~Q(submission_key=""),
-                                    name="game_recorded_once_per_submission"),
+            models.UniqueConstraint(
+                fields=["campaign", "submission_key"],
+                condition=~Q(submission_key=""),
+                name="game_recorded_once_per_submission",
+            ),
         ]
 
 
@@ -302,14 +307,10 @@ class HistoryEntry(models.Model):
     summary = models.CharField(max_length=300)
     before = models.JSONField(default=dict, blank=True)
     after = models.JSONField(default=dict, blank=True)
-    reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
-    )
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
     # The reversal entry that undid this one (itself, or a game reversal undoing
     # all of that game's steps at once). Set once; an undone entry stays.
-    undone_by = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undoes"
-    )
+    undone_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undoes")
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="history")
 
     class Meta:
@@ -324,8 +325,11 @@ class HistoryEntry(models.Model):
     def changes(self) -> list[tuple[str, str, str]]:
         """(what, before, after) as text, for every key that differs, for the timeline."""
         keys = [k for k in dict.fromkeys([*self.before, *self.after]) if k not in self.HIDDEN_KEYS]
-        return [(k.replace("_", " "), _show(self.before.get(k)), _show(self.after.get(k))) for k in keys
-                if self.before.get(k) != self.after.get(k)]
+        return [
+            (k.replace("_", " "), _show(self.before.get(k)), _show(self.after.get(k)))
+            for k in keys
+            if self.before.get(k) != self.after.get(k)
+        ]
 
 
 def _show(value) -> str:

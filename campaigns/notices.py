@@ -14,5 +14,8 @@ def awaiting_confirmation(user, campaign=None) -> list[GameCrew]:
     parts = GameCrew.objects.awaiting_confirmation_by(user)
     if campaign is not None:
         parts = parts.filter(game__campaign=campaign)
-    return list(parts.select_related("game__campaign", "game__recorded_by", "game__winner__crew", "campaign_crew__crew")
-                .order_by("-game__created_at", "-game_id")[:SHOWN])
+    return list(
+        parts.select_related(
+            "game__campaign", "game__recorded_by", "game__winner__crew", "campaign_crew__crew"
+        ).order_by("-game__created_at", "-game_id")[:SHOWN]
+    )

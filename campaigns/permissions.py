@@ -27,8 +27,9 @@ def check_user_is_organiser(user, campaign: Campaign) -> None:
 
 def user_is_member(user, campaign: Campaign) -> bool:
     """The organiser, or a player who accepted the invitation."""
-    return user_is_organiser(user, campaign) or Membership.objects.accepted().filter(
-        campaign=campaign, user=user).exists()
+    return (
+        user_is_organiser(user, campaign) or Membership.objects.accepted().filter(campaign=campaign, user=user).exists()
+    )
 
 
 def check_user_is_member(user, campaign: Campaign, message: str = "Only members can do that.") -> None:

@@ -8,7 +8,9 @@ urlpatterns = [
     path("campaigns/<int:pk>/invite/", campaigns.campaign_invite, name="campaign-invite"),
     path("campaigns/<int:pk>/respond/", campaigns.campaign_respond, name="campaign-respond"),
     path("campaigns/<int:pk>/enrol/", campaigns.campaign_enrol, name="campaign-enrol"),
-    path("campaigns/<int:pk>/enrolments/<int:request_id>/", campaigns.enrolment_decide, name="campaign-enrolment-decide"),
+    path(
+        "campaigns/<int:pk>/enrolments/<int:request_id>/", campaigns.enrolment_decide, name="campaign-enrolment-decide"
+    ),
     path("campaigns/<int:pk>/scenarios/", campaigns.scenario_create, name="campaign-scenario-create"),
     path("campaigns/<int:pk>/crew/", campaigns.crew_edit, name="campaign-crew-edit"),
     path("campaigns/<int:pk>/tables/", campaigns.table_create, name="campaign-table-create"),

@@ -128,7 +128,9 @@ def load_catalogues(directory: Path = CATALOGUE_DIR) -> list:
 
 @transaction.atomic
 def load_catalogue_data(data: dict, label: str = "") -> LoadResult:
-    system, _ = GameSystem.objects.get_or_create(slug=data["system"], edition=data["edition"], defaults={"name": data["name"]})
+    system, _ = GameSystem.objects.get_or_create(
+        slug=data["system"], edition=data["edition"], defaults={"name": data["name"]}
+    )
     system.name = data["name"]
     system.source = data.get("source", "") or ""
     result = LoadResult(label=f"{label} ({system.slug} {system.edition})")
@@ -160,11 +162,19 @@ def upsert_section(system, model, fixed: dict, entries: list, messages: list) ->
     # Slugs are unique per system across the whole model (not per section), so
     # a row of another section with the same slug must not be clobbered.
     per_system = fixed and getattr(model, "SLUG_UNIQUE_PER_SYSTEM", True)
-    other_slugs = set(model.objects.filter(system=system).exclude(**fixed).values_list("slug", flat=True)) if per_system else set()
+    other_slugs = (
+        set(model.objects.filter(system=system).exclude(**fixed).values_list("slug", flat=True))
+        if per_system
+        else set()
+    )
     new_rows, changed_rows, unchanged = [], [], 0
     update_fields = set()
     for position, entry in enumerate(entries, start=1):
-        if not isinstance(entry, dict) or not isinstance(entry.get("slug"), str) or not isinstance(entry.get("name"), str):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("slug"), str)
+            or not isinstance(entry.get("name"), str)
+        ):
             messages.append(f"entry {position}: needs a slug and a name; skipped")
             continue
         values = {**row_values(model, entry, position), **fixed}
@@ -207,7 +217,10 @@ def export_catalogue(system) -> dict:
         "crew_rules": system.rules,
     }
     for section, (model, fixed) in SECTIONS.items():
-        data[section] = [row.to_entry() for row in model.objects.filter(system=system, **fixed).order_by("house_rule", "position", "id")]
+        data[section] = [
+            row.to_entry()
+            for row in model.objects.filter(system=system, **fixed).order_by("house_rule", "position", "id")
+        ]
     for row in RulesEntry.objects.filter(system=system).order_by("part", "house_rule", "position", "id"):
         data.setdefault(row.part, []).append(row.to_entry())
     return data

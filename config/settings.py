@@ -14,7 +14,6 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str
-
 from core.paths import STATIC_DIR, TEMPLATES_DIR
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -35,9 +34,7 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 for _origin in CSRF_TRUSTED_ORIGINS:
     if "://" not in _origin:
-        raise ImproperlyConfigured(
-            f"CSRF_TRUSTED_ORIGINS entry {_origin!r} needs a scheme, e.g. https://{_origin}"
-        )
+        raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS entry {_origin!r} needs a scheme, e.g. https://{_origin}")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -113,13 +110,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # queue (up to the timeout) instead of the later one failing with "database is
     # locked" when it upgrades a read to a write (select_for_update is a no-op here).
     DATABASES["default"]["OPTIONS"].update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE",
-         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
     # Tests use a file too: an in-memory database shares one cache between
     # threads, where a lock is refused at once instead of waited for.
     # One file per test process, so two test runs never share one.
-    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"crewbuilder-test-{os.getpid()}.sqlite3")}
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"crewbuilder-test-{os.getpid()}.sqlite3")
+    }
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
 # The cache holds what every worker must agree on (a game's version, read by every poll without a
@@ -130,9 +132,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                          "LOCATION": env_str("CACHE_DIR", str(VAR_DIR / "cache")),
-                          "OPTIONS": {"MAX_ENTRIES": 20000}}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": env_str("CACHE_DIR", str(VAR_DIR / "cache")),
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "crewbuilder.User"
@@ -183,7 +189,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "crewbuilder@localhost")
 # PDFs are rendered by a task worker off the request path (core/pdf_tasks.py):
 # the database backend where a worker runs (`make serve` starts one), else the
 # immediate backend, which renders in the request (`make run`, the tests).
-_TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend", "immediate": "django_tasks.backends.immediate.ImmediateBackend"}
+_TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+}
 _TASKS_BACKEND = env_str("TASKS_BACKEND", "immediate" if DEBUG else "database")
 if _TASKS_BACKEND not in _TASK_BACKENDS:
     raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}, not {_TASKS_BACKEND!r}.")

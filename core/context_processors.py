@@ -24,6 +24,9 @@ def navigation(request):
         url = _maybe_reverse(name)
         if url:
             links.append({"url": url, "label": label, "current": request.path.startswith(url)})
-    return {"nav_links": links, "crew_create_url": _maybe_reverse("crew-create"),
-            # `make run` keeps DEBUG on: its error pages show code and settings, so every page says so.
-            "development_mode": settings.DEBUG}
+    return {
+        "nav_links": links,
+        "crew_create_url": _maybe_reverse("crew-create"),
+        # `make run` keeps DEBUG on: its error pages show code and settings, so every page says so.
+        "development_mode": settings.DEBUG,
+    }

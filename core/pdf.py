@@ -54,7 +54,7 @@ PDF_TIME_LIMIT_SECONDS = 20
 
 
 def normalize_paper(value, default: str = DEFAULT_PAPER) -> str:
-    """"a4", "Letter", "LETTER" -> "A4" / "LETTER"; anything else -> default."""
+    """ "a4", "Letter", "LETTER" -> "A4" / "LETTER"; anything else -> default."""
     value = str(value or "").strip().upper()
     if value == "US-LETTER" or value == "US LETTER":
         value = "LETTER"
@@ -214,8 +214,10 @@ def time_limit(seconds: float):
         return
 
     def expired(signum, frame):
-        raise PdfRefused(f"This document took longer than {seconds:g} s to lay out, the most allowed. "
-                         "Shorten it, or print it in parts.")
+        raise PdfRefused(
+            f"This document took longer than {seconds:g} s to lay out, the most allowed. "
+            "Shorten it, or print it in parts."
+        )
 
     previous = signal.signal(signal.SIGPROF, expired)
     signal.setitimer(signal.ITIMER_PROF, seconds)
@@ -235,7 +237,9 @@ def pdf_key(html: str, paper: str) -> str:
     return digest.hexdigest()
 
 
-def html_to_pdf(html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None, cache: bool = True) -> bytes:
+def html_to_pdf(
+    html: str, paper: str = DEFAULT_PAPER, fetcher: StaticOnlyFetcher | None = None, cache: bool = True
+) -> bytes:
     """Render an HTML string to PDF bytes with static/css/pdf.css; relative URLs resolve under static/.
 
     Raises PdfRefused when the HTML is over its budget (checked first, before

@@ -71,11 +71,13 @@ def _prune() -> None:
     files = list(folder.glob("*.pdf"))
     if len(files) <= MAX_FILES:
         return
+
     def age(path):
         try:
             return path.stat().st_mtime
         except FileNotFoundError:
             return 0
+
     for path in sorted(files, key=age)[: len(files) - MAX_FILES]:
         path.unlink(missing_ok=True)
 

@@ -100,9 +100,7 @@ class PdfMiddleware:
 
 
 def status_page(request, state: str, status: int, *, message: str = "", reload: int | None = None) -> HttpResponse:
-    html = render_to_string(
-        "pdf_status.html", {"state": state, "message": message, "reload": reload}, request=request
-    )
+    html = render_to_string("pdf_status.html", {"state": state, "message": message, "reload": reload}, request=request)
     response = HttpResponse(html, status=status)
     response["Cache-Control"] = "no-store"
     if reload:

@@ -107,7 +107,19 @@ class ItemForm(forms.ModelForm):
 @admin.register(Item)
 class ItemAdmin(CatalogueEntryAdmin):
     form = ItemForm
-    list_display = ("entry_name", "slug", "category", "kind", "cost", "hands", "damage", "range", "armor", "system", "house_rule")
+    list_display = (
+        "entry_name",
+        "slug",
+        "category",
+        "kind",
+        "cost",
+        "hands",
+        "damage",
+        "range",
+        "armor",
+        "system",
+        "house_rule",
+    )
     list_filter = ("system", "category", "kind", "house_rule")
 
 
@@ -175,8 +187,12 @@ class CrewAdmin(admin.ModelAdmin):
             return "-"
         crew = Crew.objects.with_everything().get(pk=obj.pk)
         report = validate_crew_model(crew)
-        findings = [(f["code"], f.get("character") or "crew", f["message"]) for f in report["errors"] + report["warnings"]]
-        header = f"{'valid' if report['valid'] else 'NOT valid'}, {report.get('points')} / {report.get('budget')} points"
+        findings = [
+            (f["code"], f.get("character") or "crew", f["message"]) for f in report["errors"] + report["warnings"]
+        ]
+        header = (
+            f"{'valid' if report['valid'] else 'NOT valid'}, {report.get('points')} / {report.get('budget')} points"
+        )
         return format_html("<div>{}</div>{}", header, format_html_join("", "<div>{}: {} ({})</div>", findings))
 
 

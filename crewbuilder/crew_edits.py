@@ -63,9 +63,7 @@ def claim_version(crew_id: int, expected_version: int | str | None) -> None:
         expected = int(expected_version)
     except (TypeError, ValueError):
         raise StaleCrew() from None
-    updated = Crew.objects.filter(pk=crew_id, version=expected).update(
-        version=F("version") + 1, updated_at=_now()
-    )
+    updated = Crew.objects.filter(pk=crew_id, version=expected).update(version=F("version") + 1, updated_at=_now())
     if not updated:
         raise StaleCrew()
 
@@ -125,7 +123,9 @@ def add_character(crew: Crew, data) -> Character:
 def update_character(crew: Crew, data) -> None:
     character = _character(crew, data.get("character"))
     character.name = _clean_text(data.get("name", character.name), "Character name", NAME_MAX, required=True)
-    character.notes = _clean_text(data.get("notes", character.notes), "Notes", limits.CHARACTER_NOTES_MAX, required=False)
+    character.notes = _clean_text(
+        data.get("notes", character.notes), "Notes", limits.CHARACTER_NOTES_MAX, required=False
+    )
     character.save(update_fields=["name", "notes"])
 
 
@@ -171,7 +171,10 @@ def duplicate_character(crew: Crew, data) -> Character:
     name = f"{source.name} (copy)"[:NAME_MAX]
     crew.characters.filter(position__gt=source.position).update(position=F("position") + 1)
     copy = Character.objects.create(
-        crew=crew, name=name, position=source.position + 1, notes=source.notes,
+        crew=crew,
+        name=name,
+        position=source.position + 1,
+        notes=source.notes,
         **{a: getattr(source, a) for a in ATTRIBUTES},
     )
     CharacterTrait.objects.bulk_create(
@@ -179,8 +182,7 @@ def duplicate_character(crew: Crew, data) -> Character:
         for t in source.traits.all()
     )
     CharacterBodyMod.objects.bulk_create(
-        CharacterBodyMod(character=copy, body_mod_id=m.body_mod_id, position=m.position)
-        for m in source.body_mods.all()
+        CharacterBodyMod(character=copy, body_mod_id=m.body_mod_id, position=m.position) for m in source.body_mods.all()
     )
     CharacterGear.objects.bulk_create(
         CharacterGear(character=copy, item_id=g.item_id, copies=g.copies, position=g.position)
@@ -308,8 +310,17 @@ def _row_id(data) -> int:
 
 
 # Edits that change one character only: the editor re-renders just that card.
-CHARACTER_EDITS = {"character", "attribute", "add-trait", "trait-choice", "remove-trait",
-                   "add-body-mod", "remove-body-mod", "add-gear", "remove-gear"}
+CHARACTER_EDITS = {
+    "character",
+    "attribute",
+    "add-trait",
+    "trait-choice",
+    "remove-trait",
+    "add-body-mod",
+    "remove-body-mod",
+    "add-gear",
+    "remove-gear",
+}
 
 EDITS = {
     "crew": update_crew,

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from crewbuilder import crew_edits
 from catalogue.loader import snapshot_for_system
+from crewbuilder import crew_edits
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
-from rules.cybernekro.character import keyword_parts
 from crewbuilder.validation import crew_to_data, validate_crew
+from rules.cybernekro.character import keyword_parts
 
 ATTRIBUTE_LABELS = {
     "strength": "Strength",
@@ -79,9 +79,12 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
 
     # Other games' crews (Soylent Ghoul drone sets) are listed by their own apps (the game registry).
     # campaign copies are marked with their campaign
-    crews = (Crew.objects.select_related("system", "campaign_entry__campaign").filter(owner=owner)
-             .exclude(system__slug="soylent-ghoul")
-             .defer("notes", "accepted_findings", "system__rules"))  # JSON a row never shows
+    crews = (
+        Crew.objects.select_related("system", "campaign_entry__campaign")
+        .filter(owner=owner)
+        .exclude(system__slug="soylent-ghoul")
+        .defer("notes", "accepted_findings", "system__rules")
+    )  # JSON a row never shows
     if search:
         crews = crews.filter(name__icontains=search)
     page = Paginator(crews.order_by("-updated_at", "-id"), per_page).get_page(page_number)
@@ -92,9 +95,18 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
 
     makers, now = _url_makers(), timezone.now()
     # Links and times made here once per row: the template's per-row filters cost more than the rows' data.
-    page.rows = [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors,
-                         {name: url.format(c.pk) for name, url in makers.items()},
-                         c.updated_at.isoformat(), timesince(c.updated_at, now)) for c in page.object_list]
+    page.rows = [
+        CrewRow(
+            c,
+            c.summary_points,
+            c.summary_status,
+            c.summary_errors,
+            {name: url.format(c.pk) for name, url in makers.items()},
+            c.updated_at.isoformat(),
+            timesince(c.updated_at, now),
+        )
+        for c in page.object_list
+    ]
     return page
 
 
@@ -102,8 +114,12 @@ def list_rows(owner) -> list[CrewRow]:
     """Every crew of the owner, as list rows (stored summaries)."""
     from crewbuilder import crew_summary
 
-    crews = list(Crew.objects.select_related("system", "campaign_entry__campaign").filter(owner=owner)
-                 .exclude(system__slug="soylent-ghoul").order_by("-updated_at", "-id"))
+    crews = list(
+        Crew.objects.select_related("system", "campaign_entry__campaign")
+        .filter(owner=owner)
+        .exclude(system__slug="soylent-ghoul")
+        .order_by("-updated_at", "-id")
+    )
     crew_summary.refresh_stale(crews)
     return [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors) for c in crews]
 
@@ -122,16 +138,25 @@ def duplicate(crew: Crew, owner) -> Crew:
     """A full copy (characters and every choice) owned by ``owner``."""
     copy_name = f"{crew.name} (copy)"[: crew_edits.NAME_MAX]
     new = Crew.objects.create(
-        owner=owner, system=crew.system, name=copy_name, budget=crew.budget, notes=crew.notes,
+        owner=owner,
+        system=crew.system,
+        name=copy_name,
+        budget=crew.budget,
+        notes=crew.notes,
         accepted_findings=copy.deepcopy(crew.accepted_findings),
     )
     for character in crew.characters.all():
         new_character = Character.objects.create(
-            crew=new, name=character.name, position=character.position, notes=character.notes,
+            crew=new,
+            name=character.name,
+            position=character.position,
+            notes=character.notes,
             **{a: getattr(character, a) for a in ATTRIBUTE_LABELS},
         )
         CharacterTrait.objects.bulk_create(
-            CharacterTrait(character=new_character, trait=t.trait, choices=copy.deepcopy(t.choices), position=t.position)
+            CharacterTrait(
+                character=new_character, trait=t.trait, choices=copy.deepcopy(t.choices), position=t.position
+            )
             for t in character.traits.all()
         )
         CharacterBodyMod.objects.bulk_create(
@@ -332,8 +357,14 @@ def _trait_row(row: CharacterTrait, catalogue) -> ChoiceRow:
     raised = list(row.choices.get("raise", []))
     slots = tuple(raised + [""] * max(int(raise_count or 0) - len(raised), 0))
     label = ", ".join(ATTRIBUTE_LABELS.get(a, a) for a in raised)
-    return ChoiceRow(row.pk, entry, entry.cost, needs_raise=bool(raise_count), raise_slots=slots,
-                     choice_label=f"raises {label}" if label else "")
+    return ChoiceRow(
+        row.pk,
+        entry,
+        entry.cost,
+        needs_raise=bool(raise_count),
+        raise_slots=slots,
+        choice_label=f"raises {label}" if label else "",
+    )
 
 
 # --- pickers ----------------------------------------------------------------------
@@ -345,10 +376,22 @@ PICKERS = {
 }
 
 GEAR_GROUPS = [
-    ("1-handed melee weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "melee" and e.get("hands") == 1),
-    ("2-handed melee weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "melee" and e.get("hands") == 2),
-    ("1-handed ranged weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "ranged" and e.get("hands") == 1),
-    ("2-handed ranged weapons", lambda e: e.get("_category") == "weapon" and e.get("kind") == "ranged" and e.get("hands") == 2),
+    (
+        "1-handed melee weapons",
+        lambda e: e.get("_category") == "weapon" and e.get("kind") == "melee" and e.get("hands") == 1,
+    ),
+    (
+        "2-handed melee weapons",
+        lambda e: e.get("_category") == "weapon" and e.get("kind") == "melee" and e.get("hands") == 2,
+    ),
+    (
+        "1-handed ranged weapons",
+        lambda e: e.get("_category") == "weapon" and e.get("kind") == "ranged" and e.get("hands") == 1,
+    ),
+    (
+        "2-handed ranged weapons",
+        lambda e: e.get("_category") == "weapon" and e.get("kind") == "ranged" and e.get("hands") == 2,
+    ),
     ("Armor, shields and suits", lambda e: e.get("_category") == "armor"),
     ("Equipment", lambda e: e.get("_category") == "equipment"),
 ]
@@ -382,8 +425,11 @@ def picker(crew: Crew, character_id: int, kind: str, query: str = "") -> dict | 
         entries = [dict(e, _category="body-mod") for e in catalogue.body_mods.values()]
         groups = [("Body-mods (// A: allowed for Artificial models)", entries)]
     else:
-        entries = [dict(e, _category=catalogue.category[slug]) for slug, e in catalogue.items.items()
-                   if e.get("purchasable", True)]
+        entries = [
+            dict(e, _category=catalogue.category[slug])
+            for slug, e in catalogue.items.items()
+            if e.get("purchasable", True)
+        ]
         groups = [(title, [e for e in entries if test(e)]) for title, test in GEAR_GROUPS]
     query = " ".join(query.split()).lower()
     if query:
@@ -407,9 +453,9 @@ def _option(entry: dict, reasons_if_added) -> dict:
     if entry.get("_category") == "weapon":
         rng = f'{entry["range"]}"' if entry.get("range") else "melee"
         keywords = ", ".join(entry.get("keywords") or []) or "no keywords"
-        detail = f'damage {entry.get("damage")}, {rng}, {keywords}{" · small" if entry.get("small") else ""}'
+        detail = f"damage {entry.get('damage')}, {rng}, {keywords}{' · small' if entry.get('small') else ''}"
     elif entry.get("_category") == "armor" and entry.get("armor"):
-        detail = f'{entry["armor"]} armor'
+        detail = f"{entry['armor']} armor"
     elif entry.get("_category") == "body-mod" and entry.get("artificial"):
         detail = "// A"
     elif entry.get("small"):

@@ -24,8 +24,12 @@ def is_fresh(crew: Crew) -> bool:
 
 
 def _values(crew: Crew, report: dict) -> dict:
-    return {"summary_points": report["points"], "summary_status": status_of(report),
-            "summary_errors": len(report["errors"]), "summary_stamp": stamp_of(crew)}
+    return {
+        "summary_points": report["points"],
+        "summary_status": status_of(report),
+        "summary_errors": len(report["errors"]),
+        "summary_stamp": stamp_of(crew),
+    }
 
 
 def store(crew: Crew, report: dict) -> None:

@@ -145,8 +145,9 @@ def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
         "characters": [],
     }
     if "notes" in data:
-        crew["notes"] = check_text(data["notes"], "notes", limit=None,
-                                   allowed_controls=NOTES_ALLOWED_CONTROLS, required=False)
+        crew["notes"] = check_text(
+            data["notes"], "notes", limit=None, allowed_controls=NOTES_ALLOWED_CONTROLS, required=False
+        )
     if "characters" not in data:
         missing("characters")
     for index, character in enumerate(check_list(data["characters"], "characters")):
@@ -167,11 +168,13 @@ def read_house_rules(value) -> list:
         character = entry.get("character")
         if character is not None:
             character = check_text(character, f"{where}.character", limit=None, required=False)
-        accepted.append({
-            "code": check_slug(entry["code"], f"{where}.code"),
-            "character": character,
-            "note": check_text(entry["note"], f"{where}.note", limit=HOUSE_RULE_NOTE_MAX),
-        })
+        accepted.append(
+            {
+                "code": check_slug(entry["code"], f"{where}.code"),
+                "character": character,
+                "note": check_text(entry["note"], f"{where}.note", limit=HOUSE_RULE_NOTE_MAX),
+            }
+        )
     return accepted
 
 
@@ -188,7 +191,9 @@ def read_character(value, where: str) -> dict:
     attributes = check_object(value["attributes"], f"{where}.attributes")
     for key in attributes:
         if key not in ATTRIBUTES:
-            raise BadFormat(f"{where}.attributes.{key}", "not an attribute (strength, toughness, agility, intellect, discipline)")
+            raise BadFormat(
+                f"{where}.attributes.{key}", "not an attribute (strength, toughness, agility, intellect, discipline)"
+            )
     character = {
         "name": check_text(value["name"], f"{where}.name", limit=None, required=False),
         "attributes": {},
@@ -210,8 +215,9 @@ def read_character(value, where: str) -> dict:
         for index, slug in enumerate(check_list(value[key], f"{where}.{key}")):
             character[key].append(check_slug(slug, f"{where}.{key}[{index}]"))
     if "notes" in value:
-        character["notes"] = check_text(value["notes"], f"{where}.notes", limit=None,
-                                        allowed_controls=NOTES_ALLOWED_CONTROLS, required=False)
+        character["notes"] = check_text(
+            value["notes"], f"{where}.notes", limit=None, allowed_controls=NOTES_ALLOWED_CONTROLS, required=False
+        )
     return character
 
 
@@ -328,6 +334,7 @@ def import_crew_file(raw, owner):
 
 def check_storable(crew: dict) -> None:
     """BadFormat when a readable Cybernekr0 crew is beyond what the editor can hold."""
+
     def text(value, where, required):
         if required and not value.strip():
             raise BadFormat(where, "must not be empty to be stored")
@@ -347,10 +354,14 @@ def check_storable(crew: dict) -> None:
         text(character["name"], f"{where}.name", True)
         text(character.get("notes", ""), f"{where}.notes", False)
         if len(character.get("notes", "")) > limits.CHARACTER_NOTES_MAX:
-            raise BadFormat(f"{where}.notes", f"longer than {limits.CHARACTER_NOTES_MAX} characters, the most the app stores")
-        for field, most, label in (("traits", limits.TRAITS_MAX_PER_CHARACTER, "traits"),
-                                   ("body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "body-mods"),
-                                   ("gear", limits.GEAR_MAX_PER_CHARACTER, "items")):
+            raise BadFormat(
+                f"{where}.notes", f"longer than {limits.CHARACTER_NOTES_MAX} characters, the most the app stores"
+            )
+        for field, most, label in (
+            ("traits", limits.TRAITS_MAX_PER_CHARACTER, "traits"),
+            ("body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "body-mods"),
+            ("gear", limits.GEAR_MAX_PER_CHARACTER, "items"),
+        ):
             if len(character[field]) > most:
                 raise BadFormat(f"{where}.{field}", f"more than {most} {label}, the most the app stores")
         for attribute, value in character["attributes"].items():
@@ -367,12 +378,19 @@ def import_crew_data(data: dict, owner):
     traits = {t.slug: t for t in Trait.objects.filter(system=system)}
     body_mods = {m.slug: m for m in BodyMod.objects.filter(system=system)}
     items = {i.slug: i for i in Item.objects.filter(system=system)}
-    crew = Crew.objects.create(owner=owner, system=system, name=data["name"], budget=data["budget"],
-                               notes=data.get("notes", ""), accepted_findings=data.get("house_rules", []))
+    crew = Crew.objects.create(
+        owner=owner,
+        system=system,
+        name=data["name"],
+        budget=data["budget"],
+        notes=data.get("notes", ""),
+        accepted_findings=data.get("house_rules", []),
+    )
     trait_rows, mod_rows, gear_rows = [], [], []
     for position, c in enumerate(data["characters"]):
-        character = Character.objects.create(crew=crew, position=position, name=c["name"],
-                                             notes=c.get("notes", ""), **c["attributes"])
+        character = Character.objects.create(
+            crew=crew, position=position, name=c["name"], notes=c.get("notes", ""), **c["attributes"]
+        )
         for index, trait in enumerate(c["traits"]):
             slug = trait if isinstance(trait, str) else trait["slug"]
             choices = {} if isinstance(trait, str) else {k: v for k, v in trait.items() if k != "slug"}

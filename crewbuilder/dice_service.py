@@ -37,7 +37,7 @@ def number(params, key: str, label: str, default: int, low: int, high: int, erro
 
 
 def fate_card(value: str, label: str, errors: list):
-    """"ace", "jack-critical", "jack-fumble" or "+N"/"-N" (a numbered card, 2 to 10) -> the engine's card."""
+    """ "ace", "jack-critical", "jack-fumble" or "+N"/"-N" (a numbered card, 2 to 10) -> the engine's card."""
     value = (value or "").strip()
     if not value:
         return None
@@ -122,15 +122,24 @@ def visible_characters(user, share_tokens=(), search: str = "", picked=()) -> li
         mine = Q(crew__in=recent) | Q(crew__owner=user, pk__in=picked_ids)
     else:
         mine = Q(pk__in=[])
-    rows = (Character.objects.filter(mine | shared, crew__system__slug="cybernekro")
-            .values("id", "name", "crew_id", "crew__name", "crew__owner_id")
-            .order_by("crew__owner_id", "crew__name", "crew_id", "position", "id"))
+    rows = (
+        Character.objects.filter(mine | shared, crew__system__slug="cybernekro")
+        .values("id", "name", "crew_id", "crew__name", "crew__owner_id")
+        .order_by("crew__owner_id", "crew__name", "crew_id", "position", "id")
+    )
     out = []
     for row in rows:
         own_row = user.is_authenticated and row["crew__owner_id"] == user.pk
-        out.append({"id": row["id"], "key": f"crew:{row['id']}", "own": own_row, "crew_id": row["crew_id"],
-                    "name": row["name"],
-                    "label": f"{row['name']} ({row['crew__name']}{'' if own_row else ', shared'})"})
+        out.append(
+            {
+                "id": row["id"],
+                "key": f"crew:{row['id']}",
+                "own": own_row,
+                "crew_id": row["crew_id"],
+                "name": row["name"],
+                "label": f"{row['name']} ({row['crew__name']}{'' if own_row else ', shared'})",
+            }
+        )
     return out
 
 
@@ -143,11 +152,14 @@ def load_details(found: dict, characters: list) -> dict:
     by_id = {c["id"]: c for c in characters if c["crew_id"] == crew.pk}
     for model, ch in zip(crew.characters.all(), report["characters"]):
         if model.pk in by_id:
-            by_id[model.pk].update({
-                "report": ch, "traits": [t.trait.slug for t in model.traits.all()],
-                "body_mods": [m.body_mod.slug for m in model.body_mods.all()],
-                "gear": [g.item.slug for g in model.gear.all() for _ in range(g.copies)],
-            })
+            by_id[model.pk].update(
+                {
+                    "report": ch,
+                    "traits": [t.trait.slug for t in model.traits.all()],
+                    "body_mods": [m.body_mod.slug for m in model.body_mods.all()],
+                    "gear": [g.item.slug for g in model.gear.all() for _ in range(g.copies)],
+                }
+            )
     found.setdefault("report", {"attributes": {}, "armor": 0, "weapons": []})
     return found
 
@@ -172,12 +184,16 @@ def npcs(system_slug="cybernekro") -> list[Npc]:
 
 def picker_options(system_slug="cybernekro", kinds=("traits", "body_mods", "gear")) -> dict:
     """The traits, body-mods and gear that change a roll, by name, for the pickers (one query a kind)."""
+
     def options(model, known, **extra):
         rows = model.objects.filter(system__slug=system_slug, slug__in=known, **extra).order_by("position")
         return [{"slug": r.slug, "name": r.name.capitalize() if r.name.isupper() else r.name} for r in rows]
 
-    makers = {"traits": lambda: options(Trait, TRAITS), "body_mods": lambda: options(BodyMod, BODY_MODS),
-              "gear": lambda: options(Item, GEAR)}
+    makers = {
+        "traits": lambda: options(Trait, TRAITS),
+        "body_mods": lambda: options(BodyMod, BODY_MODS),
+        "gear": lambda: options(Item, GEAR),
+    }
     return {kind: makers[kind]() for kind in kinds}
 
 
@@ -227,8 +243,13 @@ def attacker_side(params, characters) -> Side:
     found = own_character(params, characters, "attacker")
     if found:
         attrs = found["report"]["attributes"]
-        own = {"a_agility": attrs["agility"], "a_discipline": attrs["discipline"], "a_strength": attrs["strength"],
-               "a_traits": _known(found["traits"], TRAITS), "a_body_mods": _known(found["body_mods"], BODY_MODS)}
+        own = {
+            "a_agility": attrs["agility"],
+            "a_discipline": attrs["discipline"],
+            "a_strength": attrs["strength"],
+            "a_traits": _known(found["traits"], TRAITS),
+            "a_body_mods": _known(found["body_mods"], BODY_MODS),
+        }
         stats, overrides = _with_overrides(params, own, found["key"], "a_from")
         carried = found["report"].get("weapons", [])
         slugs_carried = {w["slug"] for w in carried}
@@ -244,16 +265,27 @@ def target_side(params, characters, npc_list) -> Side:
     if found:
         load_details(found, characters)
         attrs = found["report"]["attributes"]
-        own = {"t_toughness": attrs["toughness"], "t_strength": attrs["strength"], "t_armor": found["report"]["armor"],
-               "t_traits": _known(found["traits"], TRAITS), "t_body_mods": _known(found["body_mods"], BODY_MODS),
-               "t_gear": _known(found["gear"], GEAR)}
+        own = {
+            "t_toughness": attrs["toughness"],
+            "t_strength": attrs["strength"],
+            "t_armor": found["report"]["armor"],
+            "t_traits": _known(found["traits"], TRAITS),
+            "t_body_mods": _known(found["body_mods"], BODY_MODS),
+            "t_gear": _known(found["gear"], GEAR),
+        }
         stats, overrides = _with_overrides(params, own, found["key"], "t_from")
         return Side(found["label"], stats, [], found["key"], overrides, name=found["name"])
     npc = next((n for n in npc_list if f"npc:{n.slug}" == source), None)
     if npc:
         abilities = [cn.slug(a.get("name", a) if isinstance(a, dict) else a) for a in npc.abilities]
-        own = {"t_toughness": npc.attributes.get("toughness", 0), "t_strength": npc.attributes.get("strength", 0),
-               "t_armor": npc.armor, "t_traits": _known(["npc", *abilities], TRAITS), "t_body_mods": "", "t_gear": ""}
+        own = {
+            "t_toughness": npc.attributes.get("toughness", 0),
+            "t_strength": npc.attributes.get("strength", 0),
+            "t_armor": npc.armor,
+            "t_traits": _known(["npc", *abilities], TRAITS),
+            "t_body_mods": "",
+            "t_gear": "",
+        }
         stats, overrides = _with_overrides(params, own, source, "t_from")
         return Side(npc.name, stats, [], source, overrides, name=npc.name)
     stats = _typed(params, ("t_toughness", "t_strength", "t_armor", "t_traits", "t_body_mods", "t_gear"))
@@ -288,8 +320,9 @@ def choose_weapon(params, side: Side) -> tuple[dict | None, list[str]]:
 
 def engine_weapon(entry: dict) -> cn.Weapon:
     """A weapon entry (catalogue or a character's profile) -> the engine's Weapon (ValueError if its keywords are unknown)."""
-    return cn.Weapon(int(entry["damage"] or 0), entry.get("range"), cn.Keywords.parse(entry.get("keywords") or []),
-                     entry.get("slug"))
+    return cn.Weapon(
+        int(entry["damage"] or 0), entry.get("range"), cn.Keywords.parse(entry.get("keywords") or []), entry.get("slug")
+    )
 
 
 def action_for(weapon: cn.Weapon, wanted: str | None) -> str:
@@ -299,8 +332,9 @@ def action_for(weapon: cn.Weapon, wanted: str | None) -> str:
     return "shoot" if wanted == "shoot" and weapon.keywords.has("thrown") else "fight"
 
 
-def plan(action: str, attacker: cn.Attacker, weapon: cn.Weapon, target: cn.Target, situation: cn.Situation,
-         complications=()) -> cn.AttackPlan:
+def plan(
+    action: str, attacker: cn.Attacker, weapon: cn.Weapon, target: cn.Target, situation: cn.Situation, complications=()
+) -> cn.AttackPlan:
     """The reference engine's plan of this attack, the complications folded in for this action."""
     attacker, target, situation = cn.apply_complications(complications, action, attacker, target, situation)
     return cn.plan_attack(action, attacker, weapon, target, situation)
@@ -337,9 +371,12 @@ def build_inputs(params, attacker: Side, target: Side) -> tuple[AttackInputs | N
         gear=slugs(t.get("t_gear"), GEAR, "Target's gear", errors),
     )
     situation = cn.Situation(
-        cover=_flag(params, "cover"), long_range=_flag(params, "long_range"), surrounded=_flag(params, "surrounded"),
+        cover=_flag(params, "cover"),
+        long_range=_flag(params, "long_range"),
+        surrounded=_flag(params, "surrounded"),
         modifier=number(params, "modifier", "Other modifier to hit", 0, -20, 20, errors),
-        auto=params.get("auto", "1") != "0", over_half_range=_flag(params, "over_half_range"),
+        auto=params.get("auto", "1") != "0",
+        over_half_range=_flag(params, "over_half_range"),
         card=fate_card(params.get("card", ""), "Fate card on the hit roll", errors),
     )
     complications = tuple(params.getlist("complication")) if hasattr(params, "getlist") else ()
@@ -357,8 +394,14 @@ def build_inputs(params, attacker: Side, target: Side) -> tuple[AttackInputs | N
 
 
 def with_target_wounds(inputs: AttackInputs, wounds: int) -> cn.AttackPlan:
-    return plan(inputs.action, inputs.attacker, inputs.weapon, replace(inputs.target, wounds=wounds),
-                inputs.situation, inputs.complications)
+    return plan(
+        inputs.action,
+        inputs.attacker,
+        inputs.weapon,
+        replace(inputs.target, wounds=wounds),
+        inputs.situation,
+        inputs.complications,
+    )
 
 
 def morale_character(params, characters) -> dict | None:
@@ -367,8 +410,11 @@ def morale_character(params, characters) -> dict | None:
     if not found:
         return None
     traits = [s for s in found["traits"] if s in MORALE_TRAITS]
-    return {"label": found["label"], "discipline": found["report"]["attributes"]["discipline"],
-            "traits": ",".join(traits)}
+    return {
+        "label": found["label"],
+        "discipline": found["report"]["attributes"]["discipline"],
+        "traits": ",".join(traits),
+    }
 
 
 def keyword_texts(slugs, system_slug="cybernekro") -> dict:

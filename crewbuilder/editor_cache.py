@@ -21,8 +21,10 @@ TIMEOUT = 60 * 60
 
 
 def _key(crew: Crew) -> str:
-    return (f"crew-editor:{crew.pk}:{crew.version}:{crew.updated_at.timestamp()}:"
-            f"{crew.created_at.timestamp()}:{crew.system.catalogue_version}")
+    return (
+        f"crew-editor:{crew.pk}:{crew.version}:{crew.updated_at.timestamp()}:"
+        f"{crew.created_at.timestamp()}:{crew.system.catalogue_version}"
+    )
 
 
 def load_characters(crew: Crew) -> None:

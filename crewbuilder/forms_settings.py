@@ -11,5 +11,7 @@ class PaperForm(forms.ModelForm):
         fields = ("paper_size",)
         labels = {"paper_size": "Paper for printing"}
         widgets = {"paper_size": forms.RadioSelect}
-        help_texts = {"paper_size": "Rosters, cards and sheets print on this paper. Each print button can "
-                                    "also print once on the other paper without changing this setting."}
+        help_texts = {
+            "paper_size": "Rosters, cards and sheets print on this paper. Each print button can "
+            "also print once on the other paper without changing this setting."
+        }

@@ -7,8 +7,11 @@ from rules.odds import file_weapons
 def catalogue_weapons():
     """Weapons from the database (house rules included) when it has them, else the bundled file."""
     try:
-        rows = {w.slug: w for w in Item.objects.filter(category=Item.WEAPON).select_related("system")
-                if w.system.slug == "cybernekro"}
+        rows = {
+            w.slug: w
+            for w in Item.objects.filter(category=Item.WEAPON).select_related("system")
+            if w.system.slug == "cybernekro"
+        }
     except Exception:  # no database (fresh checkout, or none allowed): the shipped catalogue answers
         rows = {}
     if not rows:

@@ -22,8 +22,6 @@ from core.pdf import DEFAULT_PAPER, PdfRefused, pdf_filename, render_pdf, slugif
 from crewbuilder import limits
 from rules.cybernekro.engine import SUCCESS_AT
 
-# render_pdf and pdf_filename stay importable from here for games/ghoulash and games/soylent_ghoul until
-# they import them from core.pdf (their owners are editing them).
 __all__ = ["Catalogue", "pdf_filename", "quick_reference_pdf", "render_pdf", "roster_pdf", "slugify"]
 
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
@@ -52,8 +50,7 @@ class Catalogue:
     def __init__(self, system: dict, sections: dict, tables: dict | None = None, rules: dict | None = None):
         self.system = dict(system)
         self._sections = {
-            name: OrderedDict((entry["slug"], entry) for entry in entries or ())
-            for name, entries in sections.items()
+            name: OrderedDict((entry["slug"], entry) for entry in entries or ()) for name, entries in sections.items()
         }
         self._tables = {name: list(rows or ()) for name, rows in (tables or {}).items()}
         self.rules = dict(rules or {})
@@ -324,7 +321,11 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
     for index, char in enumerate(crew_file.get("characters") or ()):
         if not isinstance(char, dict):
             continue
-        rc = report_chars[index] if index < len(report_chars) and report_chars[index].get("name") == char.get("name") else by_name.get(char.get("name"), {})
+        rc = (
+            report_chars[index]
+            if index < len(report_chars) and report_chars[index].get("name") == char.get("name")
+            else by_name.get(char.get("name"), {})
+        )
         attributes = rc.get("attributes") or char.get("attributes") or {}
         traits, sorcerer = [], False
         for trait in char.get("traits") or ():
@@ -340,12 +341,18 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
             for label in weapon["keywords"]:
                 entry = catalogue.keyword(label)
                 if entry is not None:
-                    glossary.setdefault(entry["slug"], {"name": entry.get("name", label), "text": entry.get("text", "")})
+                    glossary.setdefault(
+                        entry["slug"], {"name": entry.get("name", label), "text": entry.get("text", "")}
+                    )
         carry = rc.get("carry") or {}
         name = str(char.get("name") or "")
         findings = [
             {**f, "kind": kind}
-            for kind, group in (("not valid", status["errors"]), ("house rule", status["accepted"]), ("advice", status["warnings"]))
+            for kind, group in (
+                ("not valid", status["errors"]),
+                ("house rule", status["accepted"]),
+                ("advice", status["warnings"]),
+            )
             for f in group
             if f.get("character") == name
         ]
@@ -377,7 +384,9 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
     sorceries = []
     if any_sorcerer:
         for entry in catalogue.entries("sorceries"):
-            sorceries.append({"number": entry.get("number", ""), "name": entry.get("name", ""), "text": entry.get("text", "")})
+            sorceries.append(
+                {"number": entry.get("number", ""), "name": entry.get("name", ""), "text": entry.get("text", "")}
+            )
 
     points = report.get("points")
     budget = report.get("budget", crew_file.get("budget", catalogue.rules.get("budget")))
@@ -403,20 +412,28 @@ def check_roster_budget(crew_file: dict) -> None:
     """PdfRefused for a crew beyond the limits (stored before they existed, or built by hand): checked before anything is laid out."""
     characters = [c for c in crew_file.get("characters") or () if isinstance(c, dict)]
     if len(characters) > limits.CHARACTERS_MAX:
-        raise PdfRefused(f"This crew has {len(characters)} characters; a roster prints at most "
-                         f"{limits.CHARACTERS_MAX}. Remove some, or split the crew, to print it.")
+        raise PdfRefused(
+            f"This crew has {len(characters)} characters; a roster prints at most "
+            f"{limits.CHARACTERS_MAX}. Remove some, or split the crew, to print it."
+        )
     for character in characters:
-        for field, most, label in (("gear", limits.GEAR_MAX_PER_CHARACTER, "items"),
-                                   ("traits", limits.TRAITS_MAX_PER_CHARACTER, "traits"),
-                                   ("body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "body-mods")):
+        for field, most, label in (
+            ("gear", limits.GEAR_MAX_PER_CHARACTER, "items"),
+            ("traits", limits.TRAITS_MAX_PER_CHARACTER, "traits"),
+            ("body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "body-mods"),
+        ):
             count = len(character.get(field) or ())
             if count > most:
-                raise PdfRefused(f"{character.get('name') or 'A character'} has {count} {label}; a roster prints at "
-                                 f"most {most} per character. Remove some to print the crew.")
+                raise PdfRefused(
+                    f"{character.get('name') or 'A character'} has {count} {label}; a roster prints at "
+                    f"most {most} per character. Remove some to print the crew."
+                )
         # Notes are not checked here: a campaign's roll-table effects add lines to them; the HTML budget bounds them.
 
 
-def roster_pdf(crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True) -> bytes:
+def roster_pdf(
+    crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True
+) -> bytes:
     check_roster_budget(crew_file)
     return render_pdf("pdf/roster.html", roster_context(crew_file, report, catalogue), paper, cache=cache)
 
@@ -430,11 +447,11 @@ def quick_reference_context(catalogue: Catalogue) -> dict:
     return {
         "game": catalogue.title,
         "damage_table": [
-            {"roll": f'{row.get("number")}+', "name": row.get("name", ""), "text": row.get("text", "")}
+            {"roll": f"{row.get('number')}+", "name": row.get("name", ""), "text": row.get("text", "")}
             for row in catalogue.table("damage_table")
         ],
         "neural_overload": [
-            {"roll": row.get("name") or f'{row.get("number")}+', "text": row.get("text", "")}
+            {"roll": row.get("name") or f"{row.get('number')}+", "text": row.get("text", "")}
             for row in catalogue.table("neural_overload")
         ],
         "default_ap": catalogue.rules.get("ap"),

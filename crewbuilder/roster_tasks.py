@@ -57,12 +57,24 @@ def roster_fingerprint(crew_id: int, paper: str) -> tuple[str, dict]:
     Also returns the crew's outline (counts per character) for the budget check.
     """
     characters = list(Character.objects.filter(crew_id=crew_id).order_by("pk").values_list())
-    parts = {model: list(model.objects.filter(character__crew_id=crew_id).order_by("pk").values_list())
-             for model in (CharacterTrait, CharacterBodyMod, CharacterGear)}
+    parts = {
+        model: list(model.objects.filter(character__crew_id=crew_id).order_by("pk").values_list())
+        for model in (CharacterTrait, CharacterBodyMod, CharacterGear)
+    }
     rows = [
-        list(Crew.objects.filter(pk=crew_id).values_list(
-            "name", "notes", "budget", "accepted_findings", "version", "updated_at", "system_id",
-            "system__catalogue_version", "system__edition")),
+        list(
+            Crew.objects.filter(pk=crew_id).values_list(
+                "name",
+                "notes",
+                "budget",
+                "accepted_findings",
+                "version",
+                "updated_at",
+                "system_id",
+                "system__catalogue_version",
+                "system__edition",
+            )
+        ),
         characters,
         *parts.values(),
         [pdf.normalize_paper(paper), weasyprint.__version__, pdf._stylesheet_version()],
@@ -73,11 +85,17 @@ def roster_fingerprint(crew_id: int, paper: str) -> tuple[str, dict]:
     mods = _rows_by_character(CharacterBodyMod, parts[CharacterBodyMod])
     gear = _rows_by_character(CharacterGear, parts[CharacterGear], "copies")
     name_at = [field.attname for field in Character._meta.concrete_fields].index("name")
-    outline = {"characters": [
-        {"name": row[name_at], "traits": [None] * traits.get(row[0], 0), "body_mods": [None] * mods.get(row[0], 0),
-         "gear": [None] * gear.get(row[0], 0)}
-        for row in characters
-    ]}
+    outline = {
+        "characters": [
+            {
+                "name": row[name_at],
+                "traits": [None] * traits.get(row[0], 0),
+                "body_mods": [None] * mods.get(row[0], 0),
+                "gear": [None] * gear.get(row[0], 0),
+            }
+            for row in characters
+        ]
+    }
     return "r" + hashlib.sha256(encoded).hexdigest(), outline
 
 

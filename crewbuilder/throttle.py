@@ -100,6 +100,9 @@ def login_locked_out(request, original_response=None, credentials=None):
     """django-axes's lockout answer: the login page again, saying why (429)."""
     form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    context = {"form": form, "locked_out": LOGIN_LOCKED_MESSAGE.format(minutes=minutes),
-               "next": request.POST.get("next", request.GET.get("next", ""))}
+    context = {
+        "form": form,
+        "locked_out": LOGIN_LOCKED_MESSAGE.format(minutes=minutes),
+        "next": request.POST.get("next", request.GET.get("next", "")),
+    }
     return render(request, "registration/login.html", context, status=429)

@@ -101,7 +101,9 @@ def validate_crew(crew: dict, catalogue: CatalogueSnapshot, accepted_findings=No
     check_crew_size(len(characters), rules, catalogue, crew_findings)
     if points > budget:
         crew_findings.error(
-            "over-budget", None, f"The crew costs {points} points, more than its budget of {budget}.",
+            "over-budget",
+            None,
+            f"The crew costs {points} points, more than its budget of {budget}.",
             catalogue.section("crew"),
         )
     check_varied_traits(crew.get("characters", []), catalogue, findings)
@@ -146,11 +148,19 @@ def set_aside_accepted(report: dict, accepted_findings: list) -> None:
 def check_crew_size(count: int, rules: dict, catalogue, findings: Findings) -> None:
     size = rules["crew_size"]
     if count < size["min"]:
-        findings.error("too-few-characters", None,
-                       f"The crew has {count_noun(count, 'character')}; it needs at least {size['min']}.", catalogue.section("crew"))
+        findings.error(
+            "too-few-characters",
+            None,
+            f"The crew has {count_noun(count, 'character')}; it needs at least {size['min']}.",
+            catalogue.section("crew"),
+        )
     elif count > size["max"]:
-        findings.error("too-many-characters", None,
-                       f"The crew has {count_noun(count, 'character')}; it may have at most {size['max']}.", catalogue.section("crew"))
+        findings.error(
+            "too-many-characters",
+            None,
+            f"The crew has {count_noun(count, 'character')}; it may have at most {size['max']}.",
+            catalogue.section("crew"),
+        )
 
 
 def check_varied_traits(characters: list, catalogue, findings: Findings) -> None:
@@ -162,7 +172,8 @@ def check_varied_traits(characters: list, catalogue, findings: Findings) -> None
                 continue
             if slug in taken_by:
                 findings.warning(
-                    "duplicate-trait-in-crew", character["name"],
+                    "duplicate-trait-in-crew",
+                    character["name"],
                     f"{catalogue.traits[slug]['name']} is already taken by {taken_by[slug]}; "
                     "the rules ask for varied crews.",
                     catalogue.section("traits"),
@@ -198,11 +209,14 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
     carry_used = halves_as_number(carry_halves)
     carry_max = carry_capacity(strength, rules["carry"], traits)
     if carry_halves > 2 * carry_max:
-        findings.error("over-capacity", name,
-                       f"{name} carries {carry_used} items; the most is {carry_max} "
-                       f"({rules['carry']['base']} + Strength, with Strength {strength:+d}). "
-                       "Small items count half; two-handed weapons, heavy armor and tower shields count two.",
-                       catalogue.section("gear"))
+        findings.error(
+            "over-capacity",
+            name,
+            f"{name} carries {carry_used} items; the most is {carry_max} "
+            f"({rules['carry']['base']} + Strength, with Strength {strength:+d}). "
+            "Small items count half; two-handed weapons, heavy armor and tower shields count two.",
+            catalogue.section("gear"),
+        )
 
     check_armor_and_shields(name, gear, catalogue, findings)
     weapons = weapon_profiles(character, gear, strength, traits, body_mods, catalogue, findings)
@@ -247,7 +261,9 @@ def known_traits(character: dict, catalogue, findings: Findings) -> list:
             continue
         counts[slug] += 1
         if counts[slug] == 2:
-            findings.error("duplicate-trait", name, f"{entry['name']} is taken more than once.", entry.get("section", section))
+            findings.error(
+                "duplicate-trait", name, f"{entry['name']} is taken more than once.", entry.get("section", section)
+            )
         check_trait_choice(name, entry, choices, catalogue, findings)
         found.append((entry, choices))
     return found
@@ -259,18 +275,24 @@ def check_trait_choice(name: str, entry: dict, choices: dict, catalogue, finding
     if choice:
         if valid_raise_choice(choices, choice, attribute_names) is None:
             findings.error(
-                "trait-choice", name,
-                f"{entry['name']} needs \"raise\": {choice.get('raise', 2)} different attributes "
+                "trait-choice",
+                name,
+                f'{entry["name"]} needs "raise": {choice.get("raise", 2)} different attributes '
                 f"(from {', '.join(attribute_names)}).",
                 entry.get("section", catalogue.section("traits")),
             )
         extra = set(choices) - {"raise"}
         if extra:
-            findings.error("trait-choice", name, f"{entry['name']} takes no choice {', '.join(sorted(extra))}.",
-                           entry.get("section", catalogue.section("traits")))
+            findings.error(
+                "trait-choice",
+                name,
+                f"{entry['name']} takes no choice {', '.join(sorted(extra))}.",
+                entry.get("section", catalogue.section("traits")),
+            )
     elif choices:
-        findings.error("trait-choice", name, f"{entry['name']} takes no choice.",
-                       entry.get("section", catalogue.section("traits")))
+        findings.error(
+            "trait-choice", name, f"{entry['name']} takes no choice.", entry.get("section", catalogue.section("traits"))
+        )
 
 
 def known_body_mods(character: dict, catalogue, traits: list, findings: Findings) -> list:
@@ -285,13 +307,19 @@ def known_body_mods(character: dict, catalogue, traits: list, findings: Findings
             continue
         counts[slug] += 1
         if counts[slug] == 2:
-            findings.warning("duplicate-body-mod", name,
-                             f"{mod['name']} is taken more than once; a second one has no further effect.",
-                             mod.get("section", section))
+            findings.warning(
+                "duplicate-body-mod",
+                name,
+                f"{mod['name']} is taken more than once; a second one has no further effect.",
+                mod.get("section", section),
+            )
         if artificial and not mod.get("artificial"):
-            findings.error("artificial-body-mod", name,
-                           f"{artificial[0]['name']} models can only take body-mods marked // A; "
-                           f"{mod['name']} is not.", artificial[0].get("section", catalogue.section("traits")))
+            findings.error(
+                "artificial-body-mod",
+                name,
+                f"{artificial[0]['name']} models can only take body-mods marked // A; {mod['name']} is not.",
+                artificial[0].get("section", catalogue.section("traits")),
+            )
         found.append(mod)
     return found
 
@@ -306,9 +334,12 @@ def known_gear(character: dict, catalogue, findings: Findings) -> list:
             findings.error("unknown-item", name, f"Unknown item: {slug!r}.", catalogue.section("gear"))
             continue
         if item.get("purchasable") is False:
-            findings.error("not-purchasable", name,
-                           f"{item['name']} cannot be bought or listed as gear (every model has fists anyway).",
-                           item.get("section", catalogue.section("gear")))
+            findings.error(
+                "not-purchasable",
+                name,
+                f"{item['name']} cannot be bought or listed as gear (every model has fists anyway).",
+                item.get("section", catalogue.section("gear")),
+            )
             continue
         found.append(item)
     return found
@@ -321,9 +352,14 @@ def check_base_attributes(character: dict, rules: dict, catalogue, findings: Fin
     modifiers = rules["attribute_modifiers"]
     positives = sum(v for v in values if v > 0)
     negatives = sum(v for v in values if v < 0)
-    if sum(values) != modifiers["plus"] - modifiers["minus"] or positives > modifiers["plus"] or -negatives > modifiers["minus"]:
+    if (
+        sum(values) != modifiers["plus"] - modifiers["minus"]
+        or positives > modifiers["plus"]
+        or -negatives > modifiers["minus"]
+    ):
         findings.error(
-            "attribute-modifiers", name,
+            "attribute-modifiers",
+            name,
             f"Base attributes must place exactly {modifiers['plus']} +1 and {modifiers['minus']} -1 modifiers "
             f"(they add up to {sum(values):+d}, positives {positives:+d}, negatives {negatives:+d}).",
             catalogue.section("attributes"),
@@ -332,9 +368,12 @@ def check_base_attributes(character: dict, rules: dict, catalogue, findings: Fin
     for attribute in rules["attributes"]:
         value = character["attributes"][attribute]
         if not low <= value <= high:
-            findings.error("attribute-range", name,
-                           f"Base {attribute} is {value:+d}; it must be from {low:+d} to {high:+d}.",
-                           catalogue.section("attributes"))
+            findings.error(
+                "attribute-range",
+                name,
+                f"Base {attribute} is {value:+d}; it must be from {low:+d} to {high:+d}.",
+                catalogue.section("attributes"),
+            )
 
 
 def check_armor_and_shields(name: str, gear: list, catalogue, findings: Findings) -> None:
@@ -342,24 +381,35 @@ def check_armor_and_shields(name: str, gear: list, catalogue, findings: Findings
     armor = [i for i in gear if catalogue.category.get(i["slug"]) == "armor" and i.get("kind") != "shield"]
     shields = [i for i in gear if catalogue.category.get(i["slug"]) == "armor" and i.get("kind") == "shield"]
     if len(armor) > rules.get("armor_sets", 1):
-        findings.error("too-many-armor", name,
-                       f"{name} has {len(armor)} sets of armor ({', '.join(i['name'] for i in armor)}); "
-                       "the most is one (suits count as armor).", catalogue.section("armor"))
+        findings.error(
+            "too-many-armor",
+            name,
+            f"{name} has {len(armor)} sets of armor ({', '.join(i['name'] for i in armor)}); "
+            "the most is one (suits count as armor).",
+            catalogue.section("armor"),
+        )
     if len(shields) > rules.get("shields", 1):
-        findings.error("too-many-shields", name,
-                       f"{name} has {len(shields)} shields; the most is one.", catalogue.section("armor"))
+        findings.error(
+            "too-many-shields", name, f"{name} has {len(shields)} shields; the most is one.", catalogue.section("armor")
+        )
     weapons = list({i["slug"]: i for i in gear if catalogue.category.get(i["slug"]) == "weapon"}.values())
     for shield in {s["slug"]: s for s in shields}.values():
         for weapon in weapons:
             if shield_forbids(shield, weapon):
-                findings.error("shield-with-two-handed", name,
-                               f"The {shield['name']} cannot be used with the {weapon['name']}.",
-                               shield.get("section", catalogue.section("armor")))
+                findings.error(
+                    "shield-with-two-handed",
+                    name,
+                    f"The {shield['name']} cannot be used with the {weapon['name']}.",
+                    shield.get("section", catalogue.section("armor")),
+                )
     if shields:
         for suit in {i["slug"]: i for i in armor if i.get("disabled_by_shield")}.values():
-            findings.warning("stealth-suit-with-shield", name,
-                             f"The {suit['name']} does not work while {name} carries a shield.",
-                             suit.get("section", catalogue.section("armor")))
+            findings.warning(
+                "stealth-suit-with-shield",
+                name,
+                f"The {suit['name']} does not work while {name} carries a shield.",
+                suit.get("section", catalogue.section("armor")),
+            )
 
 
 def shield_forbids(shield: dict, weapon: dict) -> bool:
@@ -395,10 +445,13 @@ def weapon_profiles(character, gear, strength, traits, body_mods, catalogue, fin
         profiles.append(profile)
         if profile["unwieldy_from_heavy"]:
             needed = keyword_x(profile["keywords"], "Heavy")
-            findings.warning("unwieldy", name,
-                             f"The {weapon['name']} needs Strength {needed:+d} (Heavy {needed}); {name} has "
-                             f"{strength:+d}, so it is Unwieldy (2 AP to attack).",
-                             weapon.get("section", catalogue.section("weapons")))
+            findings.warning(
+                "unwieldy",
+                name,
+                f"The {weapon['name']} needs Strength {needed:+d} (Heavy {needed}); {name} has "
+                f"{strength:+d}, so it is Unwieldy (2 AP to attack).",
+                weapon.get("section", catalogue.section("weapons")),
+            )
     for profile in profiles:
         del profile["unwieldy_from_heavy"]
     return profiles
@@ -418,8 +471,11 @@ def actions_needed(item: dict, category: str) -> set:
 
 def check_usable_items(name: str, gear: list, traits: list, catalogue, findings: Findings) -> None:
     """Advice: items a trait keeps the character from using (Bestial, Lobotomised, Artificial)."""
-    restricting = [entry for entry, _ in traits
-                   if "allowed_actions" in entry or "forbidden_actions" in entry or "not_healed_by" in entry]
+    restricting = [
+        entry
+        for entry, _ in traits
+        if "allowed_actions" in entry or "forbidden_actions" in entry or "not_healed_by" in entry
+    ]
     if not restricting:
         return  # the common case: no trait limits what the character can use
     distinct = list({i["slug"]: i for i in gear}.values())
@@ -429,26 +485,41 @@ def check_usable_items(name: str, gear: list, traits: list, catalogue, findings:
         forbidden = set(entry.get("forbidden_actions", []))
         for item, needs in needs_of:
             if allowed is not None and needs and not needs <= allowed:
-                findings.warning("bestial-unusable-item", name,
-                                 f"{entry['name']} models can only {action_names(allowed)}; "
-                                 f"{item['name']} is carried but cannot be used.", entry.get("section"))
+                findings.warning(
+                    "bestial-unusable-item",
+                    name,
+                    f"{entry['name']} models can only {action_names(allowed)}; "
+                    f"{item['name']} is carried but cannot be used.",
+                    entry.get("section"),
+                )
             elif forbidden and needs and needs <= forbidden:
-                findings.warning("lobotomised-unusable-item", name,
-                                 f"{entry['name']} models cannot {action_names(needs)}; "
-                                 f"{item['name']} is carried but cannot be used.", entry.get("section"))
+                findings.warning(
+                    "lobotomised-unusable-item",
+                    name,
+                    f"{entry['name']} models cannot {action_names(needs)}; "
+                    f"{item['name']} is carried but cannot be used.",
+                    entry.get("section"),
+                )
         if allowed is not None:
             for other, _ in traits:
                 needs = set(other.get("needs_actions", []))
                 if needs and not needs <= allowed:
-                    findings.warning("bestial-unusable-trait", name,
-                                     f"{entry['name']} models can only {action_names(allowed)}; "
-                                     f"{other['name']} needs {action_names(needs)} and is wasted.",
-                                     entry.get("section"))
+                    findings.warning(
+                        "bestial-unusable-trait",
+                        name,
+                        f"{entry['name']} models can only {action_names(allowed)}; "
+                        f"{other['name']} needs {action_names(needs)} and is wasted.",
+                        entry.get("section"),
+                    )
         for slug in entry.get("not_healed_by", []):
             if any(item["slug"] == slug for item in distinct):
-                findings.warning("artificial-trauma-kit", name,
-                                 f"{entry['name']} models cannot be healed with a {catalogue.items[slug]['name']} "
-                                 "(it can still heal others).", entry.get("section"))
+                findings.warning(
+                    "artificial-trauma-kit",
+                    name,
+                    f"{entry['name']} models cannot be healed with a {catalogue.items[slug]['name']} "
+                    "(it can still heal others).",
+                    entry.get("section"),
+                )
 
 
 # ---------------------------------------------------------------- Crew model -> crew-file dict
@@ -478,9 +549,7 @@ def character_to_data(character) -> dict:
             "intellect": character.intellect,
             "discipline": character.discipline,
         },
-        "traits": [
-            {"slug": t.trait.slug, **t.choices} if t.choices else t.trait.slug for t in character.traits.all()
-        ],
+        "traits": [{"slug": t.trait.slug, **t.choices} if t.choices else t.trait.slug for t in character.traits.all()],
         "body_mods": [m.body_mod.slug for m in character.body_mods.all()],
         "gear": [g.item.slug for g in character.gear.all() for _ in range(g.copies)],
     }

@@ -37,6 +37,7 @@ ZERO = Fraction(0)
 # generic distribution helpers
 # --------------------------------------------------------------------------
 
+
 def uniform(sides: int) -> dict[int, Fraction]:
     """A fair die with faces 1..sides."""
     if sides < 1:
@@ -106,6 +107,7 @@ def sum_distribution(n: int, sides: int = 6) -> dict[int, Fraction]:
 # re-rolls and pools
 # --------------------------------------------------------------------------
 
+
 @lru_cache(maxsize=None)
 def face_weights(sides: int = 6, reroll: frozenset = frozenset()) -> tuple[tuple[int, int], ...]:
     """Integer weights (out of sides**2) of one die re-rolled once on ``reroll`` faces.
@@ -152,16 +154,16 @@ def _pool_summary(n: int, keep: int, reroll: frozenset) -> tuple:
     """
     weights = dict(face_weights(6, reroll))
     below = {face: sum(w for f, w in weights.items() if f < face) for face in weights}
-    done: dict = defaultdict(int)   # (sum, lowest kept, kept count, any six) -> count, kept places full
+    done: dict = defaultdict(int)  # (sum, lowest kept, kept count, any six) -> count, kept places full
     states: dict = {(0, 0, 0, False): 1}  # (dice placed, kept count, kept sum, any six), kept places not full
     for face in range(6, 0, -1):
         w = weights[face]
-        ways_table = [[comb(rest, j) * w ** j for j in range(rest + 1)] for rest in range(n + 1)]
+        ways_table = [[comb(rest, j) * w**j for j in range(rest + 1)] for rest in range(n + 1)]
         nxt: dict = defaultdict(int)
         for (placed, kept, total, six), count in states.items():
             rest = n - placed
             row = ways_table[rest]
-            for j in ((rest,) if face == 1 else range(rest + 1)):
+            for j in (rest,) if face == 1 else range(rest + 1):
                 ways = count * row[j]
                 if not ways:
                     continue
@@ -183,7 +185,7 @@ def keep_highest_distribution(n: int, keep: int, reroll: frozenset = frozenset()
     """Sum of the ``keep`` highest of ``n`` D6 (each re-rolled once on ``reroll``), no bonus die."""
     if n < 0 or keep < 0:
         raise ValueError("dice and keep are not negative")
-    den = 36 ** n
+    den = 36**n
     out: dict = defaultdict(int)
     for (total, _low, _kept, _six), count in _pool_summary(n, keep, reroll):
         out[total] += count
@@ -191,8 +193,9 @@ def keep_highest_distribution(n: int, keep: int, reroll: frozenset = frozenset()
 
 
 @lru_cache(maxsize=4096)
-def damage_pool_distribution(n: int, keep: int = 2, reroll: frozenset = frozenset(),
-                             reroll_bonus: bool = True) -> dict[int, Fraction]:
+def damage_pool_distribution(
+    n: int, keep: int = 2, reroll: frozenset = frozenset(), reroll_bonus: bool = True
+) -> dict[int, Fraction]:
     """Sum of the kept dice of a damage roll of ``n`` D6 with the bonus die.
 
     If any die (after its re-roll) shows a 6, exactly one more D6 is rolled
@@ -204,8 +207,9 @@ def damage_pool_distribution(n: int, keep: int = 2, reroll: frozenset = frozense
 
 
 @lru_cache(maxsize=4096)
-def damage_pool_counts(n: int, keep: int = 2, reroll: frozenset = frozenset(),
-                       reroll_bonus: bool = True) -> tuple[tuple[tuple[int, int], ...], int]:
+def damage_pool_counts(
+    n: int, keep: int = 2, reroll: frozenset = frozenset(), reroll_bonus: bool = True
+) -> tuple[tuple[tuple[int, int], ...], int]:
     """:func:`damage_pool_distribution` as integer counts: (((sum, count), ...), denominator)."""
     if n < 0 or keep < 0:
         raise ValueError("dice and keep are not negative")
@@ -230,13 +234,14 @@ def damage_pool_counts(n: int, keep: int = 2, reroll: frozenset = frozenset(),
 
 def keep_highest_d20(n: int, modifier: int = 0) -> dict[int, Fraction]:
     """Highest of ``n`` D20 (``n`` >= 1) plus a modifier."""
-    den = 20 ** n
-    return {h + modifier: Fraction(h ** n - (h - 1) ** n, den) for h in range(1, 21)}
+    den = 20**n
+    return {h + modifier: Fraction(h**n - (h - 1) ** n, den) for h in range(1, 21)}
 
 
 # --------------------------------------------------------------------------
 # contests
 # --------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=1024)
 def contest_distribution(first_modifier: int, second_modifier: int, sides: int = 6) -> dict[str, Fraction]:
@@ -252,6 +257,7 @@ def contest_distribution(first_modifier: int, second_modifier: int, sides: int =
 # --------------------------------------------------------------------------
 # seeded rolling
 # --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class RollLog:
@@ -294,9 +300,17 @@ def roll_reroll_once(rng: random.Random, sides: int, reroll: frozenset) -> tuple
     return first, None
 
 
-def roll_pool(rng: random.Random, n: int, keep: int, reroll: frozenset = frozenset(), bonus_on_six: bool = False,
-              reroll_bonus: bool = True, modifier: int = 0, seed: int | None = None,
-              kind: str = "pool") -> RollLog:
+def roll_pool(
+    rng: random.Random,
+    n: int,
+    keep: int,
+    reroll: frozenset = frozenset(),
+    bonus_on_six: bool = False,
+    reroll_bonus: bool = True,
+    modifier: int = 0,
+    seed: int | None = None,
+    kind: str = "pool",
+) -> RollLog:
     """Roll ``n`` D6, re-roll once as allowed, the bonus die if any 6, keep the highest ``keep``."""
     shown: list[int] = []
     rerolled: list[tuple[int, int]] = []
@@ -315,12 +329,17 @@ def roll_pool(rng: random.Random, n: int, keep: int, reroll: frozenset = frozens
     kept_idx = set(order[:keep])
     kept = tuple(shown[i] for i in sorted(kept_idx, key=lambda i: -shown[i]))
     dropped = tuple(shown[i] for i in range(len(shown)) if i not in kept_idx)
-    return RollLog(kind, seed, tuple(shown), kept, dropped, tuple(rerolled), bonus, modifier,
-                   sum(kept) + modifier)
+    return RollLog(kind, seed, tuple(shown), kept, dropped, tuple(rerolled), bonus, modifier, sum(kept) + modifier)
 
 
-def roll_damage_pool(rng: random.Random, n: int, keep: int = 2, reroll: frozenset = frozenset(),
-                     modifier: int = 0, seed: int | None = None) -> RollLog:
+def roll_damage_pool(
+    rng: random.Random,
+    n: int,
+    keep: int = 2,
+    reroll: frozenset = frozenset(),
+    modifier: int = 0,
+    seed: int | None = None,
+) -> RollLog:
     """A damage roll: :func:`roll_pool` with the bonus die (same conventions as the exact one)."""
     return roll_pool(rng, n, keep, reroll, bonus_on_six=True, modifier=modifier, seed=seed, kind="damage")
 
@@ -333,8 +352,9 @@ def roll_keep_highest_d20(rng: random.Random, n: int, modifier: int = 0, seed: i
     return RollLog("d20", seed, shown, (best,), tuple(dropped), (), None, modifier, best + modifier)
 
 
-def roll_contest(rng: random.Random, first_modifier: int, second_modifier: int, sides: int = 6,
-                 seed: int | None = None) -> tuple[str, RollLog]:
+def roll_contest(
+    rng: random.Random, first_modifier: int, second_modifier: int, sides: int = 6, seed: int | None = None
+) -> tuple[str, RollLog]:
     a, b = roll_die(rng, sides), roll_die(rng, sides)
     x, y = a + first_modifier, b + second_modifier
     winner = "first" if x > y else "second" if y > x else "tie"

@@ -20,16 +20,24 @@ from rules.cybernekro.engine import MAX_WOUNDS, AttackPlan, Outcome, Weapon
 
 @dataclass(frozen=True)
 class FollowUp:
-    key: str          # "stagger", "fire", "splash", "unstable", "jam"
-    name: str         # for people
-    keyword: str      # the weapon keyword whose rule calls for it ("" for the jam)
-    roll: str         # the quick roll: "test" or "damage"
-    values: tuple     # ((field, value), ...) already known
-    asks: str         # what the player still has to type ("" when nothing)
+    key: str  # "stagger", "fire", "splash", "unstable", "jam"
+    name: str  # for people
+    keyword: str  # the weapon keyword whose rule calls for it ("" for the jam)
+    roll: str  # the quick roll: "test" or "damage"
+    values: tuple  # ((field, value), ...) already known
+    asks: str  # what the player still has to type ("" when nothing)
 
 
-def after_attack(action: str, weapon: Weapon, keywords: list, plan: AttackPlan, to_hit: Outcome,
-                 wounds_after: int, out_of_action: bool, stagger_rolled: bool) -> list[FollowUp]:
+def after_attack(
+    action: str,
+    weapon: Weapon,
+    keywords: list,
+    plan: AttackPlan,
+    to_hit: Outcome,
+    wounds_after: int,
+    out_of_action: bool,
+    stagger_rolled: bool,
+) -> list[FollowUp]:
     """The follow-up rolls, in the order the rules resolve them.
 
     ``keywords`` is the weapon's keyword list as written (for the damage rolls);
@@ -39,22 +47,44 @@ def after_attack(action: str, weapon: Weapon, keywords: list, plan: AttackPlan, 
     hit = to_hit.passed
     out: list[FollowUp] = []
     if hit and kw.has("splash"):
-        out.append(FollowUp("splash", "Splash: each model within 1\" of the target", "splash", "damage",
-                            (("dice", max(plan.hit.dice - 1, 0)), ("keywords", ", ".join(keywords))),
-                            "that model's Armor and Wounds"))
+        out.append(
+            FollowUp(
+                "splash",
+                'Splash: each model within 1" of the target',
+                "splash",
+                "damage",
+                (("dice", max(plan.hit.dice - 1, 0)), ("keywords", ", ".join(keywords))),
+                "that model's Armor and Wounds",
+            )
+        )
     if hit and not out_of_action and kw.has("stagger") and not stagger_rolled:
         # A Toughness test: -1 per Wound (rules: "Each Wound gives a -1 modifier to Toughness").
         wounds = min(wounds_after, MAX_WOUNDS)
-        out.append(FollowUp("stagger", "Stagger test (Toughness)", "stagger", "test",
-                            (("modifier", plan.hit.toughness - wounds), ("jinxed", plan.hit.jinxed)), ""))
+        out.append(
+            FollowUp(
+                "stagger",
+                "Stagger test (Toughness)",
+                "stagger",
+                "test",
+                (("modifier", plan.hit.toughness - wounds), ("jinxed", plan.hit.jinxed)),
+                "",
+            )
+        )
     if hit and not out_of_action and kw.has("fire"):
-        out.append(FollowUp("fire", "Fire: Agility test or catch Fire", "fire", "test", (),
-                            "the target's Agility"))
+        out.append(FollowUp("fire", "Fire: Agility test or catch Fire", "fire", "test", (), "the target's Agility"))
     if to_hit is Outcome.FUMBLE and kw.has("unstable"):
-        out.append(FollowUp("unstable", "Unstable: the damage is dealt to the user", "unstable", "damage",
-                            (("dice", weapon.damage), ("keywords", ", ".join(keywords))),
-                            "the attacker's Armor and Wounds"))
+        out.append(
+            FollowUp(
+                "unstable",
+                "Unstable: the damage is dealt to the user",
+                "unstable",
+                "damage",
+                (("dice", weapon.damage), ("keywords", ", ".join(keywords))),
+                "the attacker's Armor and Wounds",
+            )
+        )
     if to_hit is Outcome.FUMBLE and action == "shoot" and not kw.has("reliable"):
-        out.append(FollowUp("jam", "The weapon jams: Fix action (Intellect test)", "", "test", (),
-                            "the attacker's Intellect"))
+        out.append(
+            FollowUp("jam", "The weapon jams: Fix action (Intellect test)", "", "test", (), "the attacker's Intellect")
+        )
     return out

@@ -35,7 +35,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Mapping, Sequence
 
 from catalogue import DATA_DIR
@@ -79,7 +78,7 @@ def terror_deck_size(components: Sequence[Mapping] | None = None) -> int:
     """Cards in the Terror deck: the components list's "13 Terror Cards".
 
     ``components`` (entries with slug and number) replaces the catalogue file's."""
-    for entry in (_catalogue()["components"] if components is None else components):
+    for entry in _catalogue()["components"] if components is None else components:
         if entry["slug"] == "terror-cards":
             number = entry["number"]
             if isinstance(number, bool) or not isinstance(number, int) or number < 0:
@@ -95,6 +94,7 @@ TERROR_DECK = terror_deck_size()
 # Fury goal and difficulty
 # ---------------------------------------------------------------------------
 
+
 def _difficulty(difficulty: str, table: Mapping[str, dict] | None = None) -> dict:
     table = difficulties() if table is None else table
     if difficulty not in table:
@@ -102,8 +102,9 @@ def _difficulty(difficulty: str, table: Mapping[str, dict] | None = None) -> dic
     return table[difficulty]
 
 
-def fury_goal(players: int, difficulty: str = "ghoul", cap: int | None = None,
-              table: Mapping[str, dict] | None = None) -> int:
+def fury_goal(
+    players: int, difficulty: str = "ghoul", cap: int | None = None, table: Mapping[str, dict] | None = None
+) -> int:
     """Fury goal = the difficulty's base + the number of players, never above 14.
 
     Standard (Ghoul): 7 + players, e.g. 9 for two players, 12 for five.
@@ -125,7 +126,7 @@ def variant_goal(variant: str, variants: Sequence[dict] | None = None) -> dict:
     """A player-count variant's own goal: {"fury": n or None, "crystals": n or None}.
 
     ``variants`` (entries with slug, fury, crystals) replaces the catalogue file's."""
-    for v in (_catalogue()["player_variants"] if variants is None else variants):
+    for v in _catalogue()["player_variants"] if variants is None else variants:
         if v["slug"] == variant:
             return {"fury": v["fury"], "crystals": v["crystals"]}
     raise ValueError(f"unknown player variant {variant!r}")
@@ -150,6 +151,7 @@ def has_won(fury: int, goal: int, entered_entrance: bool, crystals: int = 0, cry
 # ---------------------------------------------------------------------------
 # Ghoul dice
 # ---------------------------------------------------------------------------
+
 
 def _check_dice(dice) -> None:
     if isinstance(dice, bool) or not isinstance(dice, int) or dice not in TERROR_AT_OR_BELOW:
@@ -212,9 +214,12 @@ def ghoul_dice_odds(dice: int) -> dict:
     "max_attack": {...}}``, every leaf a Fraction, every inner group summing to 1.
     """
     _check_dice(dice)
-    total = 6 ** dice
+    total = 6**dice
     terror = 0
-    plans = {"max_movement": ("movement", Counter(), Counter()), "max_attack": ("attack", Counter(), Counter())}
+    plans: dict[str, tuple[str, Counter, Counter]] = {
+        "max_movement": ("movement", Counter(), Counter()),
+        "max_attack": ("attack", Counter(), Counter()),
+    }
     for roll in itertools.product(FACES, repeat=dice):
         terror += draws_terror(roll)
         for prefer, moves, attacks in plans.values():
@@ -248,6 +253,7 @@ def roll_ghoul_dice(rng: random.Random, dice: int, seed: int | None = None) -> G
 # A Ghoul turn: movement points, attack discs, Fury, Treasures, Terror
 # ---------------------------------------------------------------------------
 
+
 def attack_cost(defense: int) -> int:
     """Ghoul discs to attack a player piece: 1 + its defense statistic (Strength, Armor or Stealth)."""
     if defense < 0:
@@ -265,6 +271,7 @@ def terror_cards_for_fury(before: int, after: int) -> int:
 # ---------------------------------------------------------------------------
 # The Terror deck
 # ---------------------------------------------------------------------------
+
 
 def terror_cards_left(deck: int, out_of_deck: int) -> int:
     """Cards still in the Terror deck: the deck minus the cards out of it (in hand, in
@@ -295,8 +302,9 @@ def thief_loot(loot_drop_level: int, left: int) -> tuple[int, int, int]:
     return drawn, kept, drawn - kept
 
 
-def move_cost(through_wall: bool = False, occupied: bool = False, attacking: bool = False,
-              holds_unattackable: bool = False) -> int:
+def move_cost(
+    through_wall: bool = False, occupied: bool = False, attacking: bool = False, holds_unattackable: bool = False
+) -> int:
     """Movement points to move to an adjacent space.
 
     1, +1 through a wall, +1 to enter a space holding other player pieces
@@ -335,8 +343,9 @@ def _gain_fury(state: GhoulState, amount: int) -> GhoulState:
     return replace(state, fury=after, terror_draws=state.terror_draws + terror_cards_for_fury(state.fury, after))
 
 
-def start_turn(state: GhoulState, roll: Sequence[int], keep: tuple[int, int] | None = None,
-               backstab: int = 0) -> GhoulState:
+def start_turn(
+    state: GhoulState, roll: Sequence[int], keep: tuple[int, int] | None = None, backstab: int = 0
+) -> GhoulState:
     """Roll and Set Statistics from a roll already made.
 
     Discs return from the Attack space, so last turn's Defense ends ("until
@@ -408,6 +417,7 @@ def can_enter_ghoul_space(statistic: int, defense: int) -> bool:
 # The Vile Ghoul
 # ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class VileBoard:
     """The Vile Ghoul's dice: the supply, the die on the left side of the chart
@@ -436,7 +446,9 @@ class VileStatistics:
     boost_dice: int
 
 
-def select_statistics(board: VileBoard, face: int, chart: Mapping[int, tuple[int, int]]) -> tuple[VileBoard, VileStatistics]:
+def select_statistics(
+    board: VileBoard, face: int, chart: Mapping[int, tuple[int, int]]
+) -> tuple[VileBoard, VileStatistics]:
     """Place a supply die (not rolled) on its face's row of the dice chart.
 
     ``chart`` maps a die face to that row's (Movement, Attack): the printed
@@ -464,8 +476,14 @@ def vile_can_smash_crystal(attack_value: int, bonus: int = 0) -> bool:
     return attack_value + bonus >= VILE_CRYSTAL_ATTACK
 
 
-def vile_enter_cost(attack_value: int, defense: int, attacking: bool, bonus: int = 0,
-                    through_wall: bool = False, holds_unattackable: bool = False) -> int:
+def vile_enter_cost(
+    attack_value: int,
+    defense: int,
+    attacking: bool,
+    bonus: int = 0,
+    through_wall: bool = False,
+    holds_unattackable: bool = False,
+) -> int:
     """Movement to enter a space with a player piece: +1 if Attack <= its defense
     statistic or if not immediately attacking it; +1 (once) as well if the space also
     holds a piece you cannot attack, as for the Ghoul (GS18)."""
@@ -481,8 +499,9 @@ def vile_terror_draws(successful_attacks: int, treasures_or_gems: int) -> int:
     return successful_attacks + treasures_or_gems // TREASURES_PER_FURY
 
 
-def vile_goal(difficulty: str = "ghoul", knight: bool = True, dragon: bool = True,
-              table: Mapping[str, dict] | None = None) -> dict:
+def vile_goal(
+    difficulty: str = "ghoul", knight: bool = True, dragon: bool = True, table: Mapping[str, dict] | None = None
+) -> dict:
     """What the Vile Ghoul must do: kill the Knight (her starting Health), else the
     Dragon, else smash Crystals (then escape). ``table`` replaces the file's difficulties."""
     table = vile_difficulties() if table is None else table
@@ -514,19 +533,41 @@ def vile_crystals_vs_thief(thief_stash: int, variant: Mapping | None = None) -> 
 CAVE, VILE = "cave", "vile"
 KINDS = {CAVE: "The Ghoul", VILE: "The Vile Ghoul"}
 ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = "roll", "choose", "prepare", "select", "act", "over"
-PHASES = {ROLL: "Roll and Set Statistics", CHOOSE: "Choose two dice", PREPARE: "Prepare Board",
-          SELECT: "Select Statistics", ACT: "Move and Act", OVER: "Game over"}
+PHASES = {
+    ROLL: "Roll and Set Statistics",
+    CHOOSE: "Choose two dice",
+    PREPARE: "Prepare Board",
+    SELECT: "Select Statistics",
+    ACT: "Move and Act",
+    OVER: "Game over",
+}
 
 # Each action: the role that may take it (None: both) and the phases it belongs to (None: any until the game
 # is over). The Ghoul: Roll and Set Statistics (roll, then choose two of three dice), Move and Act, Set
 # Defense (end); the Vile Ghoul: Prepare Board, Select Statistics, Move and Act (with its Boost dice).
 # Terror cards, the Thief's Pickpocket and the game's end come at any time.
 ACTIONS: dict[str, tuple[str | None, tuple[str, ...] | None]] = {
-    "roll": (CAVE, (ROLL,)), "choose": (CAVE, (CHOOSE,)), "move": (None, (ACT,)), "spend": (None, (ACT,)),
-    "gain": (None, (ACT,)), "collect": (None, (ACT,)), "attack": (None, (ACT,)), "crystal": (None, (ACT,)),
-    "end": (None, (ACT,)), "prepare": (VILE, (PREPARE,)), "select": (VILE, (SELECT,)), "boost": (VILE, (ACT,)),
-    "spores": (CAVE, None), "pickpocket": (None, None), "health": (None, None), "killed": (None, None),
-    "lost": (None, None), "draw": (None, None), "play": (None, None), "use": (None, None), "discard": (None, None),
+    "roll": (CAVE, (ROLL,)),
+    "choose": (CAVE, (CHOOSE,)),
+    "move": (None, (ACT,)),
+    "spend": (None, (ACT,)),
+    "gain": (None, (ACT,)),
+    "collect": (None, (ACT,)),
+    "attack": (None, (ACT,)),
+    "crystal": (None, (ACT,)),
+    "end": (None, (ACT,)),
+    "prepare": (VILE, (PREPARE,)),
+    "select": (VILE, (SELECT,)),
+    "boost": (VILE, (ACT,)),
+    "spores": (CAVE, None),
+    "pickpocket": (None, None),
+    "health": (None, None),
+    "killed": (None, None),
+    "lost": (None, None),
+    "draw": (None, None),
+    "play": (None, None),
+    "use": (None, None),
+    "discard": (None, None),
 }
 
 
@@ -550,8 +591,10 @@ class Sheet:
 
 
 def empty_deck_message(size: int) -> str:
-    return (f"The Terror deck is empty: all {size} Terror cards are in your hand, in play, removed from the game "
-            "or discarded. Only cards returned to the deck (the Thief's Pickpocket) can be drawn again.")
+    return (
+        f"The Terror deck is empty: all {size} Terror cards are in your hand, in play, removed from the game "
+        "or discarded. Only cards returned to the deck (the Thief's Pickpocket) can be drawn again."
+    )
 
 
 def check(sheet: Sheet, action: str) -> None:
@@ -595,6 +638,7 @@ def legal(sheet: Sheet) -> frozenset[str]:
 # What an action chooses: the space entered, the piece attacked, a bonus, a card's effect
 # ---------------------------------------------------------------------------
 
+
 def check_move_choice(vile: bool, attack_discs: int, occupied: bool, attacking: bool, unattackable: bool) -> None:
     """Entering a space: an attack on entering needs a piece there, and the Ghoul at least the 1 disc an attack
     costs ("Ghoul discs equal to 1 + the target's defense statistic"); a piece it cannot attack is only there
@@ -602,8 +646,7 @@ def check_move_choice(vile: bool, attack_discs: int, occupied: bool, attacking: 
     if attacking and not occupied:
         raise NotNow("You can only attack on entering a space that holds a player piece.")
     if attacking and not vile and attack_discs < attack_cost(0):
-        raise NotNow("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space "
-                     "costs +1.")
+        raise NotNow("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space costs +1.")
     if unattackable and not occupied:
         raise NotNow("A piece you cannot attack is only there if the space is occupied.")
 
@@ -638,11 +681,14 @@ def check_boost_die(boost_dice_left: int) -> None:
 
 
 def check_once_per_game(card: str, used_other_effect: bool, name: str = "", identical_played: bool = False) -> None:
-    """"You cannot use both of a card's effects on the same turn", nor the once per game effect of identical
+    """ "You cannot use both of a card's effects on the same turn", nor the once per game effect of identical
     cards on the same turn (GS14)."""
     if used_other_effect:
-        raise NotNow(f"You used the other effect of {card} this turn: you cannot use both of a card's effects on "
-                     "the same turn.")
+        raise NotNow(
+            f"You used the other effect of {card} this turn: you cannot use both of a card's effects on the same turn."
+        )
     if identical_played:
-        raise NotNow(f"You already used the once per game effect of a {name} card this turn: not that of "
-                     "identical cards on the same turn.")
+        raise NotNow(
+            f"You already used the once per game effect of a {name} card this turn: not that of "
+            "identical cards on the same turn."
+        )

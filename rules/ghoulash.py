@@ -39,7 +39,6 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from pathlib import Path
 from typing import Mapping, Sequence
 
 from catalogue import DATA_DIR
@@ -74,6 +73,7 @@ def characters() -> dict[str, dict]:
 # ---------------------------------------------------------------------------
 # Cards and decks
 # ---------------------------------------------------------------------------
+
 
 class CardKind(str, Enum):
     VALUE = "value"
@@ -117,9 +117,13 @@ def check_decks(decks: Mapping[str, Sequence[Card]], value_check: str = "per_val
     first = names[0]
     for other in names[1:]:
         if values[other] != values[first]:
-            problems.append(f"Value cards differ between {first} and {other}: {_show(values[first])} vs {_show(values[other])}")
+            problems.append(
+                f"Value cards differ between {first} and {other}: {_show(values[first])} vs {_show(values[other])}"
+            )
         if actions[other] != actions[first]:
-            problems.append(f"Action cards differ between {first} and {other}: {_show(actions[first])} vs {_show(actions[other])}")
+            problems.append(
+                f"Action cards differ between {first} and {other}: {_show(actions[first])} vs {_show(actions[other])}"
+            )
     return problems
 
 
@@ -132,6 +136,7 @@ def _show(x) -> str:
 # ---------------------------------------------------------------------------
 # The Ghoul battle
 # ---------------------------------------------------------------------------
+
 
 class IllegalPlay(ValueError):
     """The cards played break the battle's rules; the message says how."""
@@ -205,8 +210,17 @@ def ghoul_battle(
     before = initial_combat_value + sum(played)
 
     def result(won: bool, stage: str, final: int, chal: int = 0, after: int | None = None) -> BattleResult:
-        return BattleResult(won, needed, before, final, victory_points if won else 0, 0 if won else victory_points,
-                            stage, chal, final if after is None else after)
+        return BattleResult(
+            won,
+            needed,
+            before,
+            final,
+            victory_points if won else 0,
+            0 if won else victory_points,
+            stage,
+            chal,
+            final if after is None else after,
+        )
 
     if in_hole:
         if played or challenge or response:
@@ -226,8 +240,9 @@ def ghoul_battle(
     return result(final >= needed, "answered" if response else "unanswered", final, chal, after)
 
 
-def initial_combat_value(base: int, ghoo_guns: int = 0, ghoul_strength: int | None = None,
-                         becomes_ghoul_strength: bool = False) -> int:
+def initial_combat_value(
+    base: int, ghoo_guns: int = 0, ghoul_strength: int | None = None, becomes_ghoul_strength: bool = False
+) -> int:
     """The character's Initial Combat Value for a battle.
 
     Each Ghoo Gun (Lock and Load) adds +1 for the game; Heavy Artillery / The
@@ -250,7 +265,7 @@ def challenge_order(seating: Sequence[str], battler: str, unable: Sequence[str] 
     if battler not in seating:
         raise ValueError(f"{battler!r} is not at the table")
     i = list(seating).index(battler)
-    order = tuple(seating[i + 1:]) + tuple(seating[:i])
+    order = tuple(seating[i + 1 :]) + tuple(seating[:i])
     return tuple(p for p in order if p not in unable)
 
 
@@ -276,6 +291,7 @@ def debris_wounds(by_action: bool, value_card: int | None = None, parried: bool 
 # ---------------------------------------------------------------------------
 # Encounter tokens and the board
 # ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class EncounterToken:
@@ -316,12 +332,14 @@ def deal_tokens(
     """
     tokens = tuple(core_tokens() if tokens is None else tokens)
     if len(tokens) != TILES * TOKENS_PER_TILE:
-        raise ValueError(f"{TILES} tiles x {TOKENS_PER_TILE} tokens: expected {TILES * TOKENS_PER_TILE} tokens, got {len(tokens)}")
+        raise ValueError(
+            f"{TILES} tiles x {TOKENS_PER_TILE} tokens: expected {TILES * TOKENS_PER_TILE} tokens, got {len(tokens)}"
+        )
     shuffled = list(tokens)
     rng.shuffle(shuffled)
     board = []
     for tile in range(TILES):
-        here = shuffled[tile * TOKENS_PER_TILE:(tile + 1) * TOKENS_PER_TILE] + list((extras or {}).get(tile, ()))
+        here = shuffled[tile * TOKENS_PER_TILE : (tile + 1) * TOKENS_PER_TILE] + list((extras or {}).get(tile, ()))
         if shaded_squares is not None:
             squares = list(shaded_squares[tile])
             if len(squares) < len(here):
@@ -336,6 +354,7 @@ def deal_tokens(
 # ---------------------------------------------------------------------------
 # Hand, draw deck, discard pile, wounds
 # ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Piles:
@@ -388,10 +407,10 @@ def replenish(piles: Piles, rng: random.Random, discard: Sequence[Card] = ()) ->
     returned = tuple(c for c in discard if c.owner != piles.owner)
     piles = Piles(piles.owner, tuple(hand), piles.draw, piles.discard + own_discarded, piles.wounds)
     while piles.own_in_hand < HAND_SIZE:
-        piles, card = _draw_one(piles, rng)
-        if card is None:
+        piles, drawn = _draw_one(piles, rng)
+        if drawn is None:
             break
-        piles = Piles(piles.owner, piles.hand + (card,), piles.draw, piles.discard, piles.wounds)
+        piles = Piles(piles.owner, piles.hand + (drawn,), piles.draw, piles.discard, piles.wounds)
     return piles, returned
 
 
@@ -404,12 +423,14 @@ def take_wounds(piles: Piles, rng: random.Random, wounds: int) -> Piles:
         if piles.hand:
             i = rng.randrange(len(piles.hand))
             card = piles.hand[i]
-            piles = Piles(piles.owner, piles.hand[:i] + piles.hand[i + 1:], piles.draw, piles.discard, piles.wounds + (card,))
+            piles = Piles(
+                piles.owner, piles.hand[:i] + piles.hand[i + 1 :], piles.draw, piles.discard, piles.wounds + (card,)
+            )
         else:
-            piles, card = _draw_one(piles, rng)
-            if card is None:
+            piles, drawn = _draw_one(piles, rng)
+            if drawn is None:
                 break
-            piles = Piles(piles.owner, piles.hand, piles.draw, piles.discard, piles.wounds + (card,))
+            piles = Piles(piles.owner, piles.hand, piles.draw, piles.discard, piles.wounds + (drawn,))
     return piles
 
 
@@ -432,6 +453,7 @@ def first_aid(piles: Piles) -> tuple[Piles, tuple[Card, ...]]:
 # Victory Points and the end
 # ---------------------------------------------------------------------------
 
+
 def victory_points(tokens_won: Sequence[EncounterToken], dead: bool = False) -> int:
     """VP of the Ghoul tokens won; a dead character's tokens are set aside (0)."""
     if dead:
@@ -439,7 +461,9 @@ def victory_points(tokens_won: Sequence[EncounterToken], dead: bool = False) -> 
     total = 0
     for t in tokens_won:
         if t.victory_points is None:
-            raise ValueError(f"Victory Points of a strength-{t.strength} Ghoul token are not given: set them on the token")
+            raise ValueError(
+                f"Victory Points of a strength-{t.strength} Ghoul token are not given: set them on the token"
+            )
         total += t.victory_points
     return total
 
@@ -463,6 +487,7 @@ def game_winners(scores: Mapping[str, int], all_tokens_resolved: bool = False) -
 
 # Value cards range "from 1 to 3" (the 4s are Specialty cards)
 VALUE_CARD_MAX = next(c for c in _catalogue()["cards"] if c["slug"] == "value")["max_value"]
+
 
 def deal_board(
     rng: random.Random,
@@ -494,8 +519,9 @@ def battle_values(cards: Sequence[Card]) -> tuple[int, ...]:
     a value, is refused."""
     values = []
     for card in cards:
-        is_value = card.kind == CardKind.VALUE or (card.kind == CardKind.SPECIALTY
-                                                   and card.second_label == CardKind.VALUE)
+        is_value = card.kind == CardKind.VALUE or (
+            card.kind == CardKind.SPECIALTY and card.second_label == CardKind.VALUE
+        )
         if card.value is None or not is_value:
             raise IllegalPlay(f"{card.name} is not a Value card")
         if card.kind == CardKind.VALUE and card.value > VALUE_CARD_MAX:
@@ -532,8 +558,9 @@ def check_token_move(character: str, token_tile: int, to_tile: int, player_tile:
     if character == MOVES_TOKENS_ON_OWN_TILE or player_tile is None:
         return
     if token_tile == player_tile:
-        raise IllegalPlay("the token being moved cannot be on the tile you occupy (only Lake moves tokens "
-                          "on his own tile)")
+        raise IllegalPlay(
+            "the token being moved cannot be on the tile you occupy (only Lake moves tokens on his own tile)"
+        )
     if to_tile == player_tile:
         raise IllegalPlay("you cannot move the token onto your own tile (only Lake moves tokens onto his tile)")
 
@@ -566,7 +593,7 @@ def moved_token_resolvers(seating: Sequence[str], mover: str, on_square: Sequenc
     if unknown or len(set(on_square)) != len(on_square):
         raise ValueError(f"players on the square must be at the table, each once: {list(on_square)!r}")
     i = list(seating).index(mover)
-    order = tuple(seating[i + 1:]) + tuple(seating[:i]) + (mover,)
+    order = tuple(seating[i + 1 :]) + tuple(seating[:i]) + (mover,)
     here = tuple(p for p in order if p in on_square)
     return here if kind == "hole" else here[:1]
 
@@ -617,10 +644,14 @@ def check_action_card(character: str, turn: TurnSoFar) -> None:
         raise IllegalPlay("your Action this turn was moving an Encounter Token: no Action card as well")
     if turn.action_cards >= action_cards_allowed(character, turn):
         if trades_movement_for_action_cards(character) and not turn.gave_up_movement and not turn.moved:
-            raise IllegalPlay("you have taken your Action this turn: one Action card per turn, two if you give "
-                              "up your movement this turn (your specialty)")
-        raise IllegalPlay(f"you have taken your Action this turn: {turn.action_cards} Action card"
-                          f"{'s' if turn.action_cards != 1 else ''} already played")
+            raise IllegalPlay(
+                "you have taken your Action this turn: one Action card per turn, two if you give "
+                "up your movement this turn (your specialty)"
+            )
+        raise IllegalPlay(
+            f"you have taken your Action this turn: {turn.action_cards} Action card"
+            f"{'s' if turn.action_cards != 1 else ''} already played"
+        )
 
 
 def check_token_move_action(turn: TurnSoFar) -> None:
@@ -642,8 +673,9 @@ def check_give_up_movement(character: str, turn: TurnSoFar, has_piece: bool = Tr
     if turn.moved:
         raise IllegalPlay("you have already moved this turn: there is no movement left to give up")
     if turn.token_moved:
-        raise IllegalPlay("your Action this turn was moving an Encounter Token: two Action cards are no longer "
-                          "possible")
+        raise IllegalPlay(
+            "your Action this turn was moving an Encounter Token: two Action cards are no longer possible"
+        )
 
 
 def check_movement(turn: TurnSoFar) -> None:
@@ -658,14 +690,36 @@ def check_movement(turn: TurnSoFar) -> None:
 
 # What the game waits for (the tracker stores these words)
 TURN_START, TURN, BATTLE, CHALLENGE, RESPONSE, FIRST_AID = (
-    "turn-start", "turn", "battle", "challenge", "response", "first-aid")
+    "turn-start",
+    "turn",
+    "battle",
+    "challenge",
+    "response",
+    "first-aid",
+)
 # an encounter being resolved: the game waits for the player it happened to
 PENDING = (BATTLE, CHALLENGE, RESPONSE, FIRST_AID)
 
 # Every play, by the name the tracker posts
 ACTIONS = (
-    "replenish", "reveal", "fight", "first-aid", "leave-first-aid", "play", "challenge", "decline", "respond",
-    "card", "end-turn", "hole", "debris", "debris-square", "move-token", "enter", "hole-square", "give-up-movement",
+    "replenish",
+    "reveal",
+    "fight",
+    "first-aid",
+    "leave-first-aid",
+    "play",
+    "challenge",
+    "decline",
+    "respond",
+    "card",
+    "end-turn",
+    "hole",
+    "debris",
+    "debris-square",
+    "move-token",
+    "enter",
+    "hole-square",
+    "give-up-movement",
 )
 # entering a square: the reveal of a face-down token, a revealed Hole or Ghoo Gun, Debris or a card's Hole
 ENTERING = ("reveal", "enter", "debris-square", "hole-square")
@@ -717,9 +771,13 @@ class TableState:
     @property
     def turn(self) -> TurnSoFar:
         """The turn's Action and movement (a token move is an Action taken without an Action card)."""
-        return TurnSoFar(action_cards=self.action_cards, token_moved=self.action_taken and not self.action_cards,
-                         # "Any encounter ... ends the player's movement": none left to give up after one
-                         moved=self.moved or self.encountered, gave_up_movement=self.gave_up_movement)
+        return TurnSoFar(
+            action_cards=self.action_cards,
+            token_moved=self.action_taken and not self.action_cards,
+            # "Any encounter ... ends the player's movement": none left to give up after one
+            moved=self.moved or self.encountered,
+            gave_up_movement=self.gave_up_movement,
+        )
 
 
 def _sentence(exc: IllegalPlay) -> NotNow:
@@ -735,11 +793,15 @@ def _my_turn(state: TableState, seat: int, phases: tuple[str, ...]) -> None:
     if state.phase not in phases and waiting_for is not None and waiting_for != seat:
         raise NotNow("Wait for the player on whose square the token was moved to resolve the encounter.")
     if state.phase not in phases:
-        raise NotNow({TURN_START: "Replenish your hand first: it begins the turn.",
-                      BATTLE: "Put down your Value cards against the Ghoul first.",
-                      CHALLENGE: "Wait for the challenge to be offered around the table.",
-                      RESPONSE: "Answer the challenge first.",
-                      FIRST_AID: "Use the First-Aid Kit or leave it first."}.get(state.phase, "Not now."))
+        raise NotNow(
+            {
+                TURN_START: "Replenish your hand first: it begins the turn.",
+                BATTLE: "Put down your Value cards against the Ghoul first.",
+                CHALLENGE: "Wait for the challenge to be offered around the table.",
+                RESPONSE: "Answer the challenge first.",
+                FIRST_AID: "Use the First-Aid Kit or leave it first.",
+            }.get(state.phase, "Not now.")
+        )
 
 
 def _resolving(state: TableState, seat: int, phase: str) -> None:
@@ -754,16 +816,21 @@ def _resolving(state: TableState, seat: int, phase: str) -> None:
 
 def _on_the_board(me: SeatState) -> None:
     if me.dead:
-        raise NotNow("Your character is dead: the playing piece is off the board (you still replenish, "
-                     "play cards and challenge).")
+        raise NotNow(
+            "Your character is dead: the playing piece is off the board (you still replenish, "
+            "play cards and challenge)."
+        )
     if me.in_hole:
         raise NotNow("You are in a Hole until the beginning of your next turn.")
 
 
 def _no_encounter_yet(state: TableState, moving: bool) -> None:
     if state.encountered:
-        raise NotNow("You already had an encounter this turn: it ended your movement." if moving
-                     else "You already had an encounter this turn.")
+        raise NotNow(
+            "You already had an encounter this turn: it ended your movement."
+            if moving
+            else "You already had an encounter this turn."
+        )
 
 
 def _offered(state: TableState, seat: int) -> None:
@@ -797,8 +864,10 @@ def check_card(state: TableState, seat: int, is_action: bool, sets_icv: bool = F
         raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
     if sets_icv:
         if not (state.phase == BATTLE and state.resolver == seat):
-            raise NotNow(f"{name} changes your Initial Combat Value in your own Ghoul battle: play it "
-                         "when the battle begins, before putting down your Value cards.")
+            raise NotNow(
+                f"{name} changes your Initial Combat Value in your own Ghoul battle: play it "
+                "when the battle begins, before putting down your Value cards."
+            )
         if state.icv_card:
             raise NotNow("Your Initial Combat Value is already the Ghoul's strength in this battle.")
     if is_action:
@@ -896,8 +965,12 @@ def legal(state: TableState, seat: int) -> frozenset[str]:
 # The token each play acts on: (face up, still on the board, kinds; None: any) and the refusal otherwise
 TOKEN_CHOICES: dict[str, tuple[bool, tuple[str, ...] | None, str]] = {
     "reveal": (False, None, "That token is already revealed."),
-    "enter": (True, ("hole", "ghoo-gun"), "Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is "
-                                          "battled, a First-Aid Kit used, a face-down token revealed)."),
+    "enter": (
+        True,
+        ("hole", "ghoo-gun"),
+        "Choose a revealed Hole or Ghoo Gun on the board (a revealed Ghoul is "
+        "battled, a First-Aid Kit used, a face-down token revealed).",
+    ),
     "fight": (True, ("ghoul",), "Only a revealed Ghoul still on the board can be battled again."),
     "first-aid": (True, ("first-aid",), "Choose a revealed First-Aid Kit on the board."),
     "move-token": (False, None, "Only an unrevealed Encounter Token on the board can be moved."),
@@ -930,7 +1003,7 @@ def check_parries(both: bool, only_parries: bool, parries: int, challenge_cards:
 
 
 def check_debris_values(cards: int) -> None:
-    """"the number of wounds can be increased by the opponent by playing a Value card along with the Debris
+    """ "the number of wounds can be increased by the opponent by playing a Value card along with the Debris
     Action card": one Value card."""
     if cards > 1:
         raise NotNow("One Value card can be played with the Debris card.")
@@ -943,10 +1016,11 @@ def check_debris_tokens(tokens: int, most: int) -> None:
 
 
 def check_hole_targets(already_in_a_hole: Sequence[str]) -> None:
-    """"Only one Hole token can be placed on a square"."""
+    """ "Only one Hole token can be placed on a square"."""
     if already_in_a_hole:
-        raise NotNow(f"{', '.join(already_in_a_hole)} already in a Hole: only one Hole token can be placed on a "
-                     "square.")
+        raise NotNow(
+            f"{', '.join(already_in_a_hole)} already in a Hole: only one Hole token can be placed on a square."
+        )
 
 
 def check_landing(mover_on_square: bool, player_tile: int | None, to_tile: int) -> None:
@@ -966,21 +1040,22 @@ class RevealChoice:
     tile: int
 
 
-def check_specialty_reveal_choice(character: str, dead: bool, specialty_cards_used: int,
-                                  chosen: Sequence[RevealChoice], distinct: bool = True) -> None:
-    """"Cornealius can reveal a token on his tile every time he uses a Specialty card": at most one per
+def check_specialty_reveal_choice(
+    character: str, dead: bool, specialty_cards_used: int, chosen: Sequence[RevealChoice], distinct: bool = True
+) -> None:
+    """ "Cornealius can reveal a token on his tile every time he uses a Specialty card": at most one per
     Specialty card, all on one tile (his), each face down on the board, each once (GT16)."""
     if not chosen:
         return
     if character != REVEALS_WITH_SPECIALTY:
         raise NotNow("Only Cornealius reveals a token when he uses a Specialty card.")
     if dead:
-        raise NotNow("Cornealius is dead: his playing piece is off the board, so he has no tile to reveal a "
-                     "token on.")
+        raise NotNow("Cornealius is dead: his playing piece is off the board, so he has no tile to reveal a token on.")
     allowed = specialty_reveals(character, specialty_cards_used, has_piece=True)
     if not allowed:
-        raise NotNow("Cornealius reveals a token on his tile when he uses a Specialty card: these cards are "
-                     "not Specialty cards.")
+        raise NotNow(
+            "Cornealius reveals a token on his tile when he uses a Specialty card: these cards are not Specialty cards."
+        )
     if len(chosen) > allowed:
         raise NotNow(f"One token per Specialty card used: at most {allowed} here.")
     if not distinct:

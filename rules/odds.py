@@ -16,14 +16,12 @@ import json
 import math
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
+from catalogue import DATA_DIR
 from rules import ghoul_role
 from rules.cybernekro import engine as cn
 from rules.soylent_ghoul import panic as soylent
-
-from catalogue import DATA_DIR
 
 CATALOGUE_FILE = DATA_DIR / "cybernekro-1.1.3.json"
 
@@ -40,28 +38,82 @@ class OddsRequestError(ValueError):
 # known slugs (the rules text; NPC abilities of chapter four)
 # --------------------------------------------------------------------------
 
-TRAITS = frozenset({
-    "big", "small", "sorcerer", "ambidextrous", "deformed", "long-arms", "extra-limbs", "lobotomised",
-    "multi-headed", "bestial", "demonic", "inspiring", "unpredictable", "jinxed", "darkborn", "one-shotter",
-    "reckless-sprinter", "driven-by-madness", "artificial", "withered", "gifted",
-    # NPCs
-    "npc", "monstrous", "unstoppable", "terrifying", "maddening-terror",
-})
-BODY_MODS = frozenset({
-    "neural-cabling", "mechanical-claw", "jump-augmentation", "extra-organs", "excessive-neural-cabling",
-    "auto-senses", "stim-injectors", "reinforced-body", "augmented-arms", "roly-poly-system",
-})
-GEAR = frozenset({
-    "rope-and-hook", "spot-light", "lantern", "night-vision-goggles", "lockpicks", "cyber-jack", "mind-concealer",
-    "trauma-kit", "gas-mask", "repair-kit", "esoteric-concoction", "extra-ammo", "gas-grenade",
-    "light-armor", "medium-armor", "heavy-armor", "powered-armor", "shield", "tower-shield", "stealth-suit",
-    "hazard-suit",
-})
+TRAITS = frozenset(
+    {
+        "big",
+        "small",
+        "sorcerer",
+        "ambidextrous",
+        "deformed",
+        "long-arms",
+        "extra-limbs",
+        "lobotomised",
+        "multi-headed",
+        "bestial",
+        "demonic",
+        "inspiring",
+        "unpredictable",
+        "jinxed",
+        "darkborn",
+        "one-shotter",
+        "reckless-sprinter",
+        "driven-by-madness",
+        "artificial",
+        "withered",
+        "gifted",
+        # NPCs
+        "npc",
+        "monstrous",
+        "unstoppable",
+        "terrifying",
+        "maddening-terror",
+    }
+)
+BODY_MODS = frozenset(
+    {
+        "neural-cabling",
+        "mechanical-claw",
+        "jump-augmentation",
+        "extra-organs",
+        "excessive-neural-cabling",
+        "auto-senses",
+        "stim-injectors",
+        "reinforced-body",
+        "augmented-arms",
+        "roly-poly-system",
+    }
+)
+GEAR = frozenset(
+    {
+        "rope-and-hook",
+        "spot-light",
+        "lantern",
+        "night-vision-goggles",
+        "lockpicks",
+        "cyber-jack",
+        "mind-concealer",
+        "trauma-kit",
+        "gas-mask",
+        "repair-kit",
+        "esoteric-concoction",
+        "extra-ammo",
+        "gas-grenade",
+        "light-armor",
+        "medium-armor",
+        "heavy-armor",
+        "powered-armor",
+        "shield",
+        "tower-shield",
+        "stealth-suit",
+        "hazard-suit",
+    }
+)
 
 
 # --------------------------------------------------------------------------
 # answer formatting
 # --------------------------------------------------------------------------
+
 
 def format_answer(groups: dict) -> dict:
     """Any nested dict whose leaves are Fractions -> floats, plus the mirrored ``exact`` block."""
@@ -82,6 +134,7 @@ def format_answer(groups: dict) -> dict:
 # --------------------------------------------------------------------------
 # request checking
 # --------------------------------------------------------------------------
+
 
 def _object(obj, where: str, required=(), optional=()) -> dict:
     if not isinstance(obj, dict):
@@ -108,8 +161,13 @@ def _int(obj: dict, key: str, where: str, default=None, low=None, high=None) -> 
             raise OddsRequestError(f"{where}.{key}: expected a whole number, got {value}")
         value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
-        span = (f"from {low} to {high}" if low is not None and high is not None
-                else f"at least {low}" if low is not None else f"at most {high}")
+        span = (
+            f"from {low} to {high}"
+            if low is not None and high is not None
+            else f"at least {low}"
+            if low is not None
+            else f"at most {high}"
+        )
         raise OddsRequestError(f"{where}.{key}: expected a whole number {span}, got {value}")
     return value
 
@@ -138,7 +196,7 @@ def _slugs(obj: dict, key: str, where: str, known: frozenset) -> frozenset:
 
 def _keywords(value, where: str) -> cn.Keywords:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise OddsRequestError(f"{where}: expected a list of keyword strings such as \"Piercing 2\"")
+        raise OddsRequestError(f'{where}: expected a list of keyword strings such as "Piercing 2"')
     try:
         return cn.Keywords.parse(value)
     except ValueError as exc:
@@ -148,6 +206,7 @@ def _keywords(value, where: str) -> cn.Keywords:
 # --------------------------------------------------------------------------
 # weapons
 # --------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=1)
 def _catalogue_weapons() -> dict:
@@ -176,7 +235,7 @@ def _weapon(value, resolver: Callable | None) -> cn.Weapon:
     elif isinstance(value, dict):
         data, from_catalogue = _object(value, where, ("damage", "keywords"), ("range", "slug", "name")), False
     else:
-        raise OddsRequestError("weapon: expected a catalogue slug or {\"damage\", \"range\", \"keywords\"}")
+        raise OddsRequestError('weapon: expected a catalogue slug or {"damage", "range", "keywords"}')
     damage = _int(data, "damage", where, low=0, high=MAX_DICE)
     rng = data.get("range")
     if rng is not None:
@@ -193,6 +252,7 @@ def _weapon(value, resolver: Callable | None) -> cn.Weapon:
 # handlers
 # --------------------------------------------------------------------------
 
+
 def _test(request: dict, _resolver) -> dict:
     _object(request, "request", ("roll", "modifier"), ("jinxed", "card", "reroll_success"))
     modifier = _int(request, "modifier", "request", None, -MAX_ABS_MODIFIER, MAX_ABS_MODIFIER)
@@ -204,8 +264,9 @@ def _test(request: dict, _resolver) -> dict:
         elif isinstance(card, int) and not isinstance(card, bool) and 2 <= abs(card) <= 10:
             pass
         else:
-            raise OddsRequestError('request.card: "ace", "jack-critical", "jack-fumble" or a numbered card '
-                                   "2..10 with its sign (e.g. -3)")
+            raise OddsRequestError(
+                'request.card: "ace", "jack-critical", "jack-fumble" or a numbered card 2..10 with its sign (e.g. -3)'
+            )
     dist = cn.test_distribution(modifier, jinxed, card, _bool(request, "reroll_success", "request"))
     return {o.value: dist[o] for o in cn.Outcome}
 
@@ -223,8 +284,18 @@ def _damage(request: dict, _resolver) -> dict:
 
 ATTACKER_KEYS = ("agility", "discipline", "strength", "traits", "body_mods", "dread")
 TARGET_KEYS = ("toughness", "strength", "armor", "wounds", "prone", "traits", "body_mods", "gear", "dread", "queen")
-SITUATION_BOOLS = ("cover", "long_range", "surrounded", "in_melee", "auto", "over_half_range",
-                   "splash_secondary", "touching_terrain", "stagger_into_obstacle", "tough_it_out")
+SITUATION_BOOLS = (
+    "cover",
+    "long_range",
+    "surrounded",
+    "in_melee",
+    "auto",
+    "over_half_range",
+    "splash_secondary",
+    "touching_terrain",
+    "stagger_into_obstacle",
+    "tough_it_out",
+)
 SITUATION_DEFAULT_TRUE = {"auto", "touching_terrain", "tough_it_out"}
 
 
@@ -232,7 +303,7 @@ def _attack(request: dict, resolver) -> dict:
     _object(request, "request", ("roll", "action", "attacker", "weapon", "target"), ("situation",))
     action = request["action"]
     if action not in ("fight", "shoot"):
-        raise OddsRequestError(f"request.action: \"fight\" or \"shoot\", got {json.dumps(action)}")
+        raise OddsRequestError(f'request.action: "fight" or "shoot", got {json.dumps(action)}')
     a = _object(request["attacker"], "attacker", (), ATTACKER_KEYS)
     attacker = cn.Attacker(
         agility=_int(a, "agility", "attacker", 0, -MAX_ABS_MODIFIER, MAX_ABS_MODIFIER),
@@ -268,8 +339,12 @@ def _attack(request: dict, resolver) -> dict:
         raise OddsRequestError(str(exc)) from None
     to_hit = result.to_hit
     return {
-        "to_hit": {"critical": to_hit[cn.Outcome.CRITICAL], "hit": to_hit[cn.Outcome.SUCCESS],
-                   "miss": to_hit[cn.Outcome.FAILURE], "fumble": to_hit[cn.Outcome.FUMBLE]},
+        "to_hit": {
+            "critical": to_hit[cn.Outcome.CRITICAL],
+            "hit": to_hit[cn.Outcome.SUCCESS],
+            "miss": to_hit[cn.Outcome.FAILURE],
+            "fumble": to_hit[cn.Outcome.FUMBLE],
+        },
         "target": {state.value: result.target[state] for state in cn.TargetState},
         "expected_wounds": result.expected_wounds,
     }
@@ -289,11 +364,13 @@ def _morale(request: dict, _resolver) -> dict:
         _int(request, "dread", "request", low=0, high=cn.MAX_DREAD),
         _int(request, "wounds", "request", 0, 0, cn.MAX_WOUNDS),
         _int(request, "allies_in_los", "request", 0, 0, 50),
-        "jinxed" in traits, "driven-by-madness" in traits, "artificial" in traits, "demonic" in traits,
+        "jinxed" in traits,
+        "driven-by-madness" in traits,
+        "artificial" in traits,
+        "demonic" in traits,
     )
     flees, npc = cn.morale_consequences(left, "lobotomised" in traits)
-    return {**{str(d): p for d, p in left.items()}, "flees": {str(k): p for k, p in flees.items()},
-            "becomes_npc": npc}
+    return {**{str(d): p for d, p in left.items()}, "flees": {str(k): p for k, p in flees.items()}, "becomes_npc": npc}
 
 
 def _panic(request: dict, _resolver) -> dict:
@@ -376,5 +453,6 @@ def _fate_card(card, where: str):
         return card
     if isinstance(card, int) and not isinstance(card, bool) and 2 <= abs(card) <= 10:
         return card
-    raise OddsRequestError(f'{where}: "ace", "jack-critical", "jack-fumble" or a numbered card from -10 to -2 '
-                           f"or 2 to 10 (got {card!r})")
+    raise OddsRequestError(
+        f'{where}: "ace", "jack-critical", "jack-fumble" or a numbered card from -10 to -2 or 2 to 10 (got {card!r})'
+    )

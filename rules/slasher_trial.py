@@ -35,7 +35,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Mapping, Sequence
 
 from catalogue import DATA_DIR
@@ -160,12 +159,18 @@ def action_cost(role: str, action: str) -> int:
 # The grid
 # ---------------------------------------------------------------------------
 
+
 def parse_square(square: str) -> tuple[int, int]:
-    """"A5" -> (row index 0, column 5). Rows A-T top to bottom, columns 1-20 left to right."""
+    """ "A5" -> (row index 0, column 5). Rows A-T top to bottom, columns 1-20 left to right."""
     if not isinstance(square, str) or len(square) < 2:
         raise ValueError(f"not a Square: {square!r}")
     row, col = square[0].upper(), square[1:]
-    if row not in ROW_LETTERS or not (col.isascii() and col.isdigit()) or not 1 <= int(col) <= COLUMNS or col != str(int(col)):
+    if (
+        row not in ROW_LETTERS
+        or not (col.isascii() and col.isdigit())
+        or not 1 <= int(col) <= COLUMNS
+        or col != str(int(col))
+    ):
         raise ValueError(f"not a Square of the Trial Grounds (A1-{ROW_LETTERS[-1]}{COLUMNS}): {square!r}")
     return ROW_LETTERS.index(row), int(col)
 
@@ -204,6 +209,7 @@ def neighbours(square: str, diagonals: bool = True) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------
+
 
 class Status(str, Enum):
     HEALTHY = "Healthy"
@@ -289,16 +295,21 @@ class Trial:
         return sum(1 for g in self.generators or () if self.is_repaired(g))
 
 
-def new_trial(survivor_names: Sequence[str], monster: str = "Monster", diagonals: bool = True,
-              numbers: Numbers = DEFAULT_NUMBERS) -> Trial:
+def new_trial(
+    survivor_names: Sequence[str], monster: str = "Monster", diagonals: bool = True, numbers: Numbers = DEFAULT_NUMBERS
+) -> Trial:
     if len(set(survivor_names)) != len(survivor_names):
         raise ValueError("Survivor names must be unique")
     if monster in survivor_names:
         raise ValueError("a Survivor may not share the Monster's name")
     # "When a Survivor's Health is at or below 0, their Status is immediately set to
     # Dead": a (house-rule) default Health of 0 or less starts the Survivor Dead.
-    return Trial(Monster(monster), tuple(_set_health(Survivor(n), numbers.health) for n in survivor_names),
-                 diagonals=diagonals, numbers=numbers)
+    return Trial(
+        Monster(monster),
+        tuple(_set_health(Survivor(n), numbers.health) for n in survivor_names),
+        diagonals=diagonals,
+        numbers=numbers,
+    )
 
 
 def _with_survivor(trial: Trial, survivor: Survivor) -> Trial:
@@ -306,7 +317,7 @@ def _with_survivor(trial: Trial, survivor: Survivor) -> Trial:
 
 
 def status_at_health(health: int, status):
-    """"When a Survivor's Health is at or below 0, their Status is immediately set to
+    """ "When a Survivor's Health is at or below 0, their Status is immediately set to
     Dead": every Survivor, a blank Status included. ``status`` (a Status, its text or
     None) is kept otherwise."""
     return Status.DEAD if health <= 0 else status
@@ -327,6 +338,7 @@ def _check_square(square: str) -> str:
 # ---------------------------------------------------------------------------
 # Set-up: Locations and Generators
 # ---------------------------------------------------------------------------
+
 
 def set_location(trial: Trial, who: str, square: str) -> Trial:
     """A Participant with a blank Location may set it to an uninhabited Square (free)."""
@@ -362,6 +374,7 @@ def place_generators(trial: Trial, rng: random.Random) -> Trial:
 # ---------------------------------------------------------------------------
 # Survivors
 # ---------------------------------------------------------------------------
+
 
 def set_ready(trial: Trial, name: str) -> Trial:
     if trial.advancing:
@@ -462,8 +475,9 @@ def escape(trial: Trial, name: str, escape_cost: int = 0) -> Trial:
     if s.energy < escape_cost:
         raise IllegalAction(f"escaping costs {escape_cost} Energy, {name} has {s.energy}")
     # Escaping is taking part in the trial: the escapee is in the winner's draw (ST9).
-    return _with_survivor(trial, replace(s, energy=s.energy - escape_cost, status=Status.ESCAPED, location=None,
-                                         participated=True))
+    return _with_survivor(
+        trial, replace(s, energy=s.energy - escape_cost, status=Status.ESCAPED, location=None, participated=True)
+    )
 
 
 SURVIVOR_ACTION_FUNCTIONS = {"move": survivor_move, "repair": repair, "heal": heal, "rescue": rescue}
@@ -491,8 +505,9 @@ def repeat_survivor_action(trial: Trial, name: str, action: str, target: str, ti
         except IllegalAction as exc:
             if times == 1:
                 raise
-            raise IllegalAction(f"{action} {i} of {times} is not allowed: {exc.reason}; "
-                                f"{i - 1} would be (nothing was done)") from None
+            raise IllegalAction(
+                f"{action} {i} of {times} is not allowed: {exc.reason}; {i - 1} would be (nothing was done)"
+            ) from None
         states.append(trial)
     return tuple(states)
 
@@ -513,6 +528,7 @@ def most_repeats(trial: Trial, name: str, action: str, target: str, up_to: int) 
 # ---------------------------------------------------------------------------
 # The Monster and the Advance
 # ---------------------------------------------------------------------------
+
 
 def _monster_pays(trial: Trial, action: str) -> Monster:
     if not trial.advancing:
@@ -624,6 +640,7 @@ def advance(trial: Trial, actions: Sequence[MonsterAction], rng: random.Random) 
 # ---------------------------------------------------------------------------
 # The end
 # ---------------------------------------------------------------------------
+
 
 def _in_game(trial: Trial) -> tuple[Survivor, ...]:
     return tuple(s for s in trial.survivors if s.status is not None)

@@ -56,17 +56,34 @@ def environment() -> dict:
 
 def gunicorn_command(bind: str, workers: int) -> list:
     return [
-        sys.executable, "-m", "gunicorn", "config.wsgi",
-        "--bind", bind,
-        "--workers", str(workers),
-        "--max-requests", str(MAX_REQUESTS),
-        "--max-requests-jitter", str(MAX_REQUESTS_JITTER),
-        "--timeout", "30",
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "config.wsgi",
+        "--bind",
+        bind,
+        "--workers",
+        str(workers),
+        "--max-requests",
+        str(MAX_REQUESTS),
+        "--max-requests-jitter",
+        str(MAX_REQUESTS_JITTER),
+        "--timeout",
+        "30",
     ]
 
 
 def pdf_worker_command() -> list:
-    return [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5", "--max-tasks", str(PDF_WORKER_MAX_TASKS)]
+    return [
+        sys.executable,
+        "manage.py",
+        "db_worker",
+        "--no-reload",
+        "--interval",
+        "0.5",
+        "--max-tasks",
+        str(PDF_WORKER_MAX_TASKS),
+    ]
 
 
 def main() -> int:

@@ -29,8 +29,9 @@ def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses on local networks (private ranges first)."""
     found: list[str] = []
     try:
-        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"],
-                             capture_output=True, text=True, timeout=5).stdout
+        out = subprocess.run(
+            ["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True, timeout=5
+        ).stdout
         found = [line.split()[3].split("/")[0] for line in out.splitlines() if len(line.split()) > 3]
     except (OSError, subprocess.SubprocessError):
         pass
@@ -72,8 +73,9 @@ def main() -> int:
         print("No local network address found: only this machine can reach the app.", file=sys.stderr)
     env = table_environment(dict(os.environ), addresses, args.port)
     print_join_banner(url)
-    return subprocess.call([sys.executable, str(ROOT / "scripts" / "serve.py"), "--bind", f"0.0.0.0:{args.port}"],
-                           cwd=ROOT, env=env)
+    return subprocess.call(
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--bind", f"0.0.0.0:{args.port}"], cwd=ROOT, env=env
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,12 @@ def _fast_password_hashing(settings):
 def _own_cache(settings, tmp_path_factory):
     # The cache as configured (files, shared by workers), but empty for each test: database rows
     # are rolled back between tests and their ids come again, so a cached game version must not.
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                                   "LOCATION": str(tmp_path_factory.mktemp("cache"))}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path_factory.mktemp("cache")),
+        }
+    }
 
 
 @pytest.fixture(autouse=True)

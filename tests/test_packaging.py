@@ -14,14 +14,25 @@ def _tracked(pattern: str) -> set[str]:
 
 
 def test_the_wheel_holds_everything_the_app_serves(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wheel = next(tmp_path.glob("crewbuilder-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
 
     needed = set()
-    for pattern in ("config/*.py", "core/*", "rules/*.py", "catalogue/*", "crewbuilder/*.py", "campaigns/*.py",
-                    "games/*"):
+    for pattern in (
+        "config/*.py",
+        "core/*",
+        "rules/*.py",
+        "catalogue/*",
+        "crewbuilder/*.py",
+        "campaigns/*.py",
+        "games/*",
+    ):
         needed |= {p for p in _tracked(pattern) if not p.endswith((".pyc",))}
     missing = sorted(needed - names)
     assert not missing, missing

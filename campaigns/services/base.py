@@ -10,10 +10,19 @@ from catalogue.loader import snapshot_for_system
 from crewbuilder import crew_edits
 
 
-def log(campaign, actor, kind, summary, *, crew=None, before=None, after=None, reverses=None, game=None) -> HistoryEntry:
+def log(
+    campaign, actor, kind, summary, *, crew=None, before=None, after=None, reverses=None, game=None
+) -> HistoryEntry:
     return HistoryEntry.objects.create(
-        campaign=campaign, campaign_crew=crew, actor=actor, kind=kind, summary=summary[:300],
-        before=before or {}, after=after or {}, reverses=reverses, game=game,
+        campaign=campaign,
+        campaign_crew=crew,
+        actor=actor,
+        kind=kind,
+        summary=summary[:300],
+        before=before or {},
+        after=after or {},
+        reverses=reverses,
+        game=game,
     )
 
 

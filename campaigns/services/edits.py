@@ -34,14 +34,22 @@ def edit_crew(entry: CampaignCrew, actor, *, name=None, notes=None, expected_ver
         return None
     _claim_crew_version(crew, expected_version)
     crew.save(update_fields=["name", "notes", "updated_at"])
-    return _log(entry.campaign, actor, "edit", f"{actor.username} edited the crew “{crew.name}”.", crew=entry,
-                before=before, after=after)
+    return _log(
+        entry.campaign,
+        actor,
+        "edit",
+        f"{actor.username} edited the crew “{crew.name}”.",
+        crew=entry,
+        before=before,
+        after=after,
+    )
 
 
 @_people_errors
 @transaction.atomic
-def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes=None,
-                   expected_version=None) -> HistoryEntry | None:
+def edit_character(
+    entry: CampaignCrew, actor, character_id, *, name=None, notes=None, expected_version=None
+) -> HistoryEntry | None:
     """Rename a character of the campaign crew or change its notes; logged with before and after.
 
     ``expected_version``: as for ``edit_crew``, a stale form raises ``crew_edits.StaleCrew``."""
@@ -61,8 +69,15 @@ def edit_character(entry: CampaignCrew, actor, character_id, *, name=None, notes
         return None
     _claim_crew_version(crew, expected_version)
     character.save(update_fields=["name", "notes"])
-    return _log(entry.campaign, actor, "edit", f"{actor.username} edited {before['name']} of {crew.name}.",
-                crew=entry, before=before, after=after)
+    return _log(
+        entry.campaign,
+        actor,
+        "edit",
+        f"{actor.username} edited {before['name']} of {crew.name}.",
+        crew=entry,
+        before=before,
+        after=after,
+    )
 
 
 def _claim_crew_version(crew: Crew, expected_version) -> None:

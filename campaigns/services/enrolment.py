@@ -58,15 +58,30 @@ def enrol(campaign, user, crew: Crew) -> CampaignCrew | EnrolmentRequest:
     full, report = _enrolment_report(crew)
     _check_legal(report)
     if needs_approval(report) and not user_is_organiser(user, campaign):
-        findings = [{"code": a["code"], "character": a.get("character"), "message": a.get("message", ""),
-                     "note": a.get("note", "")} for a in report.get("accepted", [])]
+        findings = [
+            {
+                "code": a["code"],
+                "character": a.get("character"),
+                "message": a.get("message", ""),
+                "note": a.get("note", ""),
+            }
+            for a in report.get("accepted", [])
+        ]
         request = EnrolmentRequest.objects.create(
-            campaign=campaign, player=user, crew=crew, crew_version=crew.version, points=report["points"],
+            campaign=campaign,
+            player=user,
+            crew=crew,
+            crew_version=crew.version,
+            points=report["points"],
             findings=findings,
         )
-        _log(campaign, user, "enrol-requested",
-             f"{user.username} asked to enrol “{crew.name}”, legal with house rules: waiting for the organiser.",
-             after={"crew": crew.name, "points": report["points"], "house_rules": findings})
+        _log(
+            campaign,
+            user,
+            "enrol-requested",
+            f"{user.username} asked to enrol “{crew.name}”, legal with house rules: waiting for the organiser.",
+            after={"crew": crew.name, "points": report["points"], "house_rules": findings},
+        )
         return request
     return _enrol_copy(campaign, user, full, report, actor=user)
 
@@ -78,9 +93,15 @@ def _enrol_copy(campaign, player, full: Crew, report: dict, *, actor) -> Campaig
     entry = CampaignCrew.objects.create(campaign=campaign, player=player, crew=copy, source_crew=full)
     after = {"points": report["points"], "characters": len(report["characters"])}
     if report.get("accepted"):
-        after["house_rules"] = [f'{a["code"]}: {a.get("note", "")}' for a in report["accepted"]]
-    _log(campaign, actor, "enrolled", f"“{full.name}” of {player.username} enrolled ({report['points']} points).",
-         crew=entry, after=after)
+        after["house_rules"] = [f"{a['code']}: {a.get('note', '')}" for a in report["accepted"]]
+    _log(
+        campaign,
+        actor,
+        "enrolled",
+        f"“{full.name}” of {player.username} enrolled ({report['points']} points).",
+        crew=entry,
+        after=after,
+    )
     return entry
 
 
@@ -99,18 +120,29 @@ def approve_enrolment(request: EnrolmentRequest, actor) -> CampaignCrew:
     campaign, player = request.campaign, request.player
     crew = Crew.objects.select_for_update().get(pk=request.crew_id)
     if crew.version != request.crew_version:
-        raise CampaignError("The crew changed since it was submitted: refuse this request and let the player enrol it again.")
+        raise CampaignError(
+            "The crew changed since it was submitted: refuse this request and let the player enrol it again."
+        )
     _check_can_enrol(campaign, player, crew)
     full, report = _enrolment_report(crew)
     _check_legal(report)
     entry = _enrol_copy(campaign, player, full, report, actor=actor)
     request.status, request.decided_by, request.decided_at, request.entry = (
-        EnrolmentRequest.APPROVED, actor, timezone.now(), entry)
+        EnrolmentRequest.APPROVED,
+        actor,
+        timezone.now(),
+        entry,
+    )
     request.save(update_fields=["status", "decided_by", "decided_at", "entry"])
-    _log(campaign, actor, "enrol-approved",
-         f"{actor.username} accepted the house rules of “{crew.name}” ({player.username}).", crew=entry,
-         before={"request": EnrolmentRequest.PENDING}, after={"request": EnrolmentRequest.APPROVED,
-                                                             "house_rules": request.findings})
+    _log(
+        campaign,
+        actor,
+        "enrol-approved",
+        f"{actor.username} accepted the house rules of “{crew.name}” ({player.username}).",
+        crew=entry,
+        before={"request": EnrolmentRequest.PENDING},
+        after={"request": EnrolmentRequest.APPROVED, "house_rules": request.findings},
+    )
     return entry
 
 
@@ -120,10 +152,19 @@ def refuse_enrolment(request: EnrolmentRequest, actor, reason: str = "") -> Enro
     request = _locked_request(request, actor)
     reason = crew_edits._clean_text(reason, "Reason", 300, required=False)
     request.status, request.decided_by, request.decided_at, request.reason = (
-        EnrolmentRequest.REFUSED, actor, timezone.now(), reason)
+        EnrolmentRequest.REFUSED,
+        actor,
+        timezone.now(),
+        reason,
+    )
     request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-    _log(request.campaign, actor, "enrol-refused",
-         f"{actor.username} refused “{request.crew.name}” ({request.player.username})"
-         + (f": {reason}" if reason else "."),
-         before={"request": EnrolmentRequest.PENDING}, after={"request": EnrolmentRequest.REFUSED, "reason": reason})
+    _log(
+        request.campaign,
+        actor,
+        "enrol-refused",
+        f"{actor.username} refused “{request.crew.name}” ({request.player.username})"
+        + (f": {reason}" if reason else "."),
+        before={"request": EnrolmentRequest.PENDING},
+        after={"request": EnrolmentRequest.REFUSED, "reason": reason},
+    )
     return request

@@ -47,8 +47,18 @@ def record_game(campaign, actor, *, submission_key: str = "", **details) -> Game
 
 
 @transaction.atomic
-def _record_game(campaign, actor, *, played_on, scenario, complication="", participants, winner=None, is_draw=False,
-                 submission_key="") -> Game:
+def _record_game(
+    campaign,
+    actor,
+    *,
+    played_on,
+    scenario,
+    complication="",
+    participants,
+    winner=None,
+    is_draw=False,
+    submission_key="",
+) -> Game:
     """participants: [{"crew": CampaignCrew, "treasure": int, "casualties": [...], "effects": [...]}]."""
     check_user_is_member(actor, campaign, "Only members record games.")
     if len(participants) < 2:
@@ -59,16 +69,38 @@ def _record_game(campaign, actor, *, played_on, scenario, complication="", parti
     if winner is not None and winner not in crews:
         raise CampaignError("The winner must be one of the crews that played.")
     game = Game.objects.create(
-        campaign=campaign, played_on=played_on, scenario=scenario, complication=complication,
-        winner=None if is_draw else winner, is_draw=is_draw, recorded_by=actor, submission_key=submission_key,
+        campaign=campaign,
+        played_on=played_on,
+        scenario=scenario,
+        complication=complication,
+        winner=None if is_draw else winner,
+        is_draw=is_draw,
+        recorded_by=actor,
+        submission_key=submission_key,
     )
     for p in participants:
-        GameCrew.objects.create(game=game, campaign_crew=p["crew"], treasure=p.get("treasure", 0),
-                                casualties=p.get("casualties", []), effects=p.get("effects", []))
+        GameCrew.objects.create(
+            game=game,
+            campaign_crew=p["crew"],
+            treasure=p.get("treasure", 0),
+            casualties=p.get("casualties", []),
+            effects=p.get("effects", []),
+        )
     result = "a draw" if is_draw else (f"won by {winner.crew.name}" if winner else "no result")
-    _log(campaign, actor, "game-recorded", f"{actor.username} recorded {scenario} on {played_on}: {result}. Waiting for confirmation.",
-         after={"game": Game.PENDING, "scenario": scenario, "complication": complication, "result": result,
-                "crews": [c.crew.name for c in crews]}, game=game)
+    _log(
+        campaign,
+        actor,
+        "game-recorded",
+        f"{actor.username} recorded {scenario} on {played_on}: {result}. Waiting for confirmation.",
+        after={
+            "game": Game.PENDING,
+            "scenario": scenario,
+            "complication": complication,
+            "result": result,
+            "crews": [c.crew.name for c in crews],
+        },
+        game=game,
+    )
     return game
 
 
@@ -84,7 +116,9 @@ def confirm_game(game: Game, actor, game_crew: GameCrew | None = None, for_every
             return False
         parts = list(game.participants.select_related("campaign_crew__crew"))
         organiser = user_is_organiser(actor, game.campaign)
-        own = [p for p in parts if p.campaign_crew.player_id == actor.pk and (game_crew is None or p.pk == game_crew.pk)]
+        own = [
+            p for p in parts if p.campaign_crew.player_id == actor.pk and (game_crew is None or p.pk == game_crew.pk)
+        ]
         targets = parts if organiser and (for_everyone or not own) else own
         if not targets:
             raise CampaignError("You have no crew in this game to confirm for.")
@@ -109,15 +143,23 @@ def withdraw_game(game: Game, actor, reason: str = "") -> Game:
         game = Game.objects.select_for_update().get(pk=game.pk)
         check_user_can_withdraw_game(actor, game)
         if game.status != Game.PENDING:
-            raise CampaignError("Only a game still waiting for confirmation can be withdrawn; "
-                                "the organiser reverses a counted game from the history instead.")
+            raise CampaignError(
+                "Only a game still waiting for confirmation can be withdrawn; "
+                "the organiser reverses a counted game from the history instead."
+            )
         game.status = Game.WITHDRAWN
         game.save(update_fields=["status"])
         reason = " ".join((reason or "").split())[:200]
-        _log(game.campaign, actor, "game-withdrawn",
-             f"{actor.username} withdrew {game.scenario} on {game.played_on} before it counted"
-             + (f": {reason}" if reason else "."),
-             before={"game": Game.PENDING}, after={"game": Game.WITHDRAWN, "reason": reason}, game=game)
+        _log(
+            game.campaign,
+            actor,
+            "game-withdrawn",
+            f"{actor.username} withdrew {game.scenario} on {game.played_on} before it counted"
+            + (f": {reason}" if reason else "."),
+            before={"game": Game.PENDING},
+            after={"game": Game.WITHDRAWN, "reason": reason},
+            game=game,
+        )
         return game
 
 
@@ -128,15 +170,30 @@ def _apply_game(game: Game, parts: list[GameCrew], actor) -> None:
         if part.treasure:
             before = CampaignCrew.objects.select_for_update().get(pk=entry.pk).treasury
             CampaignCrew.objects.filter(pk=entry.pk).update(treasury=before + part.treasure)
-            _log(campaign, actor, "treasure", f"{entry.crew.name} carried off {count_noun(part.treasure, 'Treasure Token')}.",
-                 crew=entry, before={"treasury": before}, after={"treasury": before + part.treasure}, game=game)
+            _log(
+                campaign,
+                actor,
+                "treasure",
+                f"{entry.crew.name} carried off {count_noun(part.treasure, 'Treasure Token')}.",
+                crew=entry,
+                before={"treasury": before},
+                after={"treasury": before + part.treasure},
+                game=game,
+            )
         for effect in part.effects:
             _apply_effect(campaign, actor, entry, effect, game)
         for casualty in part.casualties:
             if casualty.get("outcome") == "dead":
                 _bury(campaign, actor, entry, casualty, game)
-    _log(campaign, actor, "game-counted", f"The result of {game.scenario} on {game.played_on} now counts.",
-         before={"game": Game.PENDING}, after={"game": Game.APPLIED}, game=game)
+    _log(
+        campaign,
+        actor,
+        "game-counted",
+        f"The result of {game.scenario} on {game.played_on} now counts.",
+        before={"game": Game.PENDING},
+        after={"game": Game.APPLIED},
+        game=game,
+    )
 
 
 def _character_state(character: Character) -> dict:
@@ -154,15 +211,25 @@ def _apply_effect(campaign, actor, entry, effect, game=None) -> None:
     line = f"{effect.get('table_name', 'Effect')}: {effect.get('text', '')}".strip()
     character.notes = (character.notes + "\n" + line).strip()
     character.save()
-    _log(campaign, actor, "effect", f"{character.name} ({entry.crew.name}): {line}", crew=entry,
-         before={"character": character.pk, **before},
-         after={"character": character.pk, **_character_state(character), "line": line}, game=game)
+    _log(
+        campaign,
+        actor,
+        "effect",
+        f"{character.name} ({entry.crew.name}): {line}",
+        crew=entry,
+        before={"character": character.pk, **before},
+        after={"character": character.pk, **_character_state(character), "line": line},
+        game=game,
+    )
 
 
 def _character_rows(character: Character) -> dict:
     """Everything needed to put a character back exactly as it was (same id, same rows)."""
     return {
-        "id": character.pk, "name": character.name, "position": character.position, "notes": character.notes,
+        "id": character.pk,
+        "name": character.name,
+        "position": character.position,
+        "notes": character.notes,
         "attributes": {a: getattr(character, a) for a in ATTRIBUTES},
         "traits": [{"trait": t.trait_id, "choices": t.choices, "position": t.position} for t in character.traits.all()],
         "body_mods": [{"body_mod": m.body_mod_id, "position": m.position} for m in character.body_mods.all()],
@@ -180,6 +247,13 @@ def _bury(campaign, actor, entry, casualty, game) -> None:
     memorial = Memorial.objects.create(campaign_crew=entry, name=character.name, snapshot=snapshot, game=game)
     character_id = character.pk  # delete() clears it
     character.delete()
-    _log(campaign, actor, "death", f"{character.name} of {entry.crew.name} died.", crew=entry,
-         before={"character": character_id, "roster": "on the roster", "snapshot": snapshot, "rows": rows},
-         after={"character": character_id, "roster": "dead (in memoriam)", "memorial": memorial.pk}, game=game)
+    _log(
+        campaign,
+        actor,
+        "death",
+        f"{character.name} of {entry.crew.name} died.",
+        crew=entry,
+        before={"character": character_id, "roster": "on the roster", "snapshot": snapshot, "rows": rows},
+        after={"character": character_id, "roster": "dead (in memoriam)", "memorial": memorial.pk},
+        game=game,
+    )

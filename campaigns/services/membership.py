@@ -17,15 +17,29 @@ from crewbuilder import crew_edits
 
 @_people_errors
 @transaction.atomic
-def create_campaign(organiser, *, name, system, description="", house_rules="", starting_budget=150, treasure_value=None,
-                    submission_key=""):
+def create_campaign(
+    organiser,
+    *,
+    name,
+    system,
+    description="",
+    house_rules="",
+    starting_budget=150,
+    treasure_value=None,
+    submission_key="",
+):
     idempotency.claim(organiser, submission_key)  # a double click starts one campaign
     name = crew_edits._clean_text(name, "Campaign name", 100, required=True)
     description = crew_edits._clean_text(description, "Description", CAMPAIGN_TEXT_MAX, required=False)
     house_rules = crew_edits._clean_text(house_rules, "House rules", CAMPAIGN_TEXT_MAX, required=False)
     campaign = Campaign.objects.create(
-        name=name, system=system, organiser=organiser, description=description, house_rules=house_rules,
-        starting_budget=starting_budget, treasure_value=treasure_value,
+        name=name,
+        system=system,
+        organiser=organiser,
+        description=description,
+        house_rules=house_rules,
+        starting_budget=starting_budget,
+        treasure_value=treasure_value,
     )
     _log(campaign, organiser, "campaign-created", f"{organiser.username} started the campaign “{name}”.")
     return campaign
@@ -57,6 +71,10 @@ def respond(campaign, user, accept: bool) -> Membership:
     membership.status = Membership.ACCEPTED if accept else Membership.DECLINED
     membership.responded_at = timezone.now()
     membership.save()
-    _log(campaign, user, "joined" if accept else "declined",
-         f"{user.username} {'joined' if accept else 'declined the invitation'}.")
+    _log(
+        campaign,
+        user,
+        "joined" if accept else "declined",
+        f"{user.username} {'joined' if accept else 'declined the invitation'}.",
+    )
     return membership

@@ -34,9 +34,16 @@ def _character_id(entry: HistoryEntry) -> int | None:
 
 def _later_on_character(entry: HistoryEntry, character_id, kinds=_CHARACTER_KINDS, skip=()) -> HistoryEntry | None:
     """The first later, still standing entry about the same character (one of ``kinds``)."""
-    later = HistoryEntry.objects.filter(
-        campaign_crew_id=entry.campaign_crew_id, pk__gt=entry.pk, kind__in=kinds, undone_by__isnull=True,
-    ).exclude(pk__in=[e.pk for e in skip]).order_by("pk")
+    later = (
+        HistoryEntry.objects.filter(
+            campaign_crew_id=entry.campaign_crew_id,
+            pk__gt=entry.pk,
+            kind__in=kinds,
+            undone_by__isnull=True,
+        )
+        .exclude(pk__in=[e.pk for e in skip])
+        .order_by("pk")
+    )
     return next((e for e in later if _character_id(e) == character_id), None)
 
 
@@ -60,13 +67,16 @@ def _change_treasury(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
 
 def _change_budget(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
     crew = Crew.objects.select_for_update().get(pk=crew_entry.crew_id)
-    Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + change, version=crew.version + 1,
-                                           updated_at=timezone.now())
+    Crew.objects.filter(pk=crew.pk).update(
+        budget=crew.budget + change, version=crew.version + 1, updated_at=timezone.now()
+    )
     return crew.budget, crew.budget + change
 
 
 def _living(entry: HistoryEntry, character_id, skip=()) -> Character:
-    character = Character.objects.select_for_update().filter(pk=character_id, crew_id=entry.campaign_crew.crew_id).first()
+    character = (
+        Character.objects.select_for_update().filter(pk=character_id, crew_id=entry.campaign_crew.crew_id).first()
+    )
     if character is None:
         death = _later_on_character(entry, character_id, kinds={"death"}, skip=skip)
         if death is not None:
@@ -91,18 +101,22 @@ def _undo_purchase(entry, skip):
     crew_edits.remove_gear(entry.campaign_crew.crew, {"character": character.pk, "row": gear.pk})
     was_t, now_t = _change_treasury(entry.campaign_crew, tokens)
     was_b, now_b = _change_budget(entry.campaign_crew, -cost)
-    return ({"treasury": was_t, "budget": was_b, "item": entry.after.get("item")},
-            {"treasury": now_t, "budget": now_b, "item": "refunded"})
+    return (
+        {"treasury": was_t, "budget": was_b, "item": entry.after.get("item")},
+        {"treasury": now_t, "budget": now_b, "item": "refunded"},
+    )
 
 
 def _undo_effect(entry, skip):
     character = _living(entry, entry.before.get("character"), skip)
     before = _character_state(character)
     for attribute in ATTRIBUTES:
-        setattr(character, attribute, getattr(character, attribute) - (entry.after[attribute] - entry.before[attribute]))
+        setattr(
+            character, attribute, getattr(character, attribute) - (entry.after[attribute] - entry.before[attribute])
+        )
     line = entry.after.get("line")
     if line is None:  # entries written before the line was kept: it is what the effect appended
-        line = entry.after["notes"][len(entry.before["notes"]):].strip()
+        line = entry.after["notes"][len(entry.before["notes"]) :].strip()
     lines = character.notes.split("\n")
     if line in lines:
         del lines[len(lines) - 1 - lines[::-1].index(line)]
@@ -118,18 +132,32 @@ def _undo_death(entry, skip):
     crew = Crew.objects.select_for_update().get(pk=entry.campaign_crew.crew_id)
     if Character.objects.filter(pk=rows["id"]).exists():
         raise CampaignError("Cannot reverse this: the character is already on a roster.")
-    character = Character.objects.create(pk=rows["id"], crew=crew, name=rows["name"], position=rows["position"],
-                                         notes=rows["notes"], **rows["attributes"])
-    CharacterTrait.objects.bulk_create(CharacterTrait(character=character, trait_id=t["trait"], choices=t["choices"],
-                                                      position=t["position"]) for t in rows["traits"])
-    CharacterBodyMod.objects.bulk_create(CharacterBodyMod(character=character, body_mod_id=m["body_mod"],
-                                                          position=m["position"]) for m in rows["body_mods"])
-    CharacterGear.objects.bulk_create(CharacterGear(character=character, item_id=g["item"], copies=g["copies"],
-                                                    position=g["position"]) for g in rows["gear"])
+    character = Character.objects.create(
+        pk=rows["id"],
+        crew=crew,
+        name=rows["name"],
+        position=rows["position"],
+        notes=rows["notes"],
+        **rows["attributes"],
+    )
+    CharacterTrait.objects.bulk_create(
+        CharacterTrait(character=character, trait_id=t["trait"], choices=t["choices"], position=t["position"])
+        for t in rows["traits"]
+    )
+    CharacterBodyMod.objects.bulk_create(
+        CharacterBodyMod(character=character, body_mod_id=m["body_mod"], position=m["position"])
+        for m in rows["body_mods"]
+    )
+    CharacterGear.objects.bulk_create(
+        CharacterGear(character=character, item_id=g["item"], copies=g["copies"], position=g["position"])
+        for g in rows["gear"]
+    )
     Crew.objects.filter(pk=crew.pk).update(version=crew.version + 1, updated_at=timezone.now())
     Memorial.objects.filter(pk=entry.after.get("memorial")).update(returned_at=timezone.now())
-    return ({"character": character.pk, "roster": "dead (in memoriam)"},
-            {"character": character.pk, "roster": "back on the roster"})
+    return (
+        {"character": character.pk, "roster": "dead (in memoriam)"},
+        {"character": character.pk, "roster": "back on the roster"},
+    )
 
 
 def _undo_hire(entry, skip):
@@ -146,8 +174,10 @@ def _undo_hire(entry, skip):
     character.delete()
     was_t, now_t = _change_treasury(entry.campaign_crew, tokens)
     was_b, now_b = _change_budget(entry.campaign_crew, -cost)
-    return ({"treasury": was_t, "budget": was_b, "roster": name},
-            {"treasury": now_t, "budget": now_b, "roster": f"{name} left, cost refunded"})
+    return (
+        {"treasury": was_t, "budget": was_b, "roster": name},
+        {"treasury": now_t, "budget": now_b, "roster": f"{name} left, cost refunded"},
+    )
 
 
 def _undo_edit(entry, skip):
@@ -158,8 +188,9 @@ def _undo_edit(entry, skip):
         target = _living(entry, entry.after.get("character"), skip)
     current = {f: getattr(target, f) for f in fields}
     if current != {f: entry.after[f] for f in fields}:
-        later = HistoryEntry.objects.filter(campaign_crew_id=entry.campaign_crew_id, pk__gt=entry.pk, kind="edit",
-                                            undone_by__isnull=True).order_by("pk")
+        later = HistoryEntry.objects.filter(
+            campaign_crew_id=entry.campaign_crew_id, pk__gt=entry.pk, kind="edit", undone_by__isnull=True
+        ).order_by("pk")
         key = "crew" if "crew" in entry.after else "character"
         dependent = next((e for e in later if e.after.get(key) == entry.after[key]), None)
         if dependent is not None:
@@ -179,8 +210,11 @@ def _undo_game(entry, skip):
     game = Game.objects.select_for_update().get(pk=entry.game_id)
     if game.status != Game.APPLIED:
         raise CampaignError("That game does not count at the moment.")
-    steps = list(HistoryEntry.objects.select_for_update().filter(game=game, kind__in={"treasure", "effect", "death"},
-                                                                 undone_by__isnull=True).order_by("-pk"))
+    steps = list(
+        HistoryEntry.objects.select_for_update()
+        .filter(game=game, kind__in={"treasure", "effect", "death"}, undone_by__isnull=True)
+        .order_by("-pk")
+    )
     done = []
     for step in steps:
         # Later steps of this same game are being undone too (newest first), so they do not block.
@@ -188,13 +222,19 @@ def _undo_game(entry, skip):
         done.append({"entry": step.pk, "what": step.summary, "before": before, "after": after})
     game.status = Game.REVERSED
     game.save(update_fields=["status"])
-    return ({"game": Game.APPLIED, "steps": [d["what"] for d in done]},
-            {"game": Game.REVERSED, "steps": [f"undone: {d['what']}" for d in done]}), steps
+    return (
+        {"game": Game.APPLIED, "steps": [d["what"] for d in done]},
+        {"game": Game.REVERSED, "steps": [f"undone: {d['what']}" for d in done]},
+    ), steps
 
 
 UNDO = {
-    "treasure": _undo_treasure, "purchase": _undo_purchase, "effect": _undo_effect, "death": _undo_death,
-    "hire": _undo_hire, "edit": _undo_edit,
+    "treasure": _undo_treasure,
+    "purchase": _undo_purchase,
+    "effect": _undo_effect,
+    "death": _undo_death,
+    "hire": _undo_hire,
+    "edit": _undo_edit,
 }
 
 
@@ -214,7 +254,16 @@ def reverse_entry(entry: HistoryEntry, actor) -> HistoryEntry:
         undone += steps
     else:
         before, after = UNDO[entry.kind](entry, ())
-    reversal = _log(campaign, actor, "reversal", f"{actor.username} reversed: {entry.summary}",
-                    crew=entry.campaign_crew, before=before, after=after, reverses=entry, game=entry.game)
+    reversal = _log(
+        campaign,
+        actor,
+        "reversal",
+        f"{actor.username} reversed: {entry.summary}",
+        crew=entry.campaign_crew,
+        before=before,
+        after=after,
+        reverses=entry,
+        game=entry.game,
+    )
     HistoryEntry.objects.filter(pk__in=[e.pk for e in undone]).update(undone_by=reversal)
     return reversal

@@ -28,29 +28,54 @@ def create_scenario(campaign, actor, *, name, text="", draws_complication=False,
         card = None
     else:
         card = crew_edits._parse_int(card, "Card", 1, 13)
-    if Scenario.objects.filter(system=campaign.system, name__iexact=name).exists() or \
-            campaign.scenarios.filter(name__iexact=name).exists():
+    if (
+        Scenario.objects.filter(system=campaign.system, name__iexact=name).exists()
+        or campaign.scenarios.filter(name__iexact=name).exists()
+    ):
         raise CampaignError(f"There is already a scenario called “{name}”.")
     taken = campaign.scenarios.filter(card=card).first() if card else None
     if taken is not None:
         raise CampaignError(f"The {CampaignScenario.RANKS[card - 1]} already gives “{taken.name}”.")
-    scenario = CampaignScenario.objects.create(campaign=campaign, name=name, text=text,
-                                               draws_complication=bool(draws_complication), card=card)
+    scenario = CampaignScenario.objects.create(
+        campaign=campaign, name=name, text=text, draws_complication=bool(draws_complication), card=card
+    )
     where = f" on the {scenario.card_label}" if card else ""
-    _log(campaign, actor, "scenario-created", f"{actor.username} added the campaign scenario “{name}”{where}.",
-         after={"name": name, "card": scenario.card_label or "–", "draws_complication": scenario.draws_complication})
+    _log(
+        campaign,
+        actor,
+        "scenario-created",
+        f"{actor.username} added the campaign scenario “{name}”{where}.",
+        after={"name": name, "card": scenario.card_label or "–", "draws_complication": scenario.draws_complication},
+    )
     return scenario
 
 
 def scenario_choices(campaign) -> list[dict]:
     """Every scenario a game may name: the rules' (from the catalogue), then the campaign's."""
-    rules = [{"key": f"rules:{s.slug}", "name": s.name, "text": s.text, "draws_complication": s.draws_complication,
-              "source": "rules", "environment_effects": bool((s.effects or {}).get("environment_effects")),
-              "card": None}
-             for s in Scenario.objects.filter(system=campaign.system)]
-    own = [{"key": f"campaign:{s.pk}", "name": s.name, "text": s.text, "draws_complication": s.draws_complication,
-            "source": "campaign", "environment_effects": False, "card": s.card}
-           for s in campaign.scenarios.all()]
+    rules = [
+        {
+            "key": f"rules:{s.slug}",
+            "name": s.name,
+            "text": s.text,
+            "draws_complication": s.draws_complication,
+            "source": "rules",
+            "environment_effects": bool((s.effects or {}).get("environment_effects")),
+            "card": None,
+        }
+        for s in Scenario.objects.filter(system=campaign.system)
+    ]
+    own = [
+        {
+            "key": f"campaign:{s.pk}",
+            "name": s.name,
+            "text": s.text,
+            "draws_complication": s.draws_complication,
+            "source": "campaign",
+            "environment_effects": False,
+            "card": s.card,
+        }
+        for s in campaign.scenarios.all()
+    ]
     return rules + own
 
 
@@ -79,13 +104,25 @@ def generate_scenario(campaign, *, method: str = "deck", seed: int | None = None
     complication_card = complication = None
     if scenario is None or scenario["draws_complication"]:
         complication_card = scenario_rules.draw(rng, method)
-        entries = [{"number": c.number, "name": c.name, "text": c.text}
-                   for c in Complication.objects.filter(system=campaign.system)]
+        entries = [
+            {"number": c.number, "name": c.name, "text": c.text}
+            for c in Complication.objects.filter(system=campaign.system)
+        ]
         complication = scenario_rules.complication_for(complication_card.number, entries)
     rounds = []
     if scenario is None or scenario["environment_effects"]:
-        effects = [{"number": e.number, "name": e.name, "text": e.text}
-                   for e in EnvironmentEffect.objects.filter(system=campaign.system)]
+        effects = [
+            {"number": e.number, "name": e.name, "text": e.text}
+            for e in EnvironmentEffect.objects.filter(system=campaign.system)
+        ]
         rounds = [(n + 1, scenario_rules.environment_effect(rng.randint(1, 6), effects)) for n in range(6)]
-    return {"seed": seed, "method": method, "pick": pick, "card": card, "scenario": scenario,
-            "complication_card": complication_card, "complication": complication, "rounds": rounds}
+    return {
+        "seed": seed,
+        "method": method,
+        "pick": pick,
+        "card": card,
+        "scenario": scenario,
+        "complication_card": complication_card,
+        "complication": complication,
+        "rounds": rounds,
+    }

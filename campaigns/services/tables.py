@@ -54,8 +54,12 @@ def create_table(campaign, actor, *, kind, name, die, rows_text) -> RollTable:
         raise CampaignError(str(exc)) from None
     missing = uncovered(die, [(r["low"], r["high"]) for r in rows])
     if missing:
-        raise CampaignError(f"No row covers {', '.join(map(str, missing[:8]))}: every result of {die.upper()} needs a row.")
-    table = RollTable.objects.create(campaign=campaign, kind=kind, name=name.strip()[:100], die=die.strip().upper(), rows=rows)
+        raise CampaignError(
+            f"No row covers {', '.join(map(str, missing[:8]))}: every result of {die.upper()} needs a row."
+        )
+    table = RollTable.objects.create(
+        campaign=campaign, kind=kind, name=name.strip()[:100], die=die.strip().upper(), rows=rows
+    )
     _log(campaign, actor, "table-created", f"{actor.username} defined the {kind} table “{table.name}” ({table.die}).")
     return table
 

@@ -43,7 +43,9 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
         raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
     tokens = _tokens_for(item.cost, campaign)
     if tokens > entry.treasury:
-        raise CampaignError(f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
+        raise CampaignError(
+            f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
+        )
     before = {"treasury": entry.treasury, "budget": crew.budget}
     crew_edits.add_gear(crew, {"character": character_id, "slug": slug})
     crew.budget += item.cost
@@ -51,9 +53,22 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
     crew.save(update_fields=["budget", "version", "updated_at"])
     entry.treasury -= tokens
     entry.save(update_fields=["treasury"])
-    _log(campaign, actor, "purchase", f"{crew.name} bought {item.name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
-         before=before, after={"treasury": entry.treasury, "budget": crew.budget, "item": slug,
-                               "character": int(character_id), "tokens": tokens, "cost": item.cost})
+    _log(
+        campaign,
+        actor,
+        "purchase",
+        f"{crew.name} bought {item.name} for {count_noun(tokens, 'Treasure Token')}.",
+        crew=entry,
+        before=before,
+        after={
+            "treasury": entry.treasury,
+            "budget": crew.budget,
+            "item": slug,
+            "character": int(character_id),
+            "tokens": tokens,
+            "cost": item.cost,
+        },
+    )
 
 
 @transaction.atomic
@@ -67,7 +82,9 @@ def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, s
     cost = catalogue.rules.get("character_base_cost", 15)
     tokens = _tokens_for(cost, campaign)
     if tokens > entry.treasury:
-        raise CampaignError(f"A new character costs {cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}.")
+        raise CampaignError(
+            f"A new character costs {cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
+        )
     name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
     values = {a: crew_edits._parse_int(attributes.get(a, 0), a.capitalize(), -2, 3) for a in ATTRIBUTES}
     trial = crew_to_data(crew)
@@ -83,7 +100,20 @@ def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, s
     Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + cost, version=crew.version + 1)
     entry.treasury -= tokens
     entry.save(update_fields=["treasury"])
-    _log(campaign, actor, "hire", f"{crew.name} hired {name} for {count_noun(tokens, 'Treasure Token')}.", crew=entry,
-         before=before, after={"treasury": entry.treasury, "budget": crew.budget + cost, "character": character.pk,
-                               "roster": f"{name} hired", "tokens": tokens, "cost": cost})
+    _log(
+        campaign,
+        actor,
+        "hire",
+        f"{crew.name} hired {name} for {count_noun(tokens, 'Treasure Token')}.",
+        crew=entry,
+        before=before,
+        after={
+            "treasury": entry.treasury,
+            "budget": crew.budget + cost,
+            "character": character.pk,
+            "roster": f"{name} hired",
+            "tokens": tokens,
+            "cost": cost,
+        },
+    )
     return character

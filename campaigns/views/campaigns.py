@@ -14,17 +14,28 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import history_text, idempotency, services
-from campaigns.notices import awaiting_confirmation
 from campaigns.forms import (
-    CampaignForm, CrewEditForm, EnrolForm, EnrolmentDecisionForm, InviteForm, RespondForm, ScenarioForm, TableForm,
+    CampaignForm,
+    CrewEditForm,
+    EnrolForm,
+    EnrolmentDecisionForm,
+    InviteForm,
+    RespondForm,
+    ScenarioForm,
+    TableForm,
 )
-from campaigns.permissions import check_user_is_organiser_or_404, get_campaign_for_user, user_is_member, user_is_organiser
 from campaigns.models import Campaign, CampaignCrew, EnrolmentRequest, Game, HistoryEntry, Membership, Memorial
+from campaigns.notices import awaiting_confirmation
+from campaigns.permissions import (
+    check_user_is_organiser_or_404,
+    get_campaign_for_user,
+    user_is_member,
+    user_is_organiser,
+)
 from core.pdf import render_pdf
 from core.pdf_views import paper_for, pdf_response
 from crewbuilder import crew_edits, crew_service
 from crewbuilder.models import CharacterGear, Crew, GameSystem
-
 
 HISTORY_PER_PAGE = 50
 
@@ -47,8 +58,9 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         fields = dict(form.cleaned_data)
         token = fields.pop("submission")
         try:
-            campaign = services.create_campaign(request.user, system=system, **fields,
-                                                submission_key=idempotency.token_key(request.user.pk, token))
+            campaign = services.create_campaign(
+                request.user, system=system, **fields, submission_key=idempotency.token_key(request.user.pk, token)
+            )
         except idempotency.AlreadySubmitted:
             messages.info(request, "Already started: the form was sent twice, and one campaign was created.")
             return redirect("campaign-list")
@@ -59,10 +71,17 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             return redirect(campaign)
     campaigns = Campaign.objects.for_member(request.user).select_related("organiser")
     invitations = Membership.objects.invitations_for(request.user)
-    return render(request, "campaigns/campaign_list.html",
-                  {"campaigns": campaigns, "invitations": invitations, "form": form,
-                   "submission": idempotency.token_for_form(form["submission"].value())},
-                  status=422 if form.errors else 200)
+    return render(
+        request,
+        "campaigns/campaign_list.html",
+        {
+            "campaigns": campaigns,
+            "invitations": invitations,
+            "form": form,
+            "submission": idempotency.token_for_form(form["submission"].value()),
+        },
+        status=422 if form.errors else 200,
+    )
 
 
 def standings(campaign: Campaign) -> list[dict]:
@@ -103,15 +122,19 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         mine = next((c for c in crews if c.player_id == request.user.pk), None)
         # The organiser decides every pending request; a player sees their own latest one.
         requests = EnrolmentRequest.objects.filter(campaign=campaign).select_related("crew", "player", "decided_by")
-        requests = list(requests.pending() if organiser
-                        else requests.filter(player=request.user).order_by("-created_at", "-pk")[:1])
+        requests = list(
+            requests.pending() if organiser else requests.filter(player=request.user).order_by("-created_at", "-pk")[:1]
+        )
         my_request = next((r for r in requests if r.player_id == request.user.pk), None)
         waiting = my_request is not None and my_request.status == EnrolmentRequest.PENDING
         context.update(
             standings=crews,
             my_entry=mine,
-            my_crews=Crew.objects.filter(owner=request.user, system=campaign.system).exclude(campaign_entry__isnull=False)
-            if mine is None and not waiting else [],
+            my_crews=Crew.objects.filter(owner=request.user, system=campaign.system).exclude(
+                campaign_entry__isnull=False
+            )
+            if mine is None and not waiting
+            else [],
             enrolment_requests=[r for r in requests if r.status == EnrolmentRequest.PENDING] if organiser else [],
             my_request=my_request,
             games=list(campaign.games.select_related("winner__crew")[:10]),
@@ -169,8 +192,9 @@ def campaign_enrol(request: HttpRequest, pk: int) -> HttpResponse:
     except services.CampaignError as exc:
         return _fail(request, exc, campaign)
     if isinstance(result, EnrolmentRequest):
-        messages.info(request, f"“{crew.name}” is legal only with house rules: it joins once the organiser "
-                               "accepts them.")
+        messages.info(
+            request, f"“{crew.name}” is legal only with house rules: it joins once the organiser accepts them."
+        )
     else:
         messages.success(request, f"“{crew.name}” is enrolled (as a campaign copy: your original stays as it is).")
     return redirect(campaign)
@@ -182,8 +206,9 @@ def enrolment_decide(request: HttpRequest, pk: int, request_id: int) -> HttpResp
     """The organiser approves or refuses a crew that is legal only with house rules."""
     campaign = get_campaign_for_user(request.user, pk)
     check_user_is_organiser_or_404(request.user, campaign)
-    enrolment = get_object_or_404(EnrolmentRequest.objects.select_related("crew", "player"), pk=request_id,
-                                  campaign=campaign)
+    enrolment = get_object_or_404(
+        EnrolmentRequest.objects.select_related("crew", "player"), pk=request_id, campaign=campaign
+    )
     form = EnrolmentDecisionForm(request.POST)
     if not form.is_valid():
         return _fail(request, _form_problems(form), campaign)
@@ -222,8 +247,14 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
     try:
-        services.create_table(campaign, request.user, kind=form.cleaned_data["kind"], name=form.cleaned_data["name"],
-                              die=form.cleaned_data["die"], rows_text=form.cleaned_data["rows"])
+        services.create_table(
+            campaign,
+            request.user,
+            kind=form.cleaned_data["kind"],
+            name=form.cleaned_data["name"],
+            die=form.cleaned_data["die"],
+            rows_text=form.cleaned_data["rows"],
+        )
     except services.CampaignError as exc:
         return _fail(request, exc, campaign)
     messages.success(request, "Table saved.")
@@ -234,17 +265,20 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def campaign_history(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk)
-    entries = (
-        HistoryEntry.objects.filter(campaign=campaign)
-        .select_related("actor", "campaign_crew__crew", "undone_by")
-    )
+    entries = HistoryEntry.objects.filter(campaign=campaign).select_related("actor", "campaign_crew__crew", "undone_by")
     # A page at a time, newest first: a long campaign's history stays a light page (issue 17, finding 8).
     page = Paginator(entries, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "campaigns/history.html", {
-        "campaign": campaign, "page": page,
-        "entries": history_text.describe(page.object_list, services.catalogue_for(campaign)),
-        "organiser": user_is_organiser(request.user, campaign), "reversible": services.REVERSIBLE,
-    })
+    return render(
+        request,
+        "campaigns/history.html",
+        {
+            "campaign": campaign,
+            "page": page,
+            "entries": history_text.describe(page.object_list, services.catalogue_for(campaign)),
+            "organiser": user_is_organiser(request.user, campaign),
+            "reversible": services.REVERSIBLE,
+        },
+    )
 
 
 @login_required
@@ -261,15 +295,28 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     sent = form.cleaned_data
     try:
         if sent["character"]:
-            done = services.edit_character(entry, request.user, sent["character"], name=sent["name"],
-                                           notes=sent["notes"], expected_version=sent["version"])
+            done = services.edit_character(
+                entry,
+                request.user,
+                sent["character"],
+                name=sent["name"],
+                notes=sent["notes"],
+                expected_version=sent["version"],
+            )
         else:
-            done = services.edit_crew(entry, request.user, name=sent["name"], notes=sent["notes"],
-                                      expected_version=sent["version"])
+            done = services.edit_crew(
+                entry, request.user, name=sent["name"], notes=sent["notes"], expected_version=sent["version"]
+            )
     except crew_edits.StaleCrew:
-        return render(request, "campaigns/crew_conflict.html", {
-            "campaign": campaign, "submitted": {"name": sent["name"] or "", "notes": sent["notes"] or ""},
-        }, status=409)
+        return render(
+            request,
+            "campaigns/crew_conflict.html",
+            {
+                "campaign": campaign,
+                "submitted": {"name": sent["name"] or "", "notes": sent["notes"] or ""},
+            },
+            status=409,
+        )
     except (services.CampaignError, ValueError) as exc:
         messages.error(request, str(exc))
     else:
@@ -304,12 +351,20 @@ def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     for entry in crews:
         crew = Crew.objects.with_everything().get(pk=entry.crew_id)
         report = crew_service.report_for(crew)
-        rosters.append({"crew": crew, "report": report, "characters": [
-            {**ch, "notes": model.notes, "gear": model.gear_text()}
-            for model, ch in zip(crew.characters.all(), report["characters"])
-        ]})
+        rosters.append(
+            {
+                "crew": crew,
+                "report": report,
+                "characters": [
+                    {**ch, "notes": model.notes, "gear": model.gear_text()}
+                    for model, ch in zip(crew.characters.all(), report["characters"])
+                ],
+            }
+        )
     context = {
-        "campaign": campaign, "standings": crews, "rosters": rosters,
+        "campaign": campaign,
+        "standings": crews,
+        "rosters": rosters,
         "games": list(campaign.games.select_related("winner__crew")),
         "memorial": [m for c in crews for m in c.memorial.all()],
     }

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from battles.record import campaign_prefill
 from campaigns import idempotency, services
 from campaigns.forms import (
     OUTCOMES,
@@ -19,7 +20,6 @@ from campaigns.forms import (
     WithdrawGameForm,
 )
 from campaigns.models import CampaignCrew, Game
-from battles.record import campaign_prefill
 from campaigns.permissions import get_campaign_for_user, user_can_withdraw_game, user_is_organiser
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Complication, Item
@@ -33,21 +33,30 @@ def _roll_effects(participants: list[dict]) -> list[dict]:
         effects = []
         for character, table in part["table_rolls"]:
             roll = services.roll_on_table(table)
-            effects.append({
-                "character": character.pk, "name": character.name, "table": table.pk, "table_name": table.name,
-                "text": roll.row["text"], "attributes": roll.row.get("attributes", {}),
-                "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result},
-            })
-        rolled.append({"crew": part["crew"], "treasure": part["treasure"], "casualties": part["casualties"],
-                       "effects": effects})
+            effects.append(
+                {
+                    "character": character.pk,
+                    "name": character.name,
+                    "table": table.pk,
+                    "table_name": table.name,
+                    "text": roll.row["text"],
+                    "attributes": roll.row.get("attributes", {}),
+                    "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result},
+                }
+            )
+        rolled.append(
+            {"crew": part["crew"], "treasure": part["treasure"], "casualties": part["casualties"], "effects": effects}
+        )
     return rolled
 
 
 def _draw_for_chosen(campaign, form: ScenarioDrawForm, scenarios, problems) -> dict | None:
     sent = form.cleaned_data
     if sent["scenario_other"].strip():
-        problems.append("Drawing a Complication works for the scenarios listed; for your own scenario, "
-                        "choose its Complication (or none) below.")
+        problems.append(
+            "Drawing a Complication works for the scenarios listed; for your own scenario, "
+            "choose its Complication (or none) below."
+        )
         return None
     key = next((s["key"] for s in scenarios if s["name"] == sent["scenario"]), None)
     if key is None:
@@ -66,8 +75,12 @@ def _generated(campaign, request: HttpRequest, problems: list) -> dict | None:
         problems.extend(form.errors["seed"])
         return None
     try:
-        return services.generate_scenario(campaign, method=form.cleaned_data["generate"],
-                                          seed=form.cleaned_data["seed"], pick=form.cleaned_data["pick"])
+        return services.generate_scenario(
+            campaign,
+            method=form.cleaned_data["generate"],
+            seed=form.cleaned_data["seed"],
+            pick=form.cleaned_data["pick"],
+        )
     except services.CampaignError as exc:
         problems.append(str(exc))
         return None
@@ -112,8 +125,9 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     generated = _generated(campaign, request, problems)
     draw = ScenarioDrawForm(request.POST or None)
     prefill = battle_prefill(request, campaign)
-    form = GameRecordForm(request.POST or None, crews=crews, tables=tables,
-                          initial=game_form_initial(request, campaign, crews, prefill))
+    form = GameRecordForm(
+        request.POST or None, crews=crews, tables=tables, initial=game_form_initial(request, campaign, crews, prefill)
+    )
     if request.method == "POST" and draw.is_valid() and draw.cleaned_data["draw"]:
         # The form's one scenario picker also draws the agreed scenario's Complication:
         # nothing is recorded, the form comes back as it was sent.
@@ -124,33 +138,51 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
         sent = form.cleaned_data
         try:
             game = services.record_game(
-                campaign, request.user, played_on=sent["played_on"], scenario=sent["scenario"],
-                complication=sent["complication"], participants=_roll_effects(sent["participants"]),
-                winner=sent["winner"], is_draw=sent["is_draw"],
+                campaign,
+                request.user,
+                played_on=sent["played_on"],
+                scenario=sent["scenario"],
+                complication=sent["complication"],
+                participants=_roll_effects(sent["participants"]),
+                winner=sent["winner"],
+                is_draw=sent["is_draw"],
                 submission_key=idempotency.submission_key(request.user.pk, sent["submission"], form.content()),
             )
         except services.CampaignError as exc:
             problems.append(str(exc))
         else:
             if getattr(game, "repeated", False):
-                messages.info(request, "This game was already recorded (the form was sent twice): "
-                                       "here it is, recorded once.")
+                messages.info(
+                    request, "This game was already recorded (the form was sent twice): here it is, recorded once."
+                )
             else:
                 messages.success(request, "Game recorded. It counts once every player in it has confirmed.")
             return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
     shown = form.shown()
     _keep_shown(crews, shown)
-    return render(request, "campaigns/game_form.html", {
-        "campaign": campaign, "crews": crews, "tables": tables, "scenarios": scenarios,
-        "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
-        "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
-        "complications": complications, "outcomes": OUTCOMES, "problems": problems,
-        "today": form.default_initial()["played_on"], "post": shown, "generated": generated,
-        "submission": idempotency.token_for_form(form["submission"].value()),
-        "chosen_scenario": shown.get("scenario") or (generated["scenario"]["name"]
-                                                      if generated and generated["scenario"] else ""),
-        "prefill": prefill,
-    }, status=422 if problems else 200)
+    return render(
+        request,
+        "campaigns/game_form.html",
+        {
+            "campaign": campaign,
+            "crews": crews,
+            "tables": tables,
+            "scenarios": scenarios,
+            "rules_scenarios": [c for c in scenarios if c["source"] == "rules"],
+            "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
+            "complications": complications,
+            "outcomes": OUTCOMES,
+            "problems": problems,
+            "today": form.default_initial()["played_on"],
+            "post": shown,
+            "generated": generated,
+            "submission": idempotency.token_for_form(form["submission"].value()),
+            "chosen_scenario": shown.get("scenario")
+            or (generated["scenario"]["name"] if generated and generated["scenario"] else ""),
+            "prefill": prefill,
+        },
+        status=422 if problems else 200,
+    )
 
 
 @login_required
@@ -159,12 +191,18 @@ def game_detail(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk)
     game = get_object_or_404(Game.objects.select_related("winner__crew", "recorded_by"), pk=game_id, campaign=campaign)
     parts = list(game.participants.select_related("campaign_crew__crew", "campaign_crew__player", "confirmed_by"))
-    return render(request, "campaigns/game_detail.html", {
-        "campaign": campaign, "game": game, "parts": parts,
-        "organiser": user_is_organiser(request.user, campaign),
-        "can_confirm": any(p.campaign_crew.player_id == request.user.pk and p.confirmed_at is None for p in parts),
-        "can_withdraw": game.status == Game.PENDING and user_can_withdraw_game(request.user, game),
-    })
+    return render(
+        request,
+        "campaigns/game_detail.html",
+        {
+            "campaign": campaign,
+            "game": game,
+            "parts": parts,
+            "organiser": user_is_organiser(request.user, campaign),
+            "can_confirm": any(p.campaign_crew.player_id == request.user.pk and p.confirmed_at is None for p in parts),
+            "can_withdraw": game.status == Game.PENDING and user_can_withdraw_game(request.user, game),
+        },
+    )
 
 
 @login_required
@@ -179,7 +217,9 @@ def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     except services.CampaignError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "Confirmed. The result now counts." if counted else "Confirmed. Waiting for the other players.")
+        messages.success(
+            request, "Confirmed. The result now counts." if counted else "Confirmed. Waiting for the other players."
+        )
     return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
 
 
@@ -213,8 +253,9 @@ def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
         key = idempotency.token_key(request.user.pk, sent["submission"])
         try:
             if sent["hire"]:
-                hired = services.hire_character(entry, request.user, sent["name"], form.attributes(),
-                                                submission_key=key)
+                hired = services.hire_character(
+                    entry, request.user, sent["name"], form.attributes(), submission_key=key
+                )
                 messages.success(request, f"{hired.name} joins the crew.")
             else:
                 services.buy_gear(entry, request.user, sent["character"], sent["item"], submission_key=key)
@@ -225,8 +266,15 @@ def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(exc))
         return redirect("campaign-shop", pk=campaign.pk)
     items = Item.objects.filter(system=campaign.system, purchasable=True).order_by("category", "position")
-    return render(request, "campaigns/shop.html", {
-        "campaign": campaign, "entry": entry, "characters": list(entry.crew.characters.all()), "items": items,
-        "submission": idempotency.new_token(),
-        "attributes": list(ATTRIBUTE_LABELS.items()),
-    })
+    return render(
+        request,
+        "campaigns/shop.html",
+        {
+            "campaign": campaign,
+            "entry": entry,
+            "characters": list(entry.crew.characters.all()),
+            "items": items,
+            "submission": idempotency.new_token(),
+            "attributes": list(ATTRIBUTE_LABELS.items()),
+        },
+    )

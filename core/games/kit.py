@@ -97,6 +97,7 @@ def current_version(label: str, pk: int, load_version: Callable[[int], int | Non
 
 # --- poll tokens: the session, as far as a poll needs it, without a query ------------------------
 
+
 def _poll_signature(label: str, pk: int, user_id: str, session_key: str) -> str:
     # Django's signing HMAC (SECRET_KEY, salted), in lowercase hex: no upper-case letters that could
     # read like a token code on the page
@@ -150,13 +151,16 @@ def unchanged() -> HttpResponse:
 def answers_unchanged_polls(label: str, load_version: Callable[[int], int | None]):
     """Put in front of a game view (outside ``login_required``): an unchanged poll is answered
     here; everything else, a poll without a valid token included, goes to the view and its checks."""
+
     def decorate(view):
         @wraps(view)
         def wrapper(request: HttpRequest, pk: int, *args, **kwargs):
             if unchanged_poll(request, label, pk, load_version):
                 return unchanged()
             return view(request, pk, *args, **kwargs)
+
         return wrapper
+
     return decorate
 
 
@@ -193,9 +197,12 @@ def run_move(move: Callable[[], object]) -> Outcome:
     return Outcome("", 200)
 
 
-def act_and_redraw(request: HttpRequest, move: Callable[[], object],
-                   redraw: Callable[[str, int], HttpResponse],
-                   after_plain_post: Callable[[str], HttpResponse]) -> HttpResponse:
+def act_and_redraw(
+    request: HttpRequest,
+    move: Callable[[], object],
+    redraw: Callable[[str, int], HttpResponse],
+    after_plain_post: Callable[[str], HttpResponse],
+) -> HttpResponse:
     """The act view of every tracker: an htmx POST gets the board redrawn (with the
     refusal and its status); a plain form POST gets ``after_plain_post(error)``."""
     outcome = run_move(move)
@@ -221,7 +228,7 @@ def latest_events(events: QuerySet, count: int | None = None) -> tuple[list, boo
     """The newest ``count`` (``BOARD_EVENTS``) entries of a game's log, newest first, and whether there
     are older ones, in one query: a board never carries the whole log."""
     count = count or BOARD_EVENTS
-    rows = list(events.order_by("-number")[:count + 1])
+    rows = list(events.order_by("-number")[: count + 1])
     return rows[:count], len(rows) > count
 
 

@@ -14,8 +14,8 @@ from .catalogue import (
     Trait,
 )
 from .crews import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
-from .throttle import ThrottleHit
 from .dice import StoredRoll
+from .throttle import ThrottleHit
 
 __all__ = [
     "User",

@@ -120,7 +120,6 @@ class CatalogueEntry(models.Model):
         return self.ENTRY_COLUMNS
 
 
-
 class Trait(CatalogueEntry):
     class Meta(CatalogueEntry.Meta):
         pass

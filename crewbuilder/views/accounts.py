@@ -30,8 +30,10 @@ class ThrottledPasswordReset(PasswordResetView):
     """
 
     def form_valid(self, form):
-        limits = ((throttle.RESET_PER_CLIENT, throttle.client_ip(self.request)),
-                  (throttle.RESET_PER_EMAIL, form.cleaned_data["email"]))
+        limits = (
+            (throttle.RESET_PER_CLIENT, throttle.client_ip(self.request)),
+            (throttle.RESET_PER_EMAIL, form.cleaned_data["email"]),
+        )
         for limit, value in limits:
             if not throttle.allow(limit, value):
                 form.add_error(None, throttle.refusal(limit, "password-reset e-mails"))

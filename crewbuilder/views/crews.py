@@ -53,6 +53,7 @@ def _other_game_url(crew: Crew, token: str | None = None) -> str | None:
 
 def _redirect_other_games(view):
     """Send a request about another game's crew to that game's pages."""
+
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
@@ -65,8 +66,11 @@ def _redirect_other_games(view):
 
 def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> Crew:
     """The signed-in user's crew, or 404 (also for other users' crews)."""
-    queryset = (Crew.objects.with_everything().select_related("campaign_entry__campaign") if full
-                else Crew.objects.select_related("system", "campaign_entry"))
+    queryset = (
+        Crew.objects.with_everything().select_related("campaign_entry__campaign")
+        if full
+        else Crew.objects.select_related("system", "campaign_entry")
+    )
     crew = get_object_or_404(queryset, pk=pk, owner=request.user)
     url = _other_game_url(crew)
     if url:
@@ -76,8 +80,9 @@ def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> 
 
 def _get_editor_crew(request: HttpRequest, pk: int) -> Crew:
     """As ``_get_crew_for_user(full=True)``, with the characters from the cache while the crew's version holds."""
-    crew = get_object_or_404(Crew.objects.select_related("system", "owner", "campaign_entry__campaign"),
-                             pk=pk, owner=request.user)
+    crew = get_object_or_404(
+        Crew.objects.select_related("system", "owner", "campaign_entry__campaign"), pk=pk, owner=request.user
+    )
     url = _other_game_url(crew)
     if url:
         raise _OtherGame(url)
@@ -102,11 +107,21 @@ def _get_shared_crew(token: str) -> Crew:
 def crew_list(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "").strip()[:100]
     page = crew_service.list_page(request.user, search, request.GET.get("page") or 1)
-    other_games = [{"title": g.crew_list.title, "template": g.crew_list.template, "rows": g.crew_list.rows(request.user)}
-                   for g in registry.games() if g.crew_list is not None]
-    return render(request, "crewbuilder/crew_list.html", {
-        "rows": page.rows, "page": page, "search": search, "other_games": other_games,
-    })
+    other_games = [
+        {"title": g.crew_list.title, "template": g.crew_list.template, "rows": g.crew_list.rows(request.user)}
+        for g in registry.games()
+        if g.crew_list is not None
+    ]
+    return render(
+        request,
+        "crewbuilder/crew_list.html",
+        {
+            "rows": page.rows,
+            "page": page,
+            "search": search,
+            "other_games": other_games,
+        },
+    )
 
 
 @login_required
@@ -127,7 +142,9 @@ def crew_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Crew “{crew.name}” created. Add 3 to 7 characters.")
             return redirect("crew-edit", pk=crew.pk)
     return render(
-        request, "crewbuilder/crew_create.html", {"systems": systems, "error": error, "name": name},
+        request,
+        "crewbuilder/crew_create.html",
+        {"systems": systems, "error": error, "name": name},
         status=422 if error else 200,
     )
 
@@ -147,9 +164,7 @@ def crew_import(request: HttpRequest) -> HttpResponse:
             if crew is not None:
                 messages.success(request, f"Imported “{crew.name}”.")
                 return redirect("crew-edit", pk=crew.pk)
-    return render(
-        request, "crewbuilder/crew_import.html", {"problems": problems}, status=422 if problems else 200
-    )
+    return render(request, "crewbuilder/crew_import.html", {"problems": problems}, status=422 if problems else 200)
 
 
 # --- the editor --------------------------------------------------------------
@@ -188,8 +203,11 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
     def draw(csrf_token):
         editor_cache.load_characters(crew)
-        return render_to_string("crewbuilder/crew_edit.html#editor",
-                                _editor_context(request, crew, open_character, csrf_token=csrf_token), request)
+        return render_to_string(
+            "crewbuilder/crew_edit.html#editor",
+            _editor_context(request, crew, open_character, csrf_token=csrf_token),
+            request,
+        )
 
     editor_html = mark_safe(editor_cache.rendered(request, crew, f"editor:{open_character}", draw))
     if request.htmx:
@@ -220,8 +238,12 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
                 response["HX-Redirect"] = reverse("crew-detail", args=[pk])
                 return vary_on_htmx(response)
             return redirect("crew-detail", pk=pk)
-        rejected = {"action": action, "message": str(exc), "values": request.POST.dict(),
-                    "character": request.POST.get("character", "")}
+        rejected = {
+            "action": action,
+            "message": str(exc),
+            "values": request.POST.dict(),
+            "character": request.POST.get("character", ""),
+        }
         template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
         context = _editor_context(request, fresh, _open_after(request, action=action), rejected=rejected)
         return vary_on_htmx(render(request, template, context, status=422))
@@ -252,14 +274,18 @@ def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
             response["HX-Redirect"] = reverse("crew-detail", args=[pk])
             return vary_on_htmx(response)
         return vary_on_htmx(redirect(url))
+
     def draw(csrf_token):
         editor_cache.load_characters(crew)
         context = _editor_context(request, crew, character_id, csrf_token=csrf_token)
         ch = next((ch for ch in context["view"]["characters"] if ch["model"].pk == character_id), None)
         if ch is None:
             raise Http404
-        return render_to_string("crewbuilder/_character_body.html",
-                                {**context, "ch": ch, "c": ch["model"], "version": crew.version}, request)
+        return render_to_string(
+            "crewbuilder/_character_body.html",
+            {**context, "ch": ch, "c": ch["model"], "version": crew.version},
+            request,
+        )
 
     return vary_on_htmx(HttpResponse(editor_cache.rendered(request, crew, f"card:{character_id}", draw)))
 
@@ -281,8 +307,11 @@ def _character_update(request: HttpRequest, context: dict, character_id) -> Http
     edited = next((ch for ch in context["view"]["characters"] if str(ch["model"].pk) == str(character_id)), None)
     if edited is None:
         return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
-    response = render(request, "crewbuilder/_character_update.html",
-                      {**context, "ch": edited, "edited": edited["model"].pk, "open_character": str(edited["model"].pk)})
+    response = render(
+        request,
+        "crewbuilder/_character_update.html",
+        {**context, "ch": edited, "edited": edited["model"].pk, "open_character": str(edited["model"].pk)},
+    )
     response["HX-Retarget"] = f"#character-{edited['model'].pk}"
     response["HX-Reswap"] = "outerHTML"
     return vary_on_htmx(response)
@@ -319,7 +348,17 @@ def crew_picker(request: HttpRequest, pk: int, character_id: int, kind: str) -> 
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
-    return render(request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "owner_view": True, "campaign_entry": _campaign_entry(crew), **_pdf_links(crew)})
+    return render(
+        request,
+        "crewbuilder/crew_detail.html",
+        {
+            "crew": crew,
+            "view": crew_service.crew_view(crew, glossary=True),
+            "owner_view": True,
+            "campaign_entry": _campaign_entry(crew),
+            **_pdf_links(crew),
+        },
+    )
 
 
 @require_GET
@@ -330,7 +369,9 @@ def crew_shared(request: HttpRequest, token: str) -> HttpResponse:
     seen = [t for t in request.session.get("seen_shares", []) if t != token]
     request.session["seen_shares"] = ([token] + seen)[:20]
     response = render(
-        request, "crewbuilder/crew_detail.html", {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "shared": True, **_pdf_links(crew, token)}
+        request,
+        "crewbuilder/crew_detail.html",
+        {"crew": crew, "view": crew_service.crew_view(crew, glossary=True), "shared": True, **_pdf_links(crew, token)},
     )
     response["X-Robots-Tag"] = "noindex"
     response["Referrer-Policy"] = "no-referrer"

@@ -19,9 +19,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import resolve, reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.htmx import vary_on_htmx
 from crewbuilder import dice_links, dice_service
 from crewbuilder.models import StoredRoll
-from core.htmx import vary_on_htmx
 from rules import OddsRequestError, odds, rolls
 from rules.cybernekro import engine as cn
 from rules.follow_ups import after_attack
@@ -35,13 +35,18 @@ def _bars(dist: dict, labels: dict | None = None) -> list[dict]:
     out = []
     for key, value in dist.items():
         p = Fraction(value)
-        out.append({"key": key, "label": labels.get(key, key), "p": float(p), "pct": f"{100 * float(p):.1f}",
-                    "exact": str(p)})
+        out.append(
+            {"key": key, "label": labels.get(key, key), "p": float(p), "pct": f"{100 * float(p):.1f}", "exact": str(p)}
+        )
     return out
 
 
-TO_HIT_KEYS = {cn.Outcome.CRITICAL: "critical", cn.Outcome.SUCCESS: "hit", cn.Outcome.FAILURE: "miss",
-               cn.Outcome.FUMBLE: "fumble"}
+TO_HIT_KEYS = {
+    cn.Outcome.CRITICAL: "critical",
+    cn.Outcome.SUCCESS: "hit",
+    cn.Outcome.FAILURE: "miss",
+    cn.Outcome.FUMBLE: "fumble",
+}
 TO_HIT_LABELS = {"critical": "Critical hit", "hit": "Hit", "miss": "Miss", "fumble": "Fumble"}
 TARGET_LABELS = {state.value: label for state, label in rolls.STATE_LABELS.items()}
 
@@ -53,19 +58,33 @@ def _percent(p) -> str:
 def _attack_context(request: HttpRequest) -> dict:
     params = request.GET
     search = params.get("crews_q", "").strip()[:100]
-    characters = dice_service.visible_characters(request.user, request.session.get("seen_shares", []), search,
-                                                 (params.get("attacker", ""), params.get("target", "")))
+    characters = dice_service.visible_characters(
+        request.user,
+        request.session.get("seen_shares", []),
+        search,
+        (params.get("attacker", ""), params.get("target", "")),
+    )
     npc_list = dice_service.npcs()
     attacker = dice_service.attacker_side(params, characters)
     target = dice_service.target_side(params, characters, npc_list)
     inputs, errors = dice_service.build_inputs(params, attacker, target)
-    context = {"characters": characters, "npcs": npc_list, "attacker": attacker, "target": target,
-               "params": params, "complications": dice_service.COMPLICATION_CHOICES, "crews_q": search,
-               "dice_crews": dice_service.DICE_CREWS, "fate_cards": FATE_CARDS,
-               "chosen_complications": params.getlist("complication"), "errors": errors,
-               "pickers": _pickers(attacker, target), "show_all_weapons": params.get("all_weapons") == "1",
-               "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
-               "target_fields": _stat_fields(target, TARGET_FIELDS)}
+    context = {
+        "characters": characters,
+        "npcs": npc_list,
+        "attacker": attacker,
+        "target": target,
+        "params": params,
+        "complications": dice_service.COMPLICATION_CHOICES,
+        "crews_q": search,
+        "dice_crews": dice_service.DICE_CREWS,
+        "fate_cards": FATE_CARDS,
+        "chosen_complications": params.getlist("complication"),
+        "errors": errors,
+        "pickers": _pickers(attacker, target),
+        "show_all_weapons": params.get("all_weapons") == "1",
+        "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
+        "target_fields": _stat_fields(target, TARGET_FIELDS),
+    }
     if inputs:
         if target.typed:
             target.label = dice_service.typed_target_label(inputs.target)
@@ -84,7 +103,11 @@ def _attack_context(request: HttpRequest) -> dict:
     return context
 
 
-ATTACKER_FIELDS = (("a_agility", "Agility", -9, 9), ("a_discipline", "Discipline", -9, 9), ("a_strength", "Strength", -9, 9))
+ATTACKER_FIELDS = (
+    ("a_agility", "Agility", -9, 9),
+    ("a_discipline", "Discipline", -9, 9),
+    ("a_strength", "Strength", -9, 9),
+)
 TARGET_FIELDS = (("t_toughness", "Toughness", -9, 9), ("t_strength", "Strength", -9, 9), ("t_armor", "Armor", 0, 9))
 
 
@@ -94,8 +117,17 @@ def _stat_fields(side, fields) -> list[dict]:
     for name, label, low, high in fields:
         value = side.stats.get(name, "")
         own = side.overrides.get(name)
-        out.append({"name": name, "label": label, "value": 0 if value in ("", None) else value, "min": low,
-                    "max": high, "changed": own is not None, "own": own})
+        out.append(
+            {
+                "name": name,
+                "label": label,
+                "value": 0 if value in ("", None) else value,
+                "min": low,
+                "max": high,
+                "changed": own is not None,
+                "own": own,
+            }
+        )
     return out
 
 
@@ -103,22 +135,28 @@ def _pickers(attacker, target) -> list[dict]:
     """The trait, body-mod and gear pickers of both sides: names to tick, the side's own ticked."""
     options = dice_service.picker_options()
     out = []
-    for side, field_name, label, kind in ((attacker, "a_traits", "Traits", "traits"),
-                                          (attacker, "a_body_mods", "Body-mods", "body_mods"),
-                                          (target, "t_traits", "Traits", "traits"),
-                                          (target, "t_body_mods", "Body-mods", "body_mods"),
-                                          (target, "t_gear", "Gear", "gear")):
+    for side, field_name, label, kind in (
+        (attacker, "a_traits", "Traits", "traits"),
+        (attacker, "a_body_mods", "Body-mods", "body_mods"),
+        (target, "t_traits", "Traits", "traits"),
+        (target, "t_body_mods", "Body-mods", "body_mods"),
+        (target, "t_gear", "Gear", "gear"),
+    ):
         chosen = {cn.slug(p) for p in str(side.stats.get(field_name, "")).split(",") if p.strip()}
         known = {o["slug"] for o in options[kind]}
         own = side.overrides.get(field_name)
-        out.append({
-            "side": "attacker" if side is attacker else "target", "name": field_name, "label": label,
-            "options": [{**o, "checked": o["slug"] in chosen} for o in options[kind]],
-            "chosen": [o["name"] for o in options[kind] if o["slug"] in chosen],
-            "unknown": sorted(chosen - known),
-            "changed": own is not None,
-            "own": [o["name"] for o in options[kind] if o["slug"] in str(own or "").split(",")],
-        })
+        out.append(
+            {
+                "side": "attacker" if side is attacker else "target",
+                "name": field_name,
+                "label": label,
+                "options": [{**o, "checked": o["slug"] in chosen} for o in options[kind]],
+                "chosen": [o["name"] for o in options[kind] if o["slug"] in chosen],
+                "unknown": sorted(chosen - known),
+                "changed": own is not None,
+                "own": [o["name"] for o in options[kind] if o["slug"] in str(own or "").split(",")],
+            }
+        )
     return out
 
 
@@ -131,12 +169,19 @@ def _compare(inputs: dice_service.AttackInputs, attacker) -> list[dict]:
         except ValueError:
             continue  # a house-rule weapon with a keyword the engine does not know: not compared
         action = dice_service.action_for(weapon, None)
-        answer = cn.attack_odds_for_plan(dice_service.plan(action, inputs.attacker, weapon, inputs.target,
-                                                           inputs.situation, inputs.complications))
+        answer = cn.attack_odds_for_plan(
+            dice_service.plan(action, inputs.attacker, weapon, inputs.target, inputs.situation, inputs.complications)
+        )
         hit = answer.to_hit[cn.Outcome.CRITICAL] + answer.to_hit[cn.Outcome.SUCCESS]
-        rows.append({"name": entry["name"], "action": action, "hit": _percent(hit),
-                     **{s.value: _percent(p) for s, p in answer.target.items()},
-                     "selected": entry is inputs.weapon_entry})
+        rows.append(
+            {
+                "name": entry["name"],
+                "action": action,
+                "hit": _percent(hit),
+                **{s.value: _percent(p) for s, p in answer.target.items()},
+                "selected": entry is inputs.weapon_entry,
+            }
+        )
     return rows
 
 
@@ -155,7 +200,18 @@ def _share_query(params, attacker, target, inputs) -> str:
     query["attacker"], query["target"] = "typed", "typed"
     query["weapon"] = inputs.weapon_entry["slug"]
     query["action"] = inputs.action
-    for key in ("t_wounds", "t_prone", "t_queen", "card", "cover", "long_range", "surrounded", "modifier", "over_half_range", "auto"):
+    for key in (
+        "t_wounds",
+        "t_prone",
+        "t_queen",
+        "card",
+        "cover",
+        "long_range",
+        "surrounded",
+        "modifier",
+        "over_half_range",
+        "auto",
+    ):
         if params.get(key):
             query[key] = params[key]
     query.setlist("complication", params.getlist("complication"))
@@ -190,10 +246,14 @@ def attack_roll(request: HttpRequest) -> HttpResponse:
         query.pop("seed", None)
         return redirect(f"{reverse('dice-home')}?{query.urlencode()}")
     roll = rolls.planned_attack(random.Random(seed), inputs.plan, seed)
-    context.update(roll=roll, outcome_label=roll.summary, seed=seed, seed_text=str(seed),
-                   follow_ups=_follow_ups(inputs, roll))
-    _remember(request, f"{inputs.weapon_entry['name']} vs {context['target'].label}: {roll.summary}",
-              f"{reverse('dice-attack-roll')}?{context['share_query']}&seed={seed}")
+    context.update(
+        roll=roll, outcome_label=roll.summary, seed=seed, seed_text=str(seed), follow_ups=_follow_ups(inputs, roll)
+    )
+    _remember(
+        request,
+        f"{inputs.weapon_entry['name']} vs {context['target'].label}: {roll.summary}",
+        f"{reverse('dice-attack-roll')}?{context['share_query']}&seed={seed}",
+    )
     return render(request, "dice/attack_roll.html", context)
 
 
@@ -220,9 +280,16 @@ def stored_roll(request: HttpRequest, token: str) -> HttpResponse:
 
 def _follow_ups(inputs: dice_service.AttackInputs, roll: rolls.Roll) -> list[dict]:
     """Every roll the rules call for after this one, as a link to that quick roll (with its rule's text)."""
-    found = after_attack(inputs.action, inputs.weapon, list(inputs.weapon_entry.get("keywords") or []), inputs.plan,
-                         cn.Outcome(roll.get("to_hit")), roll.get("wounds_after", 0),
-                         roll.outcome == cn.TargetState.OUT_OF_ACTION.value, roll.get("stagger_rolled", False))
+    found = after_attack(
+        inputs.action,
+        inputs.weapon,
+        list(inputs.weapon_entry.get("keywords") or []),
+        inputs.plan,
+        cn.Outcome(roll.get("to_hit")),
+        roll.get("wounds_after", 0),
+        roll.outcome == cn.TargetState.OUT_OF_ACTION.value,
+        roll.get("stagger_rolled", False),
+    )
     texts = dice_service.keyword_texts([f.keyword for f in found if f.keyword])
     out = []
     for f in found:
@@ -232,8 +299,15 @@ def _follow_ups(inputs: dice_service.AttackInputs, roll: rolls.Roll) -> list[dic
                 query[name] = "1"
             elif value is not False and value not in (None, ""):
                 query[name] = str(value)
-        out.append({"key": f.key, "name": f.name, "asks": f.asks, "rule": texts.get(f.keyword, ""),
-                    "url": f"{reverse('dice-quick', args=[f.roll])}?{query.urlencode()}"})
+        out.append(
+            {
+                "key": f.key,
+                "name": f.name,
+                "asks": f.asks,
+                "rule": texts.get(f.keyword, ""),
+                "url": f"{reverse('dice-quick', args=[f.roll])}?{query.urlencode()}",
+            }
+        )
     return out
 
 
@@ -246,6 +320,7 @@ def _remember(request, text: str, url: str) -> None:
 # --------------------------------------------------------------------------
 # quick rolls
 # --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Field:
@@ -260,29 +335,57 @@ class Field:
 
 # The fate cards an Attribute Test can take (rules, Fate Cards): the engine's names; a numbered card's sign
 # is the player's choice, so each is offered both ways.
-FATE_CARDS = (("", "No fate card"), ("ace", "Ace: passes without rolling"),
-              *((f"{n:+d}", f"Numbered card {n:+d}") for sign in (1, -1) for n in (sign * v for v in range(2, 11))),
-              ("jack-critical", "Jack: a regular success becomes a Critical"),
-              ("jack-fumble", "Jack: a regular failure becomes a Fumble"))
+FATE_CARDS = (
+    ("", "No fate card"),
+    ("ace", "Ace: passes without rolling"),
+    *((f"{n:+d}", f"Numbered card {n:+d}") for sign in (1, -1) for n in (sign * v for v in range(2, 11))),
+    ("jack-critical", "Jack: a regular success becomes a Critical"),
+    ("jack-fumble", "Jack: a regular failure becomes a Fumble"),
+)
 
 QUICK = {
-    "test": ("Attribute test", (Field("modifier", "Attribute + modifiers"),
-                                Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"),
-                                Field("card", "Fate card", "", kind="choice", choices=FATE_CARDS))),
-    "damage": ("Damage roll", (Field("dice", "Damage dice (every bonus die included)", 2, 0, 40),
-                               Field("armor", "Armor", 0, 0, 50), Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
-                               Field("keywords", "Keywords", "", kind="text"),
-                               Field("shield", "Shield (re-roll 6s)", kind="check"))),
+    "test": (
+        "Attribute test",
+        (
+            Field("modifier", "Attribute + modifiers"),
+            Field("jinxed", "Jinxed (critical on 19-20, fumble on 1-2)", kind="check"),
+            Field("card", "Fate card", "", kind="choice", choices=FATE_CARDS),
+        ),
+    ),
+    "damage": (
+        "Damage roll",
+        (
+            Field("dice", "Damage dice (every bonus die included)", 2, 0, 40),
+            Field("armor", "Armor", 0, 0, 50),
+            Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
+            Field("keywords", "Keywords", "", kind="text"),
+            Field("shield", "Shield (re-roll 6s)", kind="check"),
+        ),
+    ),
     "neural-overload": ("Neural Overload", (Field("dread", "Dread", 0, 0, cn.MAX_DREAD),)),
-    "morale": ("Morale Phase", (Field("discipline", "Discipline"), Field("dread", "Dread", 1, 0, cn.MAX_DREAD),
-                                Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
-                                Field("allies_in_los", "Allies in LoS", 0, 0, 50),
-                                Field("traits", "Traits", "", kind="names"))),
-    "panic": ("Soylent Ghoul panic", (Field("nerve", "Nerve", 6), Field("tokens", "Panic tokens already on it", 0, 0, 20))),
+    "morale": (
+        "Morale Phase",
+        (
+            Field("discipline", "Discipline"),
+            Field("dread", "Dread", 1, 0, cn.MAX_DREAD),
+            Field("wounds", "Wounds", 0, 0, cn.MAX_WOUNDS),
+            Field("allies_in_los", "Allies in LoS", 0, 0, 50),
+            Field("traits", "Traits", "", kind="names"),
+        ),
+    ),
+    "panic": (
+        "Soylent Ghoul panic",
+        (Field("nerve", "Nerve", 6), Field("tokens", "Panic tokens already on it", 0, 0, 20)),
+    ),
     "ghoul-dice": ("Ghoul dice", (Field("dice", "Dice (3, or 2 on Stalker/Hunter)", 3, 2, 3),)),
-    "ghoul-battle": ("Ghoulash: Ghoul battle", (Field("strength", "Ghoul strength", 5, 0, 30),
-                                                Field("vp", "Victory Points on the token", 2, 0, 30),
-                                                Field("icv", "Initial Combat Value", 1, -20, 30))),
+    "ghoul-battle": (
+        "Ghoulash: Ghoul battle",
+        (
+            Field("strength", "Ghoul strength", 5, 0, 30),
+            Field("vp", "Victory Points on the token", 2, 0, 30),
+            Field("icv", "Initial Combat Value", 1, -20, 30),
+        ),
+    ),
 }
 CARD_FIELDS = (("played", "Value cards played"), ("challenge", "Challenge (up to two cards)"), ("response", "Response"))
 PLACEHOLDERS = {"keywords": "Overkill, Piercing 2, Energy, Electric", "traits": "Jinxed, Demonic (names)"}
@@ -332,13 +435,25 @@ def _odds_request(kind: str, v: dict) -> dict:
             request["card"] = _card(v["card"])
         return request
     if kind == "damage":
-        return {"roll": "damage", "dice": v["dice"], "keywords": _words(v["keywords"]), "armor": v["armor"],
-                "wounds": v["wounds"], "shield": v["shield"]}
+        return {
+            "roll": "damage",
+            "dice": v["dice"],
+            "keywords": _words(v["keywords"]),
+            "armor": v["armor"],
+            "wounds": v["wounds"],
+            "shield": v["shield"],
+        }
     if kind == "neural-overload":
         return {"roll": "neural-overload", "dread": v["dread"]}
     if kind == "morale":
-        return {"roll": "morale", "discipline": v["discipline"], "dread": v["dread"], "wounds": v["wounds"],
-                "allies_in_los": v["allies_in_los"], "traits": [cn.slug(t) for t in _words(v["traits"])]}
+        return {
+            "roll": "morale",
+            "discipline": v["discipline"],
+            "dread": v["dread"],
+            "wounds": v["wounds"],
+            "allies_in_los": v["allies_in_los"],
+            "traits": [cn.slug(t) for t in _words(v["traits"])],
+        }
     if kind == "panic":
         return {"roll": "panic", "nerve": v["nerve"], "tokens": v["tokens"]}
     return {"roll": "ghoul-dice", "dice": v["dice"]}
@@ -354,12 +469,18 @@ def _odds_groups(kind: str, exact: dict) -> dict:
         return {"Highest row reached": {f"{row}+": p for row, p in exact.items()}}
     if kind == "morale":
         npc = Fraction(exact["becomes_npc"])
-        return {"Dread left": {k: v for k, v in exact.items() if k.isdigit()}, "Flee moves": exact["flees"],
-                "Becomes an NPC": {"yes": npc, "no": 1 - npc}}
+        return {
+            "Dread left": {k: v for k, v in exact.items() if k.isdigit()},
+            "Flee moves": exact["flees"],
+            "Becomes an NPC": {"yes": npc, "no": 1 - npc},
+        }
     if kind == "panic":
         return {"Panic test": exact}
-    return {"Terror card": exact["terror"], "Movement (best pair)": exact["max_movement"]["movement"],
-            "Attack (best pair)": exact["max_movement"]["attack"]}
+    return {
+        "Terror card": exact["terror"],
+        "Movement (best pair)": exact["max_movement"]["movement"],
+        "Attack (best pair)": exact["max_movement"]["attack"],
+    }
 
 
 def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
@@ -367,13 +488,21 @@ def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
     if kind == "test":
         return rolls.test(rng, v["modifier"], v["jinxed"], seed=seed, card=_card(v["card"]) if v["card"] else None)
     if kind == "damage":
-        return rolls.damage(rng, v["dice"], cn.Keywords.parse(_words(v["keywords"])), v["armor"], v["wounds"],
-                            v["shield"], seed=seed)
+        return rolls.damage(
+            rng, v["dice"], cn.Keywords.parse(_words(v["keywords"])), v["armor"], v["wounds"], v["shield"], seed=seed
+        )
     if kind == "neural-overload":
         return rolls.neural_overload(rng, v["dread"], seed=seed)
     if kind == "morale":
-        return rolls.morale(rng, v["discipline"], v["dread"], v["wounds"], v["allies_in_los"],
-                            frozenset(cn.slug(t) for t in _words(v["traits"])), seed=seed)
+        return rolls.morale(
+            rng,
+            v["discipline"],
+            v["dread"],
+            v["wounds"],
+            v["allies_in_los"],
+            frozenset(cn.slug(t) for t in _words(v["traits"])),
+            seed=seed,
+        )
     if kind == "panic":
         return rolls.panic(rng, v["nerve"], v["tokens"], seed=seed)
     return rolls.ghoul_dice(rng, v["dice"], seed=seed)
@@ -382,8 +511,11 @@ def _roll(kind: str, v: dict, seed: int) -> rolls.Roll:
 def _name_options(value: str) -> list[dict]:
     """The Morale Phase's traits by name, ticked as in ``value`` (names or slugs, comma-separated)."""
     chosen = {cn.slug(p) for p in (value or "").split(",") if p.strip()}
-    return [{**o, "checked": o["slug"] in chosen} for o in dice_service.picker_options(kinds=("traits",))["traits"]
-            if o["slug"] in dice_service.MORALE_TRAITS]
+    return [
+        {**o, "checked": o["slug"] in chosen}
+        for o in dice_service.picker_options(kinds=("traits",))["traits"]
+        if o["slug"] in dice_service.MORALE_TRAITS
+    ]
 
 
 def _field_message(message: str, fields) -> str:
@@ -391,7 +523,7 @@ def _field_message(message: str, fields) -> str:
     for f in fields:
         prefix = f"request.{f.name}"
         if message.startswith(prefix):
-            return f.label + message[len(prefix):]
+            return f.label + message[len(prefix) :]
     return message
 
 
@@ -425,8 +557,9 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     values = _values(kind, params, errors)
     character, characters = None, []
     if kind == "morale":
-        characters = [c for c in dice_service.visible_characters(request.user, picked=(params.get("character", ""),))
-                      if c["own"]]
+        characters = [
+            c for c in dice_service.visible_characters(request.user, picked=(params.get("character", ""),)) if c["own"]
+        ]
         character = dice_service.morale_character(params, characters)
         if character:
             values.update(discipline=character["discipline"], traits=character["traits"])
@@ -439,8 +572,14 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
         if any(name in params for name in cards):
             played = {name: _cards(text, label, errors) for (name, label), text in zip(CARD_FIELDS, cards.values())}
             if not errors:
-                roll = rolls.ghoul_battle(values["strength"], values["vp"], values["icv"], played["played"],
-                                          played["challenge"], played["response"])
+                roll = rolls.ghoul_battle(
+                    values["strength"],
+                    values["vp"],
+                    values["icv"],
+                    played["played"],
+                    played["challenge"],
+                    played["response"],
+                )
     elif not errors:
         try:
             answer = odds(_odds_request(kind, values))
@@ -454,11 +593,26 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     if roll is not None:
         _remember(request, f"{title}: {roll.summary}", f"{reverse('dice-quick', args=[kind])}?{share_query}")
     context = {
-        "kind": kind, "title": title, "errors": errors, "odds": odds_groups, "roll": roll, "seed": seed,
-        "fields": [{"field": f, "value": values[f.name], "placeholder": PLACEHOLDERS.get(f.name, ""),
-                    "options": _name_options(values[f.name]) if f.kind == "names" else []} for f in fields],
+        "kind": kind,
+        "title": title,
+        "errors": errors,
+        "odds": odds_groups,
+        "roll": roll,
+        "seed": seed,
+        "fields": [
+            {
+                "field": f,
+                "value": values[f.name],
+                "placeholder": PLACEHOLDERS.get(f.name, ""),
+                "options": _name_options(values[f.name]) if f.kind == "names" else [],
+            }
+            for f in fields
+        ],
         "card_fields": [(n, label, cards[n]) for n, label in CARD_FIELDS] if kind == "ghoul-battle" else [],
-        "characters": characters, "character": character, "params": params, "share_query": share_query,
+        "characters": characters,
+        "character": character,
+        "params": params,
+        "share_query": share_query,
     }
     template = "dice/quick.html#quick" if request.htmx else "dice/quick.html"
     return vary_on_htmx(render(request, template, context, status=422 if errors else 200))

@@ -120,8 +120,11 @@ def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
     entrance = _flag(data, "entrance")
     unattackable = _flag(data, "unattackable")
     _engine(rules.check_move_choice, sheet.is_vile, sheet.attack_discs, occupied, attacking, unattackable)
-    extras = [w for w, on in (("through a wall", wall), ("into an occupied space", occupied),
-                              ("to attack at once", attacking)) if on]
+    extras = [
+        w
+        for w, on in (("through a wall", wall), ("into an occupied space", occupied), ("to attack at once", attacking))
+        if on
+    ]
     if sheet.is_vile:
         if occupied:
             defense = _int(data, "defense", "the piece's defense statistic", 0, 20)
@@ -143,13 +146,19 @@ def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
     summary = f"Moved{' ' + ', '.join(extras) if extras else ''}: {cost} movement, {sheet.movement} left."
     if entrance:
         summary = summary[:-1] + "; entered the Entrance tile."
-        reached = rules.has_won(sheet.fury, sheet.fury_goal if sheet.fury_goal is not None else 10**6, True,
-                                sheet.crystals, sheet.crystal_goal)
+        reached = rules.has_won(
+            sheet.fury,
+            sheet.fury_goal if sheet.fury_goal is not None else 10**6,
+            True,
+            sheet.crystals,
+            sheet.crystal_goal,
+        )
         if reached:
             _won(sheet)
             summary += " The Ghoul escapes the Cave and wins!"
-    return Outcome(summary, {"cost": cost, "wall": wall, "occupied": occupied, "attacking": attacking,
-                             "entrance": entrance})
+    return Outcome(
+        summary, {"cost": cost, "wall": wall, "occupied": occupied, "attacking": attacking, "entrance": entrance}
+    )
 
 
 def do_spend(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -160,8 +169,10 @@ def do_spend(sheet: GhoulSheet, data: Mapping) -> Outcome:
         store_state(sheet, rules.spend_movement(engine_state(sheet), points))
     except rules.IllegalGhoulAction as exc:
         raise services.SheetError(f"Cannot spend: {exc}.") from None
-    return Outcome(f"Spent {points} movement{' (' + why + ')' if why else ''}; {sheet.movement} left.",
-                   {"points": points, "why": why})
+    return Outcome(
+        f"Spent {points} movement{' (' + why + ')' if why else ''}; {sheet.movement} left.",
+        {"points": points, "why": why},
+    )
 
 
 def do_gain(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -173,8 +184,11 @@ def do_gain(sheet: GhoulSheet, data: Mapping) -> Outcome:
     elif what == "attack" and not sheet.is_vile:
         sheet.attack_discs += points
     else:
-        raise services.SheetError("Choose movement or attack points." if not sheet.is_vile else
-                         "The Vile Ghoul's Attack stays the same all turn; use a temporary bonus.")
+        raise services.SheetError(
+            "Choose movement or attack points."
+            if not sheet.is_vile
+            else "The Vile Ghoul's Attack stays the same all turn; use a temporary bonus."
+        )
     return Outcome(f"Gained {points} {what} point{'s' if points != 1 else ''}.", {"what": what, "points": points})
 
 
@@ -201,11 +215,15 @@ def do_collect(sheet: GhoulSheet, data: Mapping) -> Outcome:
     if what == "trap":
         summary = "Collected a Dragon Gem: the Dragon die hit the center tile, it's a trap! Skitter; the Gem goes back."
     else:
-        summary = ("Collected a Dragon Gem: it becomes a Treasure token." if what == "gem"
-                   else "Collected a Treasure token.")
+        summary = (
+            "Collected a Dragon Gem: it becomes a Treasure token." if what == "gem" else "Collected a Treasure token."
+        )
         if after.treasures == 0:
-            summary += (" Two Treasures: draw a Terror card; both go back to the Cave's supply." if sheet.is_vile
-                        else f" Two Treasures make 1 Fury (now {sheet.fury}); both go back to the Cave's supply.")
+            summary += (
+                " Two Treasures: draw a Terror card; both go back to the Cave's supply."
+                if sheet.is_vile
+                else f" Two Treasures make 1 Fury (now {sheet.fury}); both go back to the Cave's supply."
+            )
     return Outcome(summary, {"what": what}, cards=cards)
 
 
@@ -243,8 +261,10 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
         store_state(sheet, after)
         terror = ": even Fury, draw a Terror card" if cards else ""
         cost = rules.attack_cost(defense)
-        summary = (f"Attacked the {name} (defense {defense}): {cost} Ghoul disc{'s' if cost != 1 else ''}, "
-                   f"1 Fury (now {sheet.fury}){terror}; then skitter.")
+        summary = (
+            f"Attacked the {name} (defense {defense}): {cost} Ghoul disc{'s' if cost != 1 else ''}, "
+            f"1 Fury (now {sheet.fury}){terror}; then skitter."
+        )
     data_out = {"target": role, "name": name, "defense": defense}
     if thief_killed:
         # Resolving the attack (the Thief's cards) comes before the Fury gained after it.
@@ -253,8 +273,10 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
         summary += " The Thief is killed"
         if drawn:
             back = f", return {returned} to the bottom of the Terror deck" if returned else ""
-            summary += (f": drew {drawn} Terror card{'s' if drawn != 1 else ''} (Loot Drop Level {loot}, "
-                        f"minimum 1), keep one{back}.")
+            summary += (
+                f": drew {drawn} Terror card{'s' if drawn != 1 else ''} (Loot Drop Level {loot}, "
+                f"minimum 1), keep one{back}."
+            )
         else:
             summary += "."
         data_out.update(loot=loot, loot_drawn=drawn, loot_returned=returned)
@@ -310,10 +332,15 @@ def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
     stab = f"; Backstab −{backstab} movement" if backstab else ""
     if rolled:
         dice = ", ".join(str(d) for d in board.supply)
-        return Outcome(f"Turn {sheet.turn}: no dice in the supply, rolled {dice} into it{stab}.",
-                       {"dice": list(board.supply), "backstab": backstab}, seed)
-    return Outcome(f"Turn {sheet.turn}: the die on the left slides to the right side of its row{stab}.",
-                   {"right": list(board.right), "backstab": backstab})
+        return Outcome(
+            f"Turn {sheet.turn}: no dice in the supply, rolled {dice} into it{stab}.",
+            {"dice": list(board.supply), "backstab": backstab},
+            seed,
+        )
+    return Outcome(
+        f"Turn {sheet.turn}: the die on the left slides to the right side of its row{stab}.",
+        {"right": list(board.right), "backstab": backstab},
+    )
 
 
 def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -330,8 +357,10 @@ def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
     sheet.phase = GhoulSheet.ACT
     boost = f", {stats.boost_dice} Boost dice" if stats.boost_dice else ""
     stab = f" (Backstab −{sheet.backstab})" if sheet.backstab else ""
-    return Outcome(f"Selected the {face}: Movement {movement}{stab}, Attack {stats.attack}{boost}.",
-                   {"face": face, "movement": movement, "attack": stats.attack, "boost": stats.boost_dice})
+    return Outcome(
+        f"Selected the {face}: Movement {movement}{stab}, Attack {stats.attack}{boost}.",
+        {"face": face, "movement": movement, "attack": stats.attack, "boost": stats.boost_dice},
+    )
 
 
 def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -349,7 +378,9 @@ def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
     else:
         sheet.bonus += points
         what = "a Boost die" if source == "boost" else "a Hunt card"
-        summary = f"+{points} Attack from {what} for this movement and attack (Attack {sheet.attack_discs + sheet.bonus})."
+        summary = (
+            f"+{points} Attack from {what} for this movement and attack (Attack {sheet.attack_discs + sheet.bonus})."
+        )
     return Outcome(summary, {"use": use, "source": source, "points": points})
 
 
@@ -423,14 +454,22 @@ def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
     name = card.name.strip().casefold()
     if name:
         played = sheet.terror_cards.filter(pk__in=_cards_used_this_turn(sheet, "play")).exclude(pk=card.pk)
-        _engine(rules.check_once_per_game, str(card), False, card.name,
-                any(other.name.strip().casefold() == name for other in played))
+        _engine(
+            rules.check_once_per_game,
+            str(card),
+            False,
+            card.name,
+            any(other.name.strip().casefold() == name for other in played),
+        )
     during = _flag(data, "during")
     card.status = TerrorCard.ACTIVE if during else TerrorCard.PLAYED
     card.save(update_fields=["status"])
     if during:
-        return Outcome(f"Used the once per game effect of {card} (\u201cDuring this turn\u201d): it stays in play "
-                       "until the end of the turn, then leaves the game.", {"card": card.pk, "during": True})
+        return Outcome(
+            f"Used the once per game effect of {card} (\u201cDuring this turn\u201d): it stays in play "
+            "until the end of the turn, then leaves the game.",
+            {"card": card.pk, "during": True},
+        )
     return Outcome(f"Used the once per game effect of {card}: removed from the game.", {"card": card.pk})
 
 
@@ -442,8 +481,12 @@ DISCARDS = {
     # "he may choose ... to discard a Terror card, shuffling it back into the Terror deck"
     "pickpocket": (TerrorCard.RETURNED, " (the Thief's Pickpocket), shuffling it back into the Terror deck"),
 }
-DISCARD_CHOICES = [("other", "Another effect"), ("scratch", "The Dragon's Scratch"),
-                   ("unicorn", "The Unicorn, with 3 Anger"), ("pickpocket", "The Thief's Pickpocket: back into the deck")]
+DISCARD_CHOICES = [
+    ("other", "Another effect"),
+    ("scratch", "The Dragon's Scratch"),
+    ("unicorn", "The Unicorn, with 3 Anger"),
+    ("pickpocket", "The Thief's Pickpocket: back into the deck"),
+]
 
 
 def do_discard(sheet: GhoulSheet, data: Mapping) -> Outcome:
@@ -460,9 +503,25 @@ def do_discard(sheet: GhoulSheet, data: Mapping) -> Outcome:
 
 
 ACTIONS = {
-    "roll": do_roll, "choose": do_choose, "move": do_move, "spend": do_spend, "gain": do_gain,
-    "collect": do_collect, "attack": do_attack, "crystal": do_crystal, "end": do_end, "prepare": do_prepare,
-    "select": do_select, "boost": do_boost, "spores": do_spores, "pickpocket": do_pickpocket,
-    "health": do_health, "killed": do_killed, "lost": do_lost, "draw": do_draw, "play": do_play,
-    "use": do_use, "discard": do_discard,
+    "roll": do_roll,
+    "choose": do_choose,
+    "move": do_move,
+    "spend": do_spend,
+    "gain": do_gain,
+    "collect": do_collect,
+    "attack": do_attack,
+    "crystal": do_crystal,
+    "end": do_end,
+    "prepare": do_prepare,
+    "select": do_select,
+    "boost": do_boost,
+    "spores": do_spores,
+    "pickpocket": do_pickpocket,
+    "health": do_health,
+    "killed": do_killed,
+    "lost": do_lost,
+    "draw": do_draw,
+    "play": do_play,
+    "use": do_use,
+    "discard": do_discard,
 }

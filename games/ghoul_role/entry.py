@@ -9,8 +9,16 @@ from .models import GhoulSheet
 
 def in_progress(user, limit: int) -> list[InProgress]:
     sheets = GhoulSheet.objects.filter(owner=user, result="").order_by("-id")[:limit]
-    return [InProgress(url=reverse("ghoulrole-sheet", args=[sheet.pk]), name=sheet.name or str(sheet),
-                       game="The Ghoul role", state=f"turn {sheet.turn}", at=sheet.created_at) for sheet in sheets]
+    return [
+        InProgress(
+            url=reverse("ghoulrole-sheet", args=[sheet.pk]),
+            name=sheet.name or str(sheet),
+            game="The Ghoul role",
+            state=f"turn {sheet.turn}",
+            at=sheet.created_at,
+        )
+        for sheet in sheets
+    ]
 
 
 ENTRY = GameEntry(

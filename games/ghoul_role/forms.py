@@ -12,9 +12,13 @@ class CaveSheetForm(forms.Form):
     name = forms.CharField(label="Name (optional)", max_length=100, required=False)
     difficulty = forms.ChoiceField(label="Difficulty")
     variant = forms.ChoiceField(label="Player variant")
-    players = forms.IntegerField(label="Players (4+ players only)", required=False, min_value=1,
-                                 max_value=services.MAX_PLAYERS,
-                                 help_text="The 2-player, 3-player and solo variants fix the number themselves.")
+    players = forms.IntegerField(
+        label="Players (4+ players only)",
+        required=False,
+        min_value=1,
+        max_value=services.MAX_PLAYERS,
+        help_text="The 2-player, 3-player and solo variants fix the number themselves.",
+    )
 
     kind = GhoulSheet.CAVE
 
@@ -30,8 +34,9 @@ class CaveSheetForm(forms.Form):
         if self.errors:
             return data
         try:
-            data["goals"] = services.goals_for(self.catalogue, self.kind, data["difficulty"], data["variant"],
-                                               data.get("players"))
+            data["goals"] = services.goals_for(
+                self.catalogue, self.kind, data["difficulty"], data["variant"], data.get("players")
+            )
         except services.SheetError as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
@@ -41,8 +46,13 @@ class VileSheetForm(forms.Form):
     name = forms.CharField(label="Name (optional)", max_length=100, required=False)
     difficulty = forms.ChoiceField(label="Difficulty")
     variant = forms.ChoiceField(label="Opponents / variant")
-    players = forms.IntegerField(label="Players", required=False, min_value=1, max_value=services.MAX_PLAYERS,
-                                 help_text="For the 2+ player games and Vile Ghoul vs. Thief (vs. Cave).")
+    players = forms.IntegerField(
+        label="Players",
+        required=False,
+        min_value=1,
+        max_value=services.MAX_PLAYERS,
+        help_text="For the 2+ player games and Vile Ghoul vs. Thief (vs. Cave).",
+    )
     thief_stash = forms.IntegerField(label="Treasures the Thief must stash (vs. Thief only)", required=False)
 
     kind = GhoulSheet.VILE
@@ -56,7 +66,8 @@ class VileSheetForm(forms.Form):
         for face in range(1, 7):
             for stat in ("movement", "attack"):
                 self.fields[f"{stat}_{face}"] = forms.IntegerField(
-                    label=f"Row {face}: {stat.capitalize()}", min_value=0, max_value=12)
+                    label=f"Row {face}: {stat.capitalize()}", min_value=0, max_value=12
+                )
 
     def chart_fields(self):
         return [(face, self[f"movement_{face}"], self[f"attack_{face}"]) for face in range(1, 7)]
@@ -69,8 +80,14 @@ class VileSheetForm(forms.Form):
         if self.errors:
             return data
         try:
-            data["goals"] = services.goals_for(self.catalogue, self.kind, data["difficulty"], data["variant"],
-                                               data.get("players"), data.get("thief_stash"))
+            data["goals"] = services.goals_for(
+                self.catalogue,
+                self.kind,
+                data["difficulty"],
+                data["variant"],
+                data.get("players"),
+                data.get("thief_stash"),
+            )
         except services.SheetError as exc:
             raise forms.ValidationError(str(exc)) from None
         data["chart"] = {face: (data[f"movement_{face}"], data[f"attack_{face}"]) for face in range(1, 7)}

@@ -15,14 +15,22 @@ from rules import ghoul_role as rules
 # (or seven if you also include the Ghost)": the most players a game can have.
 MAX_PLAYERS = 7
 # The player pieces the Ghoul's attack list names ("When you attack, deal the following effect").
-TARGETS = [("knight", "Knight"), ("goblins", "Goblin Tribe"), ("dragon", "Dragon"), ("unicorn", "Unicorn"),
-           ("thief", "Thief")]
+TARGETS = [
+    ("knight", "Knight"),
+    ("goblins", "Goblin Tribe"),
+    ("dragon", "Dragon"),
+    ("unicorn", "Unicorn"),
+    ("thief", "Thief"),
+]
 TARGET_NAMES = dict(TARGETS)
 # The Vile Ghoul's opponents, which pick its goal ("Kill the Knight. If there is no
 # Knight, you must kill the Dragon. If there is no Dragon or Knight, you must smash
 # ... Crystals"); the catalogue's vile variants come after these.
-VILE_OPPONENTS = [("knight", "2+ players, with the Knight"), ("dragon", "2+ players, with the Dragon (no Knight)"),
-                  ("neither", "2+ players, no Knight or Dragon")]
+VILE_OPPONENTS = [
+    ("knight", "2+ players, with the Knight"),
+    ("dragon", "2+ players, with the Dragon (no Knight)"),
+    ("neither", "2+ players, no Knight or Dragon"),
+]
 
 
 def _ordered(cat: dict, part: str) -> list[dict]:
@@ -57,8 +65,9 @@ def terror_deck_for(cat: dict) -> int:
         raise services.SheetError("The catalogue's Terror cards (components) have no usable number.") from None
 
 
-def goals_for(cat: dict, kind: str, difficulty: str, variant: str, players: int | None = None,
-              thief_stash: int | None = None) -> dict:
+def goals_for(
+    cat: dict, kind: str, difficulty: str, variant: str, players: int | None = None, thief_stash: int | None = None
+) -> dict:
     """The sheet's fixed numbers for a new game: players, goals, dice, names. Raises services.SheetError."""
     if kind == GhoulSheet.VILE:
         return _vile_goals(cat, difficulty, variant, players, thief_stash)
@@ -84,10 +93,18 @@ def goals_for(cat: dict, kind: str, difficulty: str, variant: str, players: int 
     else:
         fury, crystals = rules.fury_goal(players, difficulty, cap, table), stated["crystals"]
     return {
-        "kind": kind, "difficulty": difficulty, "difficulty_name": table[difficulty]["name"],
-        "players": players, "variant": variant, "variant_name": entry["name"],
-        "fury_goal": fury, "crystal_goal": crystals, "kill_goal": rules.variant_kill(variant) or "",
-        "kill_health": None, "dice": rules.ghoul_dice_for(difficulty, table), "terror_deck": terror_deck_for(cat),
+        "kind": kind,
+        "difficulty": difficulty,
+        "difficulty_name": table[difficulty]["name"],
+        "players": players,
+        "variant": variant,
+        "variant_name": entry["name"],
+        "fury_goal": fury,
+        "crystal_goal": crystals,
+        "kill_goal": rules.variant_kill(variant) or "",
+        "kill_health": None,
+        "dice": rules.ghoul_dice_for(difficulty, table),
+        "terror_deck": terror_deck_for(cat),
     }
 
 
@@ -102,8 +119,9 @@ def _vile_goals(cat, difficulty, variant, players, thief_stash) -> dict:
     if variant in dict(VILE_OPPONENTS):
         if players is None or not (2 <= players <= MAX_PLAYERS):
             raise services.SheetError(f"Give the number of players, 2 to {MAX_PLAYERS}.")
-        goal = rules.vile_goal(difficulty, knight=variant == "knight", dragon=variant in ("knight", "dragon"),
-                               table=table)
+        goal = rules.vile_goal(
+            difficulty, knight=variant == "knight", dragon=variant in ("knight", "dragon"), table=table
+        )
         kill, health, crystals = goal.get("kill"), goal.get("health"), goal.get("smash_crystals")
     else:
         entry = cat["vile_variants"][variant]
@@ -119,10 +137,18 @@ def _vile_goals(cat, difficulty, variant, players, thief_stash) -> dict:
             crystals = entry["crystals"]
             players = 1 if "solo" in variant else 2
     return {
-        "kind": GhoulSheet.VILE, "difficulty": difficulty, "difficulty_name": table[difficulty]["name"],
-        "players": players, "variant": variant, "variant_name": names[variant],
-        "fury_goal": None, "crystal_goal": crystals, "kill_goal": kill or "", "kill_health": health,
-        "dice": table[difficulty]["dice"], "terror_deck": terror_deck_for(cat),
+        "kind": GhoulSheet.VILE,
+        "difficulty": difficulty,
+        "difficulty_name": table[difficulty]["name"],
+        "players": players,
+        "variant": variant,
+        "variant_name": names[variant],
+        "fury_goal": None,
+        "crystal_goal": crystals,
+        "kill_goal": kill or "",
+        "kill_health": health,
+        "dice": table[difficulty]["dice"],
+        "terror_deck": terror_deck_for(cat),
     }
 
 
@@ -134,13 +160,22 @@ def create_sheet(owner, goals: Mapping, name: str = "", chart: Mapping | None = 
         if sorted(chart) != [str(f) for f in rules.FACES]:
             raise services.SheetError("Type the dice chart's Movement and Attack for every face, 1 to 6.")
     sheet = GhoulSheet.objects.create(
-        owner=owner, name=(name or "").strip()[:100], chart=chart or {}, **goals,
+        owner=owner,
+        name=(name or "").strip()[:100],
+        chart=chart or {},
+        **goals,
         phase=GhoulSheet.PREPARE if vile else GhoulSheet.ROLL,
         target_health=goals.get("kill_health") if vile else None,
     )
     goal = describe_goal(sheet)
-    Event.objects.create(sheet=sheet, turn=0, kind="created", summary=f"New sheet: {goal}.",
-                         data={"goals": dict(goals)}, before=snapshot(sheet, []))
+    Event.objects.create(
+        sheet=sheet,
+        turn=0,
+        kind="created",
+        summary=f"New sheet: {goal}.",
+        data={"goals": dict(goals)},
+        before=snapshot(sheet, []),
+    )
     return sheet
 
 
@@ -155,8 +190,11 @@ def describe_goal(sheet: GhoulSheet) -> str:
         text += ", then escape the Cave by entering the Entrance tile"
     if sheet.kill_goal:
         who = TARGET_NAMES[sheet.kill_goal]
-        health = f" (she starts with {sheet.kill_health} Health)" if sheet.kill_goal == "knight" else \
-            f" (he starts with {sheet.kill_health} Health)"
+        health = (
+            f" (she starts with {sheet.kill_health} Health)"
+            if sheet.kill_goal == "knight"
+            else f" (he starts with {sheet.kill_health} Health)"
+        )
         kill = f"kill the {who}" + (health if sheet.kill_health else "")
         text = f"{kill}, or {text}" if text else kill
     return text[0].upper() + text[1:]

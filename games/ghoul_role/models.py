@@ -21,8 +21,14 @@ class GhoulSheet(models.Model):
     # Turn phases. The Ghoul: roll -> choose -> act -> (end turn) roll ...
     # The Vile Ghoul: prepare -> select -> act -> (end turn) prepare ...
     ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = "roll", "choose", "prepare", "select", "act", "over"
-    PHASE_CHOICES = [(ROLL, "Roll and Set Statistics"), (CHOOSE, "Choose two dice"), (PREPARE, "Prepare Board"),
-                     (SELECT, "Select Statistics"), (ACT, "Move and Act"), (OVER, "Game over")]
+    PHASE_CHOICES = [
+        (ROLL, "Roll and Set Statistics"),
+        (CHOOSE, "Choose two dice"),
+        (PREPARE, "Prepare Board"),
+        (SELECT, "Select Statistics"),
+        (ACT, "Move and Act"),
+        (OVER, "Game over"),
+    ]
     WON, LOST = "won", "lost"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoul_sheets")
@@ -69,9 +75,27 @@ class GhoulSheet(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    STATE_FIELDS = ("turn", "phase", "result", "roll", "backstab", "movement", "attack_discs", "defense", "fury",
-                    "treasures", "crystals", "attacked", "target_health", "supply", "left", "right", "boost_dice",
-                    "boost_spent", "bonus")
+    STATE_FIELDS = (
+        "turn",
+        "phase",
+        "result",
+        "roll",
+        "backstab",
+        "movement",
+        "attack_discs",
+        "defense",
+        "fury",
+        "treasures",
+        "crystals",
+        "attacked",
+        "target_health",
+        "supply",
+        "left",
+        "right",
+        "boost_dice",
+        "boost_spent",
+        "bonus",
+    )
 
     class Meta:
         ordering = ["-updated_at", "-id"]
@@ -115,13 +139,21 @@ class TerrorCard(models.Model):
     HAND, ACTIVE, PLAYED, DISCARDED, RETURNED = "hand", "active", "played", "discarded", "returned"
     # ACTIVE: a once per game effect that begins "During this turn": removed at the end of the turn
     # RETURNED: discarded "shuffling it back into the Terror deck" (Pickpocket): in the deck again
-    STATUS_CHOICES = [(HAND, "In hand"), (ACTIVE, "In play until the end of this turn"),
-                      (PLAYED, "Once per game effect used (removed)"), (DISCARDED, "Discarded"),
-                      (RETURNED, "Shuffled back into the Terror deck")]
+    STATUS_CHOICES = [
+        (HAND, "In hand"),
+        (ACTIVE, "In play until the end of this turn"),
+        (PLAYED, "Once per game effect used (removed)"),
+        (DISCARDED, "Discarded"),
+        (RETURNED, "Shuffled back into the Terror deck"),
+    ]
     OUT_OF_DECK = (HAND, ACTIVE, PLAYED, DISCARDED)
     REASONS = {
-        "roll": "low roll", "fury": "even Fury", "thief": "killed the Thief", "attack": "successful attack",
-        "treasures": "two Treasures or Gems", "manual": "added by hand",
+        "roll": "low roll",
+        "fury": "even Fury",
+        "thief": "killed the Thief",
+        "attack": "successful attack",
+        "treasures": "two Treasures or Gems",
+        "manual": "added by hand",
     }
 
     sheet = models.ForeignKey(GhoulSheet, on_delete=models.CASCADE, related_name="terror_cards")

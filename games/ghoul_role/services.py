@@ -26,10 +26,10 @@ from django.db import transaction
 from catalogue.loader import current_system
 from core.games import kit
 from crewbuilder.models import RulesEntry
-from rules import ghoul_role as rules
-from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
 from games.ghoul_role import actions, goals, state
+from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
 from games.ghoul_role.state import deck_left, sheet_state, snapshot
+from rules import ghoul_role as rules
 
 SYSTEM = "ghoul-role"
 LONG = 30  # events shown on the sheet
@@ -52,7 +52,8 @@ def catalogue() -> dict:
     rows: dict[str, list[dict]] = {part: [] for part in CATALOGUE_PARTS}
     if system is not None:
         for row in RulesEntry.objects.filter(system=system, part__in=CATALOGUE_PARTS).order_by(
-                "part", "house_rule", "position", "id"):
+            "part", "house_rule", "position", "id"
+        ):
             rows[row.part].append(row.to_entry())
     by_slug = {part: {e["slug"]: e for e in entries} for part, entries in rows.items()}
     return {**by_slug, "lists": rows}
@@ -90,16 +91,25 @@ def act(sheet_id: int, user, action: str, data: Mapping) -> Event:
         cards, missed = cards[:drawn], cards[drawn:]
         if missed:
             why = ", ".join(TerrorCard.REASONS.get(r, r) for r in missed)
-            outcome.summary += (f" The Terror deck is empty: {len(missed)} Terror card{'s' if len(missed) != 1 else ''}"
-                                f" not drawn ({why}).")
+            outcome.summary += (
+                f" The Terror deck is empty: {len(missed)} Terror card{'s' if len(missed) != 1 else ''}"
+                f" not drawn ({why})."
+            )
             outcome.data["not_drawn"] = missed
     sheet.save()
-    event = Event.objects.create(sheet=sheet, turn=sheet.turn if action in ("roll", "prepare") else turn,
-                                 kind=action, summary=outcome.summary[:300], seed=outcome.seed,
-                                 data=outcome.data, before=before)
+    event = Event.objects.create(
+        sheet=sheet,
+        turn=sheet.turn if action in ("roll", "prepare") else turn,
+        kind=action,
+        summary=outcome.summary[:300],
+        seed=outcome.seed,
+        data=outcome.data,
+        before=before,
+    )
     if cards:
-        TerrorCard.objects.bulk_create([TerrorCard(sheet=sheet, event=event, drawn_turn=sheet.turn, reason=r)
-                                        for r in cards])
+        TerrorCard.objects.bulk_create(
+            [TerrorCard(sheet=sheet, event=event, drawn_turn=sheet.turn, reason=r) for r in cards]
+        )
     return event
 
 

@@ -35,9 +35,15 @@ def snapshot(sheet: GhoulSheet, cards) -> dict:
 
 
 def engine_state(sheet: GhoulSheet) -> rules.GhoulState:
-    return rules.GhoulState(fury=sheet.fury, treasures=sheet.treasures, movement=sheet.movement,
-                            attack_discs=sheet.attack_discs, defense=sheet.defense, crystals=sheet.crystals,
-                            attacked=frozenset(sheet.attacked))
+    return rules.GhoulState(
+        fury=sheet.fury,
+        treasures=sheet.treasures,
+        movement=sheet.movement,
+        attack_discs=sheet.attack_discs,
+        defense=sheet.defense,
+        crystals=sheet.crystals,
+        attacked=frozenset(sheet.attacked),
+    )
 
 
 def store_state(sheet: GhoulSheet, state: rules.GhoulState) -> int:
@@ -59,6 +65,13 @@ def chart(sheet: GhoulSheet) -> dict[int, tuple[int, int]]:
 def sheet_state(sheet: GhoulSheet, cards=None, count_deck: bool = True) -> rules.Sheet:
     """The engine's view of the sheet for its turn rules (``rules.ghoul_role.check`` / ``legal``).
     ``count_deck=False``: the Terror deck is not counted (one query saved when the action is not a draw)."""
-    return rules.Sheet(kind=sheet.kind, phase=sheet.phase, fury=sheet.fury, treasures=sheet.treasures,
-                       tracks_health=sheet.target_health is not None, kill_goal=bool(sheet.kill_goal),
-                       deck_left=deck_left(sheet, cards) if count_deck else 1, deck_size=deck_size(sheet))
+    return rules.Sheet(
+        kind=sheet.kind,
+        phase=sheet.phase,
+        fury=sheet.fury,
+        treasures=sheet.treasures,
+        tracks_health=sheet.target_health is not None,
+        kill_goal=bool(sheet.kill_goal),
+        deck_left=deck_left(sheet, cards) if count_deck else 1,
+        deck_size=deck_size(sheet),
+    )

@@ -50,7 +50,9 @@ def _put_down(player: Player, ids: list[int]) -> None:
 
 
 def card_text(cards: list[dict]) -> str:
-    return ", ".join(f"{c['name']} {c['value']}" if c.get("value") is not None else c["name"] for c in cards) or "no cards"
+    return (
+        ", ".join(f"{c['name']} {c['value']}" if c.get("value") is not None else c["name"] for c in cards) or "no cards"
+    )
 
 
 def _scores(players: list[Player]) -> dict[str, int]:
@@ -58,23 +60,34 @@ def _scores(players: list[Player]) -> dict[str, int]:
 
 
 def _recount_vp(player: Player, tokens: list[TileToken]) -> None:
-    won = [gh.EncounterToken(t.kind, t.strength, t.victory_points) for t in tokens
-           if t.holder_id == player.pk and t.kind == "ghoul" and t.state == TileToken.TAKEN]
+    won = [
+        gh.EncounterToken(t.kind, t.strength, t.victory_points)
+        for t in tokens
+        if t.holder_id == player.pk and t.kind == "ghoul" and t.state == TileToken.TAKEN
+    ]
     player.victory_points = gh.victory_points(won, dead=player.dead)
 
 
 def _check_end(game: Game, players: list[Player], tokens: list[TileToken], actor) -> None:
-    resolved = gh.all_tokens_resolved([(t.revealed, t.kind == "ghoul" and t.state == TileToken.ON_BOARD)
-                                       for t in tokens])
+    resolved = gh.all_tokens_resolved(
+        [(t.revealed, t.kind == "ghoul" and t.state == TileToken.ON_BOARD) for t in tokens]
+    )
     winners = gh.game_winners(_scores(players), all_tokens_resolved=resolved)
     if winners:
         game.status = Game.FINISHED
         game.winners = list(winners)
         game.battle = None
-        how = f"reached {gh.WINNING_VP} Victory Points" if any(p.victory_points >= gh.WINNING_VP for p in players) \
+        how = (
+            f"reached {gh.WINNING_VP} Victory Points"
+            if any(p.victory_points >= gh.WINNING_VP for p in players)
             else "every Encounter Token is revealed and resolved: the most Victory Points"
-        _log(game, actor, "win", f"The game is over ({how}). Winner{'s' if len(winners) > 1 else ''}: "
-             f"{', '.join(winners)}.")
+        )
+        _log(
+            game,
+            actor,
+            "win",
+            f"The game is over ({how}). Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}.",
+        )
 
 
 def _end_if_over(game: Game, players: list[Player], tokens: list[TileToken], actor) -> None:
@@ -96,8 +109,10 @@ def _wound(game: Game, player: Player, wounds: int, tokens: list[TileToken], why
                 t.state = TileToken.SET_ASIDE
                 t.save(update_fields=["state"])
         _recount_vp(player, tokens)
-        text += f" {len(piles.wounds)} wounds reach Health {player.health}: {player.character_name} is dead; " \
-                "their Ghoul tokens are set aside."
+        text += (
+            f" {len(piles.wounds)} wounds reach Health {player.health}: {player.character_name} is dead; "
+            "their Ghoul tokens are set aside."
+        )
     _log(game, player.user, "wounds", text, seed)
 
 
@@ -110,20 +125,34 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
     if battle.get("challenger") is not None:
         challenger = by_seat[battle["challenger"]]
         challenger.discard = challenger.discard + battle["challenge"]
-    how = {"no-value": "the cards put down do not beat it", "unchallenged": "nobody challenged",
-           "answered": "the challenge was answered", "unanswered": "the challenge was not answered",
-           "hole": "in a Hole"}.get(result.stage, result.stage)
+    how = {
+        "no-value": "the cards put down do not beat it",
+        "unchallenged": "nobody challenged",
+        "answered": "the challenge was answered",
+        "unanswered": "the challenge was not answered",
+        "hole": "in a Hole",
+    }.get(result.stage, result.stage)
     if result.won:
         token.holder, token.state = battler, TileToken.TAKEN
         token.save(update_fields=["holder", "state"])
         _recount_vp(battler, tokens)
-        _log(game, battler.user, "battle-won", f"{battler.user.username} defeats the strength-{token.strength} Ghoul "
-             f"with {result.total} against the {result.needed} needed ({how}) and wins {result.victory_points} "
-             f"Victory Points (now {battler.victory_points}).")
+        _log(
+            game,
+            battler.user,
+            "battle-won",
+            f"{battler.user.username} defeats the strength-{token.strength} Ghoul "
+            f"with {result.total} against the {result.needed} needed ({how}) and wins {result.victory_points} "
+            f"Victory Points (now {battler.victory_points}).",
+        )
     else:
-        _log(game, battler.user, "battle-lost", f"{battler.user.username} loses the battle against the "
-             f"strength-{token.strength} Ghoul: {result.total} of the {result.needed} needed ({how}). "
-             "The Ghoul stays on its square.")
+        _log(
+            game,
+            battler.user,
+            "battle-lost",
+            f"{battler.user.username} loses the battle against the "
+            f"strength-{token.strength} Ghoul: {result.total} of the {result.needed} needed ({how}). "
+            "The Ghoul stays on its square.",
+        )
         _wound(game, battler, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
     game.battle = None
     game.phase = Game.TURN
@@ -131,7 +160,9 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
     _check_end(game, players, tokens, battler.user)
 
 
-def _battle_result(battle: dict, token: TileToken, battler: Player, icv: int, response: bool = False) -> gh.BattleResult:
+def _battle_result(
+    battle: dict, token: TileToken, battler: Player, icv: int, response: bool = False
+) -> gh.BattleResult:
     by_id = {c["id"]: c for c in battler.deck}
     played = _values([by_id[i] for i in battle["played"]])
     challenge = tuple(battle.get("challenge_values", ()))
@@ -153,8 +184,14 @@ def _do_replenish(game, players, tokens, me, current, data) -> None:
     me.save(update_fields=["hand", "draw", "discard"])
     drawn = len(me.hand) - (before - len(discards))
     game.phase = Game.TURN
-    _log(game, me.user, "replenish", f"{me.user.username} discards {len(discards)} card{'s' if len(discards) != 1 else ''} "
-         f"and draws {drawn} (hand {len(me.hand)}).", seed)
+    _log(
+        game,
+        me.user,
+        "replenish",
+        f"{me.user.username} discards {len(discards)} card{'s' if len(discards) != 1 else ''} "
+        f"and draws {drawn} (hand {len(me.hand)}).",
+        seed,
+    )
 
 
 def _token(tokens: list[TileToken], raw) -> TileToken:
@@ -177,8 +214,18 @@ def _chosen_token(tokens: list[TileToken], raw, action: str) -> TileToken:
 
 def _start_battle(game: Game, me: Player, token: TileToken) -> None:
     game.phase = Game.BATTLE
-    game.battle = {"seat": me.seat, "token": token.pk, "played": [], "offers": [], "challenger": None,
-                   "challenge": [], "challenge_values": [], "parry": [], "parried_values": [], "response": []}
+    game.battle = {
+        "seat": me.seat,
+        "token": token.pk,
+        "played": [],
+        "offers": [],
+        "challenger": None,
+        "challenge": [],
+        "challenge_values": [],
+        "parry": [],
+        "parried_values": [],
+        "response": [],
+    }
 
 
 def _do_reveal(game, players, tokens, me, current, data) -> None:
@@ -191,8 +238,12 @@ def _do_reveal(game, players, tokens, me, current, data) -> None:
 
 
 def _what(token: TileToken) -> str:
-    return {"ghoul": f"a strength-{token.strength} Ghoul ({token.victory_points} Victory Points)", "hole": "a Hole",
-            "first-aid": "a First-Aid Kit", "ghoo-gun": "a Ghoo Gun"}.get(token.kind, token.kind)
+    return {
+        "ghoul": f"a strength-{token.strength} Ghoul ({token.victory_points} Victory Points)",
+        "hole": "a Hole",
+        "first-aid": "a First-Aid Kit",
+        "ghoo-gun": "a Ghoo Gun",
+    }.get(token.kind, token.kind)
 
 
 def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: Player, token: TileToken) -> None:
@@ -202,8 +253,13 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
     if token.kind == "ghoul":
         if who.in_hole:
             result = gh.ghoul_battle(token.strength, token.victory_points, current_icv(who, tokens), in_hole=True)
-            _log(game, who.user, "battle-lost", f"{who.user.username} is in a Hole and cannot play Value cards: "
-                 f"the battle against the strength-{token.strength} Ghoul is lost. The Ghoul stays on its square.")
+            _log(
+                game,
+                who.user,
+                "battle-lost",
+                f"{who.user.username} is in a Hole and cannot play Value cards: "
+                f"the battle against the strength-{token.strength} Ghoul is lost. The Ghoul stays on its square.",
+            )
             _wound(game, who, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
             who.save(update_fields=WOUND_FIELDS)
         else:
@@ -211,25 +267,44 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
     elif token.kind == "hole":
         if who.in_hole:
             token.state = TileToken.REMOVED
-            _log(game, who.user, "hole", f"{who.user.username} is already in a Hole: only one Hole token can be "
-                 "placed on a square, so the uppermost Hole token is removed from the board.")
+            _log(
+                game,
+                who.user,
+                "hole",
+                f"{who.user.username} is already in a Hole: only one Hole token can be "
+                "placed on a square, so the uppermost Hole token is removed from the board.",
+            )
         else:
             if who.seat == game.current_seat:
                 token.save(update_fields=["revealed", "holder", "state"])  # before the end check (GT12)
             _fall_into_hole(game, players, tokens, who, "falls into the Hole")
     elif token.kind == "first-aid":
         if who.in_hole:
-            _log(game, who.user, "first-aid", f"{who.user.username} is in a Hole and can take no action: the kit "
-                 "stays on the square, revealed.")
+            _log(
+                game,
+                who.user,
+                "first-aid",
+                f"{who.user.username} is in a Hole and can take no action: the kit stays on the square, revealed.",
+            )
         elif who.wounds:
             game.phase = Game.FIRST_AID
             game.battle = {"token": token.pk, "seat": who.seat}
         else:
-            _log(game, who.user, "first-aid", f"{who.user.username} has no wounds: the kit stays on the square, revealed.")
+            _log(
+                game,
+                who.user,
+                "first-aid",
+                f"{who.user.username} has no wounds: the kit stays on the square, revealed.",
+            )
     elif token.kind == "ghoo-gun":
         token.holder, token.state = who, TileToken.TAKEN
-        _log(game, who.user, "ghoo-gun", f"{who.user.username} takes the Ghoo Gun: Initial Combat Value "
-             f"{current_icv(who, tokens)} for the rest of the game.")
+        _log(
+            game,
+            who.user,
+            "ghoo-gun",
+            f"{who.user.username} takes the Ghoo Gun: Initial Combat Value "
+            f"{current_icv(who, tokens)} for the rest of the game.",
+        )
     token.save(update_fields=["revealed", "holder", "state"])
 
 
@@ -248,8 +323,12 @@ def _do_enter(game, players, tokens, me, current, data) -> None:
 def _do_fight(game, players, tokens, me, current, data) -> None:
     token = _chosen_token(tokens, data.get("token"), "fight")
     game.encountered = True
-    _log(game, me.user, "fight", f"{me.user.username} battles the strength-{token.strength} Ghoul on "
-         f"{token.label.lower()}.")
+    _log(
+        game,
+        me.user,
+        "fight",
+        f"{me.user.username} battles the strength-{token.strength} Ghoul on {token.label.lower()}.",
+    )
     _start_battle(game, me, token)
 
 
@@ -260,8 +339,13 @@ def _heal(game: Game, me: Player, token: TileToken) -> None:
     me.save(update_fields=["hand", "draw", "discard", "wounds"])
     token.state = TileToken.USED
     token.save(update_fields=["state"])
-    _log(game, me.user, "first-aid", f"{me.user.username} uses the First-Aid Kit: {healed} wound card"
-         f"{'s' if healed != 1 else ''} back to the discard pile; the kit is removed from the board.")
+    _log(
+        game,
+        me.user,
+        "first-aid",
+        f"{me.user.username} uses the First-Aid Kit: {healed} wound card"
+        f"{'s' if healed != 1 else ''} back to the discard pile; the kit is removed from the board.",
+    )
 
 
 def _do_first_aid(game, players, tokens, me, current, data) -> None:
@@ -290,9 +374,14 @@ def _do_play(game, players, tokens, me, current, data) -> None:
     _put_down(me, ids)
     me.save(update_fields=["hand"])
     result = _battle_result(battle, token, me, current_icv(me, tokens, battle))
-    _log(game, me.user, "play", f"{me.user.username} puts down {card_text(cards)}: Initial Combat Value "
-         f"{current_icv(me, tokens, battle)} + {sum(c['value'] for c in cards)} = {result.total_before_challenge} "
-         f"against strength {token.strength} ({result.needed} needed).")
+    _log(
+        game,
+        me.user,
+        "play",
+        f"{me.user.username} puts down {card_text(cards)}: Initial Combat Value "
+        f"{current_icv(me, tokens, battle)} + {sum(c['value'] for c in cards)} = {result.total_before_challenge} "
+        f"against strength {token.strength} ({result.needed} needed).",
+    )
     _reveal_on_tile(game, me, reveals)
     if not result.won:
         _finish_battle(game, players, tokens, result)
@@ -319,8 +408,13 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
     battler = next(p for p in players if p.seat == battle["seat"])
     token = _token(tokens, battle["token"])
     result = _battle_result(battle, token, battler, current_icv(battler, tokens, battle))
-    _log(game, me.user, "challenge", f"{me.user.username} challenges with {card_text(cards)}: "
-         f"{battler.user.username}'s total drops to {result.after_challenge} ({result.needed} needed).")
+    _log(
+        game,
+        me.user,
+        "challenge",
+        f"{me.user.username} challenges with {card_text(cards)}: "
+        f"{battler.user.username}'s total drops to {result.after_challenge} ({result.needed} needed).",
+    )
     _reveal_on_tile(game, me, reveals)
     if result.won:
         _finish_battle(game, players, tokens, result)
@@ -335,7 +429,9 @@ def _do_decline(game, players, tokens, me, current, data) -> None:
     if not battle["offers"]:
         battler = next(p for p in players if p.seat == battle["seat"])
         token = _token(tokens, battle["token"])
-        _finish_battle(game, players, tokens, _battle_result(battle, token, battler, current_icv(battler, tokens, battle)))
+        _finish_battle(
+            game, players, tokens, _battle_result(battle, token, battler, current_icv(battler, tokens, battle))
+        )
 
 
 def _do_respond(game, players, tokens, me, current, data) -> None:
@@ -346,12 +442,17 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
         _engine(gh.check_parries, True, True, 0, 0)
     cards = _from_hand(me, ids)
     parries = _from_hand(me, parry_ids)
-    _engine(gh.check_parries, False, all(c.get("slug") == "parry" or c["name"].lower() == "parry" for c in parries),
-            len(parries), len(battle["challenge_values"]))
+    _engine(
+        gh.check_parries,
+        False,
+        all(c.get("slug") == "parry" or c["name"].lower() == "parry" for c in parries),
+        len(parries),
+        len(battle["challenge_values"]),
+    )
     _values(cards)
     reveals = _specialty_reveals(me, tokens, cards, data)
     # each Parry ignores one challenge card: the highest ones (the battling player's best choice)
-    battle["parried_values"] = sorted(battle["challenge_values"], reverse=True)[:len(parries)]
+    battle["parried_values"] = sorted(battle["challenge_values"], reverse=True)[: len(parries)]
     battle["parry"] = parry_ids
     battle["response"] = ids
     token = _token(tokens, battle["token"])
@@ -359,9 +460,15 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     _put_down(me, ids + parry_ids)
     me.save(update_fields=["hand"])
     parry_text = f", Parry ignores {', '.join(map(str, battle['parried_values']))}" if parries else ""
-    _log(game, me.user, "respond", f"{me.user.username} answers with {card_text(cards)}{parry_text}: "
-         f"total {result.total} ({result.needed} needed)." if cards or parries else
-         f"{me.user.username} has no answer to the challenge.")
+    _log(
+        game,
+        me.user,
+        "respond",
+        f"{me.user.username} answers with {card_text(cards)}{parry_text}: "
+        f"total {result.total} ({result.needed} needed)."
+        if cards or parries
+        else f"{me.user.username} has no answer to the challenge.",
+    )
     _reveal_on_tile(game, me, reveals)
     _finish_battle(game, players, tokens, result)
 
@@ -375,12 +482,18 @@ def _specialty_reveals(me: Player, tokens: list[TileToken], cards: list[dict], d
         return []
     used = sum(1 for c in cards if c["type"] in SPECIALTY_TYPES)
     # the rules first (who, how many), then which tokens: as many as allowed are read before they are checked
-    _engine(gh.check_specialty_reveal_choice, me.character, me.dead, used,
-            [gh.RevealChoice("", False, True, 0)] * len(raw))
+    _engine(
+        gh.check_specialty_reveal_choice, me.character, me.dead, used, [gh.RevealChoice("", False, True, 0)] * len(raw)
+    )
     chosen = [_token(tokens, x) for x in raw]
-    _engine(gh.check_specialty_reveal_choice, me.character, me.dead, used,
-            [gh.RevealChoice(t.label, t.revealed, t.state == TileToken.ON_BOARD, t.tile) for t in chosen],
-            len({t.pk for t in chosen}) == len(chosen))
+    _engine(
+        gh.check_specialty_reveal_choice,
+        me.character,
+        me.dead,
+        used,
+        [gh.RevealChoice(t.label, t.revealed, t.state == TileToken.ON_BOARD, t.tile) for t in chosen],
+        len({t.pk for t in chosen}) == len(chosen),
+    )
     return chosen
 
 
@@ -391,9 +504,14 @@ def _reveal_on_tile(game: Game, me: Player, chosen: list[TileToken]) -> None:
     for t in chosen:
         t.revealed = True
         t.save(update_fields=["revealed"])
-        _log(game, me.user, "specialty-reveal", f"{me.user.username} (Cornealius' specialty, with the Specialty "
-             f"card) reveals {t.label.lower()} on his tile: {_what(t)}. It stays on its square, face up; no "
-             "encounter.")
+        _log(
+            game,
+            me.user,
+            "specialty-reveal",
+            f"{me.user.username} (Cornealius' specialty, with the Specialty "
+            f"card) reveals {t.label.lower()} on his tile: {_what(t)}. It stays on its square, face up; no "
+            "encounter.",
+        )
 
 
 def _do_card(game, players, tokens, me, current, data) -> None:
@@ -412,13 +530,23 @@ def _do_card(game, players, tokens, me, current, data) -> None:
         _count_action_card(game)
     _discard(me, ids)
     me.save(update_fields=["hand", "discard"])
-    _log(game, me.user, "card", f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
-         + (f": {card['text']}" if card.get("text") else "."))
+    _log(
+        game,
+        me.user,
+        "card",
+        f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
+        + (f": {card['text']}" if card.get("text") else "."),
+    )
     if sets_icv:
         game.battle["icv_card"] = card["id"]
         token = _token(tokens, game.battle["token"])
-        _log(game, me.user, "icv", f"{me.user.username}'s Initial Combat Value in this battle becomes the Ghoul's "
-             f"strength: {current_icv(me, tokens, game.battle)} ({token.strength + gh.BEAT_BY} needed).")
+        _log(
+            game,
+            me.user,
+            "icv",
+            f"{me.user.username}'s Initial Combat Value in this battle becomes the Ghoul's "
+            f"strength: {current_icv(me, tokens, game.battle)} ({token.strength + gh.BEAT_BY} needed).",
+        )
     _reveal_on_tile(game, me, reveals)
 
 
@@ -474,10 +602,15 @@ def _do_hole(game, players, tokens, me, current, data) -> None:
     for t in targets:
         t.in_hole = True
         t.save(update_fields=["in_hole"])
-    _log(game, me.user, "hole", f"{me.user.username} plays {card['name']} (Action) on the square of {_names(targets)}: "
-         f"a Hole token under their playing piece; {_names(targets)} "
-         f"{'falls' if len(targets) == 1 else 'fall'} into the Hole, out of the game until the beginning of "
-         f"{'their' if len(targets) == 1 else 'each one’s'} next turn.")
+    _log(
+        game,
+        me.user,
+        "hole",
+        f"{me.user.username} plays {card['name']} (Action) on the square of {_names(targets)}: "
+        f"a Hole token under their playing piece; {_names(targets)} "
+        f"{'falls' if len(targets) == 1 else 'fall'} into the Hole, out of the game until the beginning of "
+        f"{'their' if len(targets) == 1 else 'each one’s'} next turn.",
+    )
 
 
 def _do_debris(game, players, tokens, me, current, data) -> None:
@@ -492,9 +625,14 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
     wounds = gh.debris_wounds(by_action=True, value_card=value)
     _count_action_card(game)
     _discard(me, [card["id"]] + value_ids)
-    _log(game, me.user, "debris", f"{me.user.username} plays {card['name']} (Action)"
-         + (f" with {card_text(value_cards)}" if value_cards else "")
-         + f" on the square of {_names(targets)}: a Debris token under their playing piece.")
+    _log(
+        game,
+        me.user,
+        "debris",
+        f"{me.user.username} plays {card['name']} (Action)"
+        + (f" with {card_text(value_cards)}" if value_cards else "")
+        + f" on the square of {_names(targets)}: a Debris token under their playing piece.",
+    )
     for t in targets:
         _wound(game, t, wounds, tokens, "a Debris Action card" + (f" enhanced by a {value}" if value else ""))
     Player.objects.bulk_update(players, WOUND_FIELDS)
@@ -512,8 +650,12 @@ def _do_debris_square(game, players, tokens, me, current, data) -> None:
     _engine(gh.check_debris_tokens, count, most)
     game.encountered = True
     wounds = gh.debris_wounds(by_action=False, tokens=count)
-    _log(game, me.user, "debris", f"{me.user.username} enters a square with {count} Debris token"
-         f"{'s' if count != 1 else ''} and stops.")
+    _log(
+        game,
+        me.user,
+        "debris",
+        f"{me.user.username} enters a square with {count} Debris token{'s' if count != 1 else ''} and stops.",
+    )
     _wound(game, me, wounds, tokens, "Debris, one wound per token")
     Player.objects.bulk_update([me], WOUND_FIELDS)
 
@@ -525,8 +667,9 @@ def _do_hole_square(game, players, tokens, me, current, data) -> None:
     turn". The Hole tokens of the deal are entered with their own "Enter" button (GT19)."""
     game.moved = True
     game.encountered = True
-    _fall_into_hole(game, players, tokens, me, "enters a square with a Hole token placed by a Hole card and falls "
-                    "into the Hole")
+    _fall_into_hole(
+        game, players, tokens, me, "enters a square with a Hole token placed by a Hole card and falls into the Hole"
+    )
 
 
 def _fall_into_hole(game: Game, players: list[Player], tokens: list[TileToken], who: Player, how: str) -> None:
@@ -562,8 +705,13 @@ def _do_give_up_movement(game, players, tokens, me, current, data) -> None:
     """Zone's specialty: "sacrifice movement during a turn in order to play two Action cards in that turn,
     rather than one" (GT9). Declared before the second Action card; no square is entered afterwards."""
     game.gave_up_movement = True
-    _log(game, me.user, "give-up-movement", f"{me.user.username} gives up movement this turn to play "
-         f"{gh.trades_movement_for_action_cards(me.character)} Action cards (Zone's specialty).")
+    _log(
+        game,
+        me.user,
+        "give-up-movement",
+        f"{me.user.username} gives up movement this turn to play "
+        f"{gh.trades_movement_for_action_cards(me.character)} Action cards (Zone's specialty).",
+    )
 
 
 def _tile(raw, message: str) -> int:
@@ -585,39 +733,60 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
     token goes to and who stands on the square it lands on; the spaces and walls are counted at the table."""
     token = _chosen_token(tokens, data.get("token"), "move-token")
     to_tile = _tile(data.get("to_tile"), f"Choose the tile the token is moved to (1 to {gh.TILES}).")
-    my_tile = None if me.dead else _tile(data.get("my_tile"), f"Give the tile your playing piece is on (1 to "
-                                                             f"{gh.TILES}): the tracker has no squares.")
+    my_tile = (
+        None
+        if me.dead
+        else _tile(
+            data.get("my_tile"),
+            f"Give the tile your playing piece is on (1 to {gh.TILES}): the tracker has no squares.",
+        )
+    )
     try:
         gh.check_token_move(me.character, token.tile, to_tile, my_tile)
     except gh.IllegalPlay as exc:
         msg = str(exc)
         raise services.GameError(msg[0].upper() + msg[1:] + ".") from None
-    on_square = _players_on_a_square(players, data.getlist("on_square"),
-                                     "Choose the players standing on the square the token is moved to.")
+    on_square = _players_on_a_square(
+        players, data.getlist("on_square"), "Choose the players standing on the square the token is moved to."
+    )
     _engine(gh.check_landing, me in on_square, my_tile, to_tile)
     old_label, from_tile = token.label, token.tile
     if to_tile != token.tile:
         token.slot = max((t.slot for t in tokens if t.tile == to_tile), default=0) + 1
         token.tile = to_tile
     game.action_taken = True
-    specialty = (" (Lake's specialty: he moves tokens on his own tile and onto it)"
-                 if me.character == gh.MOVES_TOKENS_ON_OWN_TILE and my_tile in (from_tile, to_tile) else "")
+    specialty = (
+        " (Lake's specialty: he moves tokens on his own tile and onto it)"
+        if me.character == gh.MOVES_TOKENS_ON_OWN_TILE and my_tile in (from_tile, to_tile)
+        else ""
+    )
     where = f"to tile {to_tile} (now {token.label.lower()})" if to_tile != from_tile else "on its tile"
-    _log(game, me.user, "move-token", f"{me.user.username} moves the face-down {old_label.lower()} up to "
-         f"{gh.MOVE_TOKEN_SPACES} spaces {where}{specialty}.")
+    _log(
+        game,
+        me.user,
+        "move-token",
+        f"{me.user.username} moves the face-down {old_label.lower()} up to "
+        f"{gh.MOVE_TOKEN_SPACES} spaces {where}{specialty}.",
+    )
     if not on_square:
         token.save(update_fields=["tile", "slot"])
         return
     token.revealed = True
     token.save(update_fields=["tile", "slot", "revealed"])
     names = [p.user.username for p in on_square]
-    _log(game, me.user, "move-token", f"It lands on the square of {' and '.join(names)} and is revealed: "
-         f"{_what(token)}.")
+    _log(
+        game, me.user, "move-token", f"It lands on the square of {' and '.join(names)} and is revealed: {_what(token)}."
+    )
     if token.kind == "hole" and any(p.in_hole for p in on_square):
         token.state = TileToken.REMOVED
         token.save(update_fields=["state"])
-        _log(game, me.user, "hole", "A Hole token is already on that square: only one Hole token can be placed "
-             "on a square, so the uppermost Hole token is removed from the board.")
+        _log(
+            game,
+            me.user,
+            "hole",
+            "A Hole token is already on that square: only one Hole token can be placed "
+            "on a square, so the uppermost Hole token is removed from the board.",
+        )
         return
     order = gh.moved_token_resolvers([p.user.username for p in players], me.user.username, names, token.kind)
     by_name = {p.user.username: p for p in players}
@@ -652,11 +821,23 @@ def _do_end_turn(game, players, tokens, me, current, data) -> None:
 
 
 HANDLERS = {
-    "replenish": _do_replenish, "reveal": _do_reveal, "fight": _do_fight, "first-aid": _do_first_aid,
-    "leave-first-aid": _do_leave_first_aid, "play": _do_play, "challenge": _do_challenge, "decline": _do_decline,
-    "respond": _do_respond, "card": _do_card, "end-turn": _do_end_turn,
-    "hole": _do_hole, "debris": _do_debris, "debris-square": _do_debris_square,
-    "move-token": _do_move_token, "enter": _do_enter, "hole-square": _do_hole_square,
+    "replenish": _do_replenish,
+    "reveal": _do_reveal,
+    "fight": _do_fight,
+    "first-aid": _do_first_aid,
+    "leave-first-aid": _do_leave_first_aid,
+    "play": _do_play,
+    "challenge": _do_challenge,
+    "decline": _do_decline,
+    "respond": _do_respond,
+    "card": _do_card,
+    "end-turn": _do_end_turn,
+    "hole": _do_hole,
+    "debris": _do_debris,
+    "debris-square": _do_debris_square,
+    "move-token": _do_move_token,
+    "enter": _do_enter,
+    "hole-square": _do_hole_square,
     "give-up-movement": _do_give_up_movement,
 }
 

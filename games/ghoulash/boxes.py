@@ -23,13 +23,31 @@ def create_box(owner, name: str) -> GhoulashBox:
     values = value_rows(cat)
     for position, row in enumerate(values):
         for slug in CHARACTER_SLUGS:
-            cards.append(BoxCard(box=box, character=slug, card_type=BoxCard.VALUE, name=row["name"],
-                                 value=row["value"], catalogue_slug=row["slug"], position=position))
+            cards.append(
+                BoxCard(
+                    box=box,
+                    character=slug,
+                    card_type=BoxCard.VALUE,
+                    name=row["name"],
+                    value=row["value"],
+                    catalogue_slug=row["slug"],
+                    position=position,
+                )
+            )
     for position, entry in enumerate(known_cards(cat), start=len(values)):
         card_type = entry.get("kind") or ""
         for slug in entry["decks"]:
-            cards.append(BoxCard(box=box, character=slug, card_type=card_type, name=entry["name"],
-                                 text=entry.get("text", ""), catalogue_slug=entry["slug"], position=position))
+            cards.append(
+                BoxCard(
+                    box=box,
+                    character=slug,
+                    card_type=card_type,
+                    name=entry["name"],
+                    text=entry.get("text", ""),
+                    catalogue_slug=entry["slug"],
+                    position=position,
+                )
+            )
     BoxCard.objects.bulk_create(cards)
     return box
 
@@ -51,7 +69,8 @@ def save_card(card: BoxCard, seen_version: int, fields=CARD_FIELDS) -> None:
     editor): raises StaleCard, never overwrites a newer save."""
     with transaction.atomic():
         saved = BoxCard.objects.filter(pk=card.pk, box_id=card.box_id, version=seen_version).update(
-            **{f: getattr(card, f) for f in fields}, version=F("version") + 1)
+            **{f: getattr(card, f) for f in fields}, version=F("version") + 1
+        )
         if not saved:
             raise StaleCard(BoxCard.objects.filter(pk=card.pk, box_id=card.box_id).first())
     card.version = seen_version + 1
@@ -91,8 +110,9 @@ class StaleBox(Exception):
 def save_numbers(box: GhoulashBox, stats: dict, ghoul_vp: dict, seen_version: int | None = None) -> None:
     """Store the owner's numbers (only those the rules text leaves out). With ``seen_version`` (a form's), only
     if nobody saved them since: raises StaleBox, never overwrites a newer save."""
-    box.stats = {slug: kept for slug, numbers in stats.items()
-                 if (kept := {k: v for k, v in numbers.items() if v is not None})}
+    box.stats = {
+        slug: kept for slug, numbers in stats.items() if (kept := {k: v for k, v in numbers.items() if v is not None})
+    }
     box.ghoul_vp = {str(k): v for k, v in ghoul_vp.items() if v is not None}
     rows = GhoulashBox.objects.filter(pk=box.pk)
     if seen_version is not None:

@@ -14,13 +14,20 @@ STAT_LABELS = {"initial_combat_value": "Initial Combat Value", "movement": "Move
 REQUIRED_STATS = ("initial_combat_value", "health")  # what the tracker needs to referee battles and death
 MIN_PLAYERS, MAX_PLAYERS = 2, len(CHARACTER_SLUGS)
 TYPE_KINDS = {
-    BoxCard.VALUE: gh.CardKind.VALUE, BoxCard.ACTION: gh.CardKind.ACTION, BoxCard.RESCUE: gh.CardKind.RESCUE,
-    BoxCard.SPECIALTY: gh.CardKind.SPECIALTY, BoxCard.SPECIALTY_VALUE: gh.CardKind.SPECIALTY,
-    BoxCard.SPECIALTY_ACTION: gh.CardKind.SPECIALTY, BoxCard.SPECIALTY_RESCUE: gh.CardKind.SPECIALTY,
+    BoxCard.VALUE: gh.CardKind.VALUE,
+    BoxCard.ACTION: gh.CardKind.ACTION,
+    BoxCard.RESCUE: gh.CardKind.RESCUE,
+    BoxCard.SPECIALTY: gh.CardKind.SPECIALTY,
+    BoxCard.SPECIALTY_VALUE: gh.CardKind.SPECIALTY,
+    BoxCard.SPECIALTY_ACTION: gh.CardKind.SPECIALTY,
+    BoxCard.SPECIALTY_RESCUE: gh.CardKind.SPECIALTY,
 }
 # a double-labelled Specialty card "is played with the limitations of the second label"
-SECOND_LABELS = {BoxCard.SPECIALTY_VALUE: gh.CardKind.VALUE, BoxCard.SPECIALTY_ACTION: gh.CardKind.ACTION,
-                 BoxCard.SPECIALTY_RESCUE: gh.CardKind.RESCUE}
+SECOND_LABELS = {
+    BoxCard.SPECIALTY_VALUE: gh.CardKind.VALUE,
+    BoxCard.SPECIALTY_ACTION: gh.CardKind.ACTION,
+    BoxCard.SPECIALTY_RESCUE: gh.CardKind.RESCUE,
+}
 TYPE_LABELS = dict(BoxCard.TYPES)
 # Specialty cards that make the Initial Combat Value the Ghoul's strength (FAQ: Heavy Artillery, The Right Ghoo)
 STRENGTH_ICV_CARDS = ("heavy-artillery", "the-right-ghoo-for-the-job")
@@ -42,14 +49,17 @@ def known_cards(cat: dict) -> list[dict]:
 # Game boxes
 # ---------------------------------------------------------------------------
 
+
 def value_rows(cat: dict) -> list[dict]:
     """One Value card row per value the text gives ("Value — ... ranging in value from 1 to 3"), for every
     deck ("All decks have Value cards in equal amounts"); how many of each only the printed decks say."""
     entry = next((c for c in cat["cards"] if c.get("slug") == BoxCard.VALUE), None)
     if entry is None or entry.get("min_value") is None or entry.get("max_value") is None:
         return []
-    return [{"name": f"{entry['name']} {v}", "value": v, "slug": entry["slug"]}
-            for v in range(entry["min_value"], entry["max_value"] + 1)]
+    return [
+        {"name": f"{entry['name']} {v}", "value": v, "slug": entry["slug"]}
+        for v in range(entry["min_value"], entry["max_value"] + 1)
+    ]
 
 
 def profiles(box: GhoulashBox, cat: dict) -> list[dict]:
@@ -65,9 +75,16 @@ def profiles(box: GhoulashBox, cat: dict) -> list[dict]:
                 stats.append({"stat": stat, "label": STAT_LABELS[stat], "value": mine[stat], "source": "box"})
             else:
                 stats.append({"stat": stat, "label": STAT_LABELS[stat], "value": None, "source": None})
-        out.append({"slug": entry["slug"], "name": entry.get("name", entry["slug"]),
-                    "full_name": entry.get("full_name", entry.get("name", "")), "specialty": entry.get("specialty", ""),
-                    "stats": stats, "numbers": {s["stat"]: s["value"] for s in stats}})
+        out.append(
+            {
+                "slug": entry["slug"],
+                "name": entry.get("name", entry["slug"]),
+                "full_name": entry.get("full_name", entry.get("name", "")),
+                "specialty": entry.get("specialty", ""),
+                "stats": stats,
+                "numbers": {s["stat"]: s["value"] for s in stats},
+            }
+        )
     return out
 
 
@@ -94,10 +111,17 @@ def _listed(names: list[str]) -> str:
 
 def engine_card(card: BoxCard | dict, copy: int = 0) -> gh.Card:
     if isinstance(card, dict):
-        return gh.Card(card["name"], TYPE_KINDS[card["type"]], card.get("value"), card["owner"], card["id"],
-                       SECOND_LABELS.get(card["type"]))
-    return gh.Card(card.name, TYPE_KINDS[card.card_type], card.value, card.character, copy,
-                   SECOND_LABELS.get(card.card_type))
+        return gh.Card(
+            card["name"],
+            TYPE_KINDS[card["type"]],
+            card.get("value"),
+            card["owner"],
+            card["id"],
+            SECOND_LABELS.get(card["type"]),
+        )
+    return gh.Card(
+        card.name, TYPE_KINDS[card.card_type], card.value, card.character, copy, SECOND_LABELS.get(card.card_type)
+    )
 
 
 def is_card(card: dict, slug: str) -> bool:
@@ -135,8 +159,10 @@ def deck_problems(cards: list[BoxCard], slugs, names: dict | None = None) -> lis
         elif card.card_type in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and card.value is None and card.count:
             problems.append(f"{who}: {card.name} needs its value.")
     # one line per deck, not one per card: only the printed decks say how many of each card they hold
-    problems[:0] = [f"{who}: enter how many {_listed(cards_)} cards the deck holds (0 if none)."
-                    for who, cards_ in uncounted.items()]
+    problems[:0] = [
+        f"{who}: enter how many {_listed(cards_)} cards the deck holds (0 if none)."
+        for who, cards_ in uncounted.items()
+    ]
     decks = engine_decks(cards, slugs)
     for slug in slugs:
         if not decks[slug]:
@@ -155,8 +181,9 @@ def box_problems(box: GhoulashBox, cat: dict, cards: list[BoxCard], slugs) -> li
         p = profile[slug]
         missing = [STAT_LABELS[s] for s in REQUIRED_STATS if p["numbers"][s] is None]
         if missing:
-            problems.append(f"{p['full_name']}: enter {' and '.join(missing)} in the game box (the rules text does "
-                            "not give them).")
+            problems.append(
+                f"{p['full_name']}: enter {' and '.join(missing)} in the game box (the rules text does not give them)."
+            )
     missing_vp = [str(g["strength"]) for g in ghoul_values(box, cat) if g["victory_points"] is None]
     if missing_vp:
         problems.append(f"Enter the Victory Points of the strength {', '.join(missing_vp)} Ghouls in the game box.")

@@ -9,8 +9,16 @@ from .models import Game
 
 def in_progress(user, limit: int) -> list[InProgress]:
     games = Game.objects.filter(players__user=user, status=Game.PLAYING).distinct()[:limit]
-    return [InProgress(url=reverse("ghoulash-game", args=[game.pk]), name=game.name, game="Ghoulash",
-                       state=game.get_status_display(), at=game.created_at) for game in games]
+    return [
+        InProgress(
+            url=reverse("ghoulash-game", args=[game.pk]),
+            name=game.name,
+            game="Ghoulash",
+            state=game.get_status_display(),
+            at=game.created_at,
+        )
+        for game in games
+    ]
 
 
 ENTRY = GameEntry(

@@ -20,8 +20,13 @@ class BoxForm(forms.Form):
 class NumbersForm(forms.Form):
     """One field per number the rules text does not give (a character's stat, a Ghoul's Victory Points)."""
 
-    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, error_messages={
-        "required": "This form is older than the box page: reload the box and enter your numbers again."})
+    seen_version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        error_messages={
+            "required": "This form is older than the box page: reload the box and enter your numbers again."
+        },
+    )
 
     def __init__(self, *args, profiles: list[dict], ghouls: list[dict], version: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
@@ -33,8 +38,13 @@ class NumbersForm(forms.Form):
                     continue
                 name = f"{p['slug']}__{s['stat']}"
                 self.fields[name] = forms.IntegerField(
-                    label=f"{p['name']}: {s['label']}", required=False, min_value=STAT_MIN[s["stat"]], max_value=99,
-                    initial=s["value"], help_text="From your game's profile card (not in the rules text).")
+                    label=f"{p['name']}: {s['label']}",
+                    required=False,
+                    min_value=STAT_MIN[s["stat"]],
+                    max_value=99,
+                    initial=s["value"],
+                    help_text="From your game's profile card (not in the rules text).",
+                )
                 self.stat_fields.append((p["slug"], s["stat"], name))
         self.vp_fields = []
         for g in ghouls:
@@ -42,8 +52,13 @@ class NumbersForm(forms.Form):
                 continue
             name = f"ghoul_{g['strength']}"
             self.fields[name] = forms.IntegerField(
-                label=f"Victory Points of a strength-{g['strength']} Ghoul", required=False, min_value=0, max_value=99,
-                initial=g["victory_points"], help_text="The green dots on your tokens (not in the rules text).")
+                label=f"Victory Points of a strength-{g['strength']} Ghoul",
+                required=False,
+                min_value=0,
+                max_value=99,
+                initial=g["victory_points"],
+                help_text="The green dots on your tokens (not in the rules text).",
+            )
             self.vp_fields.append((g["strength"], name))
 
     def numbers(self) -> tuple[dict, dict]:
@@ -69,7 +84,8 @@ class CardForm(forms.ModelForm):
             self.fields["seen_version"].required = True
             self.fields["seen_version"].initial = self.instance.version
             self.fields["seen_version"].error_messages["required"] = (
-                "This form is older than the edit page: reload the card and enter your change again.")
+                "This form is older than the edit page: reload the card and enter your change again."
+            )
         else:
             del self.fields["seen_version"]
         if names:
@@ -84,9 +100,11 @@ class CardForm(forms.ModelForm):
         self.fields["count"].validators.append(MaxValueValidator(limits.CARD_COUNT_MAX))
         self.fields["text"].max_length = limits.CARD_TEXT_MAX
         self.fields["text"].validators.append(MaxLengthValidator(limits.CARD_TEXT_MAX))
-        self.fields["value"].help_text = (f"Value cards {gh.MIN_CARD_VALUE}–{gh.VALUE_CARD_MAX}; Specialty Value cards up to "
-                                          f"{gh.MAX_CARD_VALUE}; blank for every other type (only these two are put "
-                                          "down as Values).")
+        self.fields["value"].help_text = (
+            f"Value cards {gh.MIN_CARD_VALUE}–{gh.VALUE_CARD_MAX}; Specialty Value cards up to "
+            f"{gh.MAX_CARD_VALUE}; blank for every other type (only these two are put "
+            "down as Values)."
+        )
 
     def clean(self):
         data = super().clean()
@@ -100,26 +118,39 @@ def check_value(form: forms.ModelForm, data: dict) -> None:
     if kind in (BoxCard.VALUE, BoxCard.SPECIALTY_VALUE) and value is None:
         form.add_error("value", "A Value card needs its value.")
     elif kind == BoxCard.VALUE and value is not None and not gh.MIN_CARD_VALUE <= value <= gh.VALUE_CARD_MAX:
-        form.add_error("value", f"Value cards range from {gh.MIN_CARD_VALUE} to {gh.VALUE_CARD_MAX} (the rules: Cards).")
-    elif kind == BoxCard.SPECIALTY_VALUE and value is not None \
-            and not gh.MIN_CARD_VALUE <= value <= gh.MAX_CARD_VALUE:
+        form.add_error(
+            "value", f"Value cards range from {gh.MIN_CARD_VALUE} to {gh.VALUE_CARD_MAX} (the rules: Cards)."
+        )
+    elif kind == BoxCard.SPECIALTY_VALUE and value is not None and not gh.MIN_CARD_VALUE <= value <= gh.MAX_CARD_VALUE:
         form.add_error("value", f"Specialty cards have a value of {gh.MIN_CARD_VALUE} to {gh.MAX_CARD_VALUE}.")
     elif kind in (BoxCard.ACTION, BoxCard.RESCUE) and value is not None:
         form.add_error("value", "Action and Rescue cards have no value: leave it blank.")
-    elif kind and kind not in BoxCard.VALUE_TYPES and value is not None \
-            and not (form.instance.pk and value == form.instance.value):
+    elif (
+        kind
+        and kind not in BoxCard.VALUE_TYPES
+        and value is not None
+        and not (form.instance.pk and value == form.instance.value)
+    ):
         # a Specialty card is played with the limitations of its second label: only SPECIALTY VALUE is a Value
         # (GT2); a value saved before is kept, unused
-        form.add_error("value", "Only Value and Specialty Value cards have a value (a double label is played "
-                                "as its second label): leave it blank.")
+        form.add_error(
+            "value",
+            "Only Value and Specialty Value cards have a value (a double label is played "
+            "as its second label): leave it blank.",
+        )
 
 
 class DeckRowForm(forms.ModelForm):
     """One row of the box's deck table: a card's type, value and count, the numbers only the printed decks
     hold. Blank stays "not entered"; every row is checked and every error shown at once."""
 
-    seen_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, error_messages={
-        "required": "This table is older than the box page: reload the box and enter your change again."})
+    seen_version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        error_messages={
+            "required": "This table is older than the box page: reload the box and enter your change again."
+        },
+    )
 
     class Meta:
         model = BoxCard
@@ -133,8 +164,9 @@ class DeckRowForm(forms.ModelForm):
         # no printed deck holds 99 of one card: the bound keeps a typo from dealing a huge deck
         self.fields["count"].validators.append(MaxValueValidator(COUNT_MAX))
         self.fields["count"].widget.attrs.update({"min": 0, "max": COUNT_MAX, "inputmode": "numeric"})
-        self.fields["value"].widget.attrs.update({"min": gh.MIN_CARD_VALUE, "max": gh.MAX_CARD_VALUE,
-                                                  "inputmode": "numeric"})
+        self.fields["value"].widget.attrs.update(
+            {"min": gh.MIN_CARD_VALUE, "max": gh.MAX_CARD_VALUE, "inputmode": "numeric"}
+        )
         self.fields["seen_version"].initial = self.instance.version
 
     def clean(self):
@@ -159,11 +191,17 @@ class GameForm(forms.Form):
         choices = [("", "—")] + [(s, names.get(s, s.title())) for s in CHARACTER_SLUGS]
         for i in range(1, len(CHARACTER_SLUGS) + 1):
             self.fields[f"player_{i}"] = forms.CharField(
-                label=f"Seat {i}: player" + (" (plays first)" if i == 1 else ""), max_length=150,
-                required=i <= 2, initial=user.username if i == 1 else "")
-            self.fields[f"character_{i}"] = forms.ChoiceField(label=f"Seat {i}: character", choices=choices,
-                                                              required=i <= 2)
+                label=f"Seat {i}: player" + (" (plays first)" if i == 1 else ""),
+                max_length=150,
+                required=i <= 2,
+                initial=user.username if i == 1 else "",
+            )
+            self.fields[f"character_{i}"] = forms.ChoiceField(
+                label=f"Seat {i}: character", choices=choices, required=i <= 2
+            )
 
     def seats(self) -> list[tuple[str, str]]:
-        return [(self.cleaned_data.get(f"player_{i}") or "", self.cleaned_data.get(f"character_{i}") or "")
-                for i in range(1, len(CHARACTER_SLUGS) + 1)]
+        return [
+            (self.cleaned_data.get(f"player_{i}") or "", self.cleaned_data.get(f"character_{i}") or "")
+            for i in range(1, len(CHARACTER_SLUGS) + 1)
+        ]

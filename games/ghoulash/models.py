@@ -46,8 +46,12 @@ class BoxCard(models.Model):
     VALUE, ACTION, RESCUE, SPECIALTY = "value", "action", "rescue", "specialty"
     SPECIALTY_VALUE, SPECIALTY_ACTION, SPECIALTY_RESCUE = "specialty-value", "specialty-action", "specialty-rescue"
     TYPES = [
-        (VALUE, "Value"), (ACTION, "Action"), (RESCUE, "Rescue"), (SPECIALTY, "Specialty"),
-        (SPECIALTY_VALUE, "Specialty Value"), (SPECIALTY_ACTION, "Specialty Action"),
+        (VALUE, "Value"),
+        (ACTION, "Action"),
+        (RESCUE, "Rescue"),
+        (SPECIALTY, "Specialty"),
+        (SPECIALTY_VALUE, "Specialty Value"),
+        (SPECIALTY_ACTION, "Specialty Action"),
         (SPECIALTY_RESCUE, "Specialty Rescue"),
     ]
     # the types put down as a Value in a battle or a challenge (a double label is played as its second label)
@@ -84,7 +88,13 @@ class Game(models.Model):
     STATUSES = [(PLAYING, "playing"), (FINISHED, "finished")]
     # what the game waits for
     TURN_START, TURN, BATTLE, CHALLENGE, RESPONSE, FIRST_AID = (
-        "turn-start", "turn", "battle", "challenge", "response", "first-aid")
+        "turn-start",
+        "turn",
+        "battle",
+        "challenge",
+        "response",
+        "first-aid",
+    )
 
     box = models.ForeignKey(GhoulashBox, on_delete=models.SET_NULL, null=True, blank=True, related_name="games")
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoulash_games")
@@ -189,8 +199,9 @@ class Event(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField()
     turn = models.PositiveIntegerField(default=0)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     kind = models.CharField(max_length=20)
     text = models.CharField(max_length=500)
     seed = models.BigIntegerField(null=True, blank=True)

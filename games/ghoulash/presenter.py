@@ -11,6 +11,7 @@ from rules import ghoulash as gh
 # What a player sees
 # ---------------------------------------------------------------------------
 
+
 def table(game: Game, players: list[Player], tokens: list[TileToken], events: list[Event], user) -> dict:
     """The page's view of the game for ``user``: their own hand only, unrevealed tokens without their kind,
     no seeds while the game is on. The one place that reads the secrets for display."""
@@ -25,19 +26,33 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
                 continue
             public = {"id": t.pk, "slot": t.slot, "label": t.label, "revealed": t.revealed, "state": t.state}
             if t.revealed:
-                public.update({"kind": t.kind, "strength": t.strength, "victory_points": t.victory_points,
-                               "holder": by_pk[t.holder_id].user.username if t.holder_id in by_pk else ""})
+                public.update(
+                    {
+                        "kind": t.kind,
+                        "strength": t.strength,
+                        "victory_points": t.victory_points,
+                        "holder": by_pk[t.holder_id].user.username if t.holder_id in by_pk else "",
+                    }
+                )
             here.append(public)
         tiles.append({"number": tile, "tokens": here})
     seats = []
     for p in players:
         won = [t for t in tokens if t.holder_id == p.pk]
-        seats.append({
-            "player": p, "username": p.user.username, "icv": current_icv(p, tokens),
-            "hand": len(p.hand), "draw": len(p.draw), "discard": len(p.discard), "wounds": len(p.wounds),
-            "ghouls": [t for t in won if t.kind == "ghoul"], "guns": sum(1 for t in won if t.kind == "ghoo-gun"),
-            "is_current": p.seat == game.current_seat and game.status == Game.PLAYING,
-        })
+        seats.append(
+            {
+                "player": p,
+                "username": p.user.username,
+                "icv": current_icv(p, tokens),
+                "hand": len(p.hand),
+                "draw": len(p.draw),
+                "discard": len(p.discard),
+                "wounds": len(p.wounds),
+                "ghouls": [t for t in won if t.kind == "ghoul"],
+                "guns": sum(1 for t in won if t.kind == "ghoo-gun"),
+                "is_current": p.seat == game.current_seat and game.status == Game.PLAYING,
+            }
+        )
     battle = None
     if game.battle and game.phase in (Game.BATTLE, Game.CHALLENGE, Game.RESPONSE):
         b = game.battle
@@ -50,11 +65,18 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
         total = icv + sum(c["value"] for c in played)
         after = total - sum(b.get("challenge_values", []))
         battle = {
-            "battler": battler.user.username, "token": token, "needed": token.strength + gh.BEAT_BY, "icv": icv,
-            "played": played, "total": total, "challenger": challenger.user.username if challenger else "",
+            "battler": battler.user.username,
+            "token": token,
+            "needed": token.strength + gh.BEAT_BY,
+            "icv": icv,
+            "played": played,
+            "total": total,
+            "challenger": challenger.user.username if challenger else "",
             "challenge": [({c["id"]: c for c in challenger.deck})[i] for i in b["challenge"]] if challenger else [],
-            "after": after, "offered_to": by_seat[b["offers"][0]].user.username if b.get("offers") else "",
-            "icv_card": ({c["id"]: c for c in battler.deck})[b["icv_card"]]["name"] if b.get("icv_card") is not None
+            "after": after,
+            "offered_to": by_seat[b["offers"][0]].user.username if b.get("offers") else "",
+            "icv_card": ({c["id"]: c for c in battler.deck})[b["icv_card"]]["name"]
+            if b.get("icv_card") is not None
             else "",
         }
     state = table_state(game, players)
@@ -69,17 +91,32 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
             if "card" not in legal or card["type"] == BoxCard.VALUE:
                 return False
             try:
-                gh.check_card(state, me.seat, card["type"] in (BoxCard.ACTION, BoxCard.SPECIALTY_ACTION),
-                              any(is_card(card, slug) for slug in STRENGTH_ICV_CARDS), card["name"])
+                gh.check_card(
+                    state,
+                    me.seat,
+                    card["type"] in (BoxCard.ACTION, BoxCard.SPECIALTY_ACTION),
+                    any(is_card(card, slug) for slug in STRENGTH_ICV_CARDS),
+                    card["name"],
+                )
             except gh.NotNow:
                 return False
             return True
 
-        hand = [{**deck[i], "type_label": TYPE_LABELS.get(deck[i]["type"], ""), "playable": playable(deck[i]),
-                 "is_value": is_value_card(deck[i]), "is_specialty": deck[i]["type"] in SPECIALTY_TYPES}
-                for i in me.hand]
-        face_down = [{"id": t.pk, "label": t.label, "tile": t.tile} for t in tokens
-                     if not t.revealed and t.state == TileToken.ON_BOARD]
+        hand = [
+            {
+                **deck[i],
+                "type_label": TYPE_LABELS.get(deck[i]["type"], ""),
+                "playable": playable(deck[i]),
+                "is_value": is_value_card(deck[i]),
+                "is_specialty": deck[i]["type"] in SPECIALTY_TYPES,
+            }
+            for i in me.hand
+        ]
+        face_down = [
+            {"id": t.pk, "label": t.label, "tile": t.tile}
+            for t in tokens
+            if not t.revealed and t.state == TileToken.ON_BOARD
+        ]
         # Cornealius' specialty: a face-down token on his tile with each Specialty card he uses (GT16)
         reveals = me.character == gh.REVEALS_WITH_SPECIALTY and not me.dead and not me.in_hole and bool(face_down)
         on_players = my_turn_now
@@ -88,44 +125,68 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
             "wound_cards": [deck[i] for i in me.wounds],
             "discard_cards": [deck[i] for i in me.discard],
             # Hole and Debris Action cards played on opponents' squares (GT14, GT15)
-            "hole_card": next((c for c in hand if on_players and c["type"] == BoxCard.ACTION
-                               and is_card(c, "hole")), None),
-            "debris_card": next((c for c in hand if on_players and c["type"] == BoxCard.ACTION
-                                 and is_card(c, "debris")), None),
-            "targets": [{"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole}
-                        for p in players if p.pk != me.pk and not p.dead],
+            "hole_card": next(
+                (c for c in hand if on_players and c["type"] == BoxCard.ACTION and is_card(c, "hole")), None
+            ),
+            "debris_card": next(
+                (c for c in hand if on_players and c["type"] == BoxCard.ACTION and is_card(c, "debris")), None
+            ),
+            "targets": [
+                {"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole}
+                for p in players
+                if p.pk != me.pk and not p.dead
+            ],
             "face_down": face_down,
             "reveal_tokens": face_down if reveals else [],
             "specialty_value_slots": list(range(sum(1 for c in hand if c["is_value"] and c["is_specialty"])))
-            if reveals else [],
+            if reveals
+            else [],
             # players who may stand on the square a moved token lands on: Lake's own square too (GT17)
-            "move_targets": [{"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole, "me": p.pk == me.pk}
-                             for p in players if not p.dead
-                             and (p.pk != me.pk or me.character == gh.MOVES_TOKENS_ON_OWN_TILE)],
+            "move_targets": [
+                {"seat": p.seat, "username": p.user.username, "in_hole": p.in_hole, "me": p.pk == me.pk}
+                for p in players
+                if not p.dead and (p.pk != me.pk or me.character == gh.MOVES_TOKENS_ON_OWN_TILE)
+            ],
             "lake": me.character == gh.MOVES_TOKENS_ON_OWN_TILE,
         }
     # what the page offers: what the engine allows this seat now
-    can = {
-        "replenish": "replenish" in legal,
-        "turn": "end-turn" in legal,
-        # an encounter where the piece stands (a revealed Ghoul or First-Aid Kit): no movement needed
-        "here": "fight" in legal,
-        "move": "reveal" in legal,
-        "give_up_movement": "give-up-movement" in legal,  # Zone's trade (GT9)
-        "play": "play" in legal,
-        "challenge": "challenge" in legal,
-        "respond": "respond" in legal,
-        "first_aid": "leave-first-aid" in legal,
-        "move_token": "move-token" in legal,  # the Action's option B (GT17, GT18)
-        "debris_square": "debris-square" in legal,
-        "hole_square": "hole-square" in legal,
-    } if me is not None and game.status == Game.PLAYING else {}
+    can = (
+        {
+            "replenish": "replenish" in legal,
+            "turn": "end-turn" in legal,
+            # an encounter where the piece stands (a revealed Ghoul or First-Aid Kit): no movement needed
+            "here": "fight" in legal,
+            "move": "reveal" in legal,
+            "give_up_movement": "give-up-movement" in legal,  # Zone's trade (GT9)
+            "play": "play" in legal,
+            "challenge": "challenge" in legal,
+            "respond": "respond" in legal,
+            "first_aid": "leave-first-aid" in legal,
+            "move_token": "move-token" in legal,  # the Action's option B (GT17, GT18)
+            "debris_square": "debris-square" in legal,
+            "hole_square": "hole-square" in legal,
+        }
+        if me is not None and game.status == Game.PLAYING
+        else {}
+    )
     current = by_seat.get(game.current_seat)
     resolver = by_seat.get((game.battle or {}).get("seat", game.current_seat)) if game.phase in PENDING else None
     return {
-        "game": game, "me": me, "seats": seats, "tiles": tiles, "battle": battle, "mine": mine, "can": can,
-        "current": current, "events": events, "show_seeds": game.status == Game.FINISHED,
-        "winning_vp": gh.WINNING_VP, "hand_size": gh.HAND_SIZE, "challenge_max": gh.CHALLENGE_MAX_CARDS,
-        "debris_max": debris_in_game(players), "resolver": resolver or current, "tiles_count": range(1, gh.TILES + 1),
+        "game": game,
+        "me": me,
+        "seats": seats,
+        "tiles": tiles,
+        "battle": battle,
+        "mine": mine,
+        "can": can,
+        "current": current,
+        "events": events,
+        "show_seeds": game.status == Game.FINISHED,
+        "winning_vp": gh.WINNING_VP,
+        "hand_size": gh.HAND_SIZE,
+        "challenge_max": gh.CHALLENGE_MAX_CARDS,
+        "debris_max": debris_in_game(players),
+        "resolver": resolver or current,
+        "tiles_count": range(1, gh.TILES + 1),
         "move_spaces": gh.MOVE_TOKEN_SPACES,
     }

@@ -26,9 +26,9 @@ from catalogue.loader import current_system
 from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
-from rules import ghoulash as gh
 from games.ghoulash import actions, boxes, decks, presenter, setup, state
 from games.ghoulash.models import Event, Game
+from rules import ghoulash as gh
 
 SYSTEM = "ghoulash"
 PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")
@@ -50,13 +50,16 @@ class SetupProblems(GameError):
 # The catalogue
 # ---------------------------------------------------------------------------
 
+
 def catalogue() -> dict[str, list[dict]]:
     """The Ghoulash sections of the last loaded edition (house rules included): two queries."""
     system = current_system(SYSTEM)
     parts: dict[str, list[dict]] = {p: [] for p in PARTS}
     if system is None:
         return parts
-    for row in RulesEntry.objects.filter(system=system, part__in=PARTS).order_by("part", "house_rule", "position", "id"):
+    for row in RulesEntry.objects.filter(system=system, part__in=PARTS).order_by(
+        "part", "house_rule", "position", "id"
+    ):
         parts[row.part].append(row.to_entry())
     return parts
 
@@ -76,18 +79,27 @@ def current_version(pk: int) -> int | None:
 def _locked(pk: int, work):
     """Run ``work(game)`` in a transaction holding the game row's lock (core.locking, which bumps its
     version); the new version is published to the polls once committed."""
+
     def locked(game: Game):
         result = work(game)
         kit.bump_version(LABEL, game.pk, game.version)
         return result
-    return run_locked(Game, pk, locked, missing=GameError("No such game."),
-                      busy=GameError("The game is busy: try again."))
+
+    return run_locked(
+        Game, pk, locked, missing=GameError("No such game."), busy=GameError("The game is busy: try again.")
+    )
 
 
 def _log(game: Game, actor, kind: str, text: str, seed: int | None = None) -> Event:
-    return Event.objects.create(game=game, number=kit.next_event_number(Event.objects.filter(game=game)),
-                                turn=game.turn, actor=actor, kind=kind,
-                                text=text[:500], seed=seed)
+    return Event.objects.create(
+        game=game,
+        number=kit.next_event_number(Event.objects.filter(game=game)),
+        turn=game.turn,
+        actor=actor,
+        kind=kind,
+        text=text[:500],
+        seed=seed,
+    )
 
 
 def act(game_pk: int, user, action: str, data) -> Game:

@@ -26,14 +26,18 @@ def _log(game: Game, actor, kind: str, text: str, seed: int | None = None):
     return services._log(game, actor, kind, text, seed)
 
 
-def game_tokens(cat: dict, box: GhoulashBox, lock_and_load: bool) -> tuple[list[gh.EncounterToken], list[gh.EncounterToken]]:
+def game_tokens(
+    cat: dict, box: GhoulashBox, lock_and_load: bool
+) -> tuple[list[gh.EncounterToken], list[gh.EncounterToken]]:
     """The core Encounter Tokens (catalogue counts, Ghoul VP from the rules or the box) and the scenario extras."""
     vp = {g["strength"]: g["victory_points"] for g in ghoul_values(box, cat)}
     core = []
     for entry in cat["encounter_tokens"]:
         for i in range(int(entry.get("count") or 0)):
             strength = entry.get("strength")
-            core.append(gh.EncounterToken(entry["kind"], strength, vp.get(strength) if entry["kind"] == "ghoul" else None, i))
+            core.append(
+                gh.EncounterToken(entry["kind"], strength, vp.get(strength) if entry["kind"] == "ghoul" else None, i)
+            )
     extras = []
     if lock_and_load:
         gun = next((t for t in cat["other_tokens"] if t.get("slug") == "ghoo-gun"), None)
@@ -44,7 +48,9 @@ def game_tokens(cat: dict, box: GhoulashBox, lock_and_load: bool) -> tuple[list[
 
 
 @transaction.atomic
-def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str]], lock_and_load: bool = False) -> Game:
+def create_game(
+    creator, box: GhoulashBox, name: str, seats: list[tuple[str, str]], lock_and_load: bool = False
+) -> Game:
     """Set up and start a game: ``seats`` are (username, character slug) in table order, the first plays first."""
     if box.owner_id != creator.pk:
         raise services.GameError("Choose one of your own game boxes.")
@@ -78,20 +84,38 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
         raise services.SetupProblems(problems)
     core, extras = game_tokens(cat, box, lock_and_load)
     if len(core) != gh.TILES * gh.TOKENS_PER_TILE:
-        raise services.GameError(f"The catalogue lists {len(core)} core tokens; the board takes {gh.TILES * gh.TOKENS_PER_TILE}.")
+        raise services.GameError(
+            f"The catalogue lists {len(core)} core tokens; the board takes {gh.TILES * gh.TOKENS_PER_TILE}."
+        )
 
     deal_seed = secrets.randbits(32)
-    game = Game.objects.create(box=box, creator=creator, name=name, scenario_lock_and_load=lock_and_load,
-                               deal_seed=deal_seed)
+    game = Game.objects.create(
+        box=box, creator=creator, name=name, scenario_lock_and_load=lock_and_load, deal_seed=deal_seed
+    )
     board = gh.deal_board(random.Random(deal_seed), core, extras)
-    TileToken.objects.bulk_create([
-        TileToken(game=game, tile=tile + 1, slot=slot + 1, kind=p.token.kind, strength=p.token.strength,
-                  victory_points=p.token.victory_points)
-        for tile, placements in enumerate(board) for slot, p in enumerate(placements)
-    ])
-    _log(game, creator, "deal", f"{creator.username} set up the game: {len(core)} core Encounter Tokens"
-         + (f" and {len(extras)} Ghoo Gun tokens (Lock and Load)" if extras else "")
-         + " shuffled face down onto the four tiles.", deal_seed)
+    TileToken.objects.bulk_create(
+        [
+            TileToken(
+                game=game,
+                tile=tile + 1,
+                slot=slot + 1,
+                kind=p.token.kind,
+                strength=p.token.strength,
+                victory_points=p.token.victory_points,
+            )
+            for tile, placements in enumerate(board)
+            for slot, p in enumerate(placements)
+        ]
+    )
+    _log(
+        game,
+        creator,
+        "deal",
+        f"{creator.username} set up the game: {len(core)} core Encounter Tokens"
+        + (f" and {len(extras)} Ghoo Gun tokens (Lock and Load)" if extras else "")
+        + " shuffled face down onto the four tiles.",
+        deal_seed,
+    )
     for seat, (user, slug) in enumerate(zip(users, chars)):
         p = profile[slug]
         deck, n = [], 0
@@ -99,17 +123,40 @@ def create_game(creator, box: GhoulashBox, name: str, seats: list[tuple[str, str
             if card.character == slug and card.count:
                 for _ in range(card.count):
                     n += 1
-                    deck.append({"id": n, "name": card.name, "type": card.card_type, "value": card.value,
-                                 "text": card.text, "slug": card.catalogue_slug, "owner": slug})
+                    deck.append(
+                        {
+                            "id": n,
+                            "name": card.name,
+                            "type": card.card_type,
+                            "value": card.value,
+                            "text": card.text,
+                            "slug": card.catalogue_slug,
+                            "owner": slug,
+                        }
+                    )
         seed = secrets.randbits(32)
         piles = gh.start_game(random.Random(seed), slug, [engine_card(c) for c in deck])
         Player.objects.create(
-            game=game, user=user, seat=seat, character=slug, character_name=p["full_name"],
-            initial_combat_value=p["numbers"]["initial_combat_value"], movement=p["numbers"]["movement"],
-            health=p["numbers"]["health"], specialty=p["specialty"], deck=deck,
-            hand=[c.copy for c in piles.hand], draw=[c.copy for c in piles.draw])
-        _log(game, user, "shuffle", f"{user.username} ({p['full_name']}) shuffles the deck of {len(deck)} "
-             f"and deals {len(piles.hand)} cards.", seed)
+            game=game,
+            user=user,
+            seat=seat,
+            character=slug,
+            character_name=p["full_name"],
+            initial_combat_value=p["numbers"]["initial_combat_value"],
+            movement=p["numbers"]["movement"],
+            health=p["numbers"]["health"],
+            specialty=p["specialty"],
+            deck=deck,
+            hand=[c.copy for c in piles.hand],
+            draw=[c.copy for c in piles.draw],
+        )
+        _log(
+            game,
+            user,
+            "shuffle",
+            f"{user.username} ({p['full_name']}) shuffles the deck of {len(deck)} and deals {len(piles.hand)} cards.",
+            seed,
+        )
     first = users[0]
     _log(game, first, "turn", f"Turn 1: {first.username} plays first.")
     return game

@@ -10,8 +10,13 @@ from rules import ghoulash as gh
 
 def piles_of(player: Player) -> gh.Piles:
     cards = {c["id"]: engine_card(c) for c in player.deck}
-    return gh.Piles(player.character, tuple(cards[i] for i in player.hand), tuple(cards[i] for i in player.draw),
-                    tuple(cards[i] for i in player.discard), tuple(cards[i] for i in player.wounds))
+    return gh.Piles(
+        player.character,
+        tuple(cards[i] for i in player.hand),
+        tuple(cards[i] for i in player.draw),
+        tuple(cards[i] for i in player.discard),
+        tuple(cards[i] for i in player.wounds),
+    )
 
 
 def store_piles(player: Player, piles: gh.Piles) -> None:
@@ -50,12 +55,21 @@ def table_state(game: Game, players: list[Player]) -> gh.TableState:
     battle = game.battle or {}
     pending = game.phase in PENDING
     return gh.TableState(
-        seats=tuple(gh.SeatState(p.seat, p.user.username, p.character, p.dead, p.in_hole, bool(p.wounds))
-                    for p in players),
-        current=game.current_seat, phase=game.phase, playing=game.status == Game.PLAYING,
-        encountered=game.encountered, action_cards=game.action_cards, action_taken=game.action_taken,
-        moved=game.moved, gave_up_movement=game.gave_up_movement,
+        seats=tuple(
+            gh.SeatState(p.seat, p.user.username, p.character, p.dead, p.in_hole, bool(p.wounds)) for p in players
+        ),
+        current=game.current_seat,
+        phase=game.phase,
+        playing=game.status == Game.PLAYING,
+        encountered=game.encountered,
+        action_cards=game.action_cards,
+        action_taken=game.action_taken,
+        moved=game.moved,
+        gave_up_movement=game.gave_up_movement,
         # a First-Aid Kit found before GT17 carries no seat: the current player resolves it
         resolver=battle.get("seat", game.current_seat) if pending else None,
-        offers=tuple(battle.get("offers") or ()), icv_card=battle.get("icv_card") is not None,
-        holes=holes_in_game(players), debris=debris_in_game(players))
+        offers=tuple(battle.get("offers") or ()),
+        icv_card=battle.get("icv_card") is not None,
+        holes=holes_in_game(players),
+        debris=debris_in_game(players),
+    )

@@ -16,8 +16,10 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core import pdf
 from core.games import kit
 from core.htmx import vary_on_htmx
+from core.pdf_views import paper_for, pdf_response
 from games.ghoulash import services
 from games.ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, NumbersForm
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
@@ -49,6 +51,7 @@ def _names(cat: dict) -> dict:
 # Home: boxes and games
 # ---------------------------------------------------------------------------
 
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
@@ -64,8 +67,13 @@ def home(request: HttpRequest) -> HttpResponse:
         return redirect(box)
     if which == "game" and game_form.is_valid():
         try:
-            game = services.create_game(request.user, game_form.cleaned_data["box"], game_form.cleaned_data["name"],
-                                        game_form.seats(), game_form.cleaned_data["lock_and_load"])
+            game = services.create_game(
+                request.user,
+                game_form.cleaned_data["box"],
+                game_form.cleaned_data["name"],
+                game_form.seats(),
+                game_form.cleaned_data["lock_and_load"],
+            )
         except services.GameError as exc:
             error = str(exc)
             setup_problems = getattr(exc, "problems", [])
@@ -75,16 +83,27 @@ def home(request: HttpRequest) -> HttpResponse:
     boxes = list(GhoulashBox.objects.filter(owner=request.user))
     seats = list(Player.objects.filter(user=request.user).select_related("game").order_by("-game__created_at"))
     invalid = bool(error or (which == "box" and box_form.errors) or (which == "game" and game_form.errors))
-    return render(request, "ghoulash/home.html", {
-        "boxes": boxes, "seats": seats, "box_form": box_form, "game_form": game_form, "error": error,
-        "setup_problems": setup_problems, "setup_box": game_form.cleaned_data.get("box") if setup_problems else None,
-        "characters": cat["characters"],
-    }, status=422 if invalid else 200)
+    return render(
+        request,
+        "ghoulash/home.html",
+        {
+            "boxes": boxes,
+            "seats": seats,
+            "box_form": box_form,
+            "game_form": game_form,
+            "error": error,
+            "setup_problems": setup_problems,
+            "setup_box": game_form.cleaned_data.get("box") if setup_problems else None,
+            "characters": cat["characters"],
+        },
+        status=422 if invalid else 200,
+    )
 
 
 # ---------------------------------------------------------------------------
 # Game boxes
 # ---------------------------------------------------------------------------
+
 
 def _box_context(box: GhoulashBox, cat: dict, table=None) -> dict:
     """The box page: profiles, Ghoul values, the checks, and the decks as one table of inputs (``table``: a
@@ -100,13 +119,26 @@ def _box_context(box: GhoulashBox, cat: dict, table=None) -> dict:
     decks = []
     for p in profiles:
         rows = [(saved.get(f.instance.pk, f.instance), f) for f in table.forms if f.instance.character == p["slug"]]
-        decks.append({"profile": p, "cards": [c for c, _ in rows], "rows": rows,
-                      "total": sum(c.count or 0 for c, _ in rows)})
-    row_errors = [(names.get(f.instance.character, f.instance.character), f.instance.name, e)
-                  for f in table.forms for errors in f.errors.values() for e in errors]
-    return {"box": box, "profiles": profiles, "ghouls": ghouls, "decks": decks, "table": table,
-            "row_errors": row_errors, "uncounted": sum(1 for c in cards if c.count is None),
-            "problems": services.deck_problems(cards, list(CHARACTER_SLUGS), names), "names": names}
+        decks.append(
+            {"profile": p, "cards": [c for c, _ in rows], "rows": rows, "total": sum(c.count or 0 for c, _ in rows)}
+        )
+    row_errors = [
+        (names.get(f.instance.character, f.instance.character), f.instance.name, e)
+        for f in table.forms
+        for errors in f.errors.values()
+        for e in errors
+    ]
+    return {
+        "box": box,
+        "profiles": profiles,
+        "ghouls": ghouls,
+        "decks": decks,
+        "table": table,
+        "row_errors": row_errors,
+        "uncounted": sum(1 for c in cards if c.count is None),
+        "problems": services.deck_problems(cards, list(CHARACTER_SLUGS), names),
+        "names": names,
+    }
 
 
 @login_required
@@ -115,8 +147,9 @@ def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
     box = _get_box_for_user(request, pk)
     cat = services.catalogue()
     context = _box_context(box, cat)
-    form = NumbersForm(request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"],
-                       version=box.version)
+    form = NumbersForm(
+        request.POST or None, profiles=context["profiles"], ghouls=context["ghouls"], version=box.version
+    )
     status = 422
     if request.method == "POST" and form.is_valid():
         try:
@@ -134,8 +167,12 @@ def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Numbers saved.")
             return redirect(box)
     card_form = CardForm(names=_names(cat))
-    return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": card_form},
-                  status=status if form.errors or status == 409 else 200)
+    return render(
+        request,
+        "ghoulash/box_detail.html",
+        {**context, "form": form, "card_form": card_form},
+        status=status if form.errors or status == 409 else 200,
+    )
 
 
 @login_required
@@ -148,8 +185,11 @@ def box_decks(request: HttpRequest, pk: int) -> HttpResponse:
     table = DeckTable(request.POST, queryset=box.cards.all(), prefix="cards")
     status, stale = 422, []
     if table.is_valid():
-        changes = [(f.instance, f.cleaned_data["seen_version"], [n for n in f.changed_data if n != "seen_version"])
-                   for f in table.forms if set(f.changed_data) - {"seen_version"}]
+        changes = [
+            (f.instance, f.cleaned_data["seen_version"], [n for n in f.changed_data if n != "seen_version"])
+            for f in table.forms
+            if set(f.changed_data) - {"seen_version"}
+        ]
         try:
             services.save_cards(changes)
         except services.StaleCards as exc:
@@ -161,13 +201,18 @@ def box_decks(request: HttpRequest, pk: int) -> HttpResponse:
             stale = [c for c in exc.cards.values() if c is not None]
             status = 409
         else:
-            messages.success(request, f"Deck table saved: {len(changes)} card{'s' if len(changes) != 1 else ''} "
-                                      "changed.")
+            messages.success(
+                request, f"Deck table saved: {len(changes)} card{'s' if len(changes) != 1 else ''} changed."
+            )
             return redirect(reverse("ghoulash-box", args=[box.pk]) + "#decks-heading")
     context = _box_context(box, cat, table)
     form = NumbersForm(profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
-    return render(request, "ghoulash/box_detail.html", {**context, "form": form, "card_form": CardForm(names=_names(cat)),
-                                                        "stale": stale}, status=status)
+    return render(
+        request,
+        "ghoulash/box_detail.html",
+        {**context, "form": form, "card_form": CardForm(names=_names(cat)), "stale": stale},
+        status=status,
+    )
 
 
 @login_required
@@ -212,12 +257,20 @@ def box_card_edit(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
             data = request.POST.copy()
             data["seen_version"] = str(exc.card.version)
             form = CardForm(data, instance=exc.card, names=names)
-            return render(request, "ghoulash/card_edit.html",
-                          {"card": exc.card, "box": exc.card.box, "form": form, "conflict": True}, status=409)
+            return render(
+                request,
+                "ghoulash/card_edit.html",
+                {"card": exc.card, "box": exc.card.box, "form": form, "conflict": True},
+                status=409,
+            )
         messages.success(request, f"{card.name} saved.")
         return redirect(card.box)
-    return render(request, "ghoulash/card_edit.html", {"card": card, "box": card.box, "form": form},
-                  status=422 if form.errors else 200)
+    return render(
+        request,
+        "ghoulash/card_edit.html",
+        {"card": card, "box": card.box, "form": form},
+        status=422 if form.errors else 200,
+    )
 
 
 @login_required
@@ -232,9 +285,6 @@ def box_card_delete(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse
 @login_required
 @require_GET
 def box_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    from crewbuilder import pdf
-    from crewbuilder.views.pdfs import paper_for, pdf_response
-
     box = _get_box_for_user(request, pk)
     context = _box_context(box, services.catalogue())
     context["type_labels"] = dict(BoxCard.TYPES)
@@ -245,6 +295,7 @@ def box_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 # ---------------------------------------------------------------------------
 # The game tracker
 # ---------------------------------------------------------------------------
+
 
 def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
     players = list(game.players.select_related("user").order_by("seat"))
@@ -274,8 +325,9 @@ def game_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole log, a page at a time (the table shows only the latest entries)."""
     game = _get_game_for_user(request, pk)
     page = kit.events_page(game.events.all(), request.GET.get("page"))
-    return render(request, "ghoulash/game_log.html",
-                  {"game": game, "page": page, "show_seeds": game.status == Game.FINISHED})
+    return render(
+        request, "ghoulash/game_log.html", {"game": game, "page": page, "show_seeds": game.status == Game.FINISHED}
+    )
 
 
 @login_required
@@ -292,5 +344,9 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error)
         return redirect(game)
 
-    return kit.act_and_redraw(request, lambda: services.act(game.pk, request.user, request.POST.get("action", ""),
-                                                            request.POST), redraw, after_plain_post)
+    return kit.act_and_redraw(
+        request,
+        lambda: services.act(game.pk, request.user, request.POST.get("action", ""), request.POST),
+        redraw,
+        after_plain_post,
+    )

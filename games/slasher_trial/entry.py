@@ -7,8 +7,16 @@ from .models import Trial
 
 def in_progress(user, limit: int) -> list[InProgress]:
     trials = Trial.objects.for_participant(user).exclude(state=Trial.OVER)[:limit]
-    return [InProgress(url=trial.get_absolute_url(), name=trial.name, game="The Slasher trial",
-                       state=trial.get_state_display(), at=trial.created_at) for trial in trials]
+    return [
+        InProgress(
+            url=trial.get_absolute_url(),
+            name=trial.name,
+            game="The Slasher trial",
+            state=trial.get_state_display(),
+            at=trial.created_at,
+        )
+        for trial in trials
+    ]
 
 
 ENTRY = GameEntry(

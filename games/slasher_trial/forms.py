@@ -7,8 +7,10 @@ class TrialForm(forms.Form):
     name = forms.CharField(max_length=100, label="Name of the trial")
     adjacency = forms.ChoiceField(
         label="Adjacent Squares",
-        choices=[("diagonals", "The 8 surrounding Squares (diagonals included)"),
-                 ("orthogonal", "Only the 4 Squares sharing a side")],
+        choices=[
+            ("diagonals", "The 8 surrounding Squares (diagonals included)"),
+            ("orthogonal", "Only the 4 Squares sharing a side"),
+        ],
         initial="diagonals",
         help_text="The rules do not define adjacency: choose before the trial (shown on the trial page).",
     )
@@ -22,10 +24,17 @@ class ActForm(forms.Form):
     action = forms.CharField(required=False)
     target = forms.CharField(required=False)
     # the most Repairs one Generator can take (its Repair Progress "may not exceed 100")
-    times = forms.IntegerField(required=False, min_value=1, max_value=sl.REPAIR_MAX, label="How many times",
-                               error_messages={"min_value": "Repeat an action at least once.",
-                                               "max_value": "Repeat an action at most %(limit_value)s times in one go.",
-                                               "invalid": "Give how many times as a whole number."})
+    times = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=sl.REPAIR_MAX,
+        label="How many times",
+        error_messages={
+            "min_value": "Repeat an action at least once.",
+            "max_value": "Repeat an action at most %(limit_value)s times in one go.",
+            "invalid": "Give how many times as a whole number.",
+        },
+    )
 
     def action_target_times(self) -> tuple[str, str, int]:
         data = self.cleaned_data

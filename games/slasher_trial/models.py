@@ -30,8 +30,12 @@ class TrialQuerySet(models.QuerySet):
 class Trial(models.Model):
     OPEN, PLAYING, OVER = "open", "playing", "over"
     STATE_CHOICES = [(OPEN, "Gathering Survivors"), (PLAYING, "Under way"), (OVER, "Over")]
-    OUTCOME_CHOICES = [("", "Not over"), ("monster", "The Monster won"), ("survivor", "A Survivor won"),
-                       ("nobody", "Nobody took part")]
+    OUTCOME_CHOICES = [
+        ("", "Not over"),
+        ("monster", "The Monster won"),
+        ("survivor", "A Survivor won"),
+        ("nobody", "Nobody took part"),
+    ]
 
     name = models.CharField(max_length=100)
     monster = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="monster_trials")
@@ -109,7 +113,9 @@ class LogEntry(models.Model):
 
     trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="log")
     number = models.PositiveIntegerField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     action = models.CharField(max_length=20)
     target = models.CharField(max_length=150, blank=True)
     text = models.CharField(max_length=500)

@@ -19,8 +19,8 @@ from django.db import transaction
 from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
-from rules import slasher_trial as sl
 from games.slasher_trial.models import Generator, LogEntry, Participant, Trial
+from rules import slasher_trial as sl
 
 SYSTEM = "slasher-trial"
 SECTIONS = ("grid", "defaults", "advance", "survivor_actions", "monster_actions")
@@ -46,10 +46,14 @@ def current_version(pk: int) -> int | None:
 # Reading the rules data and the rows
 # ---------------------------------------------------------------------------
 
+
 def rules_sections() -> dict[str, list[dict]]:
     """The catalogue sections of the last loaded edition (house rules included), one query."""
-    rows = list(RulesEntry.objects.filter(system__slug=SYSTEM, part__in=SECTIONS)
-                .order_by("-system_id", "house_rule", "position", "id"))
+    rows = list(
+        RulesEntry.objects.filter(system__slug=SYSTEM, part__in=SECTIONS).order_by(
+            "-system_id", "house_rule", "position", "id"
+        )
+    )
     if not rows:
         return {}
     latest = rows[0].system_id
@@ -64,17 +68,24 @@ def numbers(sections: dict | None = None) -> sl.Numbers:
     return sl.numbers_from_entries(rules_sections() if sections is None else sections)
 
 
-def engine_trial(trial: Trial, participants: list[Participant], generators: list[Generator],
-                 rules: sl.Numbers) -> sl.Trial:
+def engine_trial(
+    trial: Trial, participants: list[Participant], generators: list[Generator], rules: sl.Numbers
+) -> sl.Trial:
     """The engine's state, rebuilt from the rows."""
     monster = next(p for p in participants if p.is_monster)
     survivors = tuple(
         sl.Survivor(
-            name=p.user.username, energy=p.energy, location=p.location or None, health=p.health,
-            status=sl.Status(p.status) if p.status else None, points=p.points,
-            readiness=sl.Readiness(p.readiness or sl.Readiness.UNREADY.value), participated=p.participated,
+            name=p.user.username,
+            energy=p.energy,
+            location=p.location or None,
+            health=p.health,
+            status=sl.Status(p.status) if p.status else None,
+            points=p.points,
+            readiness=sl.Readiness(p.readiness or sl.Readiness.UNREADY.value),
+            participated=p.participated,
         )
-        for p in participants if not p.is_monster
+        for p in participants
+        if not p.is_monster
     )
     return sl.Trial(
         monster=sl.Monster(name=monster.user.username, energy=monster.energy, location=monster.location or None),
@@ -97,19 +108,30 @@ def _write_back(trial: Trial, participants: list[Participant], generators: list[
         changed.append(monster)
     for s in new.survivors:
         p = by_name[s.name]
-        values = {"energy": s.energy, "location": s.location or "", "health": s.health,
-                  "status": s.status.value if s.status else "", "points": s.points,
-                  "readiness": s.readiness.value, "participated": s.participated}
+        values = {
+            "energy": s.energy,
+            "location": s.location or "",
+            "health": s.health,
+            "status": s.status.value if s.status else "",
+            "points": s.points,
+            "readiness": s.readiness.value,
+            "participated": s.participated,
+        }
         if any(getattr(p, k) != v for k, v in values.items()):
             for k, v in values.items():
                 setattr(p, k, v)
             changed.append(p)
     if changed:
-        Participant.objects.bulk_update(changed, ["energy", "location", "health", "status", "points",
-                                                  "readiness", "participated"])
+        Participant.objects.bulk_update(
+            changed, ["energy", "location", "health", "status", "points", "readiness", "participated"]
+        )
     if new.generators is not None and not trial.generators_placed:
-        Generator.objects.bulk_create([Generator(trial=trial, square=g.square, progress=g.progress, position=i)
-                                       for i, g in enumerate(new.generators)])
+        Generator.objects.bulk_create(
+            [
+                Generator(trial=trial, square=g.square, progress=g.progress, position=i)
+                for i, g in enumerate(new.generators)
+            ]
+        )
         trial.generators_placed = True
     elif new.generators is not None:
         progress = {g.square: g.progress for g in new.generators}
@@ -122,29 +144,42 @@ def _write_back(trial: Trial, participants: list[Participant], generators: list[
     trial.hit_since_advance = sorted(new.hit_since_advance)
 
 
-def _log(trial: Trial, actor, action: str, text: str, target: str = "", energy: int = 0,
-         seed: int | None = None) -> LogEntry:
+def _log(
+    trial: Trial, actor, action: str, text: str, target: str = "", energy: int = 0, seed: int | None = None
+) -> LogEntry:
     number = kit.next_event_number(trial.log.all())
     # the column lengths (a PostgreSQL database refuses longer values: a 500, not a message);
     # "ready" and "end" take no target, so a posted one is whatever the request sent
-    return LogEntry.objects.create(trial=trial, number=number, actor=actor, action=action[:20],
-                                   target=target[:150], text=text[:500], energy_spent=energy, seed=seed)
+    return LogEntry.objects.create(
+        trial=trial,
+        number=number,
+        actor=actor,
+        action=action[:20],
+        target=target[:150],
+        text=text[:500],
+        energy_spent=energy,
+        seed=seed,
+    )
 
 
 def _locked(pk: int, work):
     """Run ``work(trial)`` in a transaction holding the trial row's lock (core.locking, which bumps its
     version); the new version is published to the polls once committed."""
+
     def locked(trial: Trial):
         result = work(trial)
         kit.bump_version(LABEL, trial.pk, trial.version)
         return result
-    return run_locked(Trial, pk, locked, missing=TrialError("No such trial."),
-                      busy=TrialError("The trial is busy: try again."))
+
+    return run_locked(
+        Trial, pk, locked, missing=TrialError("No such trial."), busy=TrialError("The trial is busy: try again.")
+    )
 
 
 # ---------------------------------------------------------------------------
 # Creating and joining
 # ---------------------------------------------------------------------------
+
 
 def _survivor_defaults(sections: dict) -> dict:
     n = sl.numbers_from_entries(sections)
@@ -167,10 +202,16 @@ def create_trial(user, name: str, diagonals: bool = True) -> Trial:
     defaults = _survivor_defaults(rules_sections())
     with transaction.atomic():
         trial = Trial.objects.create(name=name, monster=user, diagonals=diagonals)
-        Participant.objects.create(trial=trial, user=user, role=Participant.MONSTER, position=0,
-                                   energy=defaults["energy"])
-        _log(trial, user, "create", f"{user.username} opened the trial as the Monster "
-                                    f"(adjacency {'includes' if diagonals else 'excludes'} diagonals).")
+        Participant.objects.create(
+            trial=trial, user=user, role=Participant.MONSTER, position=0, energy=defaults["energy"]
+        )
+        _log(
+            trial,
+            user,
+            "create",
+            f"{user.username} opened the trial as the Monster "
+            f"(adjacency {'includes' if diagonals else 'excludes'} diagonals).",
+        )
     return trial
 
 
@@ -183,8 +224,9 @@ def join(trial: Trial, user) -> Participant:
             raise TrialError("The trial has started: it takes no more Survivors.")
         existing = Participant.objects.filter(trial=t, user=user).first()
         if existing:
-            raise TrialError("You are already in this trial." if not existing.is_monster
-                             else "You are this trial's Monster.")
+            raise TrialError(
+                "You are already in this trial." if not existing.is_monster else "You are this trial's Monster."
+            )
         position = Participant.objects.filter(trial=t).count()
         p = Participant.objects.create(trial=t, user=user, role=Participant.SURVIVOR, position=position, **defaults)
         _log(t, user, "join", f"{user.username} joined as a Survivor.")
@@ -196,6 +238,7 @@ def join(trial: Trial, user) -> Participant:
 # ---------------------------------------------------------------------------
 # Acting
 # ---------------------------------------------------------------------------
+
 
 @dataclass
 class Outcome:
@@ -236,8 +279,10 @@ def act(trial: Trial, user, action: str, target: str = "", times: int = 1) -> Ou
                     raise TrialError("Wait for at least one Survivor to join.")
                 seed = secrets.randbits(32)
                 new = sl.place_generators(state, random.Random(seed))
-                text = f"{name} placed the {len(new.generators)} Generators on " \
-                       f"{', '.join(g.square for g in new.generators)}. The trial begins."
+                text = (
+                    f"{name} placed the {len(new.generators)} Generators on "
+                    f"{', '.join(g.square for g in new.generators)}. The trial begins."
+                )
             elif t.state == Trial.OPEN:
                 raise TrialError("Wait for the Monster to place the Generators.")
             elif action == "location":
@@ -271,8 +316,9 @@ def act(trial: Trial, user, action: str, target: str = "", times: int = 1) -> Ou
 REPEATABLE = ("repair",)
 
 
-def _repeat(t: Trial, participants, generators, state: sl.Trial, me: Participant, user, action: str, target: str,
-            times: int) -> Outcome:
+def _repeat(
+    t: Trial, participants, generators, state: sl.Trial, me: Participant, user, action: str, target: str, times: int
+) -> Outcome:
     """``times`` Survivor Actions in a row, as if sent one by one: the engine checks each (Energy, an adjacent
     Unrepaired Generator: 3.5.2), all or nothing, and each is one line of the log."""
     if me.is_monster or action not in REPEATABLE:
@@ -292,9 +338,20 @@ def _repeat(t: Trial, participants, generators, state: sl.Trial, me: Participant
     new = states[-1]
     _write_back(t, participants, generators, new)
     first = kit.next_event_number(t.log.all())
-    entries = LogEntry.objects.bulk_create([
-        LogEntry(trial=t, number=first + i, actor=user, action=action, target=target[:150], text=text[:500],
-                 energy_spent=energy) for i, (text, energy) in enumerate(texts)])
+    entries = LogEntry.objects.bulk_create(
+        [
+            LogEntry(
+                trial=t,
+                number=first + i,
+                actor=user,
+                action=action,
+                target=target[:150],
+                text=text[:500],
+                energy_spent=energy,
+            )
+            for i, (text, energy) in enumerate(texts)
+        ]
+    )
     finished = _finish(t, new) if sl.is_over(new) and not new.advancing else None
     t.save()
     return Outcome(entries[-1], finished)
@@ -327,8 +384,11 @@ def _survivor_act(state: sl.Trial, action: str, target: str, name: str) -> tuple
         return new, _survivor_text(new, action, target, name)
     before, after = state.survivor(target), new.survivor(target)
     verb = "healed" if action == "heal" else "rescued"
-    change = f"{before.status.value} → {after.status.value}" if before.status != after.status \
+    change = (
+        f"{before.status.value} → {after.status.value}"
+        if before.status != after.status
         else f"still {after.status.value if after.status else 'blank'}"
+    )
     return new, f"{name} {verb} {target} ({change})."
 
 
@@ -342,15 +402,25 @@ def _survivor_text(new: sl.Trial, action: str, target: str, name: str) -> str:
 def _monster_act(state: sl.Trial, t: Trial, action: str, target: str, name: str):
     if action == "advance":
         new = sl.begin_advance(state)
-        gain = sl.survivor_energy_per_advance(sum(1 for s in state.survivors if s.status is not None),
-                                              state.numbers.survivor_energy_pool)
-        return new, (f"{name} begins Advance {t.advances + 1}: the Monster gains "
-                     f"{state.numbers.monster_energy} Energy, each Living Survivor {gain}."), None
+        gain = sl.survivor_energy_per_advance(
+            sum(1 for s in state.survivors if s.status is not None), state.numbers.survivor_energy_pool
+        )
+        return (
+            new,
+            (
+                f"{name} begins Advance {t.advances + 1}: the Monster gains "
+                f"{state.numbers.monster_energy} Energy, each Living Survivor {gain}."
+            ),
+            None,
+        )
     if action == "end":
         new = sl.end_advance(state)
-        changes = [f"{s.name} {b.health} → {s.health} Health" + (" (Dead)" if s.status == sl.Status.DEAD
-                                                                 and b.status != sl.Status.DEAD else "")
-                   for b, s in zip(state.survivors, new.survivors) if b.health != s.health]
+        changes = [
+            f"{s.name} {b.health} → {s.health} Health"
+            + (" (Dead)" if s.status == sl.Status.DEAD and b.status != sl.Status.DEAD else "")
+            for b, s in zip(state.survivors, new.survivors)
+            if b.health != s.health
+        ]
         losses = "; ".join(changes) if changes else "no Caged or Dying Survivor loses Health"
         return new, f"{name} ends Advance {t.advances + 1}: {losses}; every Survivor is Unready.", None
     if action not in MONSTER_ACTIONS:
@@ -362,8 +432,11 @@ def _monster_act(state: sl.Trial, t: Trial, action: str, target: str, name: str)
         return new, f"{name} moved to {new.monster.location}.", None
     before, after = state.survivor(target), new.survivor(target)
     if action == "hit":
-        change = f"{before.status.value} → {after.status.value}" if before.status != after.status \
+        change = (
+            f"{before.status.value} → {after.status.value}"
+            if before.status != after.status
             else f"still {after.status.value}"
+        )
         return new, f"{name} hit {target} ({change}, Health {before.health} → {after.health}).", None
     return new, f"{name} caged {target}: Caged on {after.location} (random Square).", seed
 
@@ -393,10 +466,20 @@ def _finish(t: Trial, state: sl.Trial) -> LogEntry:
 # What a page shows
 # ---------------------------------------------------------------------------
 
+
 def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
     """The acting user's legal targets, found by asking the engine (never re-deciding a rule)."""
-    out = {"location": set(), "move": set(), "repair": set(), "repeats": [], "people": [], "ready": False,
-           "escape": False, "advance": False, "end": False}
+    out = {
+        "location": set(),
+        "move": set(),
+        "repair": set(),
+        "repeats": [],
+        "people": [],
+        "ready": False,
+        "escape": False,
+        "advance": False,
+        "end": False,
+    }
     if me is None:
         return out
 
@@ -416,8 +499,7 @@ def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
         out["advance"] = ok(sl.begin_advance, state)
         out["end"] = ok(sl.end_advance, state)
         if here:
-            out["move"] = {sq for sq in sl.neighbours(here, state.diagonals)
-                           if ok(sl.monster_move, state, sq)}
+            out["move"] = {sq for sq in sl.neighbours(here, state.diagonals) if ok(sl.monster_move, state, sq)}
             for s in state.survivors:
                 for action, fn in (("hit", sl.hit), ("cage", lambda st, n: sl.cage(st, n, random.Random(0)))):
                     if ok(fn, state, s.name):
@@ -429,8 +511,10 @@ def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
             out["move"] = {sq for sq in sl.neighbours(here, state.diagonals) if ok(sl.survivor_move, state, name, sq)}
             out["repair"] = {g.square for g in state.generators if ok(sl.repair, state, name, g.square)}
             # "Repair xN": how many Repairs in a row each of those Generators takes now (the engine's count)
-            out["repeats"] = [(sq, sl.most_repeats(state, name, "repair", sq, state.numbers.repair_max))
-                              for sq in sorted(out["repair"])]
+            out["repeats"] = [
+                (sq, sl.most_repeats(state, name, "repair", sq, state.numbers.repair_max))
+                for sq in sorted(out["repair"])
+            ]
             for s in state.survivors:
                 if s.name == name:
                     continue
@@ -456,8 +540,15 @@ def grid(state: sl.Trial, legal: dict) -> list[dict]:
         for c in range(1, sl.COLUMNS + 1):
             sq = sl.square_name(r, c)
             g = gens.get(sq)
-            act_ = ("location" if sq in legal["location"] else "move" if sq in legal["move"]
-                    else "repair" if sq in legal["repair"] else "")
+            act_ = (
+                "location"
+                if sq in legal["location"]
+                else "move"
+                if sq in legal["move"]
+                else "repair"
+                if sq in legal["repair"]
+                else ""
+            )
             here = people.get(sq, [])
             classes = ["sq"]
             if g:
@@ -469,4 +560,3 @@ def grid(state: sl.Trial, legal: dict) -> list[dict]:
             cells.append({"square": sq, "generator": g, "people": here, "act": act_, "classes": " ".join(classes)})
         rows.append({"letter": sl.ROW_LETTERS[r], "cells": cells})
     return rows
-

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.games import kit
 from core.htmx import vary_on_htmx
-from rules import slasher_trial as sl
 from games.slasher_trial import services
 from games.slasher_trial.forms import ActForm, TrialForm
 from games.slasher_trial.models import Participant, Trial
+from rules import slasher_trial as sl
 
 
 def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
@@ -34,13 +34,13 @@ def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
 def trial_list(request: HttpRequest) -> HttpResponse:
     form = TrialForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        trial = services.create_trial(request.user, form.cleaned_data["name"],
-                                      diagonals=form.cleaned_data["adjacency"] == "diagonals")
+        trial = services.create_trial(
+            request.user, form.cleaned_data["name"], diagonals=form.cleaned_data["adjacency"] == "diagonals"
+        )
         messages.success(request, "Trial opened. Send the join link to your Survivors.")
         return redirect(trial)
     mine = list(Trial.objects.for_participant(request.user).select_related("monster"))
-    return render(request, "trials/trial_list.html", {"trials": mine, "form": form},
-                  status=422 if form.errors else 200)
+    return render(request, "trials/trial_list.html", {"trials": mine, "form": form}, status=422 if form.errors else 200)
 
 
 @login_required
@@ -59,8 +59,12 @@ def trial_join(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, f"You joined {trial.name} as a Survivor.")
             return redirect(trial)
     survivors = trial.participants.filter(role=Participant.SURVIVOR).count()
-    return render(request, "trials/trial_join.html", {"trial": trial, "survivors": survivors, "error": error},
-                  status=409 if error else 200)
+    return render(
+        request,
+        "trials/trial_join.html",
+        {"trial": trial, "survivors": survivors, "error": error},
+        status=409 if error else 200,
+    )
 
 
 def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
@@ -70,25 +74,50 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
     rules = services.numbers(sections)
     state = services.engine_trial(trial, participants, generators, rules)
     me = next((p for p in participants if p.user_id == request.user.pk), None)
-    legal = services.legal_moves(state, me, request.user.username) if trial.state == Trial.PLAYING else \
-        services.legal_moves(state, None, "")
+    legal = (
+        services.legal_moves(state, me, request.user.username)
+        if trial.state == Trial.PLAYING
+        else services.legal_moves(state, None, "")
+    )
     survivors = [p for p in participants if not p.is_monster]
     counted = sum(1 for s in state.survivors if s.status is not None)
-    costs = {"survivor": [(a["name"], a["slug"], rules.cost("survivor", a["slug"]))
-                          for a in sections.get("survivor_actions", []) if a["slug"] in dict(rules.survivor_costs)],
-             "monster": [(a["name"], a["slug"], rules.cost("monster", a["slug"]))
-                         for a in sections.get("monster_actions", []) if a["slug"] in dict(rules.monster_costs)]}
+    costs = {
+        "survivor": [
+            (a["name"], a["slug"], rules.cost("survivor", a["slug"]))
+            for a in sections.get("survivor_actions", [])
+            if a["slug"] in dict(rules.survivor_costs)
+        ],
+        "monster": [
+            (a["name"], a["slug"], rules.cost("monster", a["slug"]))
+            for a in sections.get("monster_actions", [])
+            if a["slug"] in dict(rules.monster_costs)
+        ],
+    }
     waiting = [s.name for s in state.survivors if s.living and s.readiness != sl.Readiness.READY]
     odds = []
     if trial.state == Trial.OVER and sl.is_over(state):
-        odds = [(n, f"{o.numerator}/{o.denominator}", f"{100 * float(o):.0f}") for n, o in sl.winner_odds(state).items()]
+        odds = [
+            (n, f"{o.numerator}/{o.denominator}", f"{100 * float(o):.0f}") for n, o in sl.winner_odds(state).items()
+        ]
     return {
-        "trial": trial, "participants": participants, "survivors": survivors, "me": me, "state": state,
-        "rules": rules, "legal": legal, "grid": services.grid(state, legal),
-        "columns": range(1, sl.COLUMNS + 1), "log": list(trial.log.all()), "error": error,
+        "trial": trial,
+        "participants": participants,
+        "survivors": survivors,
+        "me": me,
+        "state": state,
+        "rules": rules,
+        "legal": legal,
+        "grid": services.grid(state, legal),
+        "columns": range(1, sl.COLUMNS + 1),
+        "log": list(trial.log.all()),
+        "error": error,
         "energy_each": sl.survivor_energy_per_advance(counted, rules.survivor_energy_pool) if counted else None,
-        "counted": counted, "costs": costs, "waiting": waiting, "odds": odds,
-        "escape_cost": services.ESCAPE_COST, "repaired": state.repaired(),
+        "counted": counted,
+        "costs": costs,
+        "waiting": waiting,
+        "odds": odds,
+        "escape_cost": services.ESCAPE_COST,
+        "repaired": state.repaired(),
         "my_name": request.user.username,
         "poll_params": kit.poll_params(request, services.LABEL, trial.pk, trial.version),
     }
@@ -101,8 +130,9 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
     trial = _get_trial_for_user(request, pk)
     if request.htmx:
-        return kit.page_or_poll(request, trial.version,
-                                lambda: render(request, "trials/trial_detail.html#board", _context(request, trial)))
+        return kit.page_or_poll(
+            request, trial.version, lambda: render(request, "trials/trial_detail.html#board", _context(request, trial))
+        )
     return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial)))
 
 

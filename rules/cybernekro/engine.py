@@ -39,6 +39,7 @@ SUCCESS_AT = 11
 # enums and inputs
 # ==========================================================================
 
+
 class Outcome(str, Enum):
     CRITICAL = "critical"
     SUCCESS = "success"
@@ -82,8 +83,24 @@ def slug(text: str) -> str:
 
 
 KEYWORDS_WITH_X = {"auto", "heavy", "piercing"}
-KEYWORDS_PLAIN = {"brutal", "electric", "energy", "feeble", "fire", "overkill", "parry", "reach", "reliable",
-                  "reload", "short-ranged", "splash", "stagger", "thrown", "unstable", "unwieldy"}
+KEYWORDS_PLAIN = {
+    "brutal",
+    "electric",
+    "energy",
+    "feeble",
+    "fire",
+    "overkill",
+    "parry",
+    "reach",
+    "reliable",
+    "reload",
+    "short-ranged",
+    "splash",
+    "stagger",
+    "thrown",
+    "unstable",
+    "unwieldy",
+}
 
 
 @dataclass(frozen=True)
@@ -169,14 +186,14 @@ class Situation:
     long_range: bool = False
     surrounded: bool = False
     modifier: int = 0
-    in_melee: bool = False          # Shoot at a target in melee: the same -4 row as cover (not added twice)
-    auto: bool = True               # use Auto X when the weapon has it
-    over_half_range: bool = False   # Short-ranged: one die less
+    in_melee: bool = False  # Shoot at a target in melee: the same -4 row as cover (not added twice)
+    auto: bool = True  # use Auto X when the weapon has it
+    over_half_range: bool = False  # Short-ranged: one die less
     splash_secondary: bool = False  # a model within 1" of the original target: one die less, no critical Wound
-    touching_terrain: bool = True   # stealth suit works only in base contact with terrain
+    touching_terrain: bool = True  # stealth suit works only in base contact with terrain
     stagger_into_obstacle: bool = False  # a failed Stagger test pushes into an obstacle: drops Prone
-    tough_it_out: bool = True       # the target tries Tough it Out (odds-format: always)
-    card: object = None             # a fate card on the hit roll: "ace", "jack-critical", "jack-fumble" or a signed 2..10
+    tough_it_out: bool = True  # the target tries Tough it Out (odds-format: always)
+    card: object = None  # a fate card on the hit roll: "ace", "jack-critical", "jack-fumble" or a signed 2..10
 
 
 LIGHT_SOURCES = frozenset({"lantern", "spot-light"})
@@ -186,6 +203,7 @@ SHIELDS = frozenset({"shield", "tower-shield"})
 # ==========================================================================
 # attribute tests
 # ==========================================================================
+
 
 def classify(natural: int, modifier: int, jinxed: bool = False) -> Outcome:
     """One D20: critical on 20 (19-20 jinxed), fumble on 1 (1-2 jinxed), else 11+ after modifiers."""
@@ -213,20 +231,21 @@ def hit_roll_distribution(modifier: int, jinxed: bool = False, dice_count: int =
     fumble_top = 2 if jinxed else 1
     counts = dict.fromkeys(Outcome, 0)
     for h in range(1, 21):
-        with_max = h ** n - (h - 1) ** n
+        with_max = h**n - (h - 1) ** n
         clean = (h - fumble_top) ** n - (h - 1 - fumble_top) ** n if h > fumble_top else 0
         if h >= (19 if jinxed else 20):
             counts[Outcome.CRITICAL] += with_max
             continue
         counts[Outcome.FUMBLE] += with_max - clean
         counts[Outcome.SUCCESS if h + modifier >= SUCCESS_AT else Outcome.FAILURE] += clean
-    den = 20 ** n
+    den = 20**n
     return {o: Fraction(c, den) for o, c in counts.items()}
 
 
 @lru_cache(maxsize=4096)
-def test_distribution(modifier: int = 0, jinxed: bool = False, card: str | int | None = None,
-                      reroll_success: bool = False) -> dict[Outcome, Fraction]:
+def test_distribution(
+    modifier: int = 0, jinxed: bool = False, card: str | int | None = None, reroll_success: bool = False
+) -> dict[Outcome, Fraction]:
     """An attribute test with an optional fate card and a Dread re-roll.
 
     ``card``: "ace" (passes without rolling: a success), an int (a numbered
@@ -263,6 +282,7 @@ def surrounded_reroll(dist: dict[Outcome, Fraction]) -> dict[Outcome, Fraction]:
 # events: one random thing, exact and physical
 # ==========================================================================
 
+
 @dataclass(frozen=True)
 class TestEvent:
     """An attribute test (``dice_count`` > 1: Auto X)."""
@@ -295,8 +315,13 @@ class TestEvent:
 
     def roll(self, rng: random.Random) -> tuple[Outcome, dict]:
         if self.card == "ace":
-            return Outcome.SUCCESS, {"what": self.what, "d20": [], "modifier": self.modifier, "card": "ace",
-                                     "outcome": Outcome.SUCCESS.value}
+            return Outcome.SUCCESS, {
+                "what": self.what,
+                "d20": [],
+                "modifier": self.modifier,
+                "card": "ace",
+                "outcome": Outcome.SUCCESS.value,
+            }
         faces = tuple(rng.randint(1, 20) for _ in range(self.dice_count))
         outcome = classify_auto(faces, self.modifier, self.jinxed)
         log = {"what": self.what, "d20": list(faces), "modifier": self.modifier, "outcome": outcome.value}
@@ -352,13 +377,19 @@ class DamageEvent:
             f = randint(1, 6)
             faces.append(randint(1, 6) if f in reroll else f)
         faces.sort(reverse=True)
-        return sum(faces[:self.keep])
+        return sum(faces[: self.keep])
 
     def roll(self, rng: random.Random) -> tuple[int, dict]:
         log = dice.roll_damage_pool(rng, self.dice, self.keep, self.reroll)
-        return log.result, {"what": "damage", "dice": list(log.shown), "kept": list(log.kept),
-                            "dropped": list(log.dropped), "rerolled": [list(r) for r in log.rerolled],
-                            "bonus": log.bonus, "sum": log.result}
+        return log.result, {
+            "what": "damage",
+            "dice": list(log.shown),
+            "kept": list(log.kept),
+            "dropped": list(log.dropped),
+            "rerolled": [list(r) for r in log.rerolled],
+            "bonus": log.bonus,
+            "sum": log.result,
+        }
 
 
 @dataclass(frozen=True)
@@ -383,8 +414,9 @@ class DamageRowEvent:
     def roll(self, rng: random.Random) -> tuple[Row, dict]:
         total, log = DamageEvent(self.dice, self.keep, self.reroll).roll(rng)
         row = damage_row(total + self.wounds - self.armor)
-        log.update({"wounds": self.wounds, "armor": self.armor, "result": total + self.wounds - self.armor,
-                    "row": row.key})
+        log.update(
+            {"wounds": self.wounds, "armor": self.armor, "result": total + self.wounds - self.armor, "row": row.key}
+        )
         return row, log
 
 
@@ -457,6 +489,7 @@ def sample_process(process: Callable, rng: random.Random, *args, log: bool = Tru
 # damage table and Tough it Out
 # ==========================================================================
 
+
 def damage_row(result: int) -> Row:
     """Highest row reached: below 3 none, 3+ Light, 6+ Serious, 9+ Critical, 12+ Lethal."""
     if result >= 12:
@@ -477,8 +510,9 @@ def effective_armor(armor: int, piercing: int = 0, electric: bool = False) -> in
 
 
 @lru_cache(maxsize=8192)
-def damage_row_distribution(dice_count: int, keep: int = 2, reroll: frozenset = frozenset(),
-                            armor: int = 0, wounds: int = 0) -> dict[Row, Fraction]:
+def damage_row_distribution(
+    dice_count: int, keep: int = 2, reroll: frozenset = frozenset(), armor: int = 0, wounds: int = 0
+) -> dict[Row, Fraction]:
     """Rows of one damage roll; ``armor`` is what the armor reduces (after Piercing/Electric)."""
     counts, den = dice.damage_pool_counts(dice_count, keep, reroll)
     rows = dict.fromkeys(Row, 0)
@@ -506,6 +540,7 @@ def may_tough_it_out(row: Row) -> bool:
 # an attack
 # ==========================================================================
 
+
 @dataclass(frozen=True)
 class HitPlan:
     """Everything a hit needs, resolved from the inputs (hashable, so cached)."""
@@ -516,16 +551,16 @@ class HitPlan:
     armor: int
     wounds: int
     prone: bool
-    toughness: int           # Toughness test modifier before Wounds (Driven by madness included)
+    toughness: int  # Toughness test modifier before Wounds (Driven by madness included)
     jinxed: bool
     brutal: bool
-    tio: str                 # "roll", "auto" (Monstrous), "none" (NPC)
+    tio: str  # "roll", "auto" (Monstrous), "none" (NPC)
     feeble: bool
     one_shotter: bool
     demonic: bool
-    extra_organs: bool       # the first Wound of the game is still to come
+    extra_organs: bool  # the first Wound of the game is still to come
     monstrous: bool
-    stagger_prone: bool      # Stagger and a failed test drops it Prone
+    stagger_prone: bool  # Stagger and a failed test drops it Prone
     critical_wound: bool = True  # a critical hit's extra Wound (not for Splash secondaries)
     queen: bool = False  # a Queen is played if the hit would take it OoA (see _queen)
 
@@ -649,8 +684,9 @@ def resolve_weapon_for_attacker(weapon: Weapon, attacker: Attacker) -> Weapon:
     return weapon
 
 
-def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target: Target,
-                situation: Situation = Situation()) -> AttackPlan:
+def plan_attack(
+    action: Action | str, attacker: Attacker, weapon: Weapon, target: Target, situation: Situation = Situation()
+) -> AttackPlan:
     """Turn the inputs into the to-hit roll and the hit plan (every modifier of the rules)."""
     action = Action(action)
     weapon = resolve_weapon_for_attacker(weapon, attacker)
@@ -702,8 +738,8 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
     electric = kw.has("electric")
     armor = target.armor
     if hazard and (electric or kw.has("fire")):
-        armor += 4          # 4 armor points against Electric and Fire damage
-        electric = False    # and the Electric effects are ignored
+        armor += 4  # 4 armor points against Electric and Fire damage
+        electric = False  # and the Electric effects are ignored
     n = weapon.damage
     if action is Action.FIGHT and attacker.strength > target.strength:
         n += 1
@@ -745,8 +781,8 @@ def plan_attack(action: Action | str, attacker: Attacker, weapon: Weapon, target
 
 @dataclass(frozen=True)
 class AttackOdds:
-    to_hit: dict          # Outcome -> Fraction
-    target: dict          # TargetState -> Fraction
+    to_hit: dict  # Outcome -> Fraction
+    target: dict  # TargetState -> Fraction
     expected_wounds: Fraction
 
 
@@ -766,8 +802,9 @@ def attack_odds_for_plan(plan: AttackPlan) -> AttackOdds:
     return AttackOdds(to_hit, target, expected)
 
 
-def attack_odds(action, attacker: Attacker, weapon: Weapon, target: Target,
-                situation: Situation = Situation()) -> AttackOdds:
+def attack_odds(
+    action, attacker: Attacker, weapon: Weapon, target: Target, situation: Situation = Situation()
+) -> AttackOdds:
     return attack_odds_for_plan(plan_attack(action, attacker, weapon, target, situation))
 
 
@@ -787,14 +824,20 @@ class AttackRoll:
     steps: tuple
 
 
-def roll_attack(rng: random.Random, action, attacker: Attacker, weapon: Weapon, target: Target,
-                situation: Situation = Situation(), seed: int | None = None) -> AttackRoll:
+def roll_attack(
+    rng: random.Random,
+    action,
+    attacker: Attacker,
+    weapon: Weapon,
+    target: Target,
+    situation: Situation = Situation(),
+    seed: int | None = None,
+) -> AttackRoll:
     """One seeded attack, every die logged (replay: the same seed and inputs)."""
     return roll_planned_attack(rng, plan_attack(action, attacker, weapon, target, situation), seed)
 
 
-def roll_planned_attack(rng: random.Random, plan: AttackPlan, seed: int | None = None,
-                        log: bool = True) -> AttackRoll:
+def roll_planned_attack(rng: random.Random, plan: AttackPlan, seed: int | None = None, log: bool = True) -> AttackRoll:
     """:func:`roll_attack` for an already planned attack (simulations plan once, and skip the log)."""
     (outcome, state), steps = sample_process(attack_process, rng, plan, log=log)
     group = state.group if state else TargetState.UNHARMED
@@ -804,6 +847,7 @@ def roll_planned_attack(rng: random.Random, plan: AttackPlan, seed: int | None =
 # ==========================================================================
 # single tests, damage rolls (seeded)
 # ==========================================================================
+
 
 @dataclass(frozen=True)
 class TestRoll:
@@ -815,8 +859,14 @@ class TestRoll:
     rerolled: tuple[int, ...] = ()
 
 
-def roll_test(rng: random.Random, modifier: int = 0, jinxed: bool = False, card=None,
-              reroll_success: bool = False, seed: int | None = None) -> TestRoll:
+def roll_test(
+    rng: random.Random,
+    modifier: int = 0,
+    jinxed: bool = False,
+    card=None,
+    reroll_success: bool = False,
+    seed: int | None = None,
+) -> TestRoll:
     if card == "ace":
         return TestRoll(seed, (), modifier, Outcome.SUCCESS, card)
     mod = modifier + (card if isinstance(card, int) and not isinstance(card, bool) else 0)
@@ -835,26 +885,40 @@ def roll_test(rng: random.Random, modifier: int = 0, jinxed: bool = False, card=
     return TestRoll(seed, faces, mod, outcome, card, rerolled)
 
 
-def damage_distribution(dice_count: int, keywords: Keywords = Keywords(), armor: int = 0, wounds: int = 0,
-                        reroll_sixes: bool = False) -> dict[Row, Fraction]:
+def damage_distribution(
+    dice_count: int, keywords: Keywords = Keywords(), armor: int = 0, wounds: int = 0, reroll_sixes: bool = False
+) -> dict[Row, Fraction]:
     """The "damage" request: rows reached before Tough it Out."""
     reroll = set()
     if keywords.has("energy"):
         reroll.add(1)
     if reroll_sixes:
         reroll.add(6)
-    return damage_row_distribution(dice_count, 3 if keywords.has("overkill") else 2, frozenset(reroll),
-                                   effective_armor(armor, keywords.piercing, keywords.has("electric")), wounds)
+    return damage_row_distribution(
+        dice_count,
+        3 if keywords.has("overkill") else 2,
+        frozenset(reroll),
+        effective_armor(armor, keywords.piercing, keywords.has("electric")),
+        wounds,
+    )
 
 
-def roll_damage(rng: random.Random, dice_count: int, keywords: Keywords = Keywords(), armor: int = 0,
-                wounds: int = 0, reroll_sixes: bool = False, seed: int | None = None) -> tuple[Row, dice.RollLog]:
+def roll_damage(
+    rng: random.Random,
+    dice_count: int,
+    keywords: Keywords = Keywords(),
+    armor: int = 0,
+    wounds: int = 0,
+    reroll_sixes: bool = False,
+    seed: int | None = None,
+) -> tuple[Row, dice.RollLog]:
     reroll = {1} if keywords.has("energy") else set()
     if reroll_sixes:
         reroll.add(6)
     modifier = wounds - effective_armor(armor, keywords.piercing, keywords.has("electric"))
-    log = dice.roll_damage_pool(rng, dice_count, 3 if keywords.has("overkill") else 2, frozenset(reroll),
-                                modifier, seed)
+    log = dice.roll_damage_pool(
+        rng, dice_count, 3 if keywords.has("overkill") else 2, frozenset(reroll), modifier, seed
+    )
     return damage_row(log.result), log
 
 
@@ -889,8 +953,9 @@ class OverloadResult:
     effects: tuple[str, ...]
 
 
-def apply_overload(total: int, dread: int = 0, wounds: int = 0, ap: int = 0, prone: bool = False,
-                   traits: frozenset = frozenset()) -> OverloadResult:
+def apply_overload(
+    total: int, dread: int = 0, wounds: int = 0, ap: int = 0, prone: bool = False, traits: frozenset = frozenset()
+) -> OverloadResult:
     """The table's rows from the top down, cumulatively.
 
     Artificial never gains Dread; Demonic gains a Wound instead; a 7th Wound is OoA (``dead`` stays False).
@@ -942,8 +1007,15 @@ def apply_overload(total: int, dread: int = 0, wounds: int = 0, ap: int = 0, pro
     return OverloadResult(total, dread, wounds, ap, prone, dead, tuple(effects))
 
 
-def roll_neural_overload(rng: random.Random, dread: int = 0, wounds: int = 0, ap: int = 0, prone: bool = False,
-                         traits: frozenset = frozenset(), seed: int | None = None) -> tuple[int, OverloadResult]:
+def roll_neural_overload(
+    rng: random.Random,
+    dread: int = 0,
+    wounds: int = 0,
+    ap: int = 0,
+    prone: bool = False,
+    traits: frozenset = frozenset(),
+    seed: int | None = None,
+) -> tuple[int, OverloadResult]:
     face = rng.randint(1, 6)
     return face, apply_overload(face + dread, dread, wounds, ap, prone, traits)
 
@@ -951,6 +1023,7 @@ def roll_neural_overload(rng: random.Random, dread: int = 0, wounds: int = 0, ap
 # ==========================================================================
 # Morale Phase
 # ==========================================================================
+
 
 def morale_step(dread: int, outcome: Outcome, gains_dread: bool = True) -> int:
     """Success removes 1 Dread, critical 2, fumble adds 1 (none if the model cannot gain Dread); within 0..6."""
@@ -963,8 +1036,9 @@ def morale_step(dread: int, outcome: Outcome, gains_dread: bool = True) -> int:
     return min(max(dread, 0), MAX_DREAD)
 
 
-def morale_modifier(discipline: int, allies_in_los: int, wounds: int, dread_now: int = 0,
-                    driven_by_madness: bool = False) -> int:
+def morale_modifier(
+    discipline: int, allies_in_los: int, wounds: int, dread_now: int = 0, driven_by_madness: bool = False
+) -> int:
     return discipline + allies_in_los - wounds + (dread_now if driven_by_madness else 0)
 
 
@@ -992,9 +1066,16 @@ def _morale_test(d: int, w: int, outcome: Outcome, artificial: bool, demonic: bo
 
 
 @lru_cache(maxsize=4096)
-def morale_distribution(discipline: int, dread: int, wounds: int = 0, allies_in_los: int = 0,
-                        jinxed: bool = False, driven_by_madness: bool = False,
-                        artificial: bool = False, demonic: bool = False) -> dict[int, Fraction]:
+def morale_distribution(
+    discipline: int,
+    dread: int,
+    wounds: int = 0,
+    allies_in_los: int = 0,
+    jinxed: bool = False,
+    driven_by_madness: bool = False,
+    artificial: bool = False,
+    demonic: bool = False,
+) -> dict[int, Fraction]:
     """Dread left after the phase: one test per Dread held when it starts."""
     states = {(dread, wounds): ONE}
     for _ in range(dread):
@@ -1032,9 +1113,19 @@ class MoraleRoll:
     wounds: int = 0
 
 
-def roll_morale(rng: random.Random, discipline: int, dread: int, wounds: int = 0, allies_in_los: int = 0,
-                jinxed: bool = False, driven_by_madness: bool = False, seed: int | None = None,
-                artificial: bool = False, demonic: bool = False, lobotomised: bool = False) -> MoraleRoll:
+def roll_morale(
+    rng: random.Random,
+    discipline: int,
+    dread: int,
+    wounds: int = 0,
+    allies_in_los: int = 0,
+    jinxed: bool = False,
+    driven_by_madness: bool = False,
+    seed: int | None = None,
+    artificial: bool = False,
+    demonic: bool = False,
+    lobotomised: bool = False,
+) -> MoraleRoll:
     d, w, tests = dread, wounds, []
     for _ in range(dread):
         mod = morale_modifier(discipline, allies_in_los, w, d, driven_by_madness)
@@ -1049,6 +1140,7 @@ def roll_morale(rng: random.Random, discipline: int, dread: int, wounds: int = 0
 # ==========================================================================
 # contests, falls, initiative
 # ==========================================================================
+
 
 def explode_head_distribution(caster: tuple[int, int, int], target: tuple[int, int, int]) -> dict[str, Fraction]:
     """Each side D6 + Intellect + Toughness + Discipline: the lower dies; a tie wounds both."""
@@ -1067,8 +1159,9 @@ def initiative_distribution(first_intellect: int, second_intellect: int) -> dict
     return dice.contest_distribution(first_intellect, second_intellect)
 
 
-def roll_initiative(rng: random.Random, first_intellect: int, second_intellect: int,
-                    seed: int | None = None) -> tuple[str, tuple[dice.RollLog, ...]]:
+def roll_initiative(
+    rng: random.Random, first_intellect: int, second_intellect: int, seed: int | None = None
+) -> tuple[str, tuple[dice.RollLog, ...]]:
     logs = []
     while True:
         winner, log = dice.roll_contest(rng, first_intellect, second_intellect, seed=seed)
@@ -1099,8 +1192,7 @@ def fall_process(draw, plan: HitPlan, hits: int) -> HitState:
     for _ in range(hits):
         if state.ooa:
             break
-        hit = hit_process(draw, replace(plan, wounds=state.wounds, prone=state.prone,
-                                        extra_organs=state.organs), False)
+        hit = hit_process(draw, replace(plan, wounds=state.wounds, prone=state.prone, extra_organs=state.organs), False)
         state = hit._replace(gained=state.gained + hit.gained, knocked=state.knocked or hit.knocked)
     if hits and not state.ooa and not state.prone and not plan.monstrous:
         state = state._replace(prone=True, knocked=True)  # "and is then knocked Prone"
@@ -1109,14 +1201,26 @@ def fall_process(draw, plan: HitPlan, hits: int) -> HitState:
 
 def fall_plan(target: Target) -> HitPlan:
     traits = target.traits
-    return HitPlan(dice=1, keep=2, reroll=frozenset(), armor=0, wounds=target.wounds,
-                   prone=target.prone, toughness=target.toughness,
-                   jinxed="jinxed" in traits, brutal=False,
-                   tio="auto" if "monstrous" in traits else ("none" if "npc" in traits and "unstoppable" not in traits
-                                                             else "roll"),
-                   feeble=False, one_shotter="one-shotter" in traits, demonic="demonic" in traits,
-                   extra_organs="extra-organs" in target.body_mods and target.wounds == 0,
-                   monstrous="monstrous" in traits, stagger_prone=False)
+    return HitPlan(
+        dice=1,
+        keep=2,
+        reroll=frozenset(),
+        armor=0,
+        wounds=target.wounds,
+        prone=target.prone,
+        toughness=target.toughness,
+        jinxed="jinxed" in traits,
+        brutal=False,
+        tio="auto"
+        if "monstrous" in traits
+        else ("none" if "npc" in traits and "unstoppable" not in traits else "roll"),
+        feeble=False,
+        one_shotter="one-shotter" in traits,
+        demonic="demonic" in traits,
+        extra_organs="extra-organs" in target.body_mods and target.wounds == 0,
+        monstrous="monstrous" in traits,
+        stagger_prone=False,
+    )
 
 
 def fall_distribution(height: float, target: Target) -> dict[TargetState, Fraction]:
@@ -1146,8 +1250,9 @@ RANGED_PENALTY = {"darkness": -3, "partial-darkness": -2}
 GAS_MASKS = frozenset({"gas-mask", "hazard-suit", "powered-armor"})
 
 
-def apply_complications(names, action, attacker: Attacker, target: Target,
-                        situation: Situation = Situation()) -> tuple[Attacker, Target, Situation]:
+def apply_complications(
+    names, action, attacker: Attacker, target: Target, situation: Situation = Situation()
+) -> tuple[Attacker, Target, Situation]:
     """Fold the chosen complications into the attack's inputs (unknown names are a ValueError).
 
     Ranged penalties go to a Shoot's hit roll; Slippery ground lowers the

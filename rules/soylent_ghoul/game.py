@@ -169,6 +169,7 @@ class Log:
 # Reading the state
 # ---------------------------------------------------------------------------
 
+
 def seat_of(state: State, seat: int) -> Seat:
     for s in state.seats:
         if s.seat == seat:
@@ -220,8 +221,10 @@ def next_standing(state: State, seat: int) -> int | None:
 def characters(state: State) -> list[Piece]:
     """Every Character on the table, in a stable order (seat, drone, kind, code)."""
     order = {s.seat: i for i, s in enumerate(state.seats)}
-    return sorted((p for p in state.pieces.values() if p.in_play),
-                  key=lambda p: (order[p.seat], p.drone, p.kind != "drone", p.code))
+    return sorted(
+        (p for p in state.pieces.values() if p.in_play),
+        key=lambda p: (order[p.seat], p.drone, p.kind != "drone", p.code),
+    )
 
 
 def can_receive_panic(piece: Piece) -> bool:
@@ -240,7 +243,7 @@ def placeable(state: State, seat: int) -> list[Piece]:
 
 
 def activatable(state: State, seat: int) -> list[Piece]:
-    """"The player selects one of their Characters": a Snapped Drone "may no longer move"."""
+    """ "The player selects one of their Characters": a Snapped Drone "may no longer move"."""
     return [p for p in characters(state) if p.seat == seat and not p.snapped]
 
 
@@ -283,8 +286,10 @@ def dark_candidates(state: State) -> list[Piece]:
 def lanterns(state: State) -> list[Piece]:
     """Every Gardener drone still in the game, in table order (for the lights shown to the table)."""
     order = {s.seat: i for i, s in enumerate(state.seats)}
-    return sorted((d for d in drones(state) if seat_of(state, d.seat).group == GARDENERS and not d.removed),
-                  key=lambda d: (order[d.seat], d.id))
+    return sorted(
+        (d for d in drones(state) if seat_of(state, d.seat).group == GARDENERS and not d.removed),
+        key=lambda d: (order[d.seat], d.id),
+    )
 
 
 def waiting_for(state: State) -> int | None:
@@ -316,10 +321,31 @@ def acting_seat(state: State) -> int | None:
 # Snapshots (undo): every mutable field, never a token's truth
 # ---------------------------------------------------------------------------
 
-GAME_FIELDS = ("current", "turn", "phase", "active", "panic_seat", "passes", "acted", "pending", "finished", "winner",
-               "snap_effects", "pushed", "performed", "markers", "fatal_claim")
+GAME_FIELDS = (
+    "current",
+    "turn",
+    "phase",
+    "active",
+    "panic_seat",
+    "passes",
+    "acted",
+    "pending",
+    "finished",
+    "winner",
+    "snap_effects",
+    "pushed",
+    "performed",
+    "markers",
+    "fatal_claim",
+)
 # fields added later: a snapshot made before them restores them to these
-GAME_DEFAULTS: dict[str, object] = {"snap_effects": [], "pushed": None, "performed": None, "markers": [], "fatal_claim": None}
+GAME_DEFAULTS: dict[str, object] = {
+    "snap_effects": [],
+    "pushed": None,
+    "performed": None,
+    "markers": [],
+    "fatal_claim": None,
+}
 PIECE_FIELDS = ("panic", "placed", "revealed", "snapped", "removed", "lantern", "light")
 PIECE_DEFAULTS = {"light": 0}
 SEAT_FIELDS = ("last_kind", "last_piece")
@@ -348,6 +374,7 @@ def restore(state: State, snap: dict) -> None:
 # Checks
 # ---------------------------------------------------------------------------
 
+
 def _require_playing(state: State) -> None:
     if state.finished:
         raise IllegalAction("The game is over.")
@@ -370,8 +397,13 @@ def _require_step(state: State, seat: int, phase: str) -> None:
     _require_playing(state)
     _require_no_pending(state)
     if state.phase != phase:
-        raise IllegalAction({"turn": "This turn has already begun.", "panic": "It is not the panic phase.",
-                             "action": "It is not the time for an action."}[phase])
+        raise IllegalAction(
+            {
+                "turn": "This turn has already begun.",
+                "panic": "It is not the panic phase.",
+                "action": "It is not the time for an action.",
+            }[phase]
+        )
     who = state.panic_seat if phase == "panic" else state.current
     if who is None:
         raise IllegalAction("It is not your go.")
@@ -383,6 +415,7 @@ def _require_step(state: State, seat: int, phase: str) -> None:
 # Panic, Snapping, removing and revealing
 # ---------------------------------------------------------------------------
 
+
 def _receive(state: State, piece: Piece, count: int, rng: random.Random, log: Log) -> None:
     """``count`` panic tokens, one panic test each; stops at the first Snap."""
     nerve = seat_of(state, piece.seat).nerve
@@ -393,13 +426,23 @@ def _receive(state: State, piece: Piece, count: int, rng: random.Random, log: Lo
         chance = soylent.panic_distribution(nerve, piece.panic)["snapped"]
         roll = soylent.roll_panic(rng, nerve, piece.panic)
         piece.panic += 1
-        log.rolls.append({"character": label(state, piece), "die": roll.die, "tokens_before": roll.tokens_before,
-                          "total": roll.total, "nerve": nerve, "snapped": roll.snapped and not already_snapped,
-                          "chance": f"{chance.numerator}/{chance.denominator}" if chance not in (0, 1) else str(chance),
-                          "percent": f"{100 * float(chance):.1f}"})
-        log.say(f"Panic test for {label(state, piece)}: D8 {roll.die} + {roll.tokens_before} "
-                f"= {roll.total} against Nerve {nerve}: "
-                + ("over its Nerve." if roll.snapped and already_snapped else "Snapped!" if roll.snapped else "holds."))
+        log.rolls.append(
+            {
+                "character": label(state, piece),
+                "die": roll.die,
+                "tokens_before": roll.tokens_before,
+                "total": roll.total,
+                "nerve": nerve,
+                "snapped": roll.snapped and not already_snapped,
+                "chance": f"{chance.numerator}/{chance.denominator}" if chance not in (0, 1) else str(chance),
+                "percent": f"{100 * float(chance):.1f}",
+            }
+        )
+        log.say(
+            f"Panic test for {label(state, piece)}: D8 {roll.die} + {roll.tokens_before} "
+            f"= {roll.total} against Nerve {nerve}: "
+            + ("over its Nerve." if roll.snapped and already_snapped else "Snapped!" if roll.snapped else "holds.")
+        )
         if roll.snapped:
             if already_snapped:
                 # "Snapped" is a state a Drone enters once: its effect has taken place (SG9)
@@ -421,19 +464,25 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
         piece.snapped = True
         group = seat_of(state, piece.seat).group
         if group == SCENE_SHIFTERS:
-            log.say(f"{label(state, piece)} was the true token: the Scene Shifter {drone.code} Snaps "
-                    "and its true token is replaced with the Drone.")
+            log.say(
+                f"{label(state, piece)} was the true token: the Scene Shifter {drone.code} Snaps "
+                "and its true token is replaced with the Drone."
+            )
             _replace_with_drone(state, piece, log)
         else:
-            log.say(f"{label(state, piece)} was the true token: {label(state, drone)} Snaps, "
-                    "the token and the set's other tokens are removed.")
+            log.say(
+                f"{label(state, piece)} was the true token: {label(state, drone)} Snaps, "
+                "the token and the set's other tokens are removed."
+            )
             piece.removed = True
             piece.revealed = True
             _remove_set(state, piece)
         log.reveals_truth = True
     drone.snapped = True
-    log.say(f"{label(state, drone)} is Snapped: it may no longer move or take actions "
-            f"({seat_of(state, drone.seat).group} Snapped effect).")
+    log.say(
+        f"{label(state, drone)} is Snapped: it may no longer move or take actions "
+        f"({seat_of(state, drone.seat).group} Snapped effect)."
+    )
     if seat_of(state, drone.seat).group == SCENE_SHIFTERS:
         _snap_scene_shifter(state, drone, log)
     _check_winner(state, log)
@@ -442,8 +491,10 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
         # another (the Snapped drone first, then table order), each with its D8 and then its darkness,
         # ticked by the Snapped drone's owner whatever the phase (SG12, SG17)
         others = [d.id for d in _table_order_from(state, drone.seat, lanterns(state)) if d.id != drone.id]
-        log.say(f"Snapped: all Gardener drones take the Darker action reducing their lantern number by "
-                f"{GARDENER_SNAP_REDUCTION}.")
+        log.say(
+            f"Snapped: all Gardener drones take the Darker action reducing their lantern number by "
+            f"{GARDENER_SNAP_REDUCTION}."
+        )
         _next_darker(state, drone.seat, drone.id, [drone.id, *others], rng, log)
 
 
@@ -459,7 +510,7 @@ def _snap_scene_shifter(state: State, drone: Piece, log: Log) -> None:
 
 
 def _remove_set(state: State, true_token: Piece) -> None:
-    """"If the true token of a set is removed or revealed, remove all other tokens of the set."
+    """ "If the true token of a set is removed or revealed, remove all other tokens of the set."
     The set's truth is public now, so its tokens are revealed."""
     for t in tokens_of(state, true_token.drone):
         if t.id != true_token.id:
@@ -488,21 +539,25 @@ def _replace_with_drone(state: State, token: Piece, log: Log) -> None:
 
 
 def _move_panic_away(state: State, token: Piece, log: Log) -> None:
-    """"If a token is removed for any reason, all panic tokens on it are moved to another
+    """ "If a token is removed for any reason, all panic tokens on it are moved to another
     token attached to the same Drone of the controlling player's choice." """
     if token.panic == 0:
         return
     candidates = [t for t in tokens_of(state, token.drone) if t.in_play and t.id != token.id]
     if not candidates:
-        log.say(f"No other token of {state.pieces[token.drone].code} is on the table: "
-                f"its {token.panic} panic token(s) leave the game.")
+        log.say(
+            f"No other token of {state.pieces[token.drone].code} is on the table: "
+            f"its {token.panic} panic token(s) leave the game."
+        )
         token.panic = 0
     elif len(candidates) == 1:
         _move_panic(state, token, candidates[0], log)
     else:
         state.pending = {"seat": token.seat, "from": token.id, "panic": token.panic}
-        log.say(f"{seat_of(state, token.seat).name} chooses which token of {state.pieces[token.drone].code} "
-                f"takes its {token.panic} panic token(s).")
+        log.say(
+            f"{seat_of(state, token.seat).name} chooses which token of {state.pieces[token.drone].code} "
+            f"takes its {token.panic} panic token(s)."
+        )
 
 
 def _move_panic(state: State, source: Piece, target: Piece, log: Log) -> None:
@@ -520,11 +575,21 @@ def _darker(state: State, drone: Piece, reduction: int, rng: random.Random, log:
     die, lost = soylent.darker_lantern_lost(rng, reduction)
     before = drone.lantern
     drone.lantern = None if lost or before - reduction <= 0 else before - reduction
-    log.rolls.append({"character": label(state, drone), "die": die, "reduction": reduction, "lost": lost,
-                      "chance": str(chance), "percent": f"{100 * float(chance):.1f}"})
+    log.rolls.append(
+        {
+            "character": label(state, drone),
+            "die": die,
+            "reduction": reduction,
+            "lost": lost,
+            "chance": str(chance),
+            "percent": f"{100 * float(chance):.1f}",
+        }
+    )
     outcome = "the lantern number is removed" if drone.lantern is None else f"the lantern is now {drone.lantern}"
-    log.say(f"Darker for {label(state, drone)}: lantern {before} reduced by {reduction}, "
-            f"D8 {die} ({'equal to or under' if lost else 'over'} {reduction}): {outcome}.")
+    log.say(
+        f"Darker for {label(state, drone)}: lantern {before} reduced by {reduction}, "
+        f"D8 {die} ({'equal to or under' if lost else 'over'} {reduction}): {outcome}."
+    )
 
 
 def _table_order_from(state: State, seat: int, pieces: list[Piece]) -> list[Piece]:
@@ -547,8 +612,10 @@ def _next_darker(state: State, seat: int, snapped: int | None, queue: list, rng:
             log.say(f"{label(state, gardener)} has no lantern number to reduce: it takes no Darker action.")
             continue
         _darker(state, gardener, GARDENER_SNAP_REDUCTION, rng, log)
-        state.snap_effects = [*state.snap_effects, {"seat": seat, "drone": snapped, "darker": gardener.id,
-                                                    "queue": queue, "out": None}]
+        state.snap_effects = [
+            *state.snap_effects,
+            {"seat": seat, "drone": snapped, "darker": gardener.id, "queue": queue, "out": None},
+        ]
         return
     if snapped is not None:
         log.say(f"The Snapped effect of {label(state, state.pieces[snapped])} is over.")
@@ -565,8 +632,10 @@ def _run_darkness(state: State, rng: random.Random, log: Log) -> None:
         if out is None:
             if dark_candidates(state):
                 return  # waiting for the player to tick who is out of the light
-            log.say("No Character on the table that can gain panic tokens has a light token: "
-                    "nobody gains panic tokens from the darkness.")
+            log.say(
+                "No Character on the table that can gain panic tokens has a light token: "
+                "nobody gains panic tokens from the darkness."
+            )
             state.snap_effects = [*effects[:-1], {**top, "out": []}]
         elif out:
             state.snap_effects = [*effects[:-1], {**top, "out": list(out[1:])}]
@@ -649,8 +718,9 @@ def _panic_over(state: State, log: Log) -> None:
 # Actions (each checks, changes ``state`` and writes ``log``; IllegalAction changes nothing)
 # ---------------------------------------------------------------------------
 
+
 def place(state: State, seat: int, drone_id, log: Log) -> None:
-    """"If a Drone has not been placed yet this game take its five tokens and stack them"."""
+    """ "If a Drone has not been placed yet this game take its five tokens and stack them"."""
     _require_step(state, seat, "turn")
     drone = piece_of(state, drone_id)
     if drone.kind != "drone" or drone.seat != seat:
@@ -728,6 +798,7 @@ def pass_panic(state: State, seat: int, log: Log) -> None:
 # Scene Shifters' markers (SG20)
 # ---------------------------------------------------------------------------
 
+
 def markers_of(state: State, drone_id: int) -> list[dict]:
     return [m for m in state.markers if m["drone"] == drone_id]
 
@@ -739,8 +810,11 @@ def marker_label(state: State, marker: dict) -> str:
 def shift_required(state: State, actor_drone: int) -> list[Piece]:
     """Snapped Scene Shifter Drones on the table other than the actor: each "counts as a marker for all
     other Scene Shifters that must be used during any Shift actions"."""
-    return [d for d in drones(state) if d.in_play and d.snapped and d.id != actor_drone
-            and seat_of(state, d.seat).group == SCENE_SHIFTERS]
+    return [
+        d
+        for d in drones(state)
+        if d.in_play and d.snapped and d.id != actor_drone and seat_of(state, d.seat).group == SCENE_SHIFTERS
+    ]
 
 
 def shift_counts(state: State, actor_drone: int, selected: list[int]) -> dict:
@@ -755,8 +829,10 @@ def shift_counts(state: State, actor_drone: int, selected: list[int]) -> dict:
     for m in state.markers:
         if m["id"] not in chosen:
             unselected[m["drone"]] = unselected.get(m["drone"], 0) + 1
-    return {"self": soylent.shift_self_panic(foreign),
-            "unselected": {d: soylent.shift_panic(False, n) for d, n in unselected.items()}}
+    return {
+        "self": soylent.shift_self_panic(foreign),
+        "unselected": {d: soylent.shift_panic(False, n) for d, n in unselected.items()},
+    }
 
 
 def _ids(values) -> list[int]:
@@ -771,15 +847,26 @@ def _ids(values) -> list[int]:
 
 
 def can_perform(state: State, seat: int, action: str, piece: Piece) -> bool:
-    """"In the following rules, “Character” designates rules that are true for both Tokens and Drones":
+    """ "In the following rules, “Character” designates rules that are true for both Tokens and Drones":
     an action whose text gives it to "a Drone" ("A Drone may", "If this Drone") is not a token's (SG19)."""
     by = seat_of(state, seat).performers.get(action)
     return by == "character" or (by == "drone" and piece.kind == "drone")
 
 
-def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, *, level=None, reduction=None,
-            lit=None, markers=None, section=None) -> None:
-    """"If the Character has any actions it may perform exactly one of them now"."""
+def perform(
+    state: State,
+    seat: int,
+    action: str,
+    rng: random.Random,
+    log: Log,
+    *,
+    level=None,
+    reduction=None,
+    lit=None,
+    markers=None,
+    section=None,
+) -> None:
+    """ "If the Character has any actions it may perform exactly one of them now"."""
     _require_step(state, seat, "action")
     s = seat_of(state, seat)
     if state.acted:
@@ -814,19 +901,33 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
         log.say(f"{label(state, piece)} performs Shift with {', '.join(used) if used else 'no marker'}.")
         # the panic tokens, in the text's order, each Character's one panic test at a time (S2): those in
         # a section (ticked: the table's geometry), those whose Drone's markers were not selected, the actor
-        grants = [([p.id for p in characters(state) if p.id in inside], SHIFT_SECTION_PANIC,
-                   "is in a section described by the lines")]
+        grants = [
+            (
+                [p.id for p in characters(state) if p.id in inside],
+                SHIFT_SECTION_PANIC,
+                "is in a section described by the lines",
+            )
+        ]
         for d, n in counts["unselected"].items():
-            grants.append(([p.id for p in characters(state) if p.drone == d], n,
-                           f"has {n // 2} marker(s) of its Drone not selected"))
+            grants.append(
+                (
+                    [p.id for p in characters(state) if p.drone == d],
+                    n,
+                    f"has {n // 2} marker(s) of its Drone not selected",
+                )
+            )
         grants.append(([piece.id], counts["self"], f"used {counts['self'] // 2} marker(s) not its own"))
         grants = [(ids, n, why) for ids, n, why in grants if ids and n > 0]
         if not grants:
             log.say("Shift gives no panic tokens.")
         # a stack: the first to give goes on top (replaced, never mutated in place)
-        state.snap_effects = [*state.snap_effects, *({"seat": seat, "drone": None, "darker": None, "queue": [],
-                                                      "out": ids, "panic": n, "why": why}
-                                                     for ids, n, why in reversed(grants))]
+        state.snap_effects = [
+            *state.snap_effects,
+            *(
+                {"seat": seat, "drone": None, "darker": None, "queue": [], "out": ids, "panic": n, "why": why}
+                for ids, n, why in reversed(grants)
+            ),
+        ]
     elif action == "lighter":
         try:
             level = int(level)
@@ -845,8 +946,10 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
         gained = [p for p in characters(state) if p.id in chosen]
         for p in gained:
             p.light += 1
-        log.say(f"{label(state, piece)} performs Lighter: light level (lantern number) {level}. "
-                f"A light token each for: {', '.join(label(state, p) for p in gained)}.")
+        log.say(
+            f"{label(state, piece)} performs Lighter: light level (lantern number) {level}. "
+            f"A light token each for: {', '.join(label(state, p) for p in gained)}."
+        )
     elif action == "darker":
         try:
             reduction = int(reduction)
@@ -860,8 +963,10 @@ def perform(state: State, seat: int, action: str, rng: random.Random, log: Log, 
         _darker(state, drone, reduction, rng, log)
         # then "All Characters with light tokens that are not within the light level ... gain 5 panic
         # tokens": the player ticks them, knowing the new light (SG16)
-        state.snap_effects = [*state.snap_effects, {"seat": seat, "drone": None, "darker": drone.id, "queue": [],
-                                                    "out": None}]
+        state.snap_effects = [
+            *state.snap_effects,
+            {"seat": seat, "drone": None, "darker": drone.id, "queue": [], "out": None},
+        ]
     else:
         log.say(f"{label(state, piece)} performs {action.replace('-', ' ').title()}.")
     state.acted = True
@@ -892,8 +997,9 @@ def give_panic(state: State, seat: int, piece_id, rng: random.Random, log: Log) 
     if not can_receive_panic(piece):
         raise IllegalAction("That character cannot receive panic tokens.")
     if not can_be_given(state, piece):
-        raise IllegalAction(f"{(state.performed or 'That action').title()} gives panic tokens to Drones only, "
-                            "not to tokens.")
+        raise IllegalAction(
+            f"{(state.performed or 'That action').title()} gives panic tokens to Drones only, not to tokens."
+        )
     log.say(f"The action gives {label(state, piece)} a panic token.")
     _receive(state, piece, 1, rng, log)
     _run_darkness(state, rng, log)
@@ -916,12 +1022,16 @@ def darken(state: State, seat: int, piece_ids, rng: random.Random, log: Log) -> 
     candidates = {p.id for p in dark_candidates(state)}
     chosen = set(_ids(piece_ids))
     if not chosen <= candidates:
-        raise IllegalAction("Only Characters on the table with a light token (and not Snapped) "
-                            "can be out of the light.")
+        raise IllegalAction(
+            "Only Characters on the table with a light token (and not Snapped) can be out of the light."
+        )
     out = [p for p in characters(state) if p.id in chosen]
     whose = label(state, state.pieces[effect["darker"]]) if effect.get("darker") in state.pieces else "the Gardeners"
-    log.say(f"{seat_of(state, seat).name} marks who is out of the light after the Darker of {whose}: "
-            + (", ".join(label(state, p) for p in out) if out else "nobody") + ".")
+    log.say(
+        f"{seat_of(state, seat).name} marks who is out of the light after the Darker of {whose}: "
+        + (", ".join(label(state, p) for p in out) if out else "nobody")
+        + "."
+    )
     state.snap_effects = [*state.snap_effects[:-1], {**effect, "out": [p.id for p in out]}]
     _run_darkness(state, rng, log)
     _settle(state, log)
@@ -949,7 +1059,7 @@ def choose_panic_token(state: State, seat: int, target_id, rng: random.Random, l
 
 
 def replace_with_drone(state: State, seat: int, token_id, log: Log) -> None:
-    """"A player may replace the true token of a set with its Drone at any time"."""
+    """ "A player may replace the true token of a set with its Drone at any time"."""
     _require_playing(state)
     _require_no_pending(state)
     token = piece_of(state, token_id)
@@ -960,8 +1070,10 @@ def replace_with_drone(state: State, seat: int, token_id, log: Log) -> None:
         raise IllegalAction("That token is not on the table.")
     if not token.is_true:
         raise IllegalAction("Only the true token of a set can be replaced by its Drone.")
-    log.say(f"{seat_of(state, seat).name} reveals {label(state, token)} as the true token "
-            f"and replaces it with the Drone; the set's other tokens are removed.")
+    log.say(
+        f"{seat_of(state, seat).name} reveals {label(state, token)} as the true token "
+        f"and replaces it with the Drone; the set's other tokens are removed."
+    )
     _replace_with_drone(state, token, log)
     _settle(state, log)
 
@@ -996,8 +1108,10 @@ def gaze(state: State, seat: int, token_id, seer_id, log: Log) -> None:
     log.say(f"{label(state, seer)} sees {label(state, token)}: the power of the gaze reveals it.")
     log.reveals_truth = True
     if token.is_true:
-        log.say(f"{token.code} is the TRUE token: it is replaced by {label(state, state.pieces[token.drone])}; "
-                "the set's other tokens are removed.")
+        log.say(
+            f"{token.code} is the TRUE token: it is replaced by {label(state, state.pieces[token.drone])}; "
+            "the set's other tokens are removed."
+        )
         _replace_with_drone(state, token, log)
     else:
         token.revealed = True
@@ -1008,7 +1122,7 @@ def gaze(state: State, seat: int, token_id, seer_id, log: Log) -> None:
 
 
 def fatal(state: State, seat: int, piece_id, log: Log) -> None:
-    """"Off the playing area is considered “fatal”, any drone moved there is removed from the game".
+    """ "Off the playing area is considered “fatal”, any drone moved there is removed from the game".
     Recorded by the player moving characters now, or by the player whose panic token just pushed
     this Character 6" forwards (SG13)."""
     acting = acting_seat(state)
@@ -1016,8 +1130,10 @@ def fatal(state: State, seat: int, piece_id, log: Log) -> None:
         _require_playing(state)
         _require_no_pending(state)
     if seat != acting and not pushed_by(state, seat, piece_id):
-        raise IllegalAction("Only the player moving characters now (or whose panic token pushed it) may record "
-                            "that one went into a fatal area.")
+        raise IllegalAction(
+            "Only the player moving characters now (or whose panic token pushed it) may record "
+            "that one went into a fatal area."
+        )
     piece = piece_of(state, piece_id)
     if not piece.in_play:
         raise IllegalAction("That character is not on the table.")
@@ -1026,8 +1142,10 @@ def fatal(state: State, seat: int, piece_id, log: Log) -> None:
     if piece.seat != seat:
         # another player's Character: its owner confirms or disputes first (SG21)
         state.fatal_claim = {"seat": seat, "piece": piece.id}
-        log.say(f"{seat_of(state, seat).name} says {label(state, piece)} went into a fatal area: waiting for "
-                f"{seat_of(state, piece.seat).name} to confirm or dispute.")
+        log.say(
+            f"{seat_of(state, seat).name} says {label(state, piece)} went into a fatal area: waiting for "
+            f"{seat_of(state, piece.seat).name} to confirm or dispute."
+        )
         return
     _remove_fatal(state, piece, log)
 
@@ -1060,8 +1178,10 @@ def _remove_fatal(state: State, piece: Piece, log: Log) -> None:
     else:
         drone = state.pieces[piece.drone]
         if piece.kind == "token":
-            log.say(f"{piece.code} was the true token: {label(state, drone)} is removed from the game "
-                    "with the set's other tokens.")
+            log.say(
+                f"{piece.code} was the true token: {label(state, drone)} is removed from the game "
+                "with the set's other tokens."
+            )
             piece.removed = True
             piece.revealed = True
             _remove_set(state, piece)

@@ -38,6 +38,7 @@ CATALOGUE = DATA_DIR / "soylent-ghoul-1.json"
 # The panic test
 # ---------------------------------------------------------------------------
 
+
 def _check_tokens(tokens: int) -> None:
     if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
         raise ValueError(f"panic tokens already on the Character must be a whole number >= 0, got {tokens!r}")
@@ -131,6 +132,7 @@ def receive_panic_tokens(rng: random.Random, nerve: int, tokens: int, count: int
 # Turns and activation
 # ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class LastTurn:
     """What a player did on their previous turn: ``kind`` is "place" or "activate"."""
@@ -176,7 +178,7 @@ class Drone:
 
 
 def winner(drones: Sequence[Drone]) -> str | None:
-    """"Last player with at least one un-Snapped drone wins": that player, else None."""
+    """ "Last player with at least one un-Snapped drone wins": that player, else None."""
     standing = {d.player for d in drones if not d.snapped}
     return next(iter(standing)) if len(standing) == 1 else None
 
@@ -184,6 +186,7 @@ def winner(drones: Sequence[Drone]) -> str | None:
 # ---------------------------------------------------------------------------
 # Group actions (numbers exactly as in the text; geometry is the caller's)
 # ---------------------------------------------------------------------------
+
 
 def mannikin_become_panic(distance_inches: float) -> int:
     """Become: "target suffers 4 panic -1 for every 3" away they are" (whole 3" steps, not below 0)."""
@@ -225,8 +228,24 @@ def load_groups(path: Path = CATALOGUE) -> dict[str, dict]:
 
 
 __all__ = [
-    "PanicRoll", "PanicBatch", "LastTurn", "Drone", "snaps", "panic_distribution", "panic_batch_distribution",
-    "roll_panic", "receive_panic_tokens", "activation_panic_tokens", "turn_order", "panic_phase_order",
-    "winner", "mannikin_become_panic", "eyes_check_panic", "shift_panic", "shift_self_panic",
-    "darker_lantern_lost_chance", "darker_lantern_lost", "load_groups",
+    "PanicRoll",
+    "PanicBatch",
+    "LastTurn",
+    "Drone",
+    "snaps",
+    "panic_distribution",
+    "panic_batch_distribution",
+    "roll_panic",
+    "receive_panic_tokens",
+    "activation_panic_tokens",
+    "turn_order",
+    "panic_phase_order",
+    "winner",
+    "mannikin_become_panic",
+    "eyes_check_panic",
+    "shift_panic",
+    "shift_self_panic",
+    "darker_lantern_lost_chance",
+    "darker_lantern_lost",
+    "load_groups",
 ]

@@ -8,17 +8,20 @@ from tests.crewbuilder.conftest import LEGAL, catalogue, geared_crew, make_crew 
 @pytest.fixture
 def started(user, other_user, geared_crew):
     """A started battle (Quick start) of ``size`` characters a side between user (seat 0) and other_user."""
+
     def make(size=3, seed=1, players=None):
         players = players or [user, other_user]
         crews = [geared_crew(u, size, name=f"Crew of {u.username}") for u in players]
-        battle = services.create_battle(players[0], "quick-start-scenario", crews[0].pk,
-                                        [u.username for u in players[1:]])
+        battle = services.create_battle(
+            players[0], "quick-start-scenario", crews[0].pk, [u.username for u in players[1:]]
+        )
         for u, crew in zip(players[1:], crews[1:]):
             services.join(battle.pk, u, crew.pk)
         services.start(battle.pk, players[0], seed=seed)
-        for index, u in enumerate(players):   # each player's Initiative character: their first
+        for index, u in enumerate(players):  # each player's Initiative character: their first
             services.choose_initiative(battle.pk, u, {"model": f"{index}-0"})
         return Battle.objects.get(pk=battle.pk)
+
     return make
 
 
@@ -33,14 +36,16 @@ def post_step(client, battle, option, htmx=True, **extra):
 def seeded(monkeypatch):
     """Every roll of a test battle seeded in order (1001, 1002, ...): the tests are repeatable."""
     import itertools
+
     counter = itertools.count(1001)
     monkeypatch.setattr(services, "new_seed", lambda: next(counter))
 
 
 def advance(battle, clients, until, limit=60, prefer=()):
     """Whoever may move takes their first legal step (a preferred step first) until ``until(state)``."""
-    from rules.cybernekro.battle import codec, legal
     from battles import steps
+    from rules.cybernekro.battle import codec, legal
+
     for _ in range(limit):
         battle.refresh_from_db()
         state = codec.loads(battle.state)

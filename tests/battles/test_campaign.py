@@ -24,8 +24,10 @@ def test_members_start_a_battle_with_the_enrolled_crews(campaign, two_crews, use
     r = client_for(other_user, password).post(f"/battles/campaign/{campaign.pk}/", {"scenario": "exploration"})
     battle = Battle.objects.get()
     assert r.status_code == 302 and battle.campaign == campaign
-    assert [(s.user, s.campaign_crew) for s in battle.seats.order_by("seat")] == [(user, two_crews[0]),
-                                                                                  (other_user, two_crews[1])]
+    assert [(s.user, s.campaign_crew) for s in battle.seats.order_by("seat")] == [
+        (user, two_crews[0]),
+        (other_user, two_crews[1]),
+    ]
     assert all(s.joined for s in battle.seats.all())
 
 
@@ -41,13 +43,12 @@ def _finish(battle, dead_index=0, ooa_index=1):
     battle.save()
 
 
-def test_the_record_form_arrives_prefilled_from_the_battle(campaign, two_crews, user, other_user, make_user,
-                                                           password):
+def test_the_record_form_arrives_prefilled_from_the_battle(campaign, two_crews, user, other_user, make_user, password):
     battle = services.create_from_campaign(user, campaign, "exploration")
     services.start(battle.pk, user, seed=4)
     me = client_for(user, password)
     url = f"/campaigns/{campaign.pk}/games/new/?battle={battle.pk}"
-    assert me.get(url).status_code == 404   # not over yet
+    assert me.get(url).status_code == 404  # not over yet
     _finish(Battle.objects.get(pk=battle.pk))
     page = me.get(url).content.decode()
     mine, theirs = two_crews
@@ -64,8 +65,9 @@ def test_the_record_form_arrives_prefilled_from_the_battle(campaign, two_crews, 
     assert "Exploration" in page
 
 
-def test_only_this_campaigns_battle_and_its_players_prefill(campaign, two_crews, user, other_user, make_user,
-                                                            password, geared_crew):
+def test_only_this_campaigns_battle_and_its_players_prefill(
+    campaign, two_crews, user, other_user, make_user, password, geared_crew
+):
     standalone = services.create_battle(user, "quick-start-scenario", geared_crew(user).pk, [other_user.username])
     me = client_for(user, password)
     assert me.get(f"/campaigns/{campaign.pk}/games/new/?battle={standalone.pk}").status_code == 404

@@ -4,7 +4,7 @@ import pytest
 from django.utils.datastructures import MultiValueDict
 
 from battles import services, steps
-from battles.models import Battle, BattleEvent
+from battles.models import BattleEvent
 from core.games.kit import Refused
 from rules.cybernekro.battle import codec, legal
 from tests.race import race
@@ -15,7 +15,7 @@ from tests.race import race
 def test_two_players_acting_at_once_make_one_move(started, user, other_user, attempt):
     battle = started(seed=attempt)
     state = codec.loads(battle.state)
-    option = steps.key(legal.legal(state, "0")[0])   # deployment initiative: either seat may roll it
+    option = steps.key(legal.legal(state, "0")[0])  # deployment initiative: either seat may roll it
     assert option == steps.key(legal.legal(state, "1")[0])
     seen = battle.version
     events = BattleEvent.objects.filter(battle=battle).count()
@@ -27,4 +27,4 @@ def test_two_players_acting_at_once_make_one_move(started, user, other_user, att
     assert sorted(outcomes) == ["The battle moved on since your page was drawn: here it is now.", "ok"], outcomes
     battle.refresh_from_db()
     assert battle.version == seen + 1
-    assert BattleEvent.objects.filter(battle=battle).count() == events + 1   # one Initiative roll, not two
+    assert BattleEvent.objects.filter(battle=battle).count() == events + 1  # one Initiative roll, not two

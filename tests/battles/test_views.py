@@ -63,7 +63,7 @@ def test_the_ap_split_is_checked_by_the_engine(started, user, other_user, passwo
     s = advance(battle, clients, lambda s: any(o.step == "assign_ap" for seat in s.seats for o in legal.legal(s, seat)))
     seat, option = next((seat, o) for seat in s.seats for o in legal.legal(s, seat) if o.step == "assign_ap")
     fields = {f"ap_{mid}": 3 for mid, _cap in option.args}
-    fields[f"ap_{option.args[0][0]}"] = 4   # over the cap of 3
+    fields[f"ap_{option.args[0][0]}"] = 4  # over the cap of 3
     r = post_step(clients[seat], battle, "assign_ap", **fields)
     assert r.status_code == 422 and b"between 1 and 3 AP" in r.content
     fields[f"ap_{option.args[0][0]}"] = 3
@@ -93,9 +93,12 @@ def _swap_hand(battle, seat):
 
 def _responses(client, battle):
     base = f"/battles/{battle.pk}/"
-    out = [client.get(base), client.get(base, headers={"HX-Request": "true"}),
-           client.get(f"{base}?v=0", headers={"HX-Request": "true"}),
-           client.get(f"{base}export.json")]
+    out = [
+        client.get(base),
+        client.get(base, headers={"HX-Request": "true"}),
+        client.get(f"{base}?v=0", headers={"HX-Request": "true"}),
+        client.get(f"{base}export.json"),
+    ]
     return [CSRF.sub(r"\1", r.content.decode()) for r in out]
 
 
@@ -116,24 +119,30 @@ def test_no_response_to_one_player_shows_another_players_hand(started, user, oth
 def _page_and_poll_queries(client, battle, django_assert_num_queries):
     with django_assert_num_queries(PAGE_QUERIES):
         assert client.get(f"/battles/{battle.pk}/").status_code == 200
-    with django_assert_num_queries(PAGE_QUERIES + 1):   # a poll after a change: the board redrawn (state read then)
+    with django_assert_num_queries(PAGE_QUERIES + 1):  # a poll after a change: the board redrawn (state read then)
         assert client.get(f"/battles/{battle.pk}/?v=0", headers={"HX-Request": "true"}).status_code == 200
-    with django_assert_num_queries(POLL_QUERIES):   # session, user, the battle
-        assert client.get(f"/battles/{battle.pk}/?v={battle.version}",
-                          headers={"HX-Request": "true"}).status_code == 204
+    with django_assert_num_queries(POLL_QUERIES):  # session, user, the battle
+        assert (
+            client.get(f"/battles/{battle.pk}/?v={battle.version}", headers={"HX-Request": "true"}).status_code == 204
+        )
 
 
 PAGE_QUERIES, POLL_QUERIES = 6, 3
 
 
 @pytest.mark.parametrize("players,size,rounds", [(2, 3, 1), (4, 7, 1), (2, 3, 30), (4, 7, 30)])
-def test_page_and_poll_queries_do_not_grow_with_characters_or_rounds(started, make_user, user, password, players,
-                                                                     size, rounds, django_assert_num_queries):
+def test_page_and_poll_queries_do_not_grow_with_characters_or_rounds(
+    started, make_user, user, password, players, size, rounds, django_assert_num_queries
+):
     others = [make_user(f"p{i}") for i in range(players - 1)]
     battle = started(size=size, players=[user, *others])
     last = BattleEvent.objects.filter(battle=battle).count()
-    BattleEvent.objects.bulk_create([BattleEvent(battle=battle, number=last + i + 1, round=i // 20 + 1, text=f"line {i}")
-                                     for i in range(rounds * 20)])
+    BattleEvent.objects.bulk_create(
+        [
+            BattleEvent(battle=battle, number=last + i + 1, round=i // 20 + 1, text=f"line {i}")
+            for i in range(rounds * 20)
+        ]
+    )
     battle.refresh_from_db()
     _page_and_poll_queries(client_for(user, password), battle, django_assert_num_queries)
 
@@ -161,8 +170,9 @@ def test_a_crew_share_link_seats_its_owner_with_that_crew(user, other_user, pass
     mine, theirs = geared_crew(user), geared_crew(other_user, name="Shared")
     theirs.share_token = "tok-123"
     theirs.save()
-    r = client_for(user, password).post("/battles/", {"scenario": "exploration", "crew": mine.pk,
-                                                      "share_links": "http://192.168.1.5:8000/s/tok-123/"})
+    r = client_for(user, password).post(
+        "/battles/", {"scenario": "exploration", "crew": mine.pk, "share_links": "http://192.168.1.5:8000/s/tok-123/"}
+    )
     battle = Battle.objects.get()
     assert r.status_code == 302
     seat = battle.seats.get(user=other_user)
@@ -215,7 +225,7 @@ def test_undo_takes_back_a_step_that_rolled_nothing_but_never_a_roll(started, us
     clients = {"0": me, "1": them}
     s = advance(battle, clients, lambda s: s.pending and s.pending[0].kind == "choose_active")
     chooser = s.pending[0].seat
-    assert post_step(clients[chooser], battle, "undo").status_code == 422   # the Initiative roll stays rolled
+    assert post_step(clients[chooser], battle, "undo").status_code == 422  # the Initiative roll stays rolled
     assert post_step(clients[chooser], battle, f"choose_active:{chooser}").status_code == 200
     other = "1" if chooser == "0" else "0"
     r = post_step(clients[other], battle, "undo")
@@ -224,7 +234,7 @@ def test_undo_takes_back_a_step_that_rolled_nothing_but_never_a_roll(started, us
     assert r.status_code == 200 and state(battle).pending[0].kind == "choose_active"
     texts = list(BattleEvent.objects.filter(battle=battle).order_by("number").values_list("text", flat=True))
     assert texts[-1].startswith("undid: ")
-    assert not any(t.endswith("is the Active Player") for t in texts[:-1])   # the undone line is gone
+    assert not any(t.endswith("is the Active Player") for t in texts[:-1])  # the undone line is gone
 
 
 def test_bad_inputs_of_a_legal_option_are_refused_with_a_message(started, user, other_user, password):
@@ -241,8 +251,12 @@ def test_bad_inputs_of_a_legal_option_are_refused_with_a_message(started, user, 
 
 def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, password, geared_crew, make_crew):
     from tests.crewbuilder.conftest import LEGAL
-    sorcerers = make_crew(user, name="Witches", characters=[
-        {"name": f"Witch {i}", "attributes": dict(LEGAL), "traits": ["sorcerer"]} for i in range(3)])
+
+    sorcerers = make_crew(
+        user,
+        name="Witches",
+        characters=[{"name": f"Witch {i}", "attributes": dict(LEGAL), "traits": ["sorcerer"]} for i in range(3)],
+    )
     battle = services.create_battle(user, "quick-start-scenario", sorcerers.pk, [other_user.username])
     services.join(battle.pk, other_user, geared_crew(other_user).pk)
     services.start(battle.pk, user, seed=2)
@@ -254,20 +268,24 @@ def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, pass
     for mid in ("0-0", "0-1", "0-2"):
         s = advance(battle, clients, lambda s: legal.legal(s, "0"))
         assert post_step(me, battle, f"choose_sorcery:{mid}", sorcery="scream").status_code == 200
-    s = advance(battle, clients, lambda s: s.active_seat == "0" and s.active_model and s.phase.value == "action",
-                prefer=("select_model",))
+    s = advance(
+        battle,
+        clients,
+        lambda s: s.active_seat == "0" and s.active_model and s.phase.value == "action",
+        prefer=("select_model",),
+    )
     r = post_step(me, battle, "cast:scream", targets=["1-1"])
     assert r.status_code == 200, r.content.decode()[:300]
     pending = state(battle).pending
-    assert pending and dict(pending[0].data)["targets"] == ("1-1",)   # only the model the players named
+    assert pending and dict(pending[0].data)["targets"] == ("1-1",)  # only the model the players named
 
 
-def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_them(started, user, other_user,
-                                                                                  password):
+def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_them(started, user, other_user, password):
     battle = started()
     me, them = client_for(user, password), client_for(other_user, password)
-    s = advance(battle, {"0": me, "1": them}, lambda s: s.active_model and s.phase.value == "action",
-                prefer=("select_model",))
+    s = advance(
+        battle, {"0": me, "1": them}, lambda s: s.active_model and s.phase.value == "action", prefer=("select_model",)
+    )
     player = {"0": me, "1": them}[s.active_seat]
     url = f"/battles/{battle.pk}/"
     plain = player.get(url, headers={"HX-Request": "true"}).content.decode()

@@ -103,18 +103,30 @@ def test_edit_page_and_history(client, campaign, user, other_user, two_crews):
     client.force_login(user)
     shop = client.get(reverse("campaign-shop", args=[campaign.pk])).content.decode()
     assert f'id="notes-{character.pk}"' in shop
-    response = client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
-                           {"character": character.pk, "name": "Rust Saint", "notes": "Limps",
-                            "version": mine.crew.version}, follow=True)
+    response = client.post(
+        reverse("campaign-crew-edit", args=[campaign.pk]),
+        {"character": character.pk, "name": "Rust Saint", "notes": "Limps", "version": mine.crew.version},
+        follow=True,
+    )
     assert "Saved (see the history)" in response.content.decode()
     history = client.get(reverse("campaign-history", args=[campaign.pk])).content.decode()
     assert "vox edited Ghoul 1 of Saints" in history
-    assert "“Ghoul 1” was renamed “Rust Saint”." in history and "The notes on Rust Saint changed from nothing to “Limps”." in history
+    assert (
+        "“Ghoul 1” was renamed “Rust Saint”." in history
+        and "The notes on Rust Saint changed from nothing to “Limps”." in history
+    )
     # the other player can only post to their own crew: a character id from mine is refused
     client.force_login(other_user)
-    response = client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
-                           {"character": character.pk, "name": "Hijacked", "notes": "",
-                            "version": Crew.objects.get(pk=mine.crew_id).version}, follow=True)
+    response = client.post(
+        reverse("campaign-crew-edit", args=[campaign.pk]),
+        {
+            "character": character.pk,
+            "name": "Hijacked",
+            "notes": "",
+            "version": Crew.objects.get(pk=mine.crew_id).version,
+        },
+        follow=True,
+    )
     assert "not in your campaign crew" in response.content.decode()
     assert Character.objects.get(pk=character.pk).name == "Rust Saint"
 
@@ -123,9 +135,11 @@ def test_builder_editor_sends_campaign_copies_to_the_campaign(client, campaign, 
     mine, _ = two_crews
     client.force_login(user)
     character = mine.crew.characters.first()
-    response = client.post(reverse("crew-edit-action", args=[mine.crew.pk, "character"]),
-                           {"version": mine.crew.version, "character": character.pk, "name": "Sneaky", "notes": ""},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("crew-edit-action", args=[mine.crew.pk, "character"]),
+        {"version": mine.crew.version, "character": character.pk, "name": "Sneaky", "notes": ""},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 422
     assert "through the campaign" in response.content.decode()
     assert Character.objects.get(pk=character.pk).name == "Ghoul 1"

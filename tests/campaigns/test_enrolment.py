@@ -91,7 +91,8 @@ def test_valid_crew_joins_at_once_and_organisers_own_house_rules_too(campaign, u
     own = services.enrol(campaign, user, house_crew(user))
     assert isinstance(own, CampaignCrew)
     assert HistoryEntry.objects.get(kind="enrolled", campaign_crew=own).after["house_rules"] == [
-        "too-few-characters: we play two-a-side"]
+        "too-few-characters: we play two-a-side"
+    ]
 
 
 def test_approval_failure_applies_nothing(campaign, user, member, house_crew, monkeypatch):
@@ -124,8 +125,12 @@ def test_organiser_sees_findings_and_approves_on_the_campaign_page(client, campa
     request = EnrolmentRequest.objects.get()
 
     # the player cannot decide, even by posting
-    assert client.post(reverse("campaign-enrolment-decide", args=[campaign.pk, request.pk]),
-                       {"decision": "approve"}).status_code == 404
+    assert (
+        client.post(
+            reverse("campaign-enrolment-decide", args=[campaign.pk, request.pk]), {"decision": "approve"}
+        ).status_code
+        == 404
+    )
 
     client.force_login(user)
     html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
@@ -139,8 +144,10 @@ def test_refusal_on_the_page_shows_the_reason_to_the_player(client, campaign, us
     crew = house_crew(member)
     request = services.enrol(campaign, member, crew)
     client.force_login(user)
-    client.post(reverse("campaign-enrolment-decide", args=[campaign.pk, request.pk]),
-                {"decision": "refuse", "reason": "Three or nothing"})
+    client.post(
+        reverse("campaign-enrolment-decide", args=[campaign.pk, request.pk]),
+        {"decision": "refuse", "reason": "Three or nothing"},
+    )
     client.force_login(member)
     html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
     assert "refused “Duo”: Three or nothing" in html and 'name="crew"' in html
@@ -149,7 +156,11 @@ def test_refusal_on_the_page_shows_the_reason_to_the_player(client, campaign, us
 def test_outsider_cannot_decide(client, campaign, user, member, house_crew, make_user):
     request = services.enrol(campaign, member, house_crew(member))
     client.force_login(make_user("outsider"))
-    assert client.post(reverse("campaign-enrolment-decide", args=[campaign.pk, request.pk]),
-                       {"decision": "approve"}).status_code == 404
+    assert (
+        client.post(
+            reverse("campaign-enrolment-decide", args=[campaign.pk, request.pk]), {"decision": "approve"}
+        ).status_code
+        == 404
+    )
     request.refresh_from_db()
     assert request.status == EnrolmentRequest.PENDING

@@ -53,8 +53,10 @@ def test_renaming_a_character_leaves_notes_left_out_of_the_form(client, campaign
     services.edit_character(mine, user, character.pk, notes="Keeps a diary")
     client.force_login(user)
     version = Crew.objects.get(pk=mine.crew_id).version
-    client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
-                {"character": character.pk, "name": "Renamed", "version": version})
+    client.post(
+        reverse("campaign-crew-edit", args=[campaign.pk]),
+        {"character": character.pk, "name": "Renamed", "version": version},
+    )
     character.refresh_from_db()
     assert character.name == "Renamed" and character.notes == "Keeps a diary"
 
@@ -62,8 +64,11 @@ def test_renaming_a_character_leaves_notes_left_out_of_the_form(client, campaign
 def test_a_bad_character_id_is_a_message_not_a_500(client, campaign, user, two_crews):
     mine, _ = two_crews
     client.force_login(user)
-    response = client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
-                           {"character": "abc", "name": "X", "version": mine.crew.version}, follow=True)
+    response = client.post(
+        reverse("campaign-crew-edit", args=[campaign.pk]),
+        {"character": "abc", "name": "X", "version": mine.crew.version},
+        follow=True,
+    )
     assert "That character is not in your campaign crew." in _messages(response)
 
 
@@ -72,9 +77,19 @@ def test_hiring_with_an_attribute_out_of_range_says_which(client, campaign, user
     CampaignCrew.objects.filter(pk=mine.pk).update(treasury=10)
     client.force_login(user)
     before = Character.objects.filter(crew_id=mine.crew_id).count()
-    response = client.post(reverse("campaign-shop", args=[campaign.pk]), {
-        "hire": "1", "name": "Newcomer", "strength": 7, "toughness": "x", "agility": 1, "intellect": -1,
-        "discipline": -1}, follow=True)
+    response = client.post(
+        reverse("campaign-shop", args=[campaign.pk]),
+        {
+            "hire": "1",
+            "name": "Newcomer",
+            "strength": 7,
+            "toughness": "x",
+            "agility": 1,
+            "intellect": -1,
+            "discipline": -1,
+        },
+        follow=True,
+    )
     text = _messages(response)
     assert "Strength must be between -2 and 3." in text and "Toughness must be a whole number." in text
     assert Character.objects.filter(crew_id=mine.crew_id).count() == before
@@ -89,8 +104,14 @@ def test_a_bad_seed_is_a_message(client, campaign, user):
 
 def test_confirming_with_for_everyone_0_confirms_only_your_crew(client, campaign, user, other_user, two_crews, today):
     mine, theirs = two_crews
-    game = services.record_game(campaign, other_user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine}, {"crew": theirs}], is_draw=True)
+    game = services.record_game(
+        campaign,
+        other_user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine}, {"crew": theirs}],
+        is_draw=True,
+    )
     client.force_login(user)  # the organiser
     client.post(reverse("game-confirm", args=[campaign.pk, game.pk]), {"for_everyone": "0"})
     parts = {p.campaign_crew_id: p.confirmed_at for p in game.participants.all()}

@@ -27,11 +27,20 @@ def test_drawing_the_complication_of_the_chosen_scenario_keeps_the_form(client, 
     table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Scarred")
     hurt = mine.crew.characters.first()
     client.force_login(user)
-    response = client.post(reverse("game-create", args=[campaign.pk]), {
-        "draw": "deck", "played_on": "2026-11-20", "scenario": "Scrapyard Brawl", "result": str(theirs.pk),
-        f"played-{mine.pk}": "1", f"treasure-{mine.pk}": "3", f"outcome-{hurt.pk}": "ooa",
-        f"table-{hurt.pk}": str(table.pk), "submission": "s" * 24,
-    })
+    response = client.post(
+        reverse("game-create", args=[campaign.pk]),
+        {
+            "draw": "deck",
+            "played_on": "2026-11-20",
+            "scenario": "Scrapyard Brawl",
+            "result": str(theirs.pk),
+            f"played-{mine.pk}": "1",
+            f"treasure-{mine.pk}": "3",
+            f"outcome-{hurt.pk}": "ooa",
+            f"table-{hurt.pk}": str(table.pk),
+            "submission": "s" * 24,
+        },
+    )
     assert response.status_code == 200 and not Game.objects.exists()
     html = response.content.decode()
     assert "Agreed scenario: <strong>Scrapyard Brawl</strong>" in html
@@ -49,8 +58,10 @@ def test_drawing_the_complication_of_the_chosen_scenario_keeps_the_form(client, 
 
 def test_drawing_for_your_own_scenario_says_what_to_do(client, campaign, user, two_crews):
     client.force_login(user)
-    response = client.post(reverse("game-create", args=[campaign.pk]),
-                           {"draw": "deck", "scenario": "Exploration", "scenario_other": "Bridge at dawn"})
+    response = client.post(
+        reverse("game-create", args=[campaign.pk]),
+        {"draw": "deck", "scenario": "Exploration", "scenario_other": "Bridge at dawn"},
+    )
     assert response.status_code == 422 and not Game.objects.exists()
     html = response.content.decode()
     assert "for your own scenario, choose its Complication" in html and 'value="Bridge at dawn"' in html
@@ -75,24 +86,36 @@ def table_rolls(monkeypatch):
 def _form_with_a_table_roll(campaign, user, mine, theirs, **changes):
     table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Scarred")
     hurt = mine.crew.characters.first()
-    return {"played_on": "2026-11-20", "scenario": "Exploration", "result": str(mine.pk),
-            f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1", f"treasure-{mine.pk}": "2",
-            f"table-{hurt.pk}": str(table.pk), **changes}
+    return {
+        "played_on": "2026-11-20",
+        "scenario": "Exploration",
+        "result": str(mine.pk),
+        f"played-{mine.pk}": "1",
+        f"played-{theirs.pk}": "1",
+        f"treasure-{mine.pk}": "2",
+        f"table-{hurt.pk}": str(table.pk),
+        **changes,
+    }
 
 
-@pytest.mark.parametrize("changes", [
-    {"result": ""},  # no winner
-    {"played_on": "last Tuesday"},
-    {"scenario": "", "scenario_other": ""},
-    {"treasure-MINE": "lots"},
-    {"played-THEIRS": ""},  # one crew only
-], ids=["no-winner", "bad-date", "no-scenario", "bad-treasure", "one-crew"])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"result": ""},  # no winner
+        {"played_on": "last Tuesday"},
+        {"scenario": "", "scenario_other": ""},
+        {"treasure-MINE": "lots"},
+        {"played-THEIRS": ""},  # one crew only
+    ],
+    ids=["no-winner", "bad-date", "no-scenario", "bad-treasure", "one-crew"],
+)
 def test_an_invalid_game_form_rolls_nothing(client, campaign, user, two_crews, table_rolls, changes):
     mine, theirs = two_crews
     changes = {k.replace("MINE", str(mine.pk)).replace("THEIRS", str(theirs.pk)): v for k, v in changes.items()}
     client.force_login(user)
-    response = client.post(reverse("game-create", args=[campaign.pk]),
-                           _form_with_a_table_roll(campaign, user, mine, theirs, **changes))
+    response = client.post(
+        reverse("game-create", args=[campaign.pk]), _form_with_a_table_roll(campaign, user, mine, theirs, **changes)
+    )
     assert response.status_code == 422 and not Game.objects.exists()
     assert table_rolls == []
 
@@ -100,8 +123,9 @@ def test_an_invalid_game_form_rolls_nothing(client, campaign, user, two_crews, t
 def test_a_valid_game_form_rolls_each_chosen_table_once(client, campaign, user, two_crews, table_rolls):
     mine, theirs = two_crews
     client.force_login(user)
-    response = client.post(reverse("game-create", args=[campaign.pk]),
-                           _form_with_a_table_roll(campaign, user, mine, theirs))
+    response = client.post(
+        reverse("game-create", args=[campaign.pk]), _form_with_a_table_roll(campaign, user, mine, theirs)
+    )
     assert response.status_code == 302 and Game.objects.count() == 1
     assert table_rolls == ["D6"]
 
@@ -109,8 +133,14 @@ def test_a_valid_game_form_rolls_each_chosen_table_once(client, campaign, user, 
 def test_a_negative_treasure_is_refused_not_changed(client, campaign, user, two_crews):
     mine, theirs = two_crews
     client.force_login(user)
-    data = {"played_on": "2026-11-20", "scenario": "Exploration", "result": str(mine.pk),
-            f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1", f"treasure-{mine.pk}": "-3"}
+    data = {
+        "played_on": "2026-11-20",
+        "scenario": "Exploration",
+        "result": str(mine.pk),
+        f"played-{mine.pk}": "1",
+        f"played-{theirs.pk}": "1",
+        f"treasure-{mine.pk}": "-3",
+    }
     response = client.post(reverse("game-create", args=[campaign.pk]), data)
     assert response.status_code == 422 and not Game.objects.exists()
     assert "Treasure for Saints cannot be negative." in response.content.decode()
@@ -122,7 +152,10 @@ def test_a_new_game_form_shows_its_initial_values(campaign, user, two_crews):
     crews = list(CampaignCrew.objects.for_game_form(campaign))
     plain = GameRecordForm(crews=crews, tables=[]).shown()
     assert plain[f"played-{mine.pk}"] == plain[f"played-{theirs.pk}"] == "1" and "result" not in plain
-    filled = GameRecordForm(crews=crews, tables=[], initial={
-        "result": mine.pk, f"treasure-{mine.pk}": 3, f"played-{theirs.pk}": False, "played_on": "2026-11-20"}).shown()
+    filled = GameRecordForm(
+        crews=crews,
+        tables=[],
+        initial={"result": mine.pk, f"treasure-{mine.pk}": 3, f"played-{theirs.pk}": False, "played_on": "2026-11-20"},
+    ).shown()
     assert filled["result"] == str(mine.pk) and filled[f"treasure-{mine.pk}"] == "3"
     assert filled[f"played-{theirs.pk}"] == "" and filled["played_on"] == "2026-11-20"

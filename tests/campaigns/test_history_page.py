@@ -19,14 +19,23 @@ def _entries_on(html: str) -> int:
 
 def _flood(campaign, user, n):
     HistoryEntry.objects.bulk_create(
-        HistoryEntry(campaign=campaign, actor=user, kind="invited", summary=f"entry {i}") for i in range(n))
+        HistoryEntry(campaign=campaign, actor=user, kind="invited", summary=f"entry {i}") for i in range(n)
+    )
 
 
 def test_history_reads_as_sentences_with_names(client, campaign, user, two_crews, today):
     mine, theirs = two_crews
     ghoul_1, ghoul_2 = list(mine.crew.characters.order_by("position"))[:2]
-    _counted_game(campaign, user, mine, theirs, today, treasure=3, effects=[_scar(campaign, user, ghoul_2)],
-                  casualties=[{"character": ghoul_1.pk, "name": ghoul_1.name, "outcome": "dead"}])
+    _counted_game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        treasure=3,
+        effects=[_scar(campaign, user, ghoul_2)],
+        casualties=[{"character": ghoul_1.pk, "name": ghoul_1.name, "outcome": "dead"}],
+    )
     services.buy_gear(mine, user, ghoul_2.pk, "sword")
     services.edit_crew(mine, user, name="Rust Saints")
     client.force_login(user)
@@ -49,7 +58,7 @@ def test_history_reads_as_sentences_with_names(client, campaign, user, two_crews
     ]:
         assert sentence in said, (sentence, said)
     # no raw field data: no slugs, keys or arrows
-    for raw in ("body_mods", "neural-cabling", "light-armor", "treasury:", "→", "<th scope=\"row\">"):
+    for raw in ("body_mods", "neural-cabling", "light-armor", "treasury:", "→", '<th scope="row">'):
         assert raw not in html.split('<ol class="timeline">')[1], raw
 
 
@@ -72,8 +81,9 @@ def test_history_is_paginated_newest_first(client, campaign, user):
 HISTORY_QUERIES = 6
 
 
-def test_history_page_queries_do_not_grow_with_the_history(client, campaign, user, two_crews, today,
-                                                           django_assert_num_queries):
+def test_history_page_queries_do_not_grow_with_the_history(
+    client, campaign, user, two_crews, today, django_assert_num_queries
+):
     mine, theirs = two_crews
     _counted_game(campaign, user, mine, theirs, today, effects=[_scar(campaign, user, mine.crew.characters.first())])
     client.force_login(user)
@@ -82,7 +92,9 @@ def test_history_page_queries_do_not_grow_with_the_history(client, campaign, use
     with django_assert_num_queries(HISTORY_QUERIES):
         small = client.get(url).content.decode()
     for _ in range(30):
-        _counted_game(campaign, user, mine, theirs, today, effects=[_scar(campaign, user, mine.crew.characters.first())])
+        _counted_game(
+            campaign, user, mine, theirs, today, effects=[_scar(campaign, user, mine.crew.characters.first())]
+        )
     with django_assert_num_queries(HISTORY_QUERIES):
         large = client.get(url).content.decode()
     assert _entries_on(small) < _entries_on(large) == HISTORY_PER_PAGE

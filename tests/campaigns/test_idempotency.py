@@ -20,8 +20,15 @@ def _form_token(client, campaign) -> str:
 
 
 def _game_form(mine, theirs, **extra) -> dict:
-    return {"played_on": "2026-11-20", "scenario": "Exploration", "result": str(mine.pk),
-            f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1", f"treasure-{mine.pk}": "2", **extra}
+    return {
+        "played_on": "2026-11-20",
+        "scenario": "Exploration",
+        "result": str(mine.pk),
+        f"played-{mine.pk}": "1",
+        f"played-{theirs.pk}": "1",
+        f"treasure-{mine.pk}": "2",
+        **extra,
+    }
 
 
 def _recorded_once(campaign):
@@ -82,7 +89,9 @@ def test_the_key_belongs_to_the_recorder(campaign, user, other_user, two_crews, 
     from campaigns import idempotency
 
     content = {"scenario": "Exploration"}
-    assert idempotency.submission_key(user.pk, "a" * 24, content) != idempotency.submission_key(other_user.pk, "a" * 24, content)
+    assert idempotency.submission_key(user.pk, "a" * 24, content) != idempotency.submission_key(
+        other_user.pk, "a" * 24, content
+    )
     assert idempotency.submission_key(user.pk, "", content) != idempotency.submission_key(other_user.pk, "", content)
 
 
@@ -99,6 +108,7 @@ def test_ten_identical_submissions_at_once_record_one_game(campaign, user, two_c
     def submit(i):
         def call():
             responses[i] = clients[i].post(url, data)
+
         return call
 
     outcomes = race([submit(i) for i in range(SUBMISSIONS)], AssertionError)
@@ -115,9 +125,17 @@ def test_ten_identical_service_calls_at_once_record_one_game(campaign, user, two
     games = []
 
     def record():
-        games.append(services.record_game(
-            campaign, user, played_on=today, scenario="Prisoner", submission_key="k" * 64,
-            participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=mine).pk)
+        games.append(
+            services.record_game(
+                campaign,
+                user,
+                played_on=today,
+                scenario="Prisoner",
+                submission_key="k" * 64,
+                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}],
+                winner=mine,
+            ).pk
+        )
 
     outcomes = race([record] * SUBMISSIONS, services.CampaignError)
     assert outcomes == ["ok"] * SUBMISSIONS, outcomes

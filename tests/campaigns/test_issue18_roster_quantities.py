@@ -14,8 +14,11 @@ RAKE = {"name": "Sister Rake", "attributes": dict(LEGAL), "traits": ["ambidextro
 
 
 def test_the_campaign_roster_shows_two_swords(client, campaign, user, make_crew):
-    crew = make_crew(user, name="The Rust Choir",
-                     characters=[RAKE, *({"name": f"G{i}", "attributes": dict(LEGAL)} for i in range(2))])
+    crew = make_crew(
+        user,
+        name="The Rust Choir",
+        characters=[RAKE, *({"name": f"G{i}", "attributes": dict(LEGAL)} for i in range(2))],
+    )
     crew.characters.get(name="Sister Rake").gear.filter(item__slug="sword").update(copies=2)
     entry = services.enrol(campaign, user, crew)
     copy = entry.crew if hasattr(entry, "crew") else entry

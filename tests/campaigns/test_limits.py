@@ -25,8 +25,9 @@ def test_an_overlong_text_is_refused_with_its_limit_and_kept(client, user, catal
 def test_the_longest_allowed_texts_are_saved(client, user, catalogue):
     client.force_login(user)
     text = "y" * CAMPAIGN_TEXT_MAX
-    response = client.post(reverse("campaign-list"), {"name": "Long", "starting_budget": 150,
-                                                      "description": text, "house_rules": text})
+    response = client.post(
+        reverse("campaign-list"), {"name": "Long", "starting_budget": 150, "description": text, "house_rules": text}
+    )
     campaign = Campaign.objects.get()
     assert response.status_code == 302 and campaign.description == campaign.house_rules == text
     page = client.get(campaign.get_absolute_url()).content

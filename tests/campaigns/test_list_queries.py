@@ -22,15 +22,22 @@ def _grow(organiser, player, catalogue, make_user, geared_crew, today, n, start=
         services.respond(campaign, player, accept=True)
         mine = services.enrol(campaign, organiser, geared_crew(organiser, 3, name=f"Saints {i}"))
         theirs = services.enrol(campaign, player, geared_crew(player, 3, name=f"Sinners {i}"))
-        services.record_game(campaign, organiser, played_on=today, scenario="Prisoner",
-                             participants=[{"crew": mine}, {"crew": theirs}], winner=mine)
+        services.record_game(
+            campaign,
+            organiser,
+            played_on=today,
+            scenario="Prisoner",
+            participants=[{"crew": mine}, {"crew": theirs}],
+            winner=mine,
+        )
         invite_only = services.create_campaign(make_user(f"org{i}"), name=f"Invite {i}", system=catalogue)
         services.invite(invite_only, invite_only.organiser, player.username)
 
 
 @pytest.mark.parametrize("page, queries", [("campaign-list", LIST_QUERIES), ("home", HOME_QUERIES)])
-def test_queries_do_not_grow_with_campaigns(client, user, other_user, catalogue, make_user, geared_crew, today,
-                                            django_assert_num_queries, page, queries):
+def test_queries_do_not_grow_with_campaigns(
+    client, user, other_user, catalogue, make_user, geared_crew, today, django_assert_num_queries, page, queries
+):
     _grow(user, other_user, catalogue, make_user, geared_crew, today, 1)
     client.force_login(other_user)
     client.get(reverse(page))

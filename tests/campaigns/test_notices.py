@@ -12,13 +12,21 @@ NOTICE = "for your confirmation"
 
 
 def _record(campaign, user, mine, theirs, today, scenario="Prisoner"):
-    return services.record_game(campaign, user, played_on=today, scenario=scenario,
-                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=mine)
+    return services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario=scenario,
+        participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}],
+        winner=mine,
+    )
 
 
 def _pages(client, campaign):
-    return (client.get(reverse("home")).content.decode(),
-            client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode())
+    return (
+        client.get(reverse("home")).content.decode(),
+        client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode(),
+    )
 
 
 def test_the_other_player_is_told_on_home_and_campaign_pages(client, campaign, user, other_user, two_crews, today):
@@ -37,8 +45,9 @@ def test_the_other_player_is_told_on_home_and_campaign_pages(client, campaign, u
     assert all(NOTICE not in page for page in _pages(client, campaign))
 
 
-def test_no_notice_for_a_game_you_are_not_in_or_that_no_longer_waits(client, campaign, user, other_user,
-                                                                    make_user, two_crews, today):
+def test_no_notice_for_a_game_you_are_not_in_or_that_no_longer_waits(
+    client, campaign, user, other_user, make_user, two_crews, today
+):
     mine, theirs = two_crews
     outsider = make_user("outsider")
     services.invite(campaign, user, outsider.username)

@@ -50,15 +50,31 @@ def test_only_the_player_edits_their_crew(campaign, user, other_user, two_crews)
 
 def test_the_recorder_or_the_organiser_withdraws_a_game(campaign, user, other_user, two_crews, today):
     mine, theirs = two_crews
-    game = services.record_game(campaign, other_user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine}, {"crew": theirs}], is_draw=True)
+    game = services.record_game(
+        campaign,
+        other_user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine}, {"crew": theirs}],
+        is_draw=True,
+    )
     game = Game.objects.select_related("campaign").get(pk=game.pk)
     for who in (user, other_user):  # the organiser, the recorder
         assert _agree(permissions.user_can_withdraw_game, permissions.check_user_can_withdraw_game, who, game)
-    third = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
-                                 participants=[{"crew": mine}, {"crew": theirs}], is_draw=True)
-    assert not _agree(permissions.user_can_withdraw_game, permissions.check_user_can_withdraw_game, other_user,
-                      Game.objects.select_related("campaign").get(pk=third.pk))
+    third = services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine}, {"crew": theirs}],
+        is_draw=True,
+    )
+    assert not _agree(
+        permissions.user_can_withdraw_game,
+        permissions.check_user_can_withdraw_game,
+        other_user,
+        Game.objects.select_related("campaign").get(pk=third.pk),
+    )
 
 
 @pytest.mark.parametrize("name", ["campaign-enrolment-decide"])
@@ -69,12 +85,28 @@ def test_organiser_only_page_is_404_for_a_member(client, campaign, user, other_u
 
 def test_every_campaign_post_answers_404_to_outsiders(client, campaign, user, two_crews, make_user, today):
     mine, theirs = two_crews
-    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine}, {"crew": theirs}], is_draw=True)
+    game = services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine}, {"crew": theirs}],
+        is_draw=True,
+    )
     entry = campaign.history.first()
-    urls = [reverse(name, args=[campaign.pk]) for name in (
-        "campaign-invite", "campaign-respond", "campaign-enrol", "campaign-scenario-create", "campaign-crew-edit",
-        "campaign-table-create", "game-create", "campaign-shop")]
+    urls = [
+        reverse(name, args=[campaign.pk])
+        for name in (
+            "campaign-invite",
+            "campaign-respond",
+            "campaign-enrol",
+            "campaign-scenario-create",
+            "campaign-crew-edit",
+            "campaign-table-create",
+            "game-create",
+            "campaign-shop",
+        )
+    ]
     urls += [reverse(name, args=[campaign.pk, game.pk]) for name in ("game-confirm", "game-withdraw")]
     urls += [reverse("history-reverse", args=[campaign.pk, entry.pk])]
     client.force_login(make_user("outsider"))

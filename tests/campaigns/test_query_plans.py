@@ -21,9 +21,18 @@ pytestmark = pytest.mark.django_db
 
 # Tables that grow with every user, crew, campaign or game on the server.
 BIG_TABLES = {
-    "crewbuilder_user", "crewbuilder_crew", "crewbuilder_character", "django_session",
-    "campaigns_campaign", "campaigns_membership", "campaigns_campaigncrew", "campaigns_game",
-    "campaigns_gamecrew", "campaigns_historyentry", "campaigns_enrolmentrequest", "campaigns_memorial",
+    "crewbuilder_user",
+    "crewbuilder_crew",
+    "crewbuilder_character",
+    "django_session",
+    "campaigns_campaign",
+    "campaigns_membership",
+    "campaigns_campaigncrew",
+    "campaigns_game",
+    "campaigns_gamecrew",
+    "campaigns_historyentry",
+    "campaigns_enrolmentrequest",
+    "campaigns_memorial",
 }
 
 
@@ -78,31 +87,59 @@ def big_server(catalogue):
     scan is as cheap as any index and the plans say nothing."""
     import datetime
 
-    from campaigns.models import (Campaign, CampaignCrew, EnrolmentRequest, Game, GameCrew, HistoryEntry, Membership,
-                                  Memorial)
+    from campaigns.models import (
+        Campaign,
+        CampaignCrew,
+        EnrolmentRequest,
+        Game,
+        GameCrew,
+        HistoryEntry,
+        Membership,
+        Memorial,
+    )
     from crewbuilder.models import Crew
 
     users = User.objects.bulk_create(User(username=f"player{i}", password="!") for i in range(SERVER_USERS))
     crews = Crew.objects.bulk_create(Crew(owner=u, system=catalogue, name=f"Crew {u.pk}") for u in users)
-    campaigns = Campaign.objects.bulk_create(Campaign(name=f"Road {u.pk}", system=catalogue, organiser=u)
-                                             for u in users)
+    campaigns = Campaign.objects.bulk_create(
+        Campaign(name=f"Road {u.pk}", system=catalogue, organiser=u) for u in users
+    )
     Membership.objects.bulk_create(
-        Membership(campaign=c, user=users[(i + k) % SERVER_USERS],
-                   status=Membership.ACCEPTED if k < 3 else Membership.INVITED)
-        for i, c in enumerate(campaigns) for k in range(1, 5))
-    entries = CampaignCrew.objects.bulk_create(CampaignCrew(campaign=c, player=u, crew=crew)
-                                               for c, u, crew in zip(campaigns, users, crews))
+        Membership(
+            campaign=c, user=users[(i + k) % SERVER_USERS], status=Membership.ACCEPTED if k < 3 else Membership.INVITED
+        )
+        for i, c in enumerate(campaigns)
+        for k in range(1, 5)
+    )
+    entries = CampaignCrew.objects.bulk_create(
+        CampaignCrew(campaign=c, player=u, crew=crew) for c, u, crew in zip(campaigns, users, crews)
+    )
     day = datetime.date(2026, 1, 1)
-    games = Game.objects.bulk_create(Game(campaign=c, played_on=day, scenario="Exploration", recorded_by=c.organiser,
-                                          status=Game.PENDING if i % 3 else Game.APPLIED)
-                                     for i, c in enumerate(campaigns))
+    games = Game.objects.bulk_create(
+        Game(
+            campaign=c,
+            played_on=day,
+            scenario="Exploration",
+            recorded_by=c.organiser,
+            status=Game.PENDING if i % 3 else Game.APPLIED,
+        )
+        for i, c in enumerate(campaigns)
+    )
     GameCrew.objects.bulk_create(GameCrew(game=g, campaign_crew=e) for g, e in zip(games, entries))
-    HistoryEntry.objects.bulk_create(HistoryEntry(campaign=c, actor=c.organiser, kind="invited", summary="x")
-                                     for c in campaigns for _ in range(3))
+    HistoryEntry.objects.bulk_create(
+        HistoryEntry(campaign=c, actor=c.organiser, kind="invited", summary="x") for c in campaigns for _ in range(3)
+    )
     Memorial.objects.bulk_create(Memorial(campaign_crew=e, name="Fallen") for e in entries)
     EnrolmentRequest.objects.bulk_create(
-        EnrolmentRequest(campaign=c, player=users[(i + 1) % SERVER_USERS], crew=crews[(i + 1) % SERVER_USERS],
-                         crew_version=1, status=EnrolmentRequest.REFUSED) for i, c in enumerate(campaigns))
+        EnrolmentRequest(
+            campaign=c,
+            player=users[(i + 1) % SERVER_USERS],
+            crew=crews[(i + 1) % SERVER_USERS],
+            crew_version=1,
+            status=EnrolmentRequest.REFUSED,
+        )
+        for i, c in enumerate(campaigns)
+    )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
 
@@ -111,11 +148,23 @@ def big_server(catalogue):
 def busy_campaign(big_server, campaign, user, other_user, two_crews, today, make_user):
     """A campaign with a counted game, a pending one, history, and another campaign around it."""
     mine, theirs = two_crews
-    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=mine)
+    game = services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}],
+        winner=mine,
+    )
     services.confirm_game(game, user, for_everyone=True)
-    services.record_game(campaign, user, played_on=today, scenario="Exploration",
-                         participants=[{"crew": mine}, {"crew": theirs}], is_draw=True)
+    services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Exploration",
+        participants=[{"crew": mine}, {"crew": theirs}],
+        is_draw=True,
+    )
     stranger = make_user("stranger")
     services.create_campaign(stranger, name="Elsewhere", system=campaign.system)
     return campaign

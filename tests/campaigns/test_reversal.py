@@ -17,9 +17,14 @@ def _explode(*args, **kwargs):
 
 def _counted_game(campaign, user, mine, theirs, today, *, treasure=2, casualties=(), effects=()):
     game = services.record_game(
-        campaign, user, played_on=today, scenario="Exploration",
-        participants=[{"crew": mine, "treasure": treasure, "casualties": list(casualties), "effects": list(effects)},
-                      {"crew": theirs, "treasure": 1}],
+        campaign,
+        user,
+        played_on=today,
+        scenario="Exploration",
+        participants=[
+            {"crew": mine, "treasure": treasure, "casualties": list(casualties), "effects": list(effects)},
+            {"crew": theirs, "treasure": 1},
+        ],
         winner=mine,
     )
     services.confirm_game(game, user, for_everyone=True)
@@ -28,12 +33,19 @@ def _counted_game(campaign, user, mine, theirs, today, *, treasure=2, casualties
 
 
 def _scar(campaign, user, character, seed=3):
-    table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6",
-                                  rows_text="1-6 | Lost an eye | discipline -1, agility 1")
+    table = services.create_table(
+        campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Lost an eye | discipline -1, agility 1"
+    )
     roll = services.roll_on_table(table, seed=seed)
-    return {"character": character.pk, "name": character.name, "table": table.pk, "table_name": table.name,
-            "text": roll.row["text"], "attributes": roll.row["attributes"],
-            "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result}}
+    return {
+        "character": character.pk,
+        "name": character.name,
+        "table": table.pk,
+        "table_name": table.name,
+        "text": roll.row["text"],
+        "attributes": roll.row["attributes"],
+        "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result},
+    }
 
 
 def _treasury(entry):
@@ -44,13 +56,29 @@ def _state(entry):
     """Everything a reversal may touch, to compare before and after a failed one."""
     crew = Crew.objects.get(pk=entry.crew_id)
     characters = [
-        (c.pk, c.name, c.notes, c.strength, c.toughness, c.agility, c.intellect, c.discipline,
-         sorted((g.item_id, g.copies) for g in c.gear.all()), sorted(t.trait_id for t in c.traits.all()))
+        (
+            c.pk,
+            c.name,
+            c.notes,
+            c.strength,
+            c.toughness,
+            c.agility,
+            c.intellect,
+            c.discipline,
+            sorted((g.item_id, g.copies) for g in c.gear.all()),
+            sorted(t.trait_id for t in c.traits.all()),
+        )
         for c in Character.objects.filter(crew=crew).order_by("pk")
     ]
-    return (_treasury(entry), crew.budget, characters, list(Memorial.objects.values_list("pk", "returned_at")),
-            list(Game.objects.values_list("pk", "status")), HistoryEntry.objects.count(),
-            list(HistoryEntry.objects.exclude(undone_by=None).values_list("pk", flat=True)))
+    return (
+        _treasury(entry),
+        crew.budget,
+        characters,
+        list(Memorial.objects.values_list("pk", "returned_at")),
+        list(Game.objects.values_list("pk", "status")),
+        HistoryEntry.objects.count(),
+        list(HistoryEntry.objects.exclude(undone_by=None).values_list("pk", flat=True)),
+    )
 
 
 # --- deaths ---------------------------------------------------------------------------------
@@ -61,8 +89,14 @@ def test_reversing_a_death_brings_the_character_back_as_it_was(campaign, user, t
     victim = mine.crew.characters.first()
     gear_before = sorted((g.item_id, g.copies, g.position) for g in victim.gear.all())
     traits_before = sorted((t.trait_id, t.position) for t in victim.traits.all())
-    _counted_game(campaign, user, mine, theirs, today,
-                  casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}])
+    _counted_game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}],
+    )
     assert not Character.objects.filter(pk=victim.pk).exists()
     death = HistoryEntry.objects.get(kind="death")
 
@@ -88,8 +122,14 @@ def test_reversed_death_leaves_standings_and_memorial(client, campaign, user, tw
 
     mine, theirs = two_crews
     victim = mine.crew.characters.first()
-    _counted_game(campaign, user, mine, theirs, today,
-                  casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}])
+    _counted_game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}],
+    )
     assert next(c for c in standings(campaign) if c.pk == mine.pk).lost_characters == 1
     client.force_login(user)
     assert "In memoriam" in client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
@@ -104,8 +144,14 @@ def test_reversed_death_leaves_standings_and_memorial(client, campaign, user, tw
 def test_death_reversal_failure_applies_nothing(campaign, user, two_crews, today, monkeypatch):
     mine, theirs = two_crews
     victim = mine.crew.characters.first()
-    _counted_game(campaign, user, mine, theirs, today,
-                  casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}])
+    _counted_game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}],
+    )
     before = _state(mine)
     monkeypatch.setattr(CharacterGear.objects, "bulk_create", _explode)
     with pytest.raises(RuntimeError):
@@ -139,8 +185,9 @@ def test_hire_cannot_be_reversed_after_the_character_died(campaign, user, two_cr
     mine, theirs = two_crews
     _rich(mine)
     hired = services.hire_character(mine, user, "Newcomer", LEGAL)
-    _counted_game(campaign, user, mine, theirs, today,
-                  casualties=[{"character": hired.pk, "name": hired.name, "outcome": "dead"}])
+    _counted_game(
+        campaign, user, mine, theirs, today, casualties=[{"character": hired.pk, "name": hired.name, "outcome": "dead"}]
+    )
     hire = HistoryEntry.objects.get(kind="hire")
     before = _state(mine)
     with pytest.raises(services.CampaignError, match="Newcomer of Saints died.*reverse that one first"):
@@ -230,8 +277,15 @@ def test_effect_reversal_refused_after_the_character_died(campaign, user, two_cr
     mine, theirs = two_crews
     hurt = mine.crew.characters.first()
     _counted_game(campaign, user, mine, theirs, today, effects=[_scar(campaign, user, hurt)])
-    _counted_game(campaign, user, mine, theirs, today, treasure=0,
-                  casualties=[{"character": hurt.pk, "name": hurt.name, "outcome": "dead"}])
+    _counted_game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        treasure=0,
+        casualties=[{"character": hurt.pk, "name": hurt.name, "outcome": "dead"}],
+    )
     with pytest.raises(services.CampaignError, match="died since"):
         services.reverse_entry(HistoryEntry.objects.get(kind="effect"), user)
 
@@ -244,8 +298,15 @@ def test_reversing_a_game_undoes_every_step_in_one_entry(campaign, user, two_cre
 
     mine, theirs = two_crews
     dead, hurt = list(mine.crew.characters.all())[:2]
-    game = _counted_game(campaign, user, mine, theirs, today, effects=[_scar(campaign, user, hurt)],
-                         casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}])
+    game = _counted_game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        effects=[_scar(campaign, user, hurt)],
+        casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}],
+    )
     assert next(c for c in standings(campaign) if c.pk == mine.pk).won == 1
     counted = HistoryEntry.objects.get(kind="game-counted")
     entries_before = HistoryEntry.objects.count()
@@ -295,8 +356,9 @@ def test_game_reversal_refused_when_its_treasure_was_spent(campaign, user, two_c
 def test_game_reversal_failure_half_way_applies_nothing(campaign, user, two_crews, today, monkeypatch):
     mine, theirs = two_crews
     dead = mine.crew.characters.first()
-    _counted_game(campaign, user, mine, theirs, today,
-                  casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}])
+    _counted_game(
+        campaign, user, mine, theirs, today, casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}]
+    )
     before, theirs_before = _state(mine), _treasury(theirs)
     # The death is undone first (newest first), then the treasure: fail on the treasure.
     monkeypatch.setitem(services.UNDO, "treasure", _explode)

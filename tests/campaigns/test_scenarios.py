@@ -18,8 +18,9 @@ def _seed_for(number, method="deck"):
 
 
 def test_organiser_defines_a_scenario(campaign, user, other_user):
-    scenario = services.create_scenario(campaign, user, name="Scrapyard Brawl", text="Fight over scrap.",
-                                        draws_complication=True, card=12)
+    scenario = services.create_scenario(
+        campaign, user, name="Scrapyard Brawl", text="Fight over scrap.", draws_complication=True, card=12
+    )
     assert (scenario.card_label, scenario.draws_complication) == ("Q", True)
     assert HistoryEntry.objects.get(kind="scenario-created").after["card"] == "Q"
     with pytest.raises(services.CampaignError, match="already gives “Scrapyard Brawl”"):
@@ -74,8 +75,10 @@ def test_agreed_scenario_draws_a_complication_only_if_it_says_so(campaign, user)
 
 def test_scenario_page_and_game_form(client, campaign, user, other_user, two_crews):
     client.force_login(user)
-    client.post(reverse("campaign-scenario-create", args=[campaign.pk]),
-                {"name": "Scrapyard Brawl", "text": "Fight over scrap.", "draws_complication": "on", "card": "5"})
+    client.post(
+        reverse("campaign-scenario-create", args=[campaign.pk]),
+        {"name": "Scrapyard Brawl", "text": "Fight over scrap.", "draws_complication": "on", "card": "5"},
+    )
     scenario = CampaignScenario.objects.get()
     assert (scenario.card, scenario.draws_complication) == (5, True)
     html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
@@ -83,13 +86,21 @@ def test_scenario_page_and_game_form(client, campaign, user, other_user, two_cre
 
     url = reverse("game-create", args=[campaign.pk])
     html = client.get(f"{url}?generate=deck&seed={_seed_for(5)}").content.decode()
-    assert "Scrapyard Brawl</strong>, <span class=\"badge\">campaign scenario</span>" in html
+    assert 'Scrapyard Brawl</strong>, <span class="badge">campaign scenario</span>' in html
     assert '<option value="Scrapyard Brawl" selected>' in html
     assert "This campaign's scenarios (not in the free rules)" in html
 
     mine, theirs = two_crews
-    response = client.post(url, {"played_on": "2026-11-20", "scenario": "Scrapyard Brawl", "result": "draw",
-                                 f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1"})
+    response = client.post(
+        url,
+        {
+            "played_on": "2026-11-20",
+            "scenario": "Scrapyard Brawl",
+            "result": "draw",
+            f"played-{mine.pk}": "1",
+            f"played-{theirs.pk}": "1",
+        },
+    )
     assert response.status_code == 302
     assert campaign.games.get().scenario == "Scrapyard Brawl"
 

@@ -55,7 +55,11 @@ def test_table_rows_must_cover_the_die(campaign, user):
     with pytest.raises(services.CampaignError, match="No row covers 5, 6"):
         services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-4 | Scar")
     table = services.create_table(
-        campaign, user, kind="injury", name="Scars", die="d6",
+        campaign,
+        user,
+        kind="injury",
+        name="Scars",
+        die="d6",
         rows_text="1-2 | Lost an eye | discipline -1\n3-6 | Just a scar",
     )
     assert table.die == "D6"
@@ -63,8 +67,9 @@ def test_table_rows_must_cover_the_die(campaign, user):
 
 
 def test_table_roll_is_seeded_and_replayable(campaign, user):
-    table = services.create_table(campaign, user, kind="loot", name="Loot", die="2D6",
-                                  rows_text="2-6 | Junk\n7-12 | Relic")
+    table = services.create_table(
+        campaign, user, kind="loot", name="Loot", die="2D6", rows_text="2-6 | Junk\n7-12 | Relic"
+    )
     first = services.roll_on_table(table, seed=1234)
     again = services.roll_on_table(table, seed=1234)
     assert first == again
@@ -74,7 +79,11 @@ def test_table_roll_is_seeded_and_replayable(campaign, user):
 
 def _game(campaign, user, mine, theirs, today, **mine_extra):
     return services.record_game(
-        campaign, user, played_on=today, scenario="Exploration", complication="Fog",
+        campaign,
+        user,
+        played_on=today,
+        scenario="Exploration",
+        complication="Fog",
         participants=[{"crew": mine, "treasure": 2, **mine_extra}, {"crew": theirs, "treasure": 1}],
         winner=mine,
     )
@@ -87,7 +96,8 @@ def test_game_counts_only_when_every_player_confirmed(campaign, user, other_user
     mine.refresh_from_db()
     assert mine.treasury == 0
     assert services.confirm_game(game, other_user) is True
-    mine.refresh_from_db(); theirs.refresh_from_db()
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
     assert (mine.treasury, theirs.treasury) == (2, 1)
     # a second confirmation changes nothing
     assert services.confirm_game(game, other_user) is False
@@ -105,13 +115,26 @@ def test_organiser_confirms_for_everyone(campaign, user, two_crews, today):
 def test_death_and_injury_applied_on_confirmation(campaign, user, two_crews, today):
     mine, theirs = two_crews
     dead, hurt = list(mine.crew.characters.all())[:2]
-    table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6",
-                                  rows_text="1-6 | Lost an eye | discipline -1")
+    table = services.create_table(
+        campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Lost an eye | discipline -1"
+    )
     roll = services.roll_on_table(table, seed=7)
-    effect = {"character": hurt.pk, "table_name": table.name, "text": roll.row["text"],
-              "attributes": roll.row["attributes"], "roll": {"seed": roll.seed, "dice": list(roll.dice)}}
-    game = _game(campaign, user, mine, theirs, today,
-                 casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}], effects=[effect])
+    effect = {
+        "character": hurt.pk,
+        "table_name": table.name,
+        "text": roll.row["text"],
+        "attributes": roll.row["attributes"],
+        "roll": {"seed": roll.seed, "dice": list(roll.dice)},
+    }
+    game = _game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}],
+        effects=[effect],
+    )
     services.confirm_game(game, user, for_everyone=True)
     assert not mine.crew.characters.filter(pk=dead.pk).exists()
     assert Memorial.objects.get().name == dead.name
@@ -125,8 +148,14 @@ def test_death_and_injury_applied_on_confirmation(campaign, user, two_crews, tod
 def test_failure_half_way_leaves_nothing_applied(campaign, user, two_crews, today, monkeypatch):
     mine, theirs = two_crews
     victim = mine.crew.characters.first()
-    game = _game(campaign, user, mine, theirs, today,
-                 casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}])
+    game = _game(
+        campaign,
+        user,
+        mine,
+        theirs,
+        today,
+        casualties=[{"character": victim.pk, "name": victim.name, "outcome": "dead"}],
+    )
     entries_before = HistoryEntry.objects.count()
 
     def explode(*args, **kwargs):
@@ -189,7 +218,10 @@ def test_repeated_confirmation_applies_once(campaign, user, two_crews, today):
     """A second confirmation (double click, second device) finds the game counted and does nothing."""
     mine, theirs = two_crews
     game = _game(campaign, user, mine, theirs, today)
-    results = [services.confirm_game(game, user, for_everyone=True), services.confirm_game(game, user, for_everyone=True)]
+    results = [
+        services.confirm_game(game, user, for_everyone=True),
+        services.confirm_game(game, user, for_everyone=True),
+    ]
     assert results == [True, False]
     mine.refresh_from_db()
     assert mine.treasury == 2

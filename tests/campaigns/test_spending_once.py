@@ -49,8 +49,16 @@ def test_a_double_click_on_buy_spends_once(client, campaign, user, rich):
 
 def test_a_double_click_on_hire_hires_once(client, campaign, user, rich):
     client.force_login(user)
-    data = {"hire": "1", "name": "Newcomer", "strength": 1, "toughness": 1, "agility": 1, "intellect": -1,
-            "discipline": -1, "submission": _shop_token(client, campaign)}
+    data = {
+        "hire": "1",
+        "name": "Newcomer",
+        "strength": 1,
+        "toughness": 1,
+        "agility": 1,
+        "intellect": -1,
+        "discipline": -1,
+        "submission": _shop_token(client, campaign),
+    }
     for _ in range(2):
         client.post(reverse("campaign-shop", args=[campaign.pk]), data)
     assert rich.crew.characters.filter(name="Newcomer").count() == 1

@@ -50,10 +50,13 @@ def test_older_tab_cannot_overwrite_a_characters_name_and_notes(client, campaign
     client.force_login(user)
     url = reverse("campaign-crew-edit", args=[campaign.pk])
     old_tab, new_tab = _open_tab(client, campaign), _open_tab(client, campaign)
-    assert client.post(url, {"character": character.pk, "name": "Rust Saint", "notes": "Limps",
-                             "version": new_tab}).status_code == 302
-    response = client.post(url, {"character": character.pk, "name": "Ghoul 1", "notes": "",
-                                 "version": old_tab})
+    assert (
+        client.post(
+            url, {"character": character.pk, "name": "Rust Saint", "notes": "Limps", "version": new_tab}
+        ).status_code
+        == 302
+    )
+    response = client.post(url, {"character": character.pk, "name": "Ghoul 1", "notes": "", "version": old_tab})
     assert response.status_code == 409
     character.refresh_from_db()
     assert (character.name, character.notes) == ("Rust Saint", "Limps")
@@ -65,8 +68,10 @@ def test_a_change_made_by_the_campaign_makes_the_form_stale(client, campaign, us
     client.force_login(user)
     tab = _open_tab(client, campaign)
     services.edit_character(mine, user, mine.crew.characters.first().pk, notes="Written on another device")
-    response = client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
-                           {"name": "Saints", "notes": "From the stale tab", "version": tab})
+    response = client.post(
+        reverse("campaign-crew-edit", args=[campaign.pk]),
+        {"name": "Saints", "notes": "From the stale tab", "version": tab},
+    )
     assert response.status_code == 409
     assert Crew.objects.get(pk=mine.crew_id).notes == ""
 
@@ -86,7 +91,10 @@ def test_saving_what_is_already_stored_is_not_a_conflict(client, campaign, user,
     client.force_login(user)
     tab = _open_tab(client, campaign)
     services.edit_crew(mine, user, notes="newer")
-    response = client.post(reverse("campaign-crew-edit", args=[campaign.pk]),
-                           {"name": "Saints", "notes": "newer", "version": tab}, follow=True)
+    response = client.post(
+        reverse("campaign-crew-edit", args=[campaign.pk]),
+        {"name": "Saints", "notes": "newer", "version": tab},
+        follow=True,
+    )
     assert response.status_code == 200 and "Nothing changed" in response.content.decode()
     assert Character.objects.filter(crew_id=mine.crew_id).count() == 3

@@ -9,7 +9,9 @@ pytestmark = pytest.mark.django_db
 
 def test_start_campaign_page(client, user, catalogue):
     client.force_login(user)
-    response = client.post(reverse("campaign-list"), {"name": "The Rust Road", "starting_budget": 150, "treasure_value": 5})
+    response = client.post(
+        reverse("campaign-list"), {"name": "The Rust Road", "starting_budget": 150, "treasure_value": 5}
+    )
     campaign = Campaign.objects.get()
     assert response.url == campaign.get_absolute_url()
     assert campaign.organiser == user
@@ -38,8 +40,14 @@ def test_invited_player_sees_the_invitation_only(client, campaign, user, other_u
 
 def test_member_pages_show_standings_games_and_history(client, campaign, user, other_user, two_crews, today):
     mine, theirs = two_crews
-    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=theirs)
+    game = services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}],
+        winner=theirs,
+    )
     client.force_login(other_user)
     html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
     assert "Saints" in html and "Sinners" in html and "waiting for confirmation" in html
@@ -56,8 +64,14 @@ def test_record_game_form_rolls_on_tables_and_keeps_input_on_error(client, campa
     table = services.create_table(campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Scarred")
     hurt = mine.crew.characters.first()
     client.force_login(user)
-    data = {"played_on": "2026-11-20", "scenario": "Exploration", f"played-{mine.pk}": "1", f"played-{theirs.pk}": "1",
-            f"treasure-{mine.pk}": "2", f"table-{hurt.pk}": str(table.pk)}
+    data = {
+        "played_on": "2026-11-20",
+        "scenario": "Exploration",
+        f"played-{mine.pk}": "1",
+        f"played-{theirs.pk}": "1",
+        f"treasure-{mine.pk}": "2",
+        f"table-{hurt.pk}": str(table.pk),
+    }
     response = client.post(reverse("game-create", args=[campaign.pk]), data)
     assert response.status_code == 422
     assert "Choose the winner" in response.content.decode()
@@ -72,17 +86,25 @@ def test_campaign_copy_cannot_be_geared_for_free_in_the_editor(client, campaign,
     mine, _ = two_crews
     client.force_login(user)
     character = mine.crew.characters.first()
-    response = client.post(reverse("crew-edit-action", args=[mine.crew.pk, "add-gear"]),
-                           {"version": mine.crew.version, "character": character.pk, "slug": "sword"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("crew-edit-action", args=[mine.crew.pk, "add-gear"]),
+        {"version": mine.crew.version, "character": character.pk, "slug": "sword"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 422
     assert "enrolled in a campaign" in response.content.decode()
 
 
 def test_only_organiser_reverses(client, campaign, user, other_user, two_crews, today):
     mine, theirs = two_crews
-    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=mine)
+    game = services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}],
+        winner=mine,
+    )
     services.confirm_game(game, user, for_everyone=True)
     entry = campaign.history.get(kind="treasure")
     client.force_login(other_user)
@@ -100,7 +122,7 @@ def test_scenario_generation_is_seeded_and_reads_the_catalogue(client, campaign,
     url = reverse("game-create", args=[campaign.pk])
     first = client.get(url + "?generate=d12&seed=31").content.decode()
     again = client.get(url + "?generate=d12&seed=31").content.decode()
-    section = lambda html: html[html.index('id="gen-heading"'):html.index("Seed 31")]  # noqa: E731
+    section = lambda html: html[html.index('id="gen-heading"') : html.index("Seed 31")]  # noqa: E731
     assert section(first) == section(again)
     assert "not in the free rules" in first
     assert "Round 6:" in first
@@ -123,8 +145,14 @@ def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, toda
     from pypdf import PdfReader
 
     mine, theirs = two_crews
-    game = services.record_game(campaign, user, played_on=today, scenario="Prisoner",
-                                participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}], winner=theirs)
+    game = services.record_game(
+        campaign,
+        user,
+        played_on=today,
+        scenario="Prisoner",
+        participants=[{"crew": mine, "treasure": 1}, {"crew": theirs}],
+        winner=theirs,
+    )
     services.confirm_game(game, user, for_everyone=True)
     client.force_login(user)
     response = client.get(reverse("campaign-summary-pdf", args=[campaign.pk]))
@@ -157,9 +185,14 @@ def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign,
 
     def play(n):
         for i in range(n):
-            game = services.record_game(campaign, user, played_on=today, scenario="Exploration",
-                                        participants=[{"crew": entries[0], "treasure": 1}, {"crew": entries[-1]}],
-                                        winner=entries[0])
+            game = services.record_game(
+                campaign,
+                user,
+                played_on=today,
+                scenario="Exploration",
+                participants=[{"crew": entries[0], "treasure": 1}, {"crew": entries[-1]}],
+                winner=entries[0],
+            )
             services.confirm_game(game, user, for_everyone=True)
 
     def waiting(name):
@@ -179,7 +212,11 @@ def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign,
     client.get(url)
     with CaptureQueriesContext(connection) as small:
         html = client.get(url).content.decode()
-    assert "Crews waiting for your approval" in html and "Ambush" in html and "p1 crew <span class=\"muted\">3 characters" in html
+    assert (
+        "Crews waiting for your approval" in html
+        and "Ambush" in html
+        and 'p1 crew <span class="muted">3 characters' in html
+    )
     for name in ("p2", "p3", "p4"):
         add_player(name)
     for name in ("w2", "w3"):
@@ -188,5 +225,5 @@ def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign,
     play(12)
     with CaptureQueriesContext(connection) as large:
         html = client.get(url).content.decode()
-    assert html.count("enrolment-request") == 3 and "p4 crew <span class=\"muted\">3 characters" in html
+    assert html.count("enrolment-request") == 3 and 'p4 crew <span class="muted">3 characters' in html
     assert len(large) == len(small) == PAGE_QUERIES, [q["sql"] for q in large.captured_queries]

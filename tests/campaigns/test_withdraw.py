@@ -11,8 +11,12 @@ pytestmark = pytest.mark.django_db
 
 def _game(campaign, recorder, mine, theirs, today):
     return services.record_game(
-        campaign, recorder, played_on=today, scenario="Exploration",
-        participants=[{"crew": mine, "treasure": 2}, {"crew": theirs, "treasure": 1}], winner=mine,
+        campaign,
+        recorder,
+        played_on=today,
+        scenario="Exploration",
+        participants=[{"crew": mine, "treasure": 2}, {"crew": theirs, "treasure": 1}],
+        winner=mine,
     )
 
 

@@ -13,17 +13,25 @@ SHOW = "from django.conf import settings; c = settings.CACHES['default']; print(
 def _cache_setting(**env_overrides) -> str:
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_DIR", "VAR_DIR"}}
     env.update(env_overrides)
-    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", SHOW], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SHOW],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]  # after the shell's own notes
 
 
 def test_the_default_cache_is_files_under_var(tmp_path):
     assert _cache_setting(VAR_DIR=str(tmp_path)) == (
-        f"django.core.cache.backends.filebased.FileBasedCache {tmp_path / 'cache'}")
+        f"django.core.cache.backends.filebased.FileBasedCache {tmp_path / 'cache'}"
+    )
 
 
 def test_redis_url_puts_the_cache_in_redis():
     assert _cache_setting(REDIS_URL="redis://127.0.0.1:6379/2") == (
-        "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/2")
+        "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/2"
+    )

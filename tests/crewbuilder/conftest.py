@@ -15,7 +15,14 @@ def catalogue(db):
 def make_crew(catalogue):
     """A crew built through the models: characters are (name, attributes, traits, body-mods, gear)."""
     from crewbuilder.models import (
-        BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait,
+        BodyMod,
+        Character,
+        CharacterBodyMod,
+        CharacterGear,
+        CharacterTrait,
+        Crew,
+        Item,
+        Trait,
     )
 
     def make(owner, name="Saints of Rust", characters=(), **extra):
@@ -25,12 +32,25 @@ def make_crew(catalogue):
             attrs = spec.pop("attributes", {"strength": 1})
             character = Character.objects.create(crew=crew, name=spec["name"], position=position, **attrs)
             for i, trait in enumerate(spec.get("traits", [])):
-                slug, choices = (trait, {}) if isinstance(trait, str) else (trait["slug"], {k: v for k, v in trait.items() if k != "slug"})
-                CharacterTrait.objects.create(character=character, trait=Trait.objects.get(system=catalogue, slug=slug), choices=choices, position=i)
+                slug, choices = (
+                    (trait, {})
+                    if isinstance(trait, str)
+                    else (trait["slug"], {k: v for k, v in trait.items() if k != "slug"})
+                )
+                CharacterTrait.objects.create(
+                    character=character,
+                    trait=Trait.objects.get(system=catalogue, slug=slug),
+                    choices=choices,
+                    position=i,
+                )
             for i, slug in enumerate(spec.get("body_mods", [])):
-                CharacterBodyMod.objects.create(character=character, body_mod=BodyMod.objects.get(system=catalogue, slug=slug), position=i)
+                CharacterBodyMod.objects.create(
+                    character=character, body_mod=BodyMod.objects.get(system=catalogue, slug=slug), position=i
+                )
             for i, slug in enumerate(spec.get("gear", [])):
-                CharacterGear.objects.create(character=character, item=Item.objects.get(system=catalogue, slug=slug), position=i)
+                CharacterGear.objects.create(
+                    character=character, item=Item.objects.get(system=catalogue, slug=slug), position=i
+                )
         return crew
 
     return make

@@ -8,7 +8,12 @@ pytestmark = pytest.mark.django_db
 def test_signup_creates_user_and_logs_in(client, django_user_model):
     response = client.post(
         reverse("signup"),
-        {"username": "Vox", "email": "vox@example.com", "password1": "rust-and-bone-42", "password2": "rust-and-bone-42"},
+        {
+            "username": "Vox",
+            "email": "vox@example.com",
+            "password1": "rust-and-bone-42",
+            "password2": "rust-and-bone-42",
+        },
     )
     assert response.status_code == 302
     assert response.url == reverse("home")

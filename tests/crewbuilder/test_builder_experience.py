@@ -21,8 +21,11 @@ def _post_edit(client, crew, action, htmx=True, **data):
 
 def _open_cards(html: str) -> list[str]:
     """The names of the characters shown expanded."""
-    return re.findall(r'<details class="character-fold" name="character" open>\s*<summary[^>]*>.*?<h2 id="[^"]+">([^<]+)</h2>',
-                      html, re.S)
+    return re.findall(
+        r'<details class="character-fold" name="character" open>\s*<summary[^>]*>.*?<h2 id="[^"]+">([^<]+)</h2>',
+        html,
+        re.S,
+    )
 
 
 # --- the pinned summary --------------------------------------------------------------------------
@@ -32,7 +35,7 @@ def test_summary_counts_errors_and_leads_to_the_first(client, user, make_crew):
     crew = make_crew(user, characters=[{"name": "Vox", "attributes": {}}])
     client.force_login(user)
     html = client.get(reverse("crew-edit", args=[crew.pk])).content.decode()
-    summary = html[html.index('id="crew-summary"'):html.index('<header class="editor-head">')]
+    summary = html[html.index('id="crew-summary"') : html.index('<header class="editor-head">')]
     # too few characters (crew) and Vox's unplaced modifiers
     assert ">2 errors</a>" in summary
     assert 'href="#crew-findings"' in summary
@@ -40,8 +43,11 @@ def test_summary_counts_errors_and_leads_to_the_first(client, user, make_crew):
 
 
 def test_summary_error_count_is_singular_and_points_at_the_character(client, user, make_crew, legal_attributes):
-    crew = make_crew(user, characters=[{"name": n, "attributes": dict(legal_attributes)} for n in ("A", "B")]
-                     + [{"name": "C", "attributes": {}}])
+    crew = make_crew(
+        user,
+        characters=[{"name": n, "attributes": dict(legal_attributes)} for n in ("A", "B")]
+        + [{"name": "C", "attributes": {}}],
+    )
     client.force_login(user)
     html = client.get(reverse("crew-edit", args=[crew.pk])).content.decode()
     c = crew.characters.get(name="C")
@@ -65,7 +71,7 @@ def test_a_refused_edit_says_why_in_the_pinned_bar(client, user, make_crew):
     response = _post_edit(client, crew, "add-character", name="x" * 101)
     assert response.status_code == 422
     html = response.content.decode()
-    bar = html[html.index('<div class="summary-bar">'):html.index('<header class="editor-head">')]
+    bar = html[html.index('<div class="summary-bar">') : html.index('<header class="editor-head">')]
     assert "Character name is 101 characters long; the limit is 100." in bar
 
 
@@ -118,8 +124,9 @@ def test_without_javascript_an_added_character_comes_back_open(client, user, mak
 def test_what_to_open_is_only_ever_an_id(client, user, make_crew):
     crew = make_crew(user, characters=[{"name": "Vox"}])
     client.force_login(user)
-    response = _post_edit(client, crew, "crew", htmx=False, name="Renamed", budget=150, notes="",
-                          open="1#x?next=//evil.example")
+    response = _post_edit(
+        client, crew, "crew", htmx=False, name="Renamed", budget=150, notes="", open="1#x?next=//evil.example"
+    )
     assert response.status_code == 302 and response.url == reverse("crew-edit", args=[crew.pk])
 
 
@@ -182,16 +189,30 @@ def test_picker_costs_are_singular_for_one_point(client, user, make_crew):
 
 
 def test_duplicate_character_copies_every_choice_right_after_it(client, user, make_crew):
-    crew = make_crew(user, characters=[
-        {"name": "A"}, {"name": "Rake", "traits": [{"slug": "gifted", "raise": ["strength", "agility"]}],
-                        "body_mods": ["neural-cabling"], "gear": ["sword", "light-armor"]},
-        {"name": "C"}])
+    crew = make_crew(
+        user,
+        characters=[
+            {"name": "A"},
+            {
+                "name": "Rake",
+                "traits": [{"slug": "gifted", "raise": ["strength", "agility"]}],
+                "body_mods": ["neural-cabling"],
+                "gear": ["sword", "light-armor"],
+            },
+            {"name": "C"},
+        ],
+    )
     client.force_login(user)
     rake = crew.characters.get(name="Rake")
     rake.gear.filter(item__slug="sword").update(copies=2)
     response = _post_edit(client, crew, "duplicate-character", character=rake.pk)
     assert response.status_code == 200
-    assert list(crew.characters.order_by("position").values_list("name", flat=True)) == ["A", "Rake", "Rake (copy)", "C"]
+    assert list(crew.characters.order_by("position").values_list("name", flat=True)) == [
+        "A",
+        "Rake",
+        "Rake (copy)",
+        "C",
+    ]
     copy = crew.characters.get(name="Rake (copy)")
     assert _open_cards(response.content.decode()) == ["Rake (copy)"]
     assert [(t.trait.slug, t.choices) for t in copy.traits.all()] == [("gifted", {"raise": ["strength", "agility"]})]
@@ -204,8 +225,11 @@ def test_duplicate_from_a_stale_tab_is_a_conflict(client, user, make_crew):
     crew = make_crew(user, characters=[{"name": "A"}])
     client.force_login(user)
     a = crew.characters.get()
-    response = client.post(reverse("crew-edit-action", args=[crew.pk, "duplicate-character"]),
-                           {"version": crew.version - 1, "character": a.pk}, **HX)
+    response = client.post(
+        reverse("crew-edit-action", args=[crew.pk, "duplicate-character"]),
+        {"version": crew.version - 1, "character": a.pk},
+        **HX,
+    )
     assert response.status_code == 409
     assert crew.characters.count() == 1
 
@@ -215,8 +239,9 @@ def test_place_character_puts_it_where_it_was_dropped(client, user, make_crew, p
     crew = make_crew(user, characters=[{"name": "A"}, {"name": "B"}, {"name": "C"}])
     client.force_login(user)
     a = crew.characters.get(name="A")
-    response = _post_edit(client, crew, "place-character", character=crew.characters.get(name="C").pk, place=place,
-                          open=a.pk)
+    response = _post_edit(
+        client, crew, "place-character", character=crew.characters.get(name="C").pk, place=place, open=a.pk
+    )
     assert response.status_code == 200
     assert list(crew.characters.order_by("position").values_list("name", flat=True)) == order
     assert _open_cards(response.content.decode()) == ["A"]  # a drag leaves open what was open
@@ -249,7 +274,7 @@ def test_my_crews_marks_campaign_copies_with_their_campaign(client, user, campai
     original, copy, campaign = campaign_copy
     client.force_login(user)
     html = client.get(reverse("crew-list")).content.decode()
-    rows = re.findall(r"<tr>.*?</tr>", html[html.index("<tbody>"):], re.S)
+    rows = re.findall(r"<tr>.*?</tr>", html[html.index("<tbody>") :], re.S)
     copy_row = next(r for r in rows if reverse("crew-detail", args=[copy.pk]) + '"' in r and "data-campaign-copy" in r)
     assert reverse("campaign-detail", args=[campaign.pk]) in copy_row and "Ashes of Vell" in copy_row
     original_row = next(r for r in rows if reverse("crew-edit", args=[original.pk]) in r)
@@ -345,16 +370,19 @@ def test_no_house_rule_offer_for_an_empty_crew(client, user, make_crew):
 
 
 def test_a_new_player_is_welcomed_not_welcomed_back(client, django_user_model):
-    client.post(reverse("signup"), {"username": "newbie", "email": "", "password1": "rust-and-bone-42",
-                                    "password2": "rust-and-bone-42"})
+    client.post(
+        reverse("signup"),
+        {"username": "newbie", "email": "", "password1": "rust-and-bone-42", "password2": "rust-and-bone-42"},
+    )
     first = client.get(reverse("home")).content.decode()
     assert "<h1>Welcome, newbie</h1>" in first
     assert "<h1>Welcome back, newbie</h1>" in client.get(reverse("home")).content.decode()  # the next visit
 
 
 def test_a_weak_password_is_explained_under_the_password_field(client):
-    html = client.post(reverse("signup"), {"username": "newbie", "email": "", "password1": "123",
-                                           "password2": "123"}).content.decode()
+    html = client.post(
+        reverse("signup"), {"username": "newbie", "email": "", "password1": "123", "password2": "123"}
+    ).content.decode()
     password = html.index('id="id_password1"')
     confirmation = html.index('for="id_password2"')
     error = html.index("too short")
@@ -383,5 +411,6 @@ def test_treasure_tokens_are_counted_in_words(user, campaign_copy):
 
 def test_exact_fractions_are_shown_on_request(client, catalogue):
     html = client.get(reverse("dice-quick", args=["test"])).content.decode()
-    assert re.search(r'<details class="exact-fraction"><summary>exact</summary><span class="muted exact">\d+/\d+</span>',
-                     html)
+    assert re.search(
+        r'<details class="exact-fraction"><summary>exact</summary><span class="muted exact">\d+/\d+</span>', html
+    )

@@ -62,39 +62,105 @@ WEAPONS = {
 }
 # (number as printed, name, cost)
 TRAITS = [
-    (1, "BIG", 5), (2, "SMALL", 5), (3, "SORCERER", 10), (4, "AMBIDEXTROUS", 5), (5, "DEFORMED", 3),
-    (6, "LONG ARMS", 5), (7, "EXTRA LIMBS", 3), (11, "LOBOTOMISED", 3), (9, "MULTI-HEADED", 5), (10, "BESTIAL", 0),
-    (11, "DEMONIC", 3), (12, "INSPIRING", 5), (13, "UNPREDICTABLE", -3), (14, "JINXED", 2), (15, "DARKBORN", 5),
-    (16, "ONE-SHOTTER", -5), (17, "RECKLESS SPRINTER", 5), (18, "DRIVEN BY MADNESS", 5), (19, "ARTIFICIAL", 8),
-    (20, "WITHERED", -5), (21, "GIFTED", 10),
+    (1, "BIG", 5),
+    (2, "SMALL", 5),
+    (3, "SORCERER", 10),
+    (4, "AMBIDEXTROUS", 5),
+    (5, "DEFORMED", 3),
+    (6, "LONG ARMS", 5),
+    (7, "EXTRA LIMBS", 3),
+    (11, "LOBOTOMISED", 3),
+    (9, "MULTI-HEADED", 5),
+    (10, "BESTIAL", 0),
+    (11, "DEMONIC", 3),
+    (12, "INSPIRING", 5),
+    (13, "UNPREDICTABLE", -3),
+    (14, "JINXED", 2),
+    (15, "DARKBORN", 5),
+    (16, "ONE-SHOTTER", -5),
+    (17, "RECKLESS SPRINTER", 5),
+    (18, "DRIVEN BY MADNESS", 5),
+    (19, "ARTIFICIAL", 8),
+    (20, "WITHERED", -5),
+    (21, "GIFTED", 10),
 ]
 # (number, name, cost, // A)
 BODY_MODS = [
-    (1, "Neural cabling", 5, False), (2, "Mechanical claw", 2, True), (3, "Jump augmentation", 5, True),
-    (4, "Extra organs", 5, False), (5, "Excessive neural cabling", 5, False), (6, "Auto senses", 5, True),
-    (7, "Stim injectors", 5, False), (8, "Reinforced body", 5, True), (9, "Augmented arms", 3, True),
+    (1, "Neural cabling", 5, False),
+    (2, "Mechanical claw", 2, True),
+    (3, "Jump augmentation", 5, True),
+    (4, "Extra organs", 5, False),
+    (5, "Excessive neural cabling", 5, False),
+    (6, "Auto senses", 5, True),
+    (7, "Stim injectors", 5, False),
+    (8, "Reinforced body", 5, True),
+    (9, "Augmented arms", 3, True),
     (10, "Roly-poly system", 5, True),
 ]
 # name: (cost, small, single use)
 EQUIPMENT = {
-    "rope and hook": (1, False, False), "spot light": (2, False, False), "lantern": (2, False, False),
-    "night vision goggles": (3, False, False), "lockpicks": (2, False, False), "cyber-jack": (2, False, False),
-    "mind concealer": (2, False, False), "trauma kit": (2, False, True), "gas mask": (1, False, False),
-    "repair kit": (3, False, False), "esoteric concoction": (2, True, True), "extra ammo": (1, True, True),
+    "rope and hook": (1, False, False),
+    "spot light": (2, False, False),
+    "lantern": (2, False, False),
+    "night vision goggles": (3, False, False),
+    "lockpicks": (2, False, False),
+    "cyber-jack": (2, False, False),
+    "mind concealer": (2, False, False),
+    "trauma kit": (2, False, True),
+    "gas mask": (1, False, False),
+    "repair kit": (3, False, False),
+    "esoteric concoction": (2, True, True),
+    "extra ammo": (1, True, True),
     "gas grenade": (2, True, True),
 }
 # name: (cost, kind, armor points, items)
 ARMOR = {
-    "light armor": (4, "armor", 1, 1), "medium armor": (8, "armor", 2, 1), "heavy armor": (12, "armor", 3, 2),
-    "powered armor": (24, "armor", 4, 1), "shield": (3, "shield", 0, 1), "tower shield": (8, "shield", 0, 2),
-    "stealth suit": (10, "suit", 0, 1), "hazard suit": (4, "suit", 0, 1),
+    "light armor": (4, "armor", 1, 1),
+    "medium armor": (8, "armor", 2, 1),
+    "heavy armor": (12, "armor", 3, 2),
+    "powered armor": (24, "armor", 4, 1),
+    "shield": (3, "shield", 0, 1),
+    "tower shield": (8, "shield", 0, 2),
+    "stealth suit": (10, "suit", 0, 1),
+    "hazard suit": (4, "suit", 0, 1),
 }
-SORCERIES = ["Bolt", "Shield", "Heal", "Leech", "Scream", "Nightmares", "Speed", "Kinesis", "Sleep", "Technomancy",
-             "Pacify", "Gut Twist", "Prescience", "Mind Control", "Invisibility", "Combust", "Explode Head",
-             "Reality Warp", "Fry", "Black Ink"]
-COMPLICATIONS = ["Darkness", "Partial darkness", "Noxious air", "Extreme temperature", "Ammo deficit",
-                 "Hallucinogenic pollen", "Electric discharges", "Firebug swarms", "Tremors", "Psychic disturbance",
-                 "Slippery ground", "Fog", "No complication"]
+SORCERIES = [
+    "Bolt",
+    "Shield",
+    "Heal",
+    "Leech",
+    "Scream",
+    "Nightmares",
+    "Speed",
+    "Kinesis",
+    "Sleep",
+    "Technomancy",
+    "Pacify",
+    "Gut Twist",
+    "Prescience",
+    "Mind Control",
+    "Invisibility",
+    "Combust",
+    "Explode Head",
+    "Reality Warp",
+    "Fry",
+    "Black Ink",
+]
+COMPLICATIONS = [
+    "Darkness",
+    "Partial darkness",
+    "Noxious air",
+    "Extreme temperature",
+    "Ammo deficit",
+    "Hallucinogenic pollen",
+    "Electric discharges",
+    "Firebug swarms",
+    "Tremors",
+    "Psychic disturbance",
+    "Slippery ground",
+    "Fog",
+    "No complication",
+]
 
 
 def slug(name):
@@ -111,7 +177,15 @@ def test_every_weapon():
     for name, (hands, kind, damage, rng, keywords, cost, small) in WEAPONS.items():
         w = weapons[slug(name)]
         assert (w["name"], w["hands"], w["kind"], w["damage"], w["range"], w["keywords"], w["cost"], w["small"]) == (
-            name, hands, kind, damage, rng, keywords, cost, small), name
+            name,
+            hands,
+            kind,
+            damage,
+            rng,
+            keywords,
+            cost,
+            small,
+        ), name
     assert weapons["fists"]["purchasable"] is False and "purchasable" not in weapons["improvised-weapon"]
 
 
@@ -124,8 +198,12 @@ def test_trait_effects():
     t = by_slug("traits")
     assert t["big"]["attributes"] == {"toughness": 2} and t["small"]["attributes"] == {"toughness": -2}
     assert t["withered"]["attributes"] == {"strength": -1, "agility": -1, "toughness": -1}
-    assert t["gifted"]["attributes"] == dict.fromkeys(["strength", "toughness", "agility", "intellect", "discipline"], 1)
-    assert t["deformed"]["choice"]["raise"] == 2 and t["extra-limbs"]["carry_bonus"] == 1 and t["bestial"]["ap_cap"] == 4
+    assert t["gifted"]["attributes"] == dict.fromkeys(
+        ["strength", "toughness", "agility", "intellect", "discipline"], 1
+    )
+    assert (
+        t["deformed"]["choice"]["raise"] == 2 and t["extra-limbs"]["carry_bonus"] == 1 and t["bestial"]["ap_cap"] == 4
+    )
 
 
 def test_every_body_mod():
@@ -141,7 +219,10 @@ def test_every_armor():
     armor = by_slug("armor")
     assert {a["name"]: (a["cost"], a["kind"], a["armor"], a["items"]) for a in armor.values()} == ARMOR
     assert armor["heavy-armor"]["move_modifier"] == -1 and armor["powered-armor"]["gas_mask"] is True
-    assert armor["hazard-suit"]["gas_mask"] is True and armor["hazard-suit"]["armor_against"] == {"Electric": 4, "Fire": 4}
+    assert armor["hazard-suit"]["gas_mask"] is True and armor["hazard-suit"]["armor_against"] == {
+        "Electric": 4,
+        "Fire": 4,
+    }
 
 
 def test_keywords_sorceries_and_tables():
@@ -150,29 +231,69 @@ def test_keywords_sorceries_and_tables():
     assert [(s["number"], s["name"]) for s in DATA["sorceries"]] == list(enumerate(SORCERIES, start=1))
     assert by_slug("sorceries")["bolt"]["range"] == 12 and by_slug("sorceries")["gut-twist"]["range"] == 8
     assert [c["name"] for c in DATA["complications"]] == COMPLICATIONS
-    assert [(e["number"], e["name"]) for e in DATA["environment_effects"]] == list(enumerate(
-        ["Darkness", "Partial darkness", "Noxious air", "Tremors", "Hallucinogenic pollen", "No effect"], start=1))
+    assert [(e["number"], e["name"]) for e in DATA["environment_effects"]] == list(
+        enumerate(
+            ["Darkness", "Partial darkness", "Noxious air", "Tremors", "Hallucinogenic pollen", "No effect"], start=1
+        )
+    )
     assert [r["number"] for r in DATA["neural_overload"]] == [1, 3, 5, 7, 9]
     assert [(r["number"], r["name"]) for r in DATA["damage_table"]] == [
-        (3, "Light Injury"), (6, "Serious Injury"), (9, "Critical Injury"), (12, "Lethal Injury")]
+        (3, "Light Injury"),
+        (6, "Serious Injury"),
+        (9, "Critical Injury"),
+        (12, "Lethal Injury"),
+    ]
     scenarios = {s["name"]: s["draws_complication"] for s in DATA["scenarios"]}
     assert scenarios == {"Quick start scenario": False, "Exploration": True, "Prisoner": True, "Stop the Ritual": True}
 
 
 # name: range in inches as printed (None: the text names no range)
 SORCERY_RANGES = {
-    "Bolt": 12, "Shield": 6, "Heal": 6, "Leech": 1, "Scream": 6, "Nightmares": 12, "Speed": 6, "Kinesis": 6,
-    "Sleep": None, "Technomancy": 12, "Pacify": 6, "Gut Twist": 8, "Prescience": None, "Mind Control": 8,
-    "Invisibility": 6, "Combust": 12, "Explode Head": 8, "Reality Warp": 6, "Fry": 6, "Black Ink": 6,
+    "Bolt": 12,
+    "Shield": 6,
+    "Heal": 6,
+    "Leech": 1,
+    "Scream": 6,
+    "Nightmares": 12,
+    "Speed": 6,
+    "Kinesis": 6,
+    "Sleep": None,
+    "Technomancy": 12,
+    "Pacify": 6,
+    "Gut Twist": 8,
+    "Prescience": None,
+    "Mind Control": 8,
+    "Invisibility": 6,
+    "Combust": 12,
+    "Explode Head": 8,
+    "Reality Warp": 6,
+    "Fry": 6,
+    "Black Ink": 6,
 }
 # name: (armor, agility, strength, toughness, intellect, discipline, [(kind, damage, range, keywords)], abilities)
 NPCS = {
     "TOMB BOTS": (4, 0, 2, 2, 0, 2, [("melee", 3, None, [])], ["Unstoppable", "Artificial"]),
     "FLESH DRONES": (0, 0, -1, 4, -2, 0, [("melee", 2, None, [])], ["Unstoppable"]),
-    "RABID MACHINE": (5, 0, 4, 6, -2, 0, [("melee", 3, None, ["Stagger"]), ("ranged", 3, 6, ["Energy"])],
-                      ["Monstrous", "Terrifying", "Artificial"]),
-    "ANCIENT HORROR": (2, 0, 6, 6, 2, 0, [("melee", 3, None, ["Brutal", "Overkill"])],
-                       ["Monstrous", "Maddening Terror"]),
+    "RABID MACHINE": (
+        5,
+        0,
+        4,
+        6,
+        -2,
+        0,
+        [("melee", 3, None, ["Stagger"]), ("ranged", 3, 6, ["Energy"])],
+        ["Monstrous", "Terrifying", "Artificial"],
+    ),
+    "ANCIENT HORROR": (
+        2,
+        0,
+        6,
+        6,
+        2,
+        0,
+        [("melee", 3, None, ["Brutal", "Overkill"])],
+        ["Monstrous", "Maddening Terror"],
+    ),
 }
 
 
@@ -184,9 +305,16 @@ def test_npcs():
     found = {}
     for n in DATA["npcs"]:
         a = n["attributes"]
-        found[n["name"]] = (n["armor"], a["agility"], a["strength"], a["toughness"], a["intellect"], a["discipline"],
-                            [(x["kind"], x["damage"], x["range"], x["keywords"]) for x in n["attacks"]],
-                            [ability["name"] for ability in n["abilities"]])
+        found[n["name"]] = (
+            n["armor"],
+            a["agility"],
+            a["strength"],
+            a["toughness"],
+            a["intellect"],
+            a["discipline"],
+            [(x["kind"], x["damage"], x["range"], x["keywords"]) for x in n["attacks"]],
+            [ability["name"] for ability in n["abilities"]],
+        )
     assert found == NPCS
 
 
@@ -222,8 +350,17 @@ def test_loadcatalogue_is_idempotent_and_prints_counts():
 def test_export_prints_the_whole_catalogue_from_the_database():
     run("loadcatalogue")
     system = GameSystem.objects.get(slug="cybernekro")
-    Item.objects.create(system=system, slug="chainsword", name="chainsword", cost=9, category="weapon",
-                        kind="melee", hands=1, damage=3, keywords=["Brutal"])
+    Item.objects.create(
+        system=system,
+        slug="chainsword",
+        name="chainsword",
+        cost=9,
+        category="weapon",
+        kind="melee",
+        hands=1,
+        damage=3,
+        keywords=["Brutal"],
+    )
     exported = json.loads(run("catalogue", "export", "--system", "cybernekro"))
     house = exported["weapons"][-1]
     assert house["slug"] == "chainsword" and house["house_rule"] is True and house["damage"] == 3
@@ -287,11 +424,18 @@ def test_editing_the_crew_rules_bumps_the_catalogue_version():
 def test_other_and_broken_files_never_crash_the_loader(tmp_path):
     (tmp_path / "broken.json").write_text("{nope")
     (tmp_path / "noheader.json").write_text("[]")
-    (tmp_path / "soylent-ghoul-1.json").write_text(json.dumps({
-        "system": "soylent-ghoul", "name": "Soylent Ghoul", "edition": "1",
-        "drones": [{"slug": "eye", "name": "Eye", "nerve": 6}, {"slug": "nameless"}],
-        "Bad Section": [{"slug": "x", "name": "X"}],
-        "traits": [{"slug": "hungry", "name": "Hungry", "cost": 2}]}))
+    (tmp_path / "soylent-ghoul-1.json").write_text(
+        json.dumps(
+            {
+                "system": "soylent-ghoul",
+                "name": "Soylent Ghoul",
+                "edition": "1",
+                "drones": [{"slug": "eye", "name": "Eye", "nerve": 6}, {"slug": "nameless"}],
+                "Bad Section": [{"slug": "x", "name": "X"}],
+                "traits": [{"slug": "hungry", "name": "Hungry", "cost": 2}],
+            }
+        )
+    )
     results = load_catalogues(tmp_path)
     assert [r.loaded for r in results] == [False, False, True]
     assert Trait.objects.get(slug="hungry").system.slug == "soylent-ghoul"
@@ -308,8 +452,9 @@ def test_other_games_sections_load_as_rules_entries():
     assert [g["name"] for g in groups] == [g["name"] for g in OTHER["soylent-ghoul"]["ghoul_groups"]]
     assert groups[0]["nerve"] == OTHER["soylent-ghoul"]["ghoul_groups"][0]["nerve"]
     # the same slug in two sections of one file is two rows, not a clash
-    assert {e["slug"] for e in rules_entries("ghoul-role", "difficulties")} == \
-        {e["slug"] for e in OTHER["ghoul-role"]["difficulties"]}
+    assert {e["slug"] for e in rules_entries("ghoul-role", "difficulties")} == {
+        e["slug"] for e in OTHER["ghoul-role"]["difficulties"]
+    }
     assert len(rules_entries("ghoul-role", "vile_difficulties")) == len(OTHER["ghoul-role"]["vile_difficulties"])
     assert rules_entries("ghoul-role", "no-such-part") == [] and rules_entries("no-such-game", "x") == []
     # a reload changes nothing; an edited row is kept as a house rule
@@ -334,11 +479,27 @@ def test_staff_adds_a_house_rule_weapon_in_the_admin(client, make_user):
     response = client.get("/admin/crewbuilder/item/add/")
     assert response.status_code == 200
     assert response.context["adminform"].form["house_rule"].value() is True  # ticked by default
-    response = client.post("/admin/crewbuilder/item/add/", {
-        "system": system.pk, "slug": "chainsword", "name": "chainsword", "cost": 9, "purchasable": "on",
-        "text": "", "section": "", "effects": "{}", "house_rule": "on", "position": 0, "category": "weapon",
-        "kind": "melee", "hands": 1, "damage": 3, "keywords": '["Brutal"]', "items": 1,
-    })
+    response = client.post(
+        "/admin/crewbuilder/item/add/",
+        {
+            "system": system.pk,
+            "slug": "chainsword",
+            "name": "chainsword",
+            "cost": 9,
+            "purchasable": "on",
+            "text": "",
+            "section": "",
+            "effects": "{}",
+            "house_rule": "on",
+            "position": 0,
+            "category": "weapon",
+            "kind": "melee",
+            "hands": 1,
+            "damage": 3,
+            "keywords": '["Brutal"]',
+            "items": 1,
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     item = Item.objects.get(slug="chainsword")
     assert item.house_rule and item.label == "chainsword (house rule)"
@@ -352,11 +513,27 @@ def test_admin_refuses_a_malformed_house_rule_weapon(client, make_user):
     admin = make_user("boss", is_staff=True, is_superuser=True)
     client.force_login(admin)
     system = GameSystem.objects.get(slug="cybernekro")
-    response = client.post("/admin/crewbuilder/item/add/", {
-        "system": system.pk, "slug": "bad-gun", "name": "bad gun", "cost": 9, "purchasable": "on",
-        "text": "", "section": "", "effects": "{}", "house_rule": "on", "position": 0, "category": "weapon",
-        "kind": "ranged", "hands": 3, "damage": 3, "keywords": '"Reach"', "items": 1,
-    })
+    response = client.post(
+        "/admin/crewbuilder/item/add/",
+        {
+            "system": system.pk,
+            "slug": "bad-gun",
+            "name": "bad gun",
+            "cost": 9,
+            "purchasable": "on",
+            "text": "",
+            "section": "",
+            "effects": "{}",
+            "house_rule": "on",
+            "position": 0,
+            "category": "weapon",
+            "kind": "ranged",
+            "hands": 3,
+            "damage": 3,
+            "keywords": '"Reach"',
+            "items": 1,
+        },
+    )
     assert response.status_code == 200  # the form again, with its errors
     errors = response.context["adminform"].form.errors
     assert set(errors) == {"hands", "range", "keywords"}

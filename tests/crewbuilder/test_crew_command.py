@@ -13,9 +13,16 @@ LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipli
 
 
 def crew_file(tmp_path, characters=3, **overrides):
-    data = {"format": "crewbuilder.crew/1", "system": "cybernekro", "name": "Saints", "budget": 150,
-            "characters": [{"name": f"C{i}", "attributes": dict(LEGAL), "traits": [], "body_mods": [],
-                            "gear": ["sword"]} for i in range(characters)]}
+    data = {
+        "format": "crewbuilder.crew/1",
+        "system": "cybernekro",
+        "name": "Saints",
+        "budget": 150,
+        "characters": [
+            {"name": f"C{i}", "attributes": dict(LEGAL), "traits": [], "body_mods": [], "gear": ["sword"]}
+            for i in range(characters)
+        ],
+    }
     data.update(overrides)
     path = tmp_path / "crew.json"
     path.write_text(json.dumps(data) if not isinstance(data, bytes) else data)

@@ -15,15 +15,23 @@ LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipli
 
 
 def full_character(i):
-    return {"name": f"C{i}", "attributes": dict(LEGAL),
-            "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}, "long-arms"],
-            "body_mods": ["neural-cabling", "extra-organs"],
-            "gear": ["sword", "light-armor", "shield", "trauma-kit", "knife", "knife"]}
+    return {
+        "name": f"C{i}",
+        "attributes": dict(LEGAL),
+        "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}, "long-arms"],
+        "body_mods": ["neural-cabling", "extra-organs"],
+        "gear": ["sword", "light-armor", "shield", "trauma-kit", "knife", "knife"],
+    }
 
 
 def make_crew(owner, size):
-    data = {"format": "crewbuilder.crew/1", "system": "cybernekro", "name": f"Crew {size}", "budget": 1000,
-            "characters": [full_character(i) for i in range(size)]}
+    data = {
+        "format": "crewbuilder.crew/1",
+        "system": "cybernekro",
+        "name": f"Crew {size}",
+        "budget": 1000,
+        "characters": [full_character(i) for i in range(size)],
+    }
     return import_crew_data(data, owner)
 
 

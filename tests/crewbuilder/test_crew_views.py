@@ -162,7 +162,7 @@ def test_add_gear_trait_and_body_mod_update_points(client, user, make_crew):
     response = _post_edit(client, crew, "add-body-mod", character=character.pk, slug="neural-cabling")
     html = response.content.decode()
     # 15 base + 2 swords (4 each) + big 5 + neural cabling 5 = 33
-    assert '<strong>33</strong> / 150 pts' in html
+    assert "<strong>33</strong> / 150 pts" in html
     assert list(character.gear.values_list("copies", flat=True)) == [2]
 
 
@@ -217,7 +217,9 @@ def test_stale_version_is_a_conflict_not_an_overwrite(client, user, make_crew):
 def test_stale_plain_form_shows_conflict_page(client, user, make_crew):
     crew = make_crew(user)
     client.force_login(user)
-    response = client.post(reverse("crew-edit-action", args=[crew.pk, "crew"]), {"version": crew.version + 5, "name": "X"})
+    response = client.post(
+        reverse("crew-edit-action", args=[crew.pk, "crew"]), {"version": crew.version + 5, "name": "X"}
+    )
     assert response.status_code == 409
     assert "Reload the crew" in response.content.decode()
 
@@ -362,8 +364,9 @@ EDITOR_QUERIES_SAME_VERSION = 3
 
 
 @pytest.mark.parametrize("size", [3, 7])
-def test_editor_queries_are_exact_and_do_not_grow_with_the_crew(client, user, geared_crew, django_assert_num_queries,
-                                                                 size):
+def test_editor_queries_are_exact_and_do_not_grow_with_the_crew(
+    client, user, geared_crew, django_assert_num_queries, size
+):
     warm = geared_crew(user, 3, name="Warm")
     client.force_login(user)
     client.get(reverse("crew-edit", args=[warm.pk]))  # warm the catalogue snapshot
@@ -428,7 +431,9 @@ def test_export_then_import_gives_the_same_crew(client, user, geared_crew):
     exported = client.get(reverse("crew-export", args=[crew.pk])).content
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    response = client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", exported, "application/json")})
+    response = client.post(
+        reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", exported, "application/json")}
+    )
     imported = Crew.objects.exclude(pk=crew.pk).get()
     assert response.url == reverse("crew-edit", args=[imported.pk])
     assert client.get(reverse("crew-export", args=[imported.pk])).content == exported
@@ -439,7 +444,10 @@ def test_export_then_import_gives_the_same_crew(client, user, geared_crew):
     [
         (b"{not json", "bad-format"),
         (b'{"format": "crewbuilder.crew/1", "system": "chess", "name": "X", "characters": []}', "chess"),
-        (b'{"format": "crewbuilder.crew/1", "system": "cybernekro", "name": "X", "characters": [{"name": "A", "attributes": {"strength": 1, "toughness": 0, "agility": 0, "intellect": 0, "discipline": 0}, "traits": [], "body_mods": [], "gear": ["bfg-9000"]}]}', "bfg-9000"),
+        (
+            b'{"format": "crewbuilder.crew/1", "system": "cybernekro", "name": "X", "characters": [{"name": "A", "attributes": {"strength": 1, "toughness": 0, "agility": 0, "intellect": 0, "discipline": 0}, "traits": [], "body_mods": [], "gear": ["bfg-9000"]}]}',
+            "bfg-9000",
+        ),
     ],
 )
 def test_bad_files_get_a_clear_message_and_import_nothing(client, user, catalogue, content, message):
@@ -468,11 +476,16 @@ def test_oversize_file_is_refused(client, user, catalogue):
 def test_house_rules_travel_in_the_crew_file(client, user, make_crew):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    crew = make_crew(user, characters=[{"name": "Solo", "attributes": {"strength": 1}}],
-                     accepted_findings=[{"code": "too-few-characters", "character": None, "note": "we play solo"}])
+    crew = make_crew(
+        user,
+        characters=[{"name": "Solo", "attributes": {"strength": 1}}],
+        accepted_findings=[{"code": "too-few-characters", "character": None, "note": "we play solo"}],
+    )
     client.force_login(user)
     exported = client.get(reverse("crew-export", args=[crew.pk])).content
-    assert json.loads(exported)["house_rules"] == [{"code": "too-few-characters", "character": None, "note": "we play solo"}]
+    assert json.loads(exported)["house_rules"] == [
+        {"code": "too-few-characters", "character": None, "note": "we play solo"}
+    ]
     client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", exported)})
     copy = Crew.objects.exclude(pk=crew.pk).get()
     assert copy.accepted_findings == crew.accepted_findings
@@ -554,12 +567,13 @@ def test_a_kept_editor_carries_each_sessions_own_csrf_token(user, geared_crew):
     html = second.get(url, {"open": crew.characters.first().pk}).content.decode()
     assert "\x00" not in html
     assert html.count("csrfmiddlewaretoken") > 5
-    editor = html[html.index('id="editor"'):]  # the kept part (the page around it has a token of its own)
+    editor = html[html.index('id="editor"') :]  # the kept part (the page around it has a token of its own)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', editor).group(1)
     crew.refresh_from_db()
-    response = second.post(reverse("crew-edit-action", args=[crew.pk, "crew"]),
-                           {"csrfmiddlewaretoken": token, "version": crew.version, "name": "Kept", "budget": 150,
-                            "notes": ""})
+    response = second.post(
+        reverse("crew-edit-action", args=[crew.pk, "crew"]),
+        {"csrfmiddlewaretoken": token, "version": crew.version, "name": "Kept", "budget": 150, "notes": ""},
+    )
     assert response.status_code == 302, response.content.decode()[:3000]
     crew.refresh_from_db()
     assert crew.name == "Kept"
@@ -574,9 +588,13 @@ def test_a_character_changed_in_the_admin_shows_in_a_kept_editor(client, user, g
     admin = Client()
     admin.force_login(django_user_model.objects.create_superuser("root", "root@example.org", "pw-for-the-admin-1"))
     change = reverse("admin:crewbuilder_character_change", args=[character.pk])
-    form = {"name": "Renamed by the admin", "crew": crew.pk, "position": character.position,
-            **{a: getattr(character, a) for a in ("strength", "toughness", "agility", "intellect", "discipline")},
-            "notes": ""}
+    form = {
+        "name": "Renamed by the admin",
+        "crew": crew.pk,
+        "position": character.position,
+        **{a: getattr(character, a) for a in ("strength", "toughness", "agility", "intellect", "discipline")},
+        "notes": "",
+    }
     for prefix in ("traits", "body_mods", "gear"):
         form.update({f"{prefix}-TOTAL_FORMS": 0, f"{prefix}-INITIAL_FORMS": 0})
     response = admin.post(change, form)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from catalogue.loader import catalogue_file_for
 from crewbuilder.crewfile import (
     EXIT_ERRORS,
     EXIT_UNREADABLE,
@@ -16,7 +17,6 @@ from crewbuilder.crewfile import (
     export_crew,
     import_crew_file,
 )
-from catalogue.loader import catalogue_file_for
 from crewbuilder.models import Crew
 from crewbuilder.validation import CatalogueSnapshot
 
@@ -30,13 +30,22 @@ def crew_data(**overrides):
         "name": "Saints of Rust",
         "budget": 150,
         "characters": [
-            {"name": "Vox the Hollow", "attributes": dict(LEGAL),
-             "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
-             "body_mods": ["neural-cabling"], "gear": ["sword", "light-armor", "trauma-kit", "trauma-kit"],
-             "notes": "found in the ossuary"},
+            {
+                "name": "Vox the Hollow",
+                "attributes": dict(LEGAL),
+                "traits": ["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
+                "body_mods": ["neural-cabling"],
+                "gear": ["sword", "light-armor", "trauma-kit", "trauma-kit"],
+                "notes": "found in the ossuary",
+            },
             {"name": "Mara", "attributes": dict(LEGAL), "traits": [], "body_mods": [], "gear": ["rifle"]},
-            {"name": "Ilse", "attributes": dict(LEGAL), "traits": ["small"], "body_mods": [],
-             "gear": ["knife", "lantern", "knife"]},
+            {
+                "name": "Ilse",
+                "attributes": dict(LEGAL),
+                "traits": ["small"],
+                "body_mods": [],
+                "gear": ["knife", "lantern", "knife"],
+            },
         ],
     }
     data.update(overrides)
@@ -146,7 +155,12 @@ def test_hostile_names_are_bad_format(name):
 
 
 def test_deep_nesting_is_bad_format_not_a_traceback():
-    raw = b'{"format": "crewbuilder.crew/1", "system": "cybernekro", "characters": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    raw = (
+        b'{"format": "crewbuilder.crew/1", "system": "cybernekro", "characters": '
+        + b"[" * 50_000
+        + b"]" * 50_000
+        + b"}"
+    )
     assert "nested too deeply" in bad_format_message(raw)
 
 
@@ -221,14 +235,17 @@ def test_crew_breaking_rules_is_imported_with_its_report(catalogue, user):
     assert crew.pk and [e["code"] for e in report["errors"]] == ["over-budget"]
 
 
-@pytest.mark.parametrize("change", [
-    lambda d: d["characters"][1]["gear"].append("bazooka"),
-    lambda d: d["characters"][1]["traits"].append("lucky"),
-    lambda d: d["characters"][1]["body_mods"].append("wings"),
-    lambda d: d["characters"][1]["gear"].append("fists"),
-    lambda d: d.update(system="warhammer"),
-    lambda d: d["characters"][2].update(name=""),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["characters"][1]["gear"].append("bazooka"),
+        lambda d: d["characters"][1]["traits"].append("lucky"),
+        lambda d: d["characters"][1]["body_mods"].append("wings"),
+        lambda d: d["characters"][1]["gear"].append("fists"),
+        lambda d: d.update(system="warhammer"),
+        lambda d: d["characters"][2].update(name=""),
+    ],
+)
 def test_unstorable_crew_imports_nothing(catalogue, user, change):
     data = crew_data()
     change(data)
@@ -237,20 +254,28 @@ def test_unstorable_crew_imports_nothing(catalogue, user, change):
     assert Crew.objects.count() == 0
 
 
-@pytest.mark.parametrize("change, where", [
-    (lambda d: d.update(name="   "), "name: must not be empty"),
-    (lambda d: d["characters"][0].update(name="x" * 101), "characters[0].name: longer than 100"),
-    (lambda d: d.update(notes="n" * 5_001), "notes: longer than 5000"),
-    (lambda d: d["characters"][1].update(notes="n" * 5_001), "characters[1].notes: longer than 5000"),
-    (lambda d: d.update(budget=10_001), "budget: above 10000"),
-    (lambda d: d["characters"][1].update(notes="n" * 1_001), "characters[1].notes: longer than 1000"),
-    (lambda d: d["characters"].extend(dict(d["characters"][1], name=f"Extra {i}") for i in range(10)),
-     "characters: more than 12"),
-    (lambda d: d["characters"][1].update(gear=["knife"] * 21), "characters[1].gear: more than 20 items"),
-    (lambda d: d["characters"][1].update(traits=["small"] * 9), "characters[1].traits: more than 8 traits"),
-    (lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 9), "characters[1].body_mods: more than 8"),
-    (lambda d: d["characters"][0]["attributes"].update(strength=10), "characters[0].attributes.strength: outside -9..9"),
-])
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        (lambda d: d.update(name="   "), "name: must not be empty"),
+        (lambda d: d["characters"][0].update(name="x" * 101), "characters[0].name: longer than 100"),
+        (lambda d: d.update(notes="n" * 5_001), "notes: longer than 5000"),
+        (lambda d: d["characters"][1].update(notes="n" * 5_001), "characters[1].notes: longer than 5000"),
+        (lambda d: d.update(budget=10_001), "budget: above 10000"),
+        (lambda d: d["characters"][1].update(notes="n" * 1_001), "characters[1].notes: longer than 1000"),
+        (
+            lambda d: d["characters"].extend(dict(d["characters"][1], name=f"Extra {i}") for i in range(10)),
+            "characters: more than 12",
+        ),
+        (lambda d: d["characters"][1].update(gear=["knife"] * 21), "characters[1].gear: more than 20 items"),
+        (lambda d: d["characters"][1].update(traits=["small"] * 9), "characters[1].traits: more than 8 traits"),
+        (lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 9), "characters[1].body_mods: more than 8"),
+        (
+            lambda d: d["characters"][0]["attributes"].update(strength=10),
+            "characters[0].attributes.strength: outside -9..9",
+        ),
+    ],
+)
 def test_import_refuses_what_the_editor_could_not_hold(catalogue, user, change, where):
     # Readable and judged by `crew validate`, but stored only within the editor's limits,
     # so an imported crew can always be edited and exported again.
@@ -273,8 +298,9 @@ def test_the_limits_are_the_editors_so_an_import_can_be_edited(catalogue, user):
     data["characters"][0]["gear"] = ["knife"] * limits.GEAR_MAX_PER_CHARACTER
     data["characters"][1]["traits"] = ["small"] * limits.TRAITS_MAX_PER_CHARACTER
     data["characters"][1]["body_mods"] = ["neural-cabling"] * limits.BODY_MODS_MAX_PER_CHARACTER
-    data["characters"].extend(dict(data["characters"][2], name=f"Extra {i}")
-                              for i in range(limits.CHARACTERS_MAX - len(data["characters"])))
+    data["characters"].extend(
+        dict(data["characters"][2], name=f"Extra {i}") for i in range(limits.CHARACTERS_MAX - len(data["characters"]))
+    )
     crew, _ = import_crew_file(json.dumps(data), user)
     crew_edits.update_crew(crew, {"name": "Renamed"})
     character = crew.characters.order_by("position").first()
@@ -325,8 +351,11 @@ def any_character(draw):
 
 @st.composite
 def any_crew(draw):
-    return crew_data(name=draw(names), budget=draw(st.integers(0, 300)),
-                     characters=draw(st.lists(any_character(), min_size=0, max_size=8)))
+    return crew_data(
+        name=draw(names),
+        budget=draw(st.integers(0, 300)),
+        characters=draw(st.lists(any_character(), min_size=0, max_size=8)),
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

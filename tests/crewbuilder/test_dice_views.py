@@ -17,8 +17,15 @@ def test_attack_odds_page_matches_the_engine(client, catalogue):
 
     html = client.get(f"{reverse('dice-home')}?{AXE}").content.decode()
     bars = _bars(html)
-    engine = odds({"roll": "attack", "action": "fight", "attacker": {"agility": 1, "strength": 2}, "weapon": "axe",
-                   "target": {"toughness": 1, "armor": 1}})
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "attacker": {"agility": 1, "strength": 2},
+            "weapon": "axe",
+            "target": {"toughness": 1, "armor": 1},
+        }
+    )
     assert float(bars["out_of_action"]) == pytest.approx(100 * engine["target"]["out_of_action"], abs=0.05)
     assert float(bars["hit"]) == pytest.approx(100 * engine["to_hit"]["hit"], abs=0.05)
 
@@ -76,7 +83,7 @@ def test_quick_rolls_show_odds_and_a_seeded_roll(client, catalogue, kind):
     html = response.content.decode()
     assert response.status_code == 200
     assert "Roll (seed 99)" in html
-    steps = lambda page: page[page.index('<ol class="steps">'):page.index("</ol>", page.index('<ol class="steps">'))]  # noqa: E731
+    steps = lambda page: page[page.index('<ol class="steps">') : page.index("</ol>", page.index('<ol class="steps">'))]  # noqa: E731
     again = client.get(f"{reverse('dice-quick', args=[kind])}?seed=99").content.decode()
     assert steps(again) == steps(html) and 'class="die' in steps(html)
 
@@ -84,9 +91,13 @@ def test_quick_rolls_show_odds_and_a_seeded_roll(client, catalogue, kind):
 def test_odds_api_endpoint(client):
     import json
 
-    response = client.post(reverse("odds-api"), json.dumps({"roll": "test", "modifier": 0}), content_type="application/json")
+    response = client.post(
+        reverse("odds-api"), json.dumps({"roll": "test", "modifier": 0}), content_type="application/json"
+    )
     assert response.json()["exact"] == {"critical": "1/20", "success": "9/20", "failure": "9/20", "fumble": "1/20"}
-    bad = client.post(reverse("odds-api"), json.dumps({"roll": "test", "modifier": 0, "x": 1}), content_type="application/json")
+    bad = client.post(
+        reverse("odds-api"), json.dumps({"roll": "test", "modifier": 0, "x": 1}), content_type="application/json"
+    )
     assert bad.status_code == 400 and "unknown key" in bad.json()["error"]
     assert client.post(reverse("odds-api"), "{nope", content_type="application/json").status_code == 400
 
@@ -107,8 +118,8 @@ def test_crews_opened_by_share_link_become_targets_but_not_attackers(client, use
     assert "Shared Crew" not in client.get(reverse("dice-home")).content.decode()
     client.get(reverse("crew-shared", args=[theirs.share_token]))
     html = client.get(reverse("dice-home")).content.decode()
-    target_select = html[html.index('id="target"'):html.index("</select>", html.index('id="target"'))]
-    attacker_select = html[html.index('id="attacker"'):html.index("</select>", html.index('id="attacker"'))]
+    target_select = html[html.index('id="target"') : html.index("</select>", html.index('id="target"'))]
+    attacker_select = html[html.index('id="attacker"') : html.index("</select>", html.index('id="attacker"'))]
     assert "Shared Crew, shared" in target_select and "Shared Crew" not in attacker_select
     # revoking the link hides the crew again
     theirs.share_token = None
@@ -123,12 +134,18 @@ def _exact_bars(html):
     return dict(re.findall(r'data-key="([\w+]+)".*?<span class="muted exact">([\d/]+)</span>', html, re.S))
 
 
-@pytest.mark.parametrize("kind, query, request_", [
-    ("test", "modifier=3&jinxed=1", {"roll": "test", "modifier": 3, "jinxed": True}),
-    ("damage", "dice=3&armor=2&wounds=1&keywords=Overkill,Piercing+1",
-     {"roll": "damage", "dice": 3, "keywords": ["Overkill", "Piercing 1"], "armor": 2, "wounds": 1}),
-    ("panic", "nerve=6&tokens=2", {"roll": "panic", "nerve": 6, "tokens": 2}),
-])
+@pytest.mark.parametrize(
+    "kind, query, request_",
+    [
+        ("test", "modifier=3&jinxed=1", {"roll": "test", "modifier": 3, "jinxed": True}),
+        (
+            "damage",
+            "dice=3&armor=2&wounds=1&keywords=Overkill,Piercing+1",
+            {"roll": "damage", "dice": 3, "keywords": ["Overkill", "Piercing 1"], "armor": 2, "wounds": 1},
+        ),
+        ("panic", "nerve=6&tokens=2", {"roll": "panic", "nerve": 6, "tokens": 2}),
+    ],
+)
 def test_quick_odds_are_the_odds_function_exactly(client, kind, query, request_):
     from rules import odds
 
@@ -140,9 +157,17 @@ def test_attack_page_shows_the_exact_fractions_of_the_odds_request(client, catal
     from rules import odds
 
     html = client.get(f"{reverse('dice-home')}?{AXE}&t_wounds=2&surrounded=1").content.decode()
-    engine = odds({"roll": "attack", "action": "fight", "attacker": {"agility": 1, "strength": 2}, "weapon": "axe",
-                   "target": {"toughness": 1, "armor": 1, "wounds": 2}, "situation": {"surrounded": True}})["exact"]
-    odds_section = html[html.index('id="odds"'):]
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "attacker": {"agility": 1, "strength": 2},
+            "weapon": "axe",
+            "target": {"toughness": 1, "armor": 1, "wounds": 2},
+            "situation": {"surrounded": True},
+        }
+    )["exact"]
+    odds_section = html[html.index('id="odds"') :]
     bars = _exact_bars(odds_section)
     assert {k: bars[k] for k in engine["target"]} == engine["target"]
     assert {k: bars[k] for k in engine["to_hit"]} == engine["to_hit"]
@@ -153,8 +178,16 @@ def test_complications_change_the_odds_as_the_engine_says(client, catalogue):
 
     base = f"{reverse('dice-home')}?weapon=pistol&a_discipline=2"
     dark = _exact_bars(client.get(base + "&complication=darkness").content.decode())
-    engine = odds({"roll": "attack", "action": "shoot", "attacker": {"discipline": 2}, "weapon": "pistol",
-                   "target": {}, "situation": {"modifier": -3}})["exact"]
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "shoot",
+            "attacker": {"discipline": 2},
+            "weapon": "pistol",
+            "target": {},
+            "situation": {"modifier": -3},
+        }
+    )["exact"]
     assert dark["hit"] == engine["to_hit"]["hit"]
     bad = client.get(base + "&complication=meteor-shower")
     assert bad.status_code == 422 and "Unknown complication" in bad.content.decode()
@@ -168,14 +201,17 @@ def test_bad_typed_stats_are_a_message_not_a_guess(client, catalogue):
     assert 'data-key="hit"' not in body
 
 
-@pytest.mark.parametrize("kind, query, message", [
-    ("neural-overload", "dread=9", "Dread: from 0 to 6"),
-    ("damage", "dice=2&keywords=Bogus", "Keywords: unknown keyword"),
-    ("morale", "dread=2&traits=fearless", "Traits: unknown trait"),
-    ("ghoul-dice", "dice=4", "from 2 to 3"),
-    ("test", "modifier=abc", "enter a whole number"),
-    ("test", "modifier=1&seed=-5", "Seed: from 0"),
-])
+@pytest.mark.parametrize(
+    "kind, query, message",
+    [
+        ("neural-overload", "dread=9", "Dread: from 0 to 6"),
+        ("damage", "dice=2&keywords=Bogus", "Keywords: unknown keyword"),
+        ("morale", "dread=2&traits=fearless", "Traits: unknown trait"),
+        ("ghoul-dice", "dice=4", "from 2 to 3"),
+        ("test", "modifier=abc", "enter a whole number"),
+        ("test", "modifier=1&seed=-5", "Seed: from 0"),
+    ],
+)
 def test_bad_quick_input_is_a_422_with_a_message(client, kind, query, message):
     response = client.get(f"{reverse('dice-quick', args=[kind])}?{query}", HTTP_HX_REQUEST="true")
     body = response.content.decode()
@@ -198,10 +234,12 @@ def test_roll_button_gets_a_fresh_32_bit_seed_and_the_link_replays(client):
 def test_quick_roll_shows_the_rolls_module_log(client):
     import random
 
-    from rules.cybernekro import engine as cn
     from rules import rolls
+    from rules.cybernekro import engine as cn
 
-    html = client.get(f"{reverse('dice-quick', args=['damage'])}?dice=4&armor=1&keywords=Energy&seed=1234").content.decode()
+    html = client.get(
+        f"{reverse('dice-quick', args=['damage'])}?dice=4&armor=1&keywords=Energy&seed=1234"
+    ).content.decode()
     expected = rolls.damage(random.Random(1234), 4, cn.Keywords.parse(["Energy"]), 1, seed=1234)
     shown = [int(d) for d in re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)]
     assert shown == [d for step in expected.steps for d in step.dice]
@@ -213,15 +251,20 @@ def test_quick_roll_shows_the_rolls_module_log(client):
 def test_attack_roll_is_the_rolls_module_on_the_engines_plan(client, catalogue):
     import random
 
-    from rules.cybernekro import engine as cn
     from rules import rolls
+    from rules.cybernekro import engine as cn
     from rules.odds import file_weapons
 
     html = client.get(f"{reverse('dice-attack-roll')}?{AXE}&seed=77").content.decode()
     axe = file_weapons("axe")
-    expected = rolls.attack(random.Random(77), "fight", cn.Attacker(agility=1, strength=2),
-                            cn.Weapon(axe["damage"], None, cn.Keywords.parse(axe["keywords"]), "axe"),
-                            cn.Target(toughness=1, armor=1), seed=77)
+    expected = rolls.attack(
+        random.Random(77),
+        "fight",
+        cn.Attacker(agility=1, strength=2),
+        cn.Weapon(axe["damage"], None, cn.Keywords.parse(axe["keywords"]), "axe"),
+        cn.Target(toughness=1, armor=1),
+        seed=77,
+    )
     assert re.search(r'id="roll-outcome">([^<]+)<', html).group(1) == expected.summary
     shown = [int(d) for d in re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)]
     assert shown == [d for step in expected.steps for d in step.dice]
@@ -233,21 +276,25 @@ def test_attack_roll_is_the_rolls_module_on_the_engines_plan(client, catalogue):
 def test_morale_uses_a_picked_characters_discipline_and_traits(client, user, make_crew):
     from rules import odds
 
-    crew = make_crew(user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1},
-                                        "traits": ["jinxed"]}])
+    crew = make_crew(
+        user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1}, "traits": ["jinxed"]}]
+    )
     character = crew.characters.get()
     client.force_login(user)
     url = reverse("dice-quick", args=["morale"])
     page = client.get(url).content.decode()
-    picker = page[page.index('id="character"'):page.index("</select>", page.index('id="character"'))]
+    picker = page[page.index('id="character"') : page.index("</select>", page.index('id="character"'))]
     assert f'value="crew:{character.pk}"' in picker and "Jinx (Saints of Rust)" in picker
-    html = client.get(f"{url}?character=crew:{character.pk}&discipline=-5&dread=3&allies_in_los=1&seed=8").content.decode()
+    html = client.get(
+        f"{url}?character=crew:{character.pk}&discipline=-5&dread=3&allies_in_los=1&seed=8"
+    ).content.decode()
     from crewbuilder.crew_service import report_for
 
     discipline = report_for(crew)["characters"][0]["attributes"]["discipline"]
-    engine = odds({"roll": "morale", "discipline": discipline, "dread": 3, "wounds": 0, "allies_in_los": 1,
-                   "traits": ["jinxed"]})["exact"]
-    bars = _exact_bars(html[html.index('id="quick"'):html.index("<h2>Flee moves")])
+    engine = odds(
+        {"roll": "morale", "discipline": discipline, "dread": 3, "wounds": 0, "allies_in_los": 1, "traits": ["jinxed"]}
+    )["exact"]
+    bars = _exact_bars(html[html.index('id="quick"') : html.index("<h2>Flee moves")])
     assert bars == {k: v for k, v in engine.items() if k.isdigit()}
     assert "Jinx (Saints of Rust)" in html
     # the link to the roll carries the numbers, not the private character
@@ -255,7 +302,7 @@ def test_morale_uses_a_picked_characters_discipline_and_traits(client, user, mak
     assert "character=" not in link and f"discipline={discipline}" in link and "traits=jinxed" in link
     client.logout()
     again = client.get(link).content.decode()
-    steps = lambda page: page[page.index('<ol class="steps">'):page.index("</ol>", page.index('<ol class="steps">'))]  # noqa: E731
+    steps = lambda page: page[page.index('<ol class="steps">') : page.index("</ol>", page.index('<ol class="steps">'))]  # noqa: E731
     assert steps(again) == steps(html)
 
 
@@ -270,13 +317,14 @@ def test_morale_picker_offers_only_the_users_own_characters(client, user, other_
     from rules import odds
 
     engine = odds({"roll": "morale", "discipline": 2, "dread": 2})["exact"]
-    bars = _exact_bars(html[html.index('id="quick"'):html.index("<h2>Flee moves")])
+    bars = _exact_bars(html[html.index('id="quick"') : html.index("<h2>Flee moves")])
     assert bars == {k: v for k, v in engine.items() if k.isdigit()}
 
 
 @pytest.mark.parametrize("size", [2, 4])
-def test_morale_page_query_budget_does_not_grow_with_the_crew(client, user, geared_crew, size,
-                                                              django_assert_num_queries):
+def test_morale_page_query_budget_does_not_grow_with_the_crew(
+    client, user, geared_crew, size, django_assert_num_queries
+):
     crew = geared_crew(user, size)
     client.force_login(user)
     url = reverse("dice-quick", args=["morale"]) + f"?character=crew:{crew.characters.first().pk}&dread=2&seed=3"
@@ -291,14 +339,15 @@ MORALE_QUERIES = 12
 
 
 def test_picked_characters_stay_selected_on_a_full_page_load(client, user, make_crew):
-    crew = make_crew(user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1},
-                                        "traits": ["jinxed"]}])
+    crew = make_crew(
+        user, characters=[{"name": "Jinx", "attributes": {"discipline": 1, "strength": 1}, "traits": ["jinxed"]}]
+    )
     key = f"crew:{crew.characters.get().pk}"
     client.force_login(user)
 
     def selected(html, select_id):
         start = html.index(f'id="{select_id}"')
-        options = html[start:html.index("</select>", start)]
+        options = html[start : html.index("</select>", start)]
         return re.findall(r'<option value="([^"]+)" selected', options)
 
     morale = client.get(reverse("dice-quick", args=["morale"]) + f"?character={key}&dread=2").content.decode()

@@ -24,7 +24,7 @@ def test_logged_in_home_has_empty_states(client, user):
 def test_pages_load_vendored_htmx_and_send_csrf_on_htmx_requests(client, user):
     client.force_login(user)
     html = client.get(reverse("home")).content.decode()
-    assert '/static/js/htmx.min.js' in html
+    assert "/static/js/htmx.min.js" in html
     assert "//unpkg" not in html and "cdn" not in html.lower()
     assert 'hx-headers=\'{"X-CSRFToken": "' in html
 

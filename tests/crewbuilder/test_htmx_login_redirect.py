@@ -27,8 +27,9 @@ def test_without_a_current_url_the_request_itself_is_the_way_back(client):
 
 
 def test_a_current_url_on_another_site_is_not_used(client):
-    response = client.get(reverse("ghoulash-home"),
-                          headers={"HX-Request": "true", "HX-Current-URL": "https://evil.example/steal"})
+    response = client.get(
+        reverse("ghoulash-home"), headers={"HX-Request": "true", "HX-Current-URL": "https://evil.example/steal"}
+    )
     assert response["HX-Redirect"] == f"{LOGIN}?next={quote(reverse('ghoulash-home'), safe='')}"
 
 

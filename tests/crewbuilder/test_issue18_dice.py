@@ -9,8 +9,10 @@ from rules import odds
 
 from .conftest import LEGAL
 
-SWORDS = [{"name": "Sister Rake", "attributes": dict(LEGAL), "traits": ["ambidextrous"], "gear": ["sword"]},
-          {"name": "Brother Gaunt", "attributes": {**LEGAL, "agility": 2, "strength": 1}, "gear": ["axe"]}]
+SWORDS = [
+    {"name": "Sister Rake", "attributes": dict(LEGAL), "traits": ["ambidextrous"], "gear": ["sword"]},
+    {"name": "Brother Gaunt", "attributes": {**LEGAL, "agility": 2, "strength": 1}, "gear": ["axe"]},
+]
 
 
 @pytest.fixture
@@ -47,9 +49,15 @@ def test_picking_a_character_fills_its_fields(client, user, rake, gaunt):
     assert (_value(html, "t_toughness"), _value(html, "t_strength"), _value(html, "t_armor")) == ("1", "1", "0")
     assert 'name="a_from" value="%s"' % rake in html
     assert "changed (own" not in html
-    engine = odds({"roll": "attack", "action": "fight", "weapon": "sword",
-                   "attacker": {"agility": 1, "discipline": -2, "strength": 2, "traits": ["ambidextrous"]},
-                   "target": {"toughness": 1, "strength": 1, "armor": 0}})
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "weapon": "sword",
+            "attacker": {"agility": 1, "discipline": -2, "strength": 2, "traits": ["ambidextrous"]},
+            "target": {"toughness": 1, "strength": 1, "armor": 0},
+        }
+    )
     assert {k: v for k, v in _bars(html).items() if k in engine["exact"]["to_hit"]} == engine["exact"]["to_hit"]
 
 
@@ -58,9 +66,15 @@ def test_an_overridden_field_is_marked_and_used(client, user, rake, gaunt):
     html = _page(client, attacker=rake, a_from=rake, a_agility="4", target=gaunt, weapon="sword").content.decode()
     assert _value(html, "a_agility") == "4"
     assert "changed (own: +1)" in html
-    engine = odds({"roll": "attack", "action": "fight", "weapon": "sword",
-                   "attacker": {"agility": 4, "discipline": -2, "strength": 2, "traits": ["ambidextrous"]},
-                   "target": {"toughness": 1, "strength": 1, "armor": 0}})
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "weapon": "sword",
+            "attacker": {"agility": 4, "discipline": -2, "strength": 2, "traits": ["ambidextrous"]},
+            "target": {"toughness": 1, "strength": 1, "armor": 0},
+        }
+    )
     assert _bars(html)["hit"] == engine["exact"]["to_hit"]["hit"]
 
 
@@ -75,11 +89,13 @@ def test_switching_character_fills_the_fields_afresh(client, user, rake, gaunt):
 def test_the_characters_own_weapons_come_first_and_others_on_request(client, user, rake):
     client.force_login(user)
     html = _page(client, attacker=rake).content.decode()
-    select = html[html.index('id="weapon"'):html.index("</select>", html.index('id="weapon"'))]
+    select = html[html.index('id="weapon"') : html.index("</select>", html.index('id="weapon"'))]
     assert re.findall(r'<option value="([\w-]+)"', select) == ["fists", "sword"]
     assert "selected" in select.split('value="sword"')[1].split(">")[0]  # the real weapon, not the fists
     everything = _page(client, attacker=rake, all_weapons="1").content.decode()
-    select = everything[everything.index('id="weapon"'):everything.index("</select>", everything.index('id="weapon"'))]
+    select = everything[
+        everything.index('id="weapon"') : everything.index("</select>", everything.index('id="weapon"'))
+    ]
     slugs = re.findall(r'<option value="([\w-]+)"', select)
     assert slugs[:2] == ["fists", "sword"] and "pistol" in slugs and slugs.count("sword") == 1
     assert "Not carried" in select
@@ -110,8 +126,15 @@ def test_traits_are_picked_by_name(client, user, catalogue):
     assert re.search(r'<input type="checkbox" id="t_traits-big" name="t_traits" value="big"> Big</label>', html)
     ticked = _page(client, weapon="axe", t_traits=["", "big"], a_traits=["", "jinxed"]).content.decode()
     typed = _page(client, weapon="axe", t_traits="Big", a_traits="Jinxed").content.decode()
-    engine = odds({"roll": "attack", "action": "fight", "weapon": "axe", "attacker": {"traits": ["jinxed"]},
-                   "target": {"traits": ["big"]}})
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "weapon": "axe",
+            "attacker": {"traits": ["jinxed"]},
+            "target": {"traits": ["big"]},
+        }
+    )
     assert _bars(ticked)["out_of_action"] == _bars(typed)["out_of_action"] == engine["exact"]["target"]["out_of_action"]
     assert 'id="t_traits-big" name="t_traits" value="big" checked' in ticked
 
@@ -121,9 +144,16 @@ def test_an_npc_target_keeps_its_hidden_traits_on_resubmit(client, catalogue):
     kept = re.findall(r'<input type="hidden" name="t_traits" value="([\w-]+)">', first)
     assert "npc" in kept  # not a catalogue trait, so no box to tick: carried as it is
     kept += re.findall(r'name="t_traits" value="([\w-]+)" checked', first)
-    again = _page(client, weapon="axe", target="npc:rabid-machine", t_from="npc:rabid-machine",
-                  t_traits=["", *kept], t_toughness=_value(first, "t_toughness"), t_armor=_value(first, "t_armor"),
-                  t_strength=_value(first, "t_strength")).content.decode()
+    again = _page(
+        client,
+        weapon="axe",
+        target="npc:rabid-machine",
+        t_from="npc:rabid-machine",
+        t_traits=["", *kept],
+        t_toughness=_value(first, "t_toughness"),
+        t_armor=_value(first, "t_armor"),
+        t_strength=_value(first, "t_strength"),
+    ).content.decode()
     assert "changed (own" not in again and _bars(again) == _bars(first)
 
 
@@ -132,7 +162,9 @@ def test_a_typed_target_is_described_not_called_typed(client, catalogue):
     assert "Typed target" not in html
     assert "against a target with Toughness +1, Armor 2" in html
     roll = client.get(reverse("dice-attack-roll"), {"weapon": "axe", "t_toughness": "1", "t_armor": "2", "seed": "5"})
-    assert "Typed target" not in roll.content.decode() and "a target with Toughness +1, Armor 2" in roll.content.decode()
+    assert (
+        "Typed target" not in roll.content.decode() and "a target with Toughness +1, Armor 2" in roll.content.decode()
+    )
 
 
 # --- short links to stored rolls ---------------------------------------------------------------
@@ -142,10 +174,13 @@ def _dice(html):
     return re.findall(r'class="die[^"]*"[^>]*>(\d+)<', html)
 
 
-@pytest.mark.parametrize("path, query", [
-    ("dice-attack-roll", "weapon=axe&a_agility=1&t_toughness=1&seed=4242"),
-    ("dice-quick:test", "modifier=2&seed=99"),
-])
+@pytest.mark.parametrize(
+    "path, query",
+    [
+        ("dice-attack-roll", "weapon=axe&a_agility=1&t_toughness=1&seed=4242"),
+        ("dice-quick:test", "modifier=2&seed=99"),
+    ],
+)
 def test_a_short_link_replays_the_stored_roll(client, catalogue, path, query):
     from crewbuilder.models import StoredRoll
 
@@ -165,12 +200,15 @@ def test_a_short_link_replays_the_stored_roll(client, catalogue, path, query):
     assert StoredRoll.objects.count() == 1
 
 
-@pytest.mark.parametrize("link, message", [
-    ("https://evil.example/dice/attack/roll/?seed=1", "Only a roll"),
-    ("/crews/?seed=1", "Only a roll"),
-    ("/dice/attack/roll/?weapon=axe", "Roll the dice first"),
-    ("", "required"),
-])
+@pytest.mark.parametrize(
+    "link, message",
+    [
+        ("https://evil.example/dice/attack/roll/?seed=1", "Only a roll"),
+        ("/crews/?seed=1", "Only a roll"),
+        ("/dice/attack/roll/?weapon=axe", "Roll the dice first"),
+        ("", "required"),
+    ],
+)
 def test_a_short_link_is_only_for_a_seeded_roll(client, catalogue, link, message):
     from crewbuilder.models import StoredRoll
 
@@ -216,21 +254,28 @@ def _seed_where(query, wanted):
 
 def test_a_stagger_hit_offers_the_stagger_test(client, catalogue):
     query = "weapon=hammer-mace&a_agility=2&t_toughness=2&t_wounds=1"
-    seed, roll = _seed_where(query, lambda r: r.get("to_hit") in ("success", "critical") and r.outcome != "out_of_action")
+    seed, roll = _seed_where(
+        query, lambda r: r.get("to_hit") in ("success", "critical") and r.outcome != "out_of_action"
+    )
     html = client.get(f"{reverse('dice-attack-roll')}?{query}&seed={seed}").content.decode()
     item = re.search(r'<li data-follow-up="stagger"><a class="button" href="([^"]+)">Stagger test', html)
     assert item, "the Stagger test is offered"
     assert item.group(1) == f"{reverse('dice-quick', args=['test'])}?modifier={2 - roll.get('wounds_after')}"
     assert "When hit the target must pass a Toughness test" in html  # the keyword's own rules text
     miss, _roll = _seed_where(query, lambda r: r.get("to_hit") in ("failure", "fumble"))
-    assert 'data-follow-up="stagger"' not in client.get(f"{reverse('dice-attack-roll')}?{query}&seed={miss}").content.decode()
+    assert (
+        'data-follow-up="stagger"'
+        not in client.get(f"{reverse('dice-attack-roll')}?{query}&seed={miss}").content.decode()
+    )
 
 
 # --- fate cards in the odds ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("card, engine_card", [("ace", "ace"), ("+4", 4), ("-3", -3), ("jack-critical", "jack-critical"),
-                                               ("jack-fumble", "jack-fumble")])
+@pytest.mark.parametrize(
+    "card, engine_card",
+    [("ace", "ace"), ("+4", 4), ("-3", -3), ("jack-critical", "jack-critical"), ("jack-fumble", "jack-fumble")],
+)
 def test_the_attribute_test_page_offers_every_fate_card(client, catalogue, card, engine_card):
     html = client.get(reverse("dice-quick", args=["test"]), {"modifier": "1", "card": card}).content.decode()
     for label in ("Ace: passes without rolling", "Numbered card +10", "Numbered card -2", "Jack: a regular success"):
@@ -241,7 +286,9 @@ def test_the_attribute_test_page_offers_every_fate_card(client, catalogue, card,
 
 
 def test_an_ace_roll_says_it_passed_without_rolling(client, catalogue):
-    html = client.get(reverse("dice-quick", args=["test"]), {"modifier": "-5", "card": "ace", "seed": "3"}).content.decode()
+    html = client.get(
+        reverse("dice-quick", args=["test"]), {"modifier": "-5", "card": "ace", "seed": "3"}
+    ).content.decode()
     assert "Ace played" in html and 'id="roll-outcome">Success' in html
 
 
@@ -256,8 +303,15 @@ def test_the_queen_is_in_the_attack_odds(client, catalogue):
     html = _page(client, **query, t_queen="1").content.decode()
     queen = _bars(html)
     assert "With a Queen played for the target" in html
-    engine = odds({"roll": "attack", "action": "fight", "weapon": "axe", "attacker": {"agility": 3, "strength": 2},
-                   "target": {"prone": True, "queen": True}})["exact"]["target"]
+    engine = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "weapon": "axe",
+            "attacker": {"agility": 3, "strength": 2},
+            "target": {"prone": True, "queen": True},
+        }
+    )["exact"]["target"]
     assert {k: queen[k] for k in engine} == engine and queen["out_of_action"] == "0" != plain["out_of_action"]
     roll_link = re.search(r'id="roll-button" href="([^"]+)"', html).group(1).replace("&amp;", "&")
     assert "t_queen=1" in roll_link
@@ -269,15 +323,26 @@ def test_switching_attacker_drops_the_previous_attackers_weapon(client, user, ra
     html = _page(client, attacker=rake, a_from="", weapon="improvised-weapon").content.decode()
     assert "not-carried" not in html and re.search(r"<h2>Sword: fight against", html)
     # a link (no form) asking for it still gets it, named as not carried
-    assert "does not carry a improvised weapon" in _page(client, attacker=rake, weapon="improvised-weapon").content.decode()
+    assert (
+        "does not carry a improvised weapon"
+        in _page(client, attacker=rake, weapon="improvised-weapon").content.decode()
+    )
 
 
 def test_the_attack_page_takes_a_fate_card_on_the_hit_roll(client, catalogue):
     query = {"weapon": "axe", "a_agility": "1", "t_toughness": "1"}
     for card, situation_card in (("ace", "ace"), ("jack-critical", "jack-critical"), ("+3", 3)):
         html = _page(client, **query, card=card).content.decode()
-        engine = odds({"roll": "attack", "action": "fight", "weapon": "axe", "attacker": {"agility": 1},
-                       "target": {"toughness": 1}, "situation": {"card": situation_card}})["exact"]
+        engine = odds(
+            {
+                "roll": "attack",
+                "action": "fight",
+                "weapon": "axe",
+                "attacker": {"agility": 1},
+                "target": {"toughness": 1},
+                "situation": {"card": situation_card},
+            }
+        )["exact"]
         assert {k: _bars(html)[k] for k in engine["to_hit"]} == engine["to_hit"]
         assert f'<option value="{card}" selected>' in html
         link = re.search(r'id="roll-button" href="([^"]+)"', html).group(1).replace("&amp;", "&")
@@ -291,8 +356,10 @@ def test_the_attack_page_takes_a_fate_card_on_the_hit_roll(client, catalogue):
 def test_the_morale_traits_are_picked_by_name(client, catalogue):
     html = client.get(reverse("dice-quick", args=["morale"]), {"dread": "2"}).content.decode()
     assert re.search(r'id="traits-jinxed" name="traits" value="jinxed"> Jinxed</label>', html)
-    ticked = client.get(reverse("dice-quick", args=["morale"]), {"dread": "2", "traits": ["", "jinxed"]}).content.decode()
+    ticked = client.get(
+        reverse("dice-quick", args=["morale"]), {"dread": "2", "traits": ["", "jinxed"]}
+    ).content.decode()
     assert 'value="jinxed" checked' in ticked
     engine = odds({"roll": "morale", "discipline": 0, "dread": 2, "traits": ["jinxed"]})["exact"]
-    dread_left = ticked[ticked.index('id="quick"'):ticked.index("<h2>Flee moves")]
+    dread_left = ticked[ticked.index('id="quick"') : ticked.index("<h2>Flee moves")]
     assert _bars(dread_left) == {k: v for k, v in engine.items() if k.isdigit()}

@@ -27,8 +27,9 @@ def _queries(client, url, params=None):
 
 
 @pytest.mark.parametrize("url_name", ["crew-list", "dice-home"])
-def test_list_queries_are_the_same_for_1_and_200_crews(client, make_user, geared_crew, url_name,
-                                                       django_assert_num_queries):
+def test_list_queries_are_the_same_for_1_and_200_crews(
+    client, make_user, geared_crew, url_name, django_assert_num_queries
+):
     one, many = make_user("one"), make_user("many")
     _crews(geared_crew, one, 1)
     _crews(geared_crew, many, 200)
@@ -59,7 +60,7 @@ def test_list_paginates_and_searches(client, user, geared_crew):
 def _row(client, crew):
     html = client.get(reverse("crew-list")).content.decode()
     start = html.index(f'href="{reverse("crew-edit", args=[crew.pk])}"')
-    return html[start:html.index("</tr>", start)]
+    return html[start : html.index("</tr>", start)]
 
 
 def test_an_edit_shows_in_the_list(client, user, geared_crew):
@@ -69,13 +70,19 @@ def test_an_edit_shows_in_the_list(client, user, geared_crew):
     before = Crew.objects.get(pk=crew.pk).summary_points
     character = crew.characters.first()
     crew.refresh_from_db()
-    client.post(reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
-                {"version": crew.version, "character": character.pk, "slug": "heavy-weapon"}, HTTP_HX_REQUEST="true")
+    client.post(
+        reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
+        {"version": crew.version, "character": character.pk, "slug": "heavy-weapon"},
+        HTTP_HX_REQUEST="true",
+    )
     row = _row(client, crew)
     assert f"{before + 5} / 150" in row
     crew.refresh_from_db()
-    client.post(reverse("crew-edit-action", args=[crew.pk, "crew"]), {"version": crew.version, "budget": 10},
-                HTTP_HX_REQUEST="true")
+    client.post(
+        reverse("crew-edit-action", args=[crew.pk, "crew"]),
+        {"version": crew.version, "budget": 10},
+        HTTP_HX_REQUEST="true",
+    )
     row = _row(client, crew)
     assert 'data-status="invalid"' in row and "1 error" in row
 
@@ -98,8 +105,11 @@ def test_a_house_rule_acceptance_shows_in_the_list(client, user, make_crew, lega
     client.force_login(user)
     assert 'data-status="invalid"' in _row(client, crew)
     crew.refresh_from_db()
-    client.post(reverse("crew-edit-action", args=[crew.pk, "accept"]),
-                {"version": crew.version, "code": "too-few-characters", "note": "we play 2v2"}, HTTP_HX_REQUEST="true")
+    client.post(
+        reverse("crew-edit-action", args=[crew.pk, "accept"]),
+        {"version": crew.version, "code": "too-few-characters", "note": "we play 2v2"},
+        HTTP_HX_REQUEST="true",
+    )
     assert 'data-status="house_rules"' in _row(client, crew)
 
 
@@ -110,7 +120,7 @@ def test_the_dice_assistant_offers_the_latest_crews_and_finds_the_others(client,
     Crew.objects.filter(pk=first.pk).update(name="Oldest Crew", updated_at="2000-01-01T00:00:00Z")
     client.force_login(user)
     html = client.get(reverse("dice-home")).content.decode()
-    attacker = html[html.index('id="attacker"'):html.index("</select>", html.index('id="attacker"'))]
+    attacker = html[html.index('id="attacker"') : html.index("</select>", html.index('id="attacker"'))]
     assert len({crew for crew in re.findall(r"\((Crew \d+|Oldest Crew)\)", attacker)}) == DICE_CREWS
     assert "Oldest Crew" not in attacker
     found = client.get(reverse("dice-home"), {"crews_q": "oldest"}).content.decode()

@@ -9,9 +9,12 @@ from crewbuilder.models import User
 
 
 def _paper_selects(html):
-    return re.findall(r'<form method="get" action="([^"]+)" class="inline-form print-form">.*?<select name="paper"'
-                      r'.*?<option value="A4"( selected)?>A4</option>\s*<option value="LETTER"( selected)?>US Letter',
-                      html, re.S)
+    return re.findall(
+        r'<form method="get" action="([^"]+)" class="inline-form print-form">.*?<select name="paper"'
+        r'.*?<option value="A4"( selected)?>A4</option>\s*<option value="LETTER"( selected)?>US Letter',
+        html,
+        re.S,
+    )
 
 
 def test_settings_save_the_paper_by_post(client, user):

@@ -14,11 +14,14 @@ def _post_edit(client, crew, action, **data):
     return client.post(reverse("crew-edit-action", args=[crew.pk, action]), data, HTTP_HX_REQUEST="true")
 
 
-@pytest.mark.parametrize("action, slug, field, most, message", [
-    ("add-gear", "knife", "gear", limits.GEAR_MAX_PER_CHARACTER, "at most 20 items"),
-    ("add-trait", "small", "traits", limits.TRAITS_MAX_PER_CHARACTER, "at most 8 traits"),
-    ("add-body-mod", "neural-cabling", "body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "at most 8 body-mods"),
-])
+@pytest.mark.parametrize(
+    "action, slug, field, most, message",
+    [
+        ("add-gear", "knife", "gear", limits.GEAR_MAX_PER_CHARACTER, "at most 20 items"),
+        ("add-trait", "small", "traits", limits.TRAITS_MAX_PER_CHARACTER, "at most 8 traits"),
+        ("add-body-mod", "neural-cabling", "body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "at most 8 body-mods"),
+    ],
+)
 def test_the_editor_stops_at_the_limit_with_a_message(client, user, make_crew, action, slug, field, most, message):
     crew = make_crew(user, characters=[{"name": "Vox"}])
     client.force_login(user)
@@ -52,7 +55,9 @@ def test_character_notes_over_the_limit_are_refused_and_kept_in_the_form(client,
     assert f"the limit is {limits.CHARACTER_NOTES_MAX}" in response.content.decode()
     character.refresh_from_db()
     assert character.notes == ""
-    ok = _post_edit(client, crew, "character", character=character.pk, name="Vox", notes="n" * limits.CHARACTER_NOTES_MAX)
+    ok = _post_edit(
+        client, crew, "character", character=character.pk, name="Vox", notes="n" * limits.CHARACTER_NOTES_MAX
+    )
     assert ok.status_code == 200
 
 
@@ -61,21 +66,28 @@ def test_a_campaign_description_over_the_limit_is_refused_and_kept(client, user,
 
     client.force_login(user)
     description = "d" * (limits.CAMPAIGN_DESCRIPTION_MAX + 1)
-    response = client.post(reverse("campaign-list"), {"name": "Long", "description": description, "starting_budget": 150})
+    response = client.post(
+        reverse("campaign-list"), {"name": "Long", "description": description, "starting_budget": 150}
+    )
     assert response.status_code == 422
     html = response.content.decode()
     assert f"at most {limits.CAMPAIGN_DESCRIPTION_MAX} characters" in html
     assert description in html  # the player's text is kept in the form
     assert not Campaign.objects.exists()
-    ok = client.post(reverse("campaign-list"), {"name": "Long", "description": description[:-1], "starting_budget": 150})
+    ok = client.post(
+        reverse("campaign-list"), {"name": "Long", "description": description[:-1], "starting_budget": 150}
+    )
     assert ok.status_code == 302
     assert len(Campaign.objects.get().description) == limits.CAMPAIGN_DESCRIPTION_MAX
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("text", "t" * (limits.CARD_TEXT_MAX + 1), f"at most {limits.CARD_TEXT_MAX} characters"),
-    ("count", str(limits.CARD_COUNT_MAX + 1), f"less than or equal to {limits.CARD_COUNT_MAX}"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("text", "t" * (limits.CARD_TEXT_MAX + 1), f"at most {limits.CARD_TEXT_MAX} characters"),
+        ("count", str(limits.CARD_COUNT_MAX + 1), f"less than or equal to {limits.CARD_COUNT_MAX}"),
+    ],
+)
 def test_a_ghoulash_card_over_the_limit_is_refused(client, user, field, value, message):
     from django.core.management import call_command
 

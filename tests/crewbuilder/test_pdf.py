@@ -110,7 +110,10 @@ def make_report(crew, rules, *, with_weapons=True, errors=(), accepted=(), warni
         if with_weapons:
             slugs = ["fists"] + [s for s in char["gear"] if rules.entry("weapons", s)]
             entry["weapons"] = [
-                {k: rules.entry("weapons", s)[k] for k in ("slug", "name", "hands", "kind", "damage", "range", "keywords")}
+                {
+                    k: rules.entry("weapons", s)[k]
+                    for k in ("slug", "name", "hands", "kind", "damage", "range", "keywords")
+                }
                 for s in slugs
             ]
         characters.append(entry)
@@ -138,7 +141,9 @@ def roster(rules):
 def pdf_text(data: bytes) -> str:
     """The PDF's text with every run of whitespace made one space."""
     if shutil.which("pdftotext"):
-        out = subprocess.run(["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=True).stdout
+        out = subprocess.run(
+            ["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=True
+        ).stdout
         text = out.decode("utf-8")
     else:  # pragma: no cover
         text = "\n".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages)
@@ -230,7 +235,11 @@ def test_weapons_fall_back_to_the_catalogue(rules):
     assert rows["Gutter Kell"] == ["fists", "sword", "axe"]
     assert rows["Mother Pell"] == ["fists", "crossbow", "knife"]
     crossbow = context["cards"][4]["weapons"][1]
-    assert (crossbow["damage"], crossbow["range"], crossbow["keywords"]) == ("2", '18"', ["Piercing 2", "Reliable", "Reload"])
+    assert (crossbow["damage"], crossbow["range"], crossbow["keywords"]) == (
+        "2",
+        '18"',
+        ["Piercing 2", "Reliable", "Reload"],
+    )
 
 
 def test_sorceries_print_only_for_a_sorcerer(roster, rules):
@@ -382,15 +391,39 @@ def test_quick_reference_sheet(rules):
     assert data.startswith(b"%PDF")
     assert len(page_sizes(data)) == 1  # one sheet to keep beside the table
     text = pdf_text(data)
-    for heading in ["Quick reference", "Damage", "Tough it Out", "Neural Overload", "Actions", "Hit modifiers", "Morale", "Fate cards"]:
+    for heading in [
+        "Quick reference",
+        "Damage",
+        "Tough it Out",
+        "Neural Overload",
+        "Actions",
+        "Hit modifiers",
+        "Morale",
+        "Fate cards",
+    ]:
         assert heading.lower() in text.lower(), heading
     for row in rules.table("damage_table") + rules.table("neural_overload"):
         assert row["text"] in text
-    for phrase in ["in cover or in melee", "Target Prone", "Sorcerer in melee", "Morale Test", "Flee move", "Queen", "Joker", "Get up", "Fix / Reload"]:
+    for phrase in [
+        "in cover or in melee",
+        "Target Prone",
+        "Sorcerer in melee",
+        "Morale Test",
+        "Flee move",
+        "Queen",
+        "Joker",
+        "Get up",
+        "Fix / Reload",
+    ]:
         assert phrase in text, phrase
     # Rules text, DAMAGE: "If any 6s are scored roll one additional D6" (one die, not one per 6);
     # FALL DAMAGE: "per every 3" fallen (rounded up)"; SURROUNDED: the ally's conditions.
-    for phrase in ["roll one more D6 (one, however many 6s)", '3" fallen (rounded up)', "not Prone or in melee", "in melee with the target"]:
+    for phrase in [
+        "roll one more D6 (one, however many 6s)",
+        '3" fallen (rounded up)',
+        "not Prone or in melee",
+        "in melee with the target",
+    ]:
         assert phrase in text, phrase
     assert "each 6 adds" not in text
     letter = pdf.quick_reference_pdf(rules, "LETTER")
@@ -421,8 +454,6 @@ def test_unknown_slugs_print_without_crashing(rules):
     text = pdf_text(pdf.roster_pdf(crew, make_report(crew, rules), rules))
     assert "laser-eyes" in text.lower() and "moon-sword" in text.lower()
     assert "not in the catalogue" in text
-
-
 
 
 def test_identical_renders_come_from_the_pdf_cache(rules, settings, monkeypatch):

@@ -145,9 +145,11 @@ def test_each_save_queues_the_roster_which_then_prints_with_no_layout(
     client.force_login(user)
     character = crew.characters.first()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
-                               {"version": crew.version, "character": character.pk, "slug": "knife"},
-                               HTTP_HX_REQUEST="true")
+        response = client.post(
+            reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
+            {"version": crew.version, "character": character.pk, "slug": "knife"},
+            HTTP_HX_REQUEST="true",
+        )
     assert response.status_code == 200
     [queued] = dummy_tasks.results
     assert queued.task.name == "prerender_roster"
@@ -250,8 +252,10 @@ def test_a_refused_edit_queues_nothing(client, user, geared_crew, dummy_tasks, d
     crew = geared_crew(user)
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
-                               {"version": crew.version, "character": crew.characters.first().pk, "slug": "bfg-9000"},
-                               HTTP_HX_REQUEST="true")
+        response = client.post(
+            reverse("crew-edit-action", args=[crew.pk, "add-gear"]),
+            {"version": crew.version, "character": crew.characters.first().pk, "slug": "bfg-9000"},
+            HTTP_HX_REQUEST="true",
+        )
     assert response.status_code == 422
     assert dummy_tasks.results == []

@@ -46,11 +46,26 @@ def content(response) -> bytes:
 
 
 SEVEN = [
-    {"name": "Vox the Hollow", "traits": ["big"], "body_mods": ["neural-cabling"], "gear": ["heavy-weapon", "light-armor", "trauma-kit"]},
+    {
+        "name": "Vox the Hollow",
+        "traits": ["big"],
+        "body_mods": ["neural-cabling"],
+        "gear": ["heavy-weapon", "light-armor", "trauma-kit"],
+    },
     {"name": "Sister Cathode", "traits": ["sorcerer"], "gear": ["staff", "mind-concealer"]},
     {"name": "Gutter Kell", "traits": ["ambidextrous"], "gear": ["sword", "axe", "stealth-suit"]},
-    {"name": "Ossuary Unit 9", "traits": ["artificial"], "body_mods": ["reinforced-body"], "gear": ["chain-gun", "medium-armor"]},
-    {"name": "Mother Pell", "traits": ["darkborn"], "body_mods": ["extra-organs"], "gear": ["crossbow", "knife", "light-armor"]},
+    {
+        "name": "Ossuary Unit 9",
+        "traits": ["artificial"],
+        "body_mods": ["reinforced-body"],
+        "gear": ["chain-gun", "medium-armor"],
+    },
+    {
+        "name": "Mother Pell",
+        "traits": ["darkborn"],
+        "body_mods": ["extra-organs"],
+        "gear": ["crossbow", "knife", "light-armor"],
+    },
     {"name": "The Brothers Quill", "traits": ["long-arms"], "gear": ["polearm", "lantern", "gas-mask"]},
     {"name": "Ash-Eater", "traits": ["driven-by-madness"], "gear": ["flamethrower", "pistol", "hazard-suit"]},
 ]
@@ -77,7 +92,18 @@ def test_owner_gets_the_roster_pdf(client, user, seven):
     assert "Saints of <Rust>" in text
     for character in SEVEN:
         assert character["name"] in text
-    for weapon in ["heavy weapon", "staff", "sword", "axe", "chain gun", "crossbow", "knife", "polearm", "flamethrower", "pistol"]:
+    for weapon in [
+        "heavy weapon",
+        "staff",
+        "sword",
+        "axe",
+        "chain gun",
+        "crossbow",
+        "knife",
+        "polearm",
+        "flamethrower",
+        "pistol",
+    ]:
         assert weapon.capitalize() in text  # weapon names print capitalised
     # rules text from the catalogue, and the sorceries of the sorcerer
     assert "All melee and ranged attacks against this model suffer a +2 to hit rolls" in text
@@ -110,7 +136,9 @@ def test_roster_only_answers_get(client, user, seven):
 
 
 def test_invalid_crew_prints_with_a_banner(client, user, make_crew):
-    crew = make_crew(user, name="Too Few", characters=[{"name": "Alone", "attributes": dict(ATTRIBUTES), "gear": ["sword"]}])
+    crew = make_crew(
+        user, name="Too Few", characters=[{"name": "Alone", "attributes": dict(ATTRIBUTES), "gear": ["sword"]}]
+    )
     client.force_login(user)
     text = pdf_text(content(client.get(reverse("crew-roster", args=[crew.pk]))))
     assert "not valid — this crew breaks the crew rules" in text.lower()
@@ -119,7 +147,12 @@ def test_invalid_crew_prints_with_a_banner(client, user, make_crew):
 
 def test_accepted_findings_print_as_house_rules(client, user, make_crew):
     specs = [{"name": f"Ghoul {i}", "attributes": dict(ATTRIBUTES), "gear": ["sword"]} for i in range(2)]
-    crew = make_crew(user, name="Pair", characters=specs, accepted_findings=[{"code": "too-few-characters", "character": None, "note": "a duel"}])
+    crew = make_crew(
+        user,
+        name="Pair",
+        characters=specs,
+        accepted_findings=[{"code": "too-few-characters", "character": None, "note": "a duel"}],
+    )
     client.force_login(user)
     text = pdf_text(content(client.get(reverse("crew-roster", args=[crew.pk]))))
     assert "Valid with house rules" in text
@@ -146,7 +179,9 @@ def test_paper_comes_from_the_query_for_that_pdf_and_from_the_saved_setting(clie
     assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(content(client.get(url))))
 
     # Nonsense is ignored, the setting stays.
-    assert all(size == pytest.approx(LETTER, abs=1) for size in page_sizes(content(client.get(url, {"paper": "tabloid"}))))
+    assert all(
+        size == pytest.approx(LETTER, abs=1) for size in page_sizes(content(client.get(url, {"paper": "tabloid"})))
+    )
     client.get(url, {"paper": "a4"})
     user.refresh_from_db()
     assert user.paper_size == "LETTER"
@@ -253,7 +288,9 @@ def test_catalogue_from_the_database_matches_the_data_file(catalogue):
     from_db, from_file = pdf.Catalogue.from_db(catalogue), pdf.Catalogue.from_file("cybernekro")
     assert from_db.title == from_file.title == "Cybernekr0 1.1.3"
     for section in ["traits", "body_mods", "equipment", "armor", "weapons", "keywords", "sorceries"]:
-        assert [(e["slug"], e["text"]) for e in from_db.entries(section)] == [(e["slug"], e["text"]) for e in from_file.entries(section)]
+        assert [(e["slug"], e["text"]) for e in from_db.entries(section)] == [
+            (e["slug"], e["text"]) for e in from_file.entries(section)
+        ]
     assert from_db.table("damage_table") and from_db.table("neural_overload")
     assert [r["text"] for r in from_db.table("damage_table")] == [r["text"] for r in from_file.table("damage_table")]
     assert from_db.rules.get("ap") == 3

@@ -3,6 +3,7 @@ flight, so a single request lost on the network would otherwise stop the page up
 (tests/e2e/test_polling.py shows it in a browser)."""
 
 import re
+
 from core.paths import TEMPLATES_DIR
 
 TEMPLATES = TEMPLATES_DIR

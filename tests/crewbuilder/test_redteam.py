@@ -16,22 +16,32 @@ BAD = ["", "abc", "-1", "0", "1.5", "99999999999999999999999", "x" * 2000, "\u06
 @pytest.fixture
 def two_crews(make_crew, user, other_user):
     spec = [{"name": "Rust Saint", "traits": ["big"], "gear": ["sword"], "body_mods": ["neural-cabling"]}]
-    return (make_crew(user, "Saints of Rust", spec, notes="SECRET-NOTE-VOX"),
-            make_crew(other_user, "Mara's Own", [{"name": "Mara Blade", "traits": ["small"]}], notes="SECRET-NOTE-MARA"))
+    return (
+        make_crew(user, "Saints of Rust", spec, notes="SECRET-NOTE-VOX"),
+        make_crew(other_user, "Mara's Own", [{"name": "Mara Blade", "traits": ["small"]}], notes="SECRET-NOTE-MARA"),
+    )
 
 
 def owner_urls(crew):
     ch = crew.characters.first()
-    return [f"/crews/{crew.pk}/", f"/crews/{crew.pk}/edit/", f"/crews/{crew.pk}/export/",
-            f"/crews/{crew.pk}/roster.pdf", f"/crews/{crew.pk}/delete/",
-            f"/crews/{crew.pk}/pick/{ch.pk}/trait/", f"/crews/{crew.pk}/pick/{ch.pk}/gear/"]
+    return [
+        f"/crews/{crew.pk}/",
+        f"/crews/{crew.pk}/edit/",
+        f"/crews/{crew.pk}/export/",
+        f"/crews/{crew.pk}/roster.pdf",
+        f"/crews/{crew.pk}/delete/",
+        f"/crews/{crew.pk}/pick/{ch.pk}/trait/",
+        f"/crews/{crew.pk}/pick/{ch.pk}/gear/",
+    ]
 
 
 def snapshot(crew) -> dict:
     crew = Crew.objects.get(pk=crew.pk)
-    return {"crew": (crew.name, crew.notes, crew.budget, crew.share_token, crew.version),
-            "characters": list(Character.objects.filter(crew=crew).values()),
-            "traits": list(CharacterTrait.objects.filter(character__crew=crew).values())}
+    return {
+        "crew": (crew.name, crew.notes, crew.budget, crew.share_token, crew.version),
+        "characters": list(Character.objects.filter(crew=crew).values()),
+        "traits": list(CharacterTrait.objects.filter(character__crew=crew).values()),
+    }
 
 
 def test_another_users_crew_is_404_everywhere_and_unchanged(two_crews, user):
@@ -43,7 +53,9 @@ def test_another_users_crew_is_404_everywhere_and_unchanged(two_crews, user):
         assert r.status_code == 404, u
         assert b"SECRET-NOTE-MARA" not in r.content
     for action in sorted(crew_edits.EDITS):
-        r = c.post(f"/crews/{theirs.pk}/edit/{action}/", {"name": "Hacked", "character": theirs.characters.first().pk}, **HX)
+        r = c.post(
+            f"/crews/{theirs.pk}/edit/{action}/", {"name": "Hacked", "character": theirs.characters.first().pk}, **HX
+        )
         assert r.status_code == 404, action
     for u in ("duplicate", "delete", "share"):
         assert c.post(f"/crews/{theirs.pk}/{u}/").status_code == 404
@@ -68,15 +80,27 @@ def test_another_crews_character_or_trait_row_through_my_own_crew(two_crews, use
     foreign_row = CharacterTrait.objects.filter(character=foreign).first()
     before = snapshot(theirs)
     for action in sorted(crew_edits.CHARACTER_EDITS | {"remove-character", "move-character"}):
-        data = {"character": foreign.pk, "name": "Hacked", "row": foreign_row.pk, "slug": "big",
-                "attribute": "strength", "value": "1", "delta": "1", "direction": "up", "version": mine.version}
+        data = {
+            "character": foreign.pk,
+            "name": "Hacked",
+            "row": foreign_row.pk,
+            "slug": "big",
+            "attribute": "strength",
+            "value": "1",
+            "delta": "1",
+            "direction": "up",
+            "version": mine.version,
+        }
         r = c.post(f"/crews/{mine.pk}/edit/{action}/", data, **HX)
         assert r.status_code == 422, action
     # a trait row of another crew through my own character
     own = mine.characters.first()
     for action in ("trait-choice", "remove-trait"):
-        r = c.post(f"/crews/{mine.pk}/edit/{action}/", {"character": own.pk, "row": foreign_row.pk,
-                                                        "version": Crew.objects.get(pk=mine.pk).version}, **HX)
+        r = c.post(
+            f"/crews/{mine.pk}/edit/{action}/",
+            {"character": own.pk, "row": foreign_row.pk, "version": Crew.objects.get(pk=mine.pk).version},
+            **HX,
+        )
         # removing a row that is not (or no longer) on the character is a no-op, like a second click
         assert r.status_code == (200 if action == "remove-trait" else 422), action
     assert c.get(f"/crews/{mine.pk}/pick/{foreign.pk}/trait/").status_code == 404
@@ -89,8 +113,25 @@ def test_bad_input_in_the_editor_is_a_4xx(two_crews, user, action):
     c = logged_in(user)
     for bad in BAD:
         version = Crew.objects.get(pk=mine.pk).version
-        data = {k: bad for k in ("character", "name", "notes", "budget", "code", "note", "direction", "attribute",
-                                 "step", "delta", "value", "slug", "row", "raise")}
+        data = {
+            k: bad
+            for k in (
+                "character",
+                "name",
+                "notes",
+                "budget",
+                "code",
+                "note",
+                "direction",
+                "attribute",
+                "step",
+                "delta",
+                "value",
+                "slug",
+                "row",
+                "raise",
+            )
+        }
         data["version"] = version
         r = c.post(f"/crews/{mine.pk}/edit/{action}/", data, **HX)
         assert r.status_code in (200, 409, 422), (action, bad, r.status_code)
@@ -148,21 +189,42 @@ def test_the_drone_set_crew_cannot_be_edited_or_exported_through_the_crew_pages(
 # --- the JSON odds API ------------------------------------------------------------
 
 ODDS_BODIES = [
-    b"", b"null", b"[]", b"1", b'"x"', b"{}", b'{"roll": null}', b'{"roll": "nonsense"}', b'{"roll": 5}',
-    b'{"roll": "test"}', b'{"roll": "test", "modifier": "x"}', b'{"roll": "test", "modifier": 1e308}',
-    b'{"roll": "test", "modifier": 99999999999999999999999999}', b'{"roll": "test", "modifier": NaN}',
-    b'{"roll": "test", "modifier": 1, "jinxed": "yes"}', b'{"roll": "test", "modifier": 1, "extra": 1}',
-    b'{"roll": "damage", "dice": 100000}', b'{"roll": "damage", "dice": -1}', b'{"roll": "damage", "dice": 3, "keywords": "x"}',
-    b'{"roll": "damage", "dice": 3, "keywords": [1, null, {}]}', b'{"roll": "damage", "dice": 3.5}',
-    b'{"roll": "attack"}', b'{"roll": "attack", "action": "fight", "attacker": [], "weapon": {}, "target": 1}',
+    b"",
+    b"null",
+    b"[]",
+    b"1",
+    b'"x"',
+    b"{}",
+    b'{"roll": null}',
+    b'{"roll": "nonsense"}',
+    b'{"roll": 5}',
+    b'{"roll": "test"}',
+    b'{"roll": "test", "modifier": "x"}',
+    b'{"roll": "test", "modifier": 1e308}',
+    b'{"roll": "test", "modifier": 99999999999999999999999999}',
+    b'{"roll": "test", "modifier": NaN}',
+    b'{"roll": "test", "modifier": 1, "jinxed": "yes"}',
+    b'{"roll": "test", "modifier": 1, "extra": 1}',
+    b'{"roll": "damage", "dice": 100000}',
+    b'{"roll": "damage", "dice": -1}',
+    b'{"roll": "damage", "dice": 3, "keywords": "x"}',
+    b'{"roll": "damage", "dice": 3, "keywords": [1, null, {}]}',
+    b'{"roll": "damage", "dice": 3.5}',
+    b'{"roll": "attack"}',
+    b'{"roll": "attack", "action": "fight", "attacker": [], "weapon": {}, "target": 1}',
     b'{"roll": "attack", "action": "shoot", "attacker": {}, "weapon": "nope", "target": {}}',
     b'{"roll": "attack", "action": "fight", "attacker": {"agility": 1, "discipline": 0, "strength": 2, "traits": [], '
     b'"body_mods": []}, "weapon": {"damage": 1e9, "range": -1, "keywords": ["Overkill"]}, "target": {"toughness": 1, '
     b'"strength": 0, "armor": 1, "wounds": 0, "prone": false, "traits": [], "body_mods": [], "gear": []}}',
-    b'{"roll": "neural-overload", "dread": 10000000}', b'{"roll": "morale", "discipline": 0, "dread": 300, '
-    b'"wounds": -5, "allies_in_los": 1000000}', b'{"roll": "panic", "nerve": 10000000000, "tokens": 10000000000}',
-    b'{"roll": "panic", "nerve": true, "tokens": false}', b'{"roll": "ghoul-dice", "dice": 1000}',
-    b'{"roll": "ghoul-dice", "dice": 0}', b"\xff\xfe", b"[" * 5000 + b"]" * 5000, b'{"roll": "test", "modifier": 1' + b" " * 20000 + b"}",
+    b'{"roll": "neural-overload", "dread": 10000000}',
+    b'{"roll": "morale", "discipline": 0, "dread": 300, "wounds": -5, "allies_in_los": 1000000}',
+    b'{"roll": "panic", "nerve": 10000000000, "tokens": 10000000000}',
+    b'{"roll": "panic", "nerve": true, "tokens": false}',
+    b'{"roll": "ghoul-dice", "dice": 1000}',
+    b'{"roll": "ghoul-dice", "dice": 0}',
+    b"\xff\xfe",
+    b"[" * 5000 + b"]" * 5000,
+    b'{"roll": "test", "modifier": 1' + b" " * 20000 + b"}",
 ]
 
 
@@ -198,7 +260,13 @@ def test_only_the_stateless_odds_api_is_csrf_exempt():
 
 def test_the_admin_is_closed_to_players(two_crews, user):
     c = logged_in(user)
-    for u in ("/admin/", "/admin/crewbuilder/crew/", f"/admin/crewbuilder/crew/{two_crews[1].pk}/change/",
-              "/admin/auth/user/", "/admin/soylent/", "/admin/ghoulash/ghoulashbox/"):
+    for u in (
+        "/admin/",
+        "/admin/crewbuilder/crew/",
+        f"/admin/crewbuilder/crew/{two_crews[1].pk}/change/",
+        "/admin/auth/user/",
+        "/admin/soylent/",
+        "/admin/ghoulash/ghoulashbox/",
+    ):
         r = c.get(u)
         assert r.status_code == 302 and "/admin/login/" in r["Location"], u

@@ -36,8 +36,12 @@ def test_check_deploy_is_clean_with_production_settings():
 
 @pytest.mark.parametrize(
     "variable, value",
-    [("DEBUG", "maybe"), ("DATABASE_URL", "nonsense://x"), ("SECURE_HSTS_SECONDS", "a year"),
-     ("TASKS_BACKEND", "celery")],
+    [
+        ("DEBUG", "maybe"),
+        ("DATABASE_URL", "nonsense://x"),
+        ("SECURE_HSTS_SECONDS", "a year"),
+        ("TASKS_BACKEND", "celery"),
+    ],
 )
 def test_bad_value_names_the_variable(variable, value):
     result = _manage("check", **{**PROD, variable: value})
@@ -59,12 +63,17 @@ def test_production_needs_allowed_hosts():
     assert "ALLOWED_HOSTS" in result.stderr
 
 
-@pytest.mark.parametrize("env, backend", [
-    (PROD, "django_tasks_db.DatabaseBackend"),  # make serve starts its worker
-    ({"DEBUG": "1"}, "django_tasks.backends.immediate.ImmediateBackend"),  # make run: PDFs in the request
-    ({**PROD, "TASKS_BACKEND": "immediate"}, "django_tasks.backends.immediate.ImmediateBackend"),
-])
+@pytest.mark.parametrize(
+    "env, backend",
+    [
+        (PROD, "django_tasks_db.DatabaseBackend"),  # make serve starts its worker
+        ({"DEBUG": "1"}, "django_tasks.backends.immediate.ImmediateBackend"),  # make run: PDFs in the request
+        ({**PROD, "TASKS_BACKEND": "immediate"}, "django_tasks.backends.immediate.ImmediateBackend"),
+    ],
+)
 def test_the_task_backend_follows_debug_unless_set(env, backend):
-    result = _manage("shell", "-c", "from django.conf import settings; print(settings.TASKS['default']['BACKEND'])", **env)
+    result = _manage(
+        "shell", "-c", "from django.conf import settings; print(settings.TASKS['default']['BACKEND'])", **env
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == backend

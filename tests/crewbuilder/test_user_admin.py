@@ -11,9 +11,10 @@ def test_the_admin_lists_users_and_changes_a_password(client, make_user, django_
     assert "mara" in client.get("/admin/crewbuilder/user/").content.decode()
     page = client.get(f"/admin/crewbuilder/user/{player.pk}/change/").content.decode()
     assert "paper_size" in page
-    response = client.post(f"/admin/crewbuilder/user/{player.pk}/password/",
-                           {"password1": "a-new-long-passphrase-9", "password2": "a-new-long-passphrase-9",
-                            "usable_password": "true"})
+    response = client.post(
+        f"/admin/crewbuilder/user/{player.pk}/password/",
+        {"password1": "a-new-long-passphrase-9", "password2": "a-new-long-passphrase-9", "usable_password": "true"},
+    )
     assert response.status_code == 302
     player.refresh_from_db()
     assert player.check_password("a-new-long-passphrase-9")

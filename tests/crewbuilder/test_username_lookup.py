@@ -34,10 +34,16 @@ def test_the_lookup_is_written_once():
     """``username__iexact`` compiles to UPPER(...), which no index serves: every lookup goes through
     ``User.objects.with_username``."""
     skip = {".venv", ".git", "tests", "var", "build", "dist", "node_modules", "static", "templates"}
-    sources = [p for top in PROJECT.iterdir()
-               if top.is_dir() and top.name not in skip and not top.name.endswith(".egg-info")
-               for p in top.rglob("*.py")]
+    sources = [
+        p
+        for top in PROJECT.iterdir()
+        if top.is_dir() and top.name not in skip and not top.name.endswith(".egg-info")
+        for p in top.rglob("*.py")
+    ]
     assert len(sources) > 50
-    offenders = [str(p.relative_to(PROJECT)) for p in sources
-                 if "username__iexact" in p.read_text(encoding="utf-8") and p.name != "accounts.py"]
+    offenders = [
+        str(p.relative_to(PROJECT))
+        for p in sources
+        if "username__iexact" in p.read_text(encoding="utf-8") and p.name != "accounts.py"
+    ]
     assert offenders == []

@@ -3,13 +3,11 @@
 Pure: the catalogue snapshot comes from the data file, no database.
 """
 
-from pathlib import Path
-from catalogue import DATA_DIR
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catalogue import DATA_DIR
 from crewbuilder.validation import CatalogueSnapshot, validate_crew
 
 CATALOGUE_FILE = DATA_DIR / "cybernekro-1.1.3.json"
@@ -20,8 +18,13 @@ LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipli
 
 
 def char(name="A", attributes=None, traits=(), body_mods=(), gear=()):
-    return {"name": name, "attributes": dict(attributes or LEGAL), "traits": list(traits),
-            "body_mods": list(body_mods), "gear": list(gear)}
+    return {
+        "name": name,
+        "attributes": dict(attributes or LEGAL),
+        "traits": list(traits),
+        "body_mods": list(body_mods),
+        "gear": list(gear),
+    }
 
 
 def crew(*characters, budget=150, fill=3):
@@ -29,7 +32,13 @@ def crew(*characters, budget=150, fill=3):
     chars = list(characters)
     while len(chars) < fill:
         chars.append(char(f"Filler {len(chars)}"))
-    return {"format": "crewbuilder.crew/1", "system": "cybernekro", "name": "Test", "budget": budget, "characters": chars}
+    return {
+        "format": "crewbuilder.crew/1",
+        "system": "cybernekro",
+        "name": "Test",
+        "budget": budget,
+        "characters": chars,
+    }
 
 
 def report_of(*characters, **kw):
@@ -93,8 +102,12 @@ def test_budget_of_the_file_is_used():
 
 
 def test_character_points_add_traits_mods_and_every_copy():
-    c = char("Vox", traits=["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
-             body_mods=["neural-cabling"], gear=["sword", "light-armor", "trauma-kit", "trauma-kit"])
+    c = char(
+        "Vox",
+        traits=["big", {"slug": "deformed", "raise": ["strength", "agility"]}],
+        body_mods=["neural-cabling"],
+        gear=["sword", "light-armor", "trauma-kit", "trauma-kit"],
+    )
     assert report_of(c)["characters"][0]["points"] == 15 + 5 + 3 + 5 + 4 + 4 + 2 + 2
 
 
@@ -128,11 +141,14 @@ def test_all_zero_is_not_a_placement():
     assert codes(report_of(char(attributes=dict.fromkeys(ATTRS, 0)))) == ["attribute-modifiers"]
 
 
-@pytest.mark.parametrize("values", [
-    (1, 1, 1, 1, 0),  # sum 4: a -1 missing
-    (2, 2, 1, -1, -3),  # positives 5
-    (3, 1, -1, -1, -1),  # sum 1 but positives 4 and negatives -3: legal -> control below
-])
+@pytest.mark.parametrize(
+    "values",
+    [
+        (1, 1, 1, 1, 0),  # sum 4: a -1 missing
+        (2, 2, 1, -1, -3),  # positives 5
+        (3, 1, -1, -1, -1),  # sum 1 but positives 4 and negatives -3: legal -> control below
+    ],
+)
 def test_attribute_modifier_sets(values):
     report = report_of(char(attributes=dict(zip(ATTRS, values))))
     expected = [] if values == (3, 1, -1, -1, -1) else ["attribute-modifiers"]
@@ -162,15 +178,18 @@ def test_different_traits_on_one_character():
     assert report_of(char(traits=["big", "small"]))["valid"]
 
 
-@pytest.mark.parametrize("trait", [
-    "deformed",
-    {"slug": "deformed"},
-    {"slug": "deformed", "raise": ["strength"]},
-    {"slug": "deformed", "raise": ["strength", "strength"]},
-    {"slug": "deformed", "raise": ["strength", "luck"]},
-    {"slug": "deformed", "raise": "strength"},
-    {"slug": "big", "raise": ["strength", "agility"]},
-])
+@pytest.mark.parametrize(
+    "trait",
+    [
+        "deformed",
+        {"slug": "deformed"},
+        {"slug": "deformed", "raise": ["strength"]},
+        {"slug": "deformed", "raise": ["strength", "strength"]},
+        {"slug": "deformed", "raise": ["strength", "luck"]},
+        {"slug": "deformed", "raise": "strength"},
+        {"slug": "big", "raise": ["strength", "agility"]},
+    ],
+)
 def test_trait_choice_wrong(trait):
     assert codes(report_of(char(traits=[trait]))) == ["trait-choice"]
 
@@ -382,7 +401,7 @@ def test_default_ap_move_armor():
 
 
 def test_a_second_set_of_armor_does_not_slow_the_model_twice():
-    """"A model can have at most one set of armor and one shield equipped." /
+    """ "A model can have at most one set of armor and one shield equipped." /
     heavy armor "reduces all movement by 1"": two heavy armors are an error
     (too-many-armor), and the report shows the one worn set, as for armor points
     (3, not 6): 5", not 4"."""
@@ -442,8 +461,11 @@ def test_artificial_with_trauma_kit():
 def test_findings_cite_rules():
     report = report_of(char(gear=["shield", "rifle", "light-armor", "medium-armor"]), fill=8)
     rules = {f["code"]: f["rule"] for f in report["errors"]}
-    assert rules == {"too-many-characters": "Creating a crew, p.5", "too-many-armor": "Armor, p.12",
-                     "shield-with-two-handed": "Armor, p.12"}
+    assert rules == {
+        "too-many-characters": "Creating a crew, p.5",
+        "too-many-armor": "Armor, p.12",
+        "shield-with-two-handed": "Armor, p.12",
+    }
 
 
 # ---- accepted findings (house rules)
@@ -529,9 +551,12 @@ def legal_character(draw, index):
 def cost_of(character):
     """Independent points of a character: 15 + every trait, body-mod and gear cost."""
     traits = [t if isinstance(t, str) else t["slug"] for t in character["traits"]]
-    return (CAT.rules["character_base_cost"] + sum(CAT.traits[t]["cost"] for t in traits)
-            + sum(CAT.body_mods[m]["cost"] for m in character["body_mods"])
-            + sum(CAT.items[g]["cost"] for g in character["gear"]))
+    return (
+        CAT.rules["character_base_cost"]
+        + sum(CAT.traits[t]["cost"] for t in traits)
+        + sum(CAT.body_mods[m]["cost"] for m in character["body_mods"])
+        + sum(CAT.items[g]["cost"] for g in character["gear"])
+    )
 
 
 def trim_to_budget(characters, budget):
@@ -545,8 +570,9 @@ def trim_to_budget(characters, budget):
         for character in reversed(characters):
             kept = list(character[key])
             while sum(cost_of(c) for c in characters) > budget and kept:
-                costly = [e for e in kept if key != "traits"
-                          or CAT.traits[e if isinstance(e, str) else e["slug"]]["cost"] > 0]
+                costly = [
+                    e for e in kept if key != "traits" or CAT.traits[e if isinstance(e, str) else e["slug"]]["cost"] > 0
+                ]
                 if not costly:
                     break
                 kept.remove(costly[-1])

@@ -18,16 +18,38 @@ from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
 PASSWORD = "neon-bones-1138"
 LEGAL = {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1, "discipline": -2}
 # the steps the journey takes, best first (moves about the table and scenario steps are left out)
-PREFERRED = ("play_before_test", "accept_out_of_action", "name_witnesses", "resolve_attack", "resolve_test",
-             "answer_card", "choose_active", "deployment_initiative", "draw_complication", "deployed",
-             "roll_sorceries", "start_round", "assign_ap", "get_up", "attack", "select_model", "decline_reaction",
-             "begin_morale", "roll_morale", "end_morale", "end_npc_phase", "finish_round", "end_activation",
-             "pass_turn")
+PREFERRED = (
+    "play_before_test",
+    "accept_out_of_action",
+    "name_witnesses",
+    "resolve_attack",
+    "resolve_test",
+    "answer_card",
+    "choose_active",
+    "deployment_initiative",
+    "draw_complication",
+    "deployed",
+    "roll_sorceries",
+    "start_round",
+    "assign_ap",
+    "get_up",
+    "attack",
+    "select_model",
+    "decline_reaction",
+    "begin_morale",
+    "roll_morale",
+    "end_morale",
+    "end_npc_phase",
+    "finish_round",
+    "end_activation",
+    "pass_turn",
+)
 
 
 @pytest.fixture
 def catalogue(transactional_db, monkeypatch):
     from battles import services
+
     call_command("loadcatalogue", verbosity=0)
     counter = itertools.count(7001)
     monkeypatch.setattr(services, "new_seed", lambda: next(counter))
@@ -47,19 +69,22 @@ def _crew(user, name):
 def _state(battle_id):
     from battles.models import Battle
     from rules.cybernekro.battle import codec
+
     return codec.loads(Battle.objects.get(pk=battle_id).state)
 
 
 def _next(state, played_card):
     from rules.cybernekro.battle import legal
+
     best = None
     for seat in state.seats:
         for option in legal.legal(state, seat):
             if (option.step not in PREFERRED and option.step != "act") or (
-                    option.step == "play_before_test" and played_card):
+                option.step == "play_before_test" and played_card
+            ):
                 continue
             if option.step == "answer_card" and option.args:
-                continue   # no Joker counter: let the card stand
+                continue  # no Joker counter: let the card stand
             if option.step == "attack" and option.args[0] != "sword":
                 continue
             if option.step == "act" and option.args == ("get-up",):
@@ -77,20 +102,21 @@ def _next(state, played_card):
 
 def _press(page: Page, url: str, option, key: str, cover: bool = False) -> None:
     page.goto(url)
-    if cover:   # tick a condition: the odds table is redrawn with it, and the attack is rolled with it
+    if cover:  # tick a condition: the odds table is redrawn with it, and the attack is rolled with it
         before = page.locator(".bt-odds table").inner_text()
         page.get_by_label("cover").check()
         wait_for_htmx(page)
         expect(page.locator(".bt-odds table")).not_to_have_text(before)
         expect(page.get_by_label("cover")).to_be_checked()
-        assert_fits_a_phone(page)   # the odds table, the moves and the hand on a phone
-        if os.environ.get("E2E_SCREENSHOTS"):   # for people to look at; nothing asserted
+        assert_fits_a_phone(page)  # the odds table, the moves and the hand on a phone
+        if os.environ.get("E2E_SCREENSHOTS"):  # for people to look at; nothing asserted
             page.locator(".bt-odds").screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/battle-odds-390.png")
     if option.step == "play_before_test":
         page.get_by_text("Tap to show my hand").click()
     form = page.locator("form").filter(has=page.locator(f'button[name="option"][value="{key}"]'))
     if option.step == "assign_ap":
         from tests.battles.conftest import even_split
+
         for name, value in even_split(option.args).items():
             form.locator(f'input[name="{name}"]').fill(str(value))
     form.locator(f'button[name="option"][value="{key}"]').click()
@@ -102,6 +128,7 @@ def _play(pages: dict, battle_id: int, url: str, limit: int = 300) -> None:
     """Play until a character is Out of Action, a fate card was played and a Morale Phase has run."""
     from battles import steps
     from rules.cybernekro.battle.state import Status
+
     played_card = morale_done = covered = False
     for _ in range(limit):
         state = _state(battle_id)
@@ -138,8 +165,10 @@ def _end(page: Page, url: str) -> None:
 
 
 def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
-        browser: Browser, server_url: str, catalogue, django_user_model):
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     from battles.models import Battle
+
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     mara = django_user_model.objects.create_user("mara", password=PASSWORD)
     _crew(vox, "Saints")
@@ -156,26 +185,28 @@ def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
     url = a.url
     b.goto(url)
     b.get_by_role("button", name="Join with this crew").click()
-    expect(a.get_by_text("Sinners", exact=True)).to_be_visible()   # vox's page caught up by polling
+    expect(a.get_by_text("Sinners", exact=True)).to_be_visible()  # vox's page caught up by polling
     a.get_by_role("button", name="Start the battle").click()
-    expect(b.get_by_role("heading", name="Quick start scenario")).to_be_visible()   # mara's too
+    expect(b.get_by_role("heading", name="Quick start scenario")).to_be_visible()  # mara's too
     battle_id = Battle.objects.get().pk
     assert_fits_a_phone(a)
     _choose_initiative(a, b)
 
     _play({"0": a, "1": b}, battle_id, url)
     a.goto(url)
-    expect(a.locator(".bt-out").first).to_be_visible()           # the character Out of Action is struck out
-    expect(a.get_by_text("Morale Phase", exact=False).first).to_be_visible()   # in the log
+    expect(a.locator(".bt-out").first).to_be_visible()  # the character Out of Action is struck out
+    expect(a.get_by_text("Morale Phase", exact=False).first).to_be_visible()  # in the log
     _end(b, url)
-    expect(a.get_by_role("heading", name="The game is over")).to_be_visible()   # by polling
+    expect(a.get_by_role("heading", name="The game is over")).to_be_visible()  # by polling
     expect(a.get_by_role("link", name="Export as a file").first).to_be_visible()
 
     # a campaign: both enrolled; the battle's end fills the record in, both confirm it
     from campaigns import services as campaigns
     from crewbuilder.models import GameSystem
-    campaign = campaigns.create_campaign(vox, name="The Rust Road", system=GameSystem.objects.get(slug="cybernekro"),
-                                         treasure_value=5)
+
+    campaign = campaigns.create_campaign(
+        vox, name="The Rust Road", system=GameSystem.objects.get(slug="cybernekro"), treasure_value=5
+    )
     campaigns.invite(campaign, vox, "mara")
     campaigns.respond(campaign, mara, accept=True)
     campaigns.enrol(campaign, vox, _crew(vox, "Rust Saints"))

@@ -98,8 +98,9 @@ def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str
 
     # The organiser reverses the death: Sinners 1 is back on the roster, both entries stay.
     org.once("dialog", lambda dialog: dialog.accept())
-    death = org.locator("ol.timeline > li").filter(has_text="Sinners 1 of Sinners died").filter(
-        has_not_text="reversed:")
+    death = (
+        org.locator("ol.timeline > li").filter(has_text="Sinners 1 of Sinners died").filter(has_not_text="reversed:")
+    )
     death.get_by_role("button", name="reverse").click()
     expect(org.get_by_text("Entry reversed.")).to_be_visible()
     expect(org.locator("ol.timeline > li").filter(has_text="reversed: Sinners 1 of Sinners died")).to_be_visible()
@@ -109,8 +110,9 @@ def test_two_players_record_and_confirm_a_game(browser: Browser, server_url: str
     assert_fits_a_phone(org)  # standings and rosters on a phone
 
 
-def test_the_game_form_one_scenario_picker_and_enter_records(browser: Browser, server_url: str, catalogue,
-                                                            django_user_model):
+def test_the_game_form_one_scenario_picker_and_enter_records(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     """Drawing the agreed scenario's Complication keeps what was entered; Enter in a field records the game."""
     from campaigns import services
     from crewbuilder.models import GameSystem

@@ -31,7 +31,9 @@ def choir(catalogue, django_user_model):
         character = Character.objects.create(crew=crew, name=name, position=position, **LEGAL)
         CharacterTrait.objects.create(character=character, trait=Trait.objects.get(system=system, slug="big"))
         for slot, slug in enumerate(["sword", "light-armor"]):
-            CharacterGear.objects.create(character=character, item=Item.objects.get(system=system, slug=slug), position=slot)
+            CharacterGear.objects.create(
+                character=character, item=Item.objects.get(system=system, slug=slug), position=slot
+            )
     return crew
 
 

@@ -7,8 +7,15 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
 
-PLACEMENT = [("Strength", "Raise"), ("Strength", "Raise"), ("Toughness", "Raise"), ("Agility", "Raise"),
-             ("Intellect", "Lower"), ("Discipline", "Lower"), ("Discipline", "Lower")]
+PLACEMENT = [
+    ("Strength", "Raise"),
+    ("Strength", "Raise"),
+    ("Toughness", "Raise"),
+    ("Agility", "Raise"),
+    ("Intellect", "Lower"),
+    ("Discipline", "Lower"),
+    ("Discipline", "Lower"),
+]
 
 
 @pytest.fixture

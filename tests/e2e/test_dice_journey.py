@@ -47,15 +47,17 @@ def test_odds_update_in_place_then_roll_and_share(page: Page, server_url: str, c
 PASSWORD = "neon-bones-1138"
 
 
-def test_morale_with_a_character_from_my_crew_then_share_the_roll(page: Page, server_url: str, catalogue, browser,
-                                                                  django_user_model):
+def test_morale_with_a_character_from_my_crew_then_share_the_roll(
+    page: Page, server_url: str, catalogue, browser, django_user_model
+):
     from crewbuilder.models import Character, CharacterTrait, Crew, GameSystem, Trait
 
     user = django_user_model.objects.create_user("vox", password=PASSWORD)
     system = GameSystem.objects.get(slug="cybernekro")
     crew = Crew.objects.create(owner=user, system=system, name="Saints")
-    jinx = Character.objects.create(crew=crew, name="Jinx", position=0, strength=2, toughness=1, agility=1,
-                                    intellect=-1, discipline=1)
+    jinx = Character.objects.create(
+        crew=crew, name="Jinx", position=0, strength=2, toughness=1, agility=1, intellect=-1, discipline=1
+    )
     CharacterTrait.objects.create(character=jinx, trait=Trait.objects.get(system=system, slug="jinxed"))
 
     page.goto(server_url + "/accounts/login/")

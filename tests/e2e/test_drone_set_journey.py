@@ -52,7 +52,7 @@ def test_create_show_key_redeal_print_and_share(browser: Browser, server_url: st
     key = _key(page)
     assert len(key) == 4 and all(code in codes for code in key)
     for i, code in enumerate(key):  # one true token per drone, among its own five
-        assert code in codes[5 * i:5 * i + 5]
+        assert code in codes[5 * i : 5 * i + 5]
     assert page.evaluate("window.__noReload") == 1
     page.get_by_role("link", name="Hide my secret key").click()
     wait_for_htmx(page)
@@ -66,10 +66,12 @@ def test_create_show_key_redeal_print_and_share(browser: Browser, server_url: st
     page.get_by_role("link", name="Show my secret key").click()
     wait_for_htmx(page)
     new_key = _key(page)
-    assert len(new_key) == 4 and all(code in codes[5 * i:5 * i + 5] for i, code in enumerate(new_key))
+    assert len(new_key) == 4 and all(code in codes[5 * i : 5 * i + 5] for i, code in enumerate(new_key))
 
     # The token sheet link returns a PDF.
-    href = page.locator("form.print-form", has=page.get_by_role("button", name="Token sheet (PDF)")).get_attribute("action")
+    href = page.locator("form.print-form", has=page.get_by_role("button", name="Token sheet (PDF)")).get_attribute(
+        "action"
+    )
     response = page.request.get(server_url + href)
     assert response.status == 200 and response.headers["content-type"] == "application/pdf"
     assert response.body().startswith(b"%PDF")

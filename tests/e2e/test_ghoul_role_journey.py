@@ -28,8 +28,9 @@ def _login(browser: Browser, server_url: str, username: str) -> Page:
     return log_in(browser, server_url, username, PASSWORD, viewport=PHONE)  # a phone at the table
 
 
-def test_ghoul_sheet_turn_fury_and_terror_card(browser: Browser, server_url: str, catalogue, django_user_model,
-                                               monkeypatch):
+def test_ghoul_sheet_turn_fury_and_terror_card(
+    browser: Browser, server_url: str, catalogue, django_user_model, monkeypatch
+):
     from games.ghoul_role import services
 
     django_user_model.objects.create_user("ghoul", password=PASSWORD)

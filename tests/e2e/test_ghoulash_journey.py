@@ -22,8 +22,9 @@ def _box(owner):
     from games.ghoulash.models import BoxCard
 
     box = services.create_box(owner, "Attic copy")
-    services.save_numbers(box, {"lake": {"movement": 4, "health": 5}, "gray": {"movement": 4, "health": 5}},
-                          {6: 3, 4: 1})
+    services.save_numbers(
+        box, {"lake": {"movement": 4, "health": 5}, "gray": {"movement": 4, "health": 5}}, {6: 3, 4: 1}
+    )
     for card in box.cards.all():
         if card.catalogue_slug in ("steal", "value"):  # this printed box's Value cards are the Ghoo Shots below
             card.delete()
@@ -32,8 +33,15 @@ def _box(owner):
             card.save()
     for slug in ("lake", "gray", "cornealius", "zone"):
         for value in (1, 2, 3):
-            BoxCard.objects.create(box=box, character=slug, card_type=BoxCard.VALUE, name=f"Ghoo Shot {value}",
-                                   value=value, count=4, position=100 + value)
+            BoxCard.objects.create(
+                box=box,
+                character=slug,
+                card_type=BoxCard.VALUE,
+                name=f"Ghoo Shot {value}",
+                value=value,
+                count=4,
+                position=100 + value,
+            )
     return box
 
 
@@ -41,7 +49,9 @@ def _hand(player, values, secret=""):
     """Arrange a dealt hand: these Value cards first, then non-Value cards up to seven."""
     hand = []
     for v in values:
-        hand.append(next(c["id"] for c in player.deck if c["value"] == v and c["type"] == "value" and c["id"] not in hand))
+        hand.append(
+            next(c["id"] for c in player.deck if c["value"] == v and c["type"] == "value" and c["id"] not in hand)
+        )
     while len(hand) < 7:
         hand.append(next(c["id"] for c in player.deck if c["type"] != "value" and c["id"] not in hand))
     if secret:
@@ -57,8 +67,9 @@ def _login(browser: Browser, server_url: str, username: str) -> Page:
     return log_in(browser, server_url, username, PASSWORD)
 
 
-def test_two_players_fight_a_ghoul_battle_with_a_challenge(browser: Browser, server_url: str, catalogue,
-                                                          django_user_model):
+def test_two_players_fight_a_ghoul_battle_with_a_challenge(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     from games.ghoulash.models import Game, Player, TileToken
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)

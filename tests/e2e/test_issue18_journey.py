@@ -24,10 +24,15 @@ def rake_crew(transactional_db, django_user_model):
     crew = Crew.objects.create(owner=user, system=system, name="The Rust Choir")
     for position, name in enumerate(["Sister Rake", "Brother Gaunt", "Mother Ash"]):
         character = Character.objects.create(crew=crew, name=name, position=position, **LEGAL)
-        CharacterGear.objects.create(character=character, item=Item.objects.get(system=system, slug="sword"),
-                                     copies=2 if name == "Sister Rake" else 1)
+        CharacterGear.objects.create(
+            character=character,
+            item=Item.objects.get(system=system, slug="sword"),
+            copies=2 if name == "Sister Rake" else 1,
+        )
         if name == "Sister Rake":
-            CharacterTrait.objects.create(character=character, trait=Trait.objects.get(system=system, slug="ambidextrous"))
+            CharacterTrait.objects.create(
+                character=character, trait=Trait.objects.get(system=system, slug="ambidextrous")
+            )
     return crew
 
 

@@ -7,7 +7,6 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, expect
 
 from crewbuilder import roster_tasks
-
 from tests.e2e.conftest import PHONE, assert_fits_a_phone
 
 
@@ -38,7 +37,10 @@ def test_the_preparing_page_turns_into_the_pdf_by_itself(browser: Browser, serve
         assert check_again.bounding_box()["height"] >= 40  # a thumb's target
 
         def is_the_pdf(response):
-            return response.url.endswith("/s/saints/roster.pdf") and response.headers.get("content-type") == "application/pdf"
+            return (
+                response.url.endswith("/s/saints/roster.pdf")
+                and response.headers.get("content-type") == "application/pdf"
+            )
 
         with page.expect_response(is_the_pdf, timeout=20_000) as arrived:
             roster_tasks.roster_pdf_for(shared_crew.pk, "A4")  # the worker renders it into the shared cache

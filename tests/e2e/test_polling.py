@@ -17,8 +17,9 @@ def catalogue(transactional_db):
     call_command("loadcatalogue", verbosity=0)
 
 
-def test_a_poll_that_never_answers_does_not_stop_the_updates(browser: Browser, server_url: str, catalogue,
-                                                            django_user_model):
+def test_a_poll_that_never_answers_does_not_stop_the_updates(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     from games.ghoulash import services
     from games.ghoulash.models import Game
 
@@ -45,7 +46,8 @@ def test_a_poll_that_never_answers_does_not_stop_the_updates(browser: Browser, s
     services.act(game.pk, vox, "replenish", _Post())
     assert Game.objects.get(pk=game.pk).phase == Game.TURN
     expect(guest.get_by_text("vox moves, encounters and takes an action, then ends the turn.")).to_be_visible(
-        timeout=20000)
+        timeout=20000
+    )
 
 
 class _Post(dict):
@@ -53,8 +55,9 @@ class _Post(dict):
         return []
 
 
-def test_a_redraw_keeps_the_choice_the_player_was_making(browser: Browser, server_url: str, catalogue,
-                                                         django_user_model):
+def test_a_redraw_keeps_the_choice_the_player_was_making(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     from django.db.models import F
 
     from core.games import kit

@@ -3,7 +3,7 @@ session has ended goes to the login form as a whole page, then back."""
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import log_in
 from tests.e2e.test_ghoulash_journey import _box
@@ -37,8 +37,7 @@ def _problem(page: Page):
     return page.locator("#request-problem")
 
 
-def test_a_move_that_cannot_reach_the_server_says_so_and_can_be_tried_again(browser: Browser, server_url: str,
-                                                                           game):
+def test_a_move_that_cannot_reach_the_server_says_so_and_can_be_tried_again(browser: Browser, server_url: str, game):
     page = _open(browser, server_url, game)
     page.route(ACT, lambda route: route.abort("internetdisconnected"))
     page.get_by_role("button", name="Replenish my hand").click()
@@ -63,8 +62,9 @@ def test_a_server_error_says_the_move_was_not_saved(browser: Browser, server_url
     expect(_problem(page)).to_be_empty()
 
 
-def test_polls_that_keep_failing_say_the_page_may_be_out_of_date_until_they_work_again(browser: Browser,
-                                                                                      server_url: str, game):
+def test_polls_that_keep_failing_say_the_page_may_be_out_of_date_until_they_work_again(
+    browser: Browser, server_url: str, game
+):
     page = _open(browser, server_url, game)
     polls = f"**/games/ghoulash/games/{game.pk}/?v=*"
     page.route(polls, lambda route: route.abort("internetdisconnected"))

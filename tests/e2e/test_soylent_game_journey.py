@@ -39,8 +39,9 @@ def _login(browser: Browser, server_url: str, username: str) -> Page:
     return log_in(browser, server_url, username, PASSWORD)
 
 
-def test_two_players_play_soylent_ghoul_to_a_win(browser: Browser, server_url: str, catalogue, django_user_model,
-                                                 monkeypatch):
+def test_two_players_play_soylent_ghoul_to_a_win(
+    browser: Browser, server_url: str, catalogue, django_user_model, monkeypatch
+):
     from games.soylent_ghoul.play import services
 
     # every panic test rolls an 8: over the Eyes' Nerve 3, so each panic token Snaps
@@ -86,7 +87,9 @@ def test_two_players_play_soylent_ghoul_to_a_win(browser: Browser, server_url: s
     host.get_by_role("button", name="Activate PA3K").click(timeout=SLOW)
     expect(host.get_by_text("may place a panic token or pass")).to_be_visible()
     # odds before rolling: Eyes Nerve 3 with no panic, 4-8 snaps
-    host.get_by_label("Place a panic token on").select_option(label="token WA7Q (mara's Watchers 1): 0 panic, snaps on 62.5%")
+    host.get_by_label("Place a panic token on").select_option(
+        label="token WA7Q (mara's Watchers 1): 0 panic, snaps on 62.5%"
+    )
     host.get_by_role("button", name="Place the panic token and roll").click()
     expect(host.get_by_text("Snaps and is removed.")).to_be_visible()
     expect(host.get_by_text("Waiting for mara to choose")).to_be_visible()

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE, _OPEN_CONTEXTS, assert_fits_a_phone
+from tests.e2e.conftest import _OPEN_CONTEXTS, PHONE, assert_fits_a_phone
 from tests.e2e.test_soylent_game_journey import PASSWORD, _drone_set
 
 
@@ -25,8 +25,13 @@ def _game(django_user_model):
     game = services.create_game(vox, mine, ["mara"])
     services.join(game.pk, mara, theirs)
     game = services.start(game.pk, vox, 0)
-    services.play(game.pk, vox, game.version, "place",
-                  {"piece": str(Piece.objects.get(game=game, player__user=vox, kind="drone").pk)})
+    services.play(
+        game.pk,
+        vox,
+        game.version,
+        "place",
+        {"piece": str(Piece.objects.get(game=game, player__user=vox, kind="drone").pk)},
+    )
     return game
 
 
@@ -84,8 +89,9 @@ def test_the_key_shows_only_while_held_on_a_phone(browser: Browser, server_url: 
     expect(panel).to_be_hidden()
 
 
-def test_the_key_shows_only_while_the_mouse_button_is_down(browser: Browser, server_url: str, catalogue,
-                                                           django_user_model):
+def test_the_key_shows_only_while_the_mouse_button_is_down(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     game = _game(django_user_model)
     context = browser.new_context()
     _OPEN_CONTEXTS.append(context)

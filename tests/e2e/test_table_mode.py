@@ -42,10 +42,22 @@ def table_server(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'table.sqlite3'}", "PORT": str(port)}
     for name in ("DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"):
         env.pop(name, None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env={**env, "DEBUG": "1"},
-                   check=True, timeout=300)
-    server = subprocess.Popen([sys.executable, "scripts/table.py", "--port", str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env={**env, "DEBUG": "1"},
+        check=True,
+        timeout=300,
+    )
+    server = subprocess.Popen(
+        [sys.executable, "scripts/table.py", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         for _ in range(240):
             try:
@@ -63,8 +75,15 @@ def table_server(tmp_path):
 def test_a_phone_on_the_lan_joins_over_plain_http(table_server, playwright):
     port, server = table_server
     host = socket.gethostname()
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-        "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--host-resolver-rules=MAP {host} 127.0.0.1"])
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            f"--host-resolver-rules=MAP {host} 127.0.0.1",
+        ],
+    )
     try:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         url = f"http://{host}:{port}"

@@ -129,9 +129,10 @@ def test_a_short_trial(browser: Browser, server_url: str, catalogue, django_user
 
 
 def test_on_a_phone_the_row_letters_stay_in_view_while_the_grid_scrolls(
-        browser: Browser, server_url: str, catalogue, django_user_model):
-    from tests.e2e.conftest import PHONE, assert_fits_a_phone
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
     from games.slasher_trial import services
+    from tests.e2e.conftest import PHONE, assert_fits_a_phone
 
     vox = django_user_model.objects.create_user("vox", password=PASSWORD)
     mara = django_user_model.objects.create_user("mara", password=PASSWORD)

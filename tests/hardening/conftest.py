@@ -11,8 +11,8 @@ def catalogue(db):
 @pytest.fixture
 def soylent_game(catalogue, make_user):
     """A started two-player Soylent Ghoul game (vox first), from drone sets made by the services."""
-    from games.soylent_ghoul.sets.services import create_drone_set
     from games.soylent_ghoul.play import services
+    from games.soylent_ghoul.sets.services import create_drone_set
 
     vox, mara = make_user("vox"), make_user("mara")
     game = services.create_game(vox, create_drone_set(vox, "Pale Hands", "gardeners"), ["mara"])

@@ -10,9 +10,30 @@ NUMBERS = st.one_of(
     st.sampled_from([0, 1, -1, 2, 6, 20, 41, 101, 2**63, -(2**63), 10**400]),
     st.floats(allow_nan=True, allow_infinity=True),
 )
-SCALARS = st.one_of(st.none(), st.booleans(), NUMBERS, st.text(max_size=12),
-                    st.sampled_from(["", "axe", "sword", "fight", "shoot", "Piercing 1", "Piercing", "Overkill",
-                                     "ace", "jack-critical", "2", "-3", "jinxed", "sturdy"]))
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    NUMBERS,
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "",
+            "axe",
+            "sword",
+            "fight",
+            "shoot",
+            "Piercing 1",
+            "Piercing",
+            "Overkill",
+            "ace",
+            "jack-critical",
+            "2",
+            "-3",
+            "jinxed",
+            "sturdy",
+        ]
+    ),
+)
 JSON = st.recursive(
     SCALARS,
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)),

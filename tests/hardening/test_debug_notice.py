@@ -2,8 +2,6 @@
 included, says so; `make serve` runs with DEBUG off whatever the shell exports."""
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest

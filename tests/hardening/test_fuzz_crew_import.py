@@ -21,37 +21,53 @@ ATTRS = ("strength", "toughness", "agility", "intellect", "discipline")
 TRAIT = mostly(
     st.one_of(
         st.sampled_from(["big", "deformed", "small", "no-such"]),
-        st.fixed_dictionaries({"slug": st.sampled_from(["deformed", "big"])},
-                              optional={"raise": mostly(st.lists(mostly(st.sampled_from(ATTRS), JSON),
-                                                                 min_size=1, max_size=3), JSON)}),
+        st.fixed_dictionaries(
+            {"slug": st.sampled_from(["deformed", "big"])},
+            optional={"raise": mostly(st.lists(mostly(st.sampled_from(ATTRS), JSON), min_size=1, max_size=3), JSON)},
+        ),
     ),
     JSON,
 )
-SLUGS = st.lists(mostly(st.sampled_from(["sword", "axe", "light-armor", "neural-cabling", "no-such"]), JSON),
-                 max_size=3)
+SLUGS = st.lists(
+    mostly(st.sampled_from(["sword", "axe", "light-armor", "neural-cabling", "no-such"]), JSON), max_size=3
+)
 CHARACTER = mostly(
     st.fixed_dictionaries(
-        {"name": mostly(NAMES, JSON),
-         "attributes": mostly(st.fixed_dictionaries({a: mostly(st.integers(-3, 4), JSON) for a in ATTRS}),
-                              objects(ATTRS)),
-         "traits": mostly(st.lists(TRAIT, max_size=3), JSON),
-         "body_mods": mostly(SLUGS, JSON),
-         "gear": mostly(SLUGS, JSON)},
+        {
+            "name": mostly(NAMES, JSON),
+            "attributes": mostly(
+                st.fixed_dictionaries({a: mostly(st.integers(-3, 4), JSON) for a in ATTRS}), objects(ATTRS)
+            ),
+            "traits": mostly(st.lists(TRAIT, max_size=3), JSON),
+            "body_mods": mostly(SLUGS, JSON),
+            "gear": mostly(SLUGS, JSON),
+        },
         optional={"notes": mostly(NAMES, JSON)},
     ),
     JSON,
 )
 CYBERNEKRO = st.fixed_dictionaries(
-    {"format": st.just("crewbuilder.crew/1"), "system": st.just("cybernekro"),
-     "name": mostly(NAMES, JSON), "characters": mostly(st.lists(CHARACTER, max_size=3), JSON)},
-    optional={"budget": mostly(st.integers(-10, 10**6), JSON), "notes": mostly(NAMES, JSON),
-              "house_rules": mostly(st.lists(objects(("code", "character", "note")), max_size=2), JSON)},
+    {
+        "format": st.just("crewbuilder.crew/1"),
+        "system": st.just("cybernekro"),
+        "name": mostly(NAMES, JSON),
+        "characters": mostly(st.lists(CHARACTER, max_size=3), JSON),
+    },
+    optional={
+        "budget": mostly(st.integers(-10, 10**6), JSON),
+        "notes": mostly(NAMES, JSON),
+        "house_rules": mostly(st.lists(objects(("code", "character", "note")), max_size=2), JSON),
+    },
 )
 DRONE = mostly(objects(("name", "tokens", "true_token"), mostly(NAMES, JSON)), JSON)
 SOYLENT = st.fixed_dictionaries(
-    {"format": st.just("crewbuilder.crew/1"), "system": st.just("soylent-ghoul"),
-     "name": mostly(NAMES, JSON), "group": mostly(st.sampled_from(["eyes", "gardeners"]), JSON),
-     "drones": mostly(st.lists(DRONE, max_size=4), JSON)},
+    {
+        "format": st.just("crewbuilder.crew/1"),
+        "system": st.just("soylent-ghoul"),
+        "name": mostly(NAMES, JSON),
+        "group": mostly(st.sampled_from(["eyes", "gardeners"]), JSON),
+        "drones": mostly(st.lists(DRONE, max_size=4), JSON),
+    },
 )
 FILES = st.one_of(CYBERNEKRO, SOYLENT, objects(("format", "system", "name", "characters", "drones")), JSON)
 
@@ -65,8 +81,9 @@ def _file_catalogue(system):
 
 
 @pytest.mark.django_db
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=FILES)
 def test_no_crew_file_makes_the_import_a_500(client, catalogue, user, data):
     client.force_login(user)
@@ -79,16 +96,26 @@ def test_no_crew_file_makes_the_import_a_500(client, catalogue, user, data):
 
 
 def _one_character(**changes):
-    character = {"name": "Vox", "attributes": {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1,
-                                               "discipline": -2},
-                 "traits": ["big"], "body_mods": [], "gear": ["sword"], **changes}
+    character = {
+        "name": "Vox",
+        "attributes": {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1, "discipline": -2},
+        "traits": ["big"],
+        "body_mods": [],
+        "gear": ["sword"],
+        **changes,
+    }
     return {"format": "crewbuilder.crew/1", "system": "cybernekro", "name": "Saints", "characters": [character]}
 
 
 @settings(max_examples=300, deadline=None)
-@given(field=st.sampled_from(["name", "attributes", "traits", "body_mods", "gear", "notes"]),
-       value=st.one_of(JSON, st.lists(TRAIT, max_size=3),
-                       st.lists(st.fixed_dictionaries({"slug": st.just("deformed"), "raise": JSON}), max_size=2)))
+@given(
+    field=st.sampled_from(["name", "attributes", "traits", "body_mods", "gear", "notes"]),
+    value=st.one_of(
+        JSON,
+        st.lists(TRAIT, max_size=3),
+        st.lists(st.fixed_dictionaries({"slug": st.just("deformed"), "raise": JSON}), max_size=2),
+    ),
+)
 def test_one_wrong_field_in_a_good_crew_is_reported_never_raised(field, value):
     """A good crew with one field replaced: the reader or the rules judge it (the engine's own fuzz)."""
     _crew, report, _code = check_crew_file(_text(_one_character(**{field: value})), _file_catalogue)

@@ -14,25 +14,60 @@ from hypothesis import strategies as st
 
 pytestmark = pytest.mark.django_db
 
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 JUNK = st.one_of(
-    st.sampled_from(["", " ", "0", "1", "2", "3", "6", "-1", "99999999999999999999999", "1e3", "nan", "NaN",
-                     "A1", "J10", "C3", "T20", "lake", "gray", "vox", "mara", "del", "brian", "true", "\x00", "1\x00"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "0",
+            "1",
+            "2",
+            "3",
+            "6",
+            "-1",
+            "99999999999999999999999",
+            "1e3",
+            "nan",
+            "NaN",
+            "A1",
+            "J10",
+            "C3",
+            "T20",
+            "lake",
+            "gray",
+            "vox",
+            "mara",
+            "del",
+            "brian",
+            "true",
+            "\x00",
+            "1\x00",
+        ]
+    ),
     st.text(max_size=8),
     st.integers(-5, 400).map(str),
 )
 
 
 def _fields(data, ids, names, list_names=()):
-    value = st.one_of(st.sampled_from(ids) if ids else JUNK, JUNK)
+    # The game's ids change as it moves on between examples, and Hypothesis wants the same strategy
+    # from one example to the next: draw a flag and an index every time, then pick from today's ids.
+    def one(label):
+        known = data.draw(st.booleans(), label=f"{label}: a known id")
+        index = data.draw(st.integers(0, 10**6), label=f"{label}: which")
+        junk = data.draw(JUNK, label=label)
+        return ids[index % len(ids)] if known and ids else junk
+
     post = {}
     for name in names:
         if data.draw(st.booleans(), label=f"has {name}"):
-            post[name] = data.draw(value, label=name)
+            post[name] = one(name)
     for name in list_names:
         if data.draw(st.booleans(), label=f"has {name}"):
-            post[name] = data.draw(st.lists(value, max_size=4), label=name)
+            post[name] = [one(name) for _ in range(data.draw(st.integers(0, 4), label=f"{name}: how many"))]
     return post
 
 
@@ -55,11 +90,19 @@ def test_soylent_game_actions(client, soylent_game, stranger, data):
     game = Game.objects.get(pk=soylent_game.pk)
     client.force_login(data.draw(st.sampled_from([p.user for p in game.players.all()] + [stranger])))
     ids = [str(pk) for pk in Piece.objects.filter(game=game).values_list("pk", flat=True)]
-    post = {"kind": data.draw(st.one_of(st.sampled_from([*ACTIONS, "undo"]), JUNK), label="kind"),
-            "version": data.draw(st.one_of(st.just(str(game.version)), JUNK), label="version"),
-            **_fields(data, ids, ("piece", "effect", "action", "seer", "level", "reduction"), ("piece", "lit"))}
-    _check(client.post(reverse("soylent-game-act", args=[game.pk]), post,
-                       HTTP_HX_REQUEST=data.draw(st.sampled_from(["true", None]), label="htmx") or ""), post)
+    post = {
+        "kind": data.draw(st.one_of(st.sampled_from([*ACTIONS, "undo"]), JUNK), label="kind"),
+        "version": data.draw(st.one_of(st.just(str(game.version)), JUNK), label="version"),
+        **_fields(data, ids, ("piece", "effect", "action", "seer", "level", "reduction"), ("piece", "lit")),
+    }
+    _check(
+        client.post(
+            reverse("soylent-game-act", args=[game.pk]),
+            post,
+            HTTP_HX_REQUEST=data.draw(st.sampled_from(["true", None]), label="htmx") or "",
+        ),
+        post,
+    )
 
 
 @FUZZ
@@ -73,9 +116,15 @@ def test_ghoulash_game_actions(client, ghoulash_game, data):
     ids = [str(pk) for pk in game.tokens.values_list("pk", flat=True)]
     for p in game.players.all():  # hands hold card ids (or {"id": ...})
         ids += [str(c.get("id") if isinstance(c, dict) else c) for c in p.hand + p.wounds]
-    post = {"action": data.draw(st.one_of(st.sampled_from(list(HANDLERS)), JUNK), label="action"),
-            **_fields(data, ids, ("card", "token", "tokens", "to_tile", "my_tile"),
-                      ("cards", "parry", "reveal", "targets", "value", "on_square"))}
+    post = {
+        "action": data.draw(st.one_of(st.sampled_from(list(HANDLERS)), JUNK), label="action"),
+        **_fields(
+            data,
+            ids,
+            ("card", "token", "tokens", "to_tile", "my_tile"),
+            ("cards", "parry", "reveal", "targets", "value", "on_square"),
+        ),
+    }
     _check(client.post(reverse("ghoulash-game-act", args=[game.pk]), post, HTTP_HX_REQUEST="true"), post)
 
 
@@ -100,12 +149,20 @@ def test_trial_actions(client, trial, data):
     users = [p.user for p in trial.participants.all()] if hasattr(trial, "participants") else [trial.creator]
     client.force_login(data.draw(st.sampled_from(users)))
     actions = [*SURVIVOR_ACTIONS, *MONSTER_ACTIONS, "generators", "location", "ready", "start", "advance"]
-    post = {"action": data.draw(st.one_of(st.sampled_from(actions), JUNK), label="action"),
-            "target": data.draw(JUNK, label="target")}
+    post = {
+        "action": data.draw(st.one_of(st.sampled_from(actions), JUNK), label="action"),
+        "target": data.draw(JUNK, label="target"),
+    }
     if data.draw(st.booleans(), label="act button"):
         post = {"act": f"{post['action']}:{post['target']}"}
-    _check(client.post(reverse("trial-act", args=[trial.pk]), post,
-                       HTTP_HX_REQUEST=data.draw(st.sampled_from(["true", ""]), label="htmx")), post)
+    _check(
+        client.post(
+            reverse("trial-act", args=[trial.pk]),
+            post,
+            HTTP_HX_REQUEST=data.draw(st.sampled_from(["true", ""]), label="htmx"),
+        ),
+        post,
+    )
 
 
 @pytest.fixture
@@ -123,8 +180,9 @@ def test_ghoul_role_actions(client, sheet, data):
 
     client.force_login(sheet.owner)
     action = data.draw(st.sampled_from([*ACTIONS, "undo", "name"]), label="action")
-    post = _fields(data, [], ("card", "label", "pair", "source", "target", "use", "what", "why", "name", "kind"),
-                   ("keep",))
+    post = _fields(
+        data, [], ("card", "label", "pair", "source", "target", "use", "what", "why", "name", "kind"), ("keep",)
+    )
     if action == "undo":
         url = reverse("ghoulrole-undo", args=[sheet.pk])
     elif action == "name":

@@ -19,8 +19,9 @@ def test_ghoulash_table_page_poll_and_action(client, ghoulash_game):
     page = client.get(url)
     assert page.status_code == 200 and _no_store(page)
     assert _no_store(client.get(url, HTTP_HX_REQUEST="true"))
-    act = client.post(reverse("ghoulash-game-act", args=[ghoulash_game.pk]), {"kind": "nonsense"},
-                      HTTP_HX_REQUEST="true")
+    act = client.post(
+        reverse("ghoulash-game-act", args=[ghoulash_game.pk]), {"kind": "nonsense"}, HTTP_HX_REQUEST="true"
+    )
     assert act.status_code < 500 and _no_store(act)
 
 
@@ -30,8 +31,7 @@ def test_soylent_game_page_poll_and_action(client, soylent_game):
     page = client.get(url)
     assert page.status_code == 200 and _no_store(page)
     assert _no_store(client.get(url, HTTP_HX_REQUEST="true"))
-    act = client.post(reverse("soylent-game-act", args=[soylent_game.pk]), {"kind": "nonsense"},
-                      HTTP_HX_REQUEST="true")
+    act = client.post(reverse("soylent-game-act", args=[soylent_game.pk]), {"kind": "nonsense"}, HTTP_HX_REQUEST="true")
     assert act.status_code < 500 and _no_store(act)
 
 
@@ -49,8 +49,11 @@ def test_drone_set_page_export_and_key(client, catalogue, user):
 
     drone_set = create_drone_set(user, "Pale Hands", "gardeners")
     client.force_login(user)
-    for url in (f"/games/soylent/sets/{drone_set.pk}/?key=1", f"/games/soylent/sets/{drone_set.pk}/export/",
-                f"/games/soylent/sets/{drone_set.pk}/key.pdf"):
+    for url in (
+        f"/games/soylent/sets/{drone_set.pk}/?key=1",
+        f"/games/soylent/sets/{drone_set.pk}/export/",
+        f"/games/soylent/sets/{drone_set.pk}/key.pdf",
+    ):
         response = client.get(url)
         assert response.status_code == 200 and _no_store(response), url
 
@@ -61,14 +64,18 @@ def test_pages_with_a_share_or_join_link(client, catalogue, make_user):
     from games.slasher_trial import services as trials
 
     owner = make_user("vox")
-    crew = Crew.objects.create(owner=owner, system=GameSystem.objects.get(slug="cybernekro"), name="Saints",
-                               share_token="s" * 32)
+    crew = Crew.objects.create(
+        owner=owner, system=GameSystem.objects.get(slug="cybernekro"), name="Saints", share_token="s" * 32
+    )
     trial = trials.create_trial(owner, "Night at the yard")
     sheet = role.create_sheet(owner, role.goals_for(role.catalogue(), "cave", "ghoul", "4-players", 4, None))
     role.set_sharing(sheet.pk, owner, True)
     client.force_login(owner)
-    for url in (reverse("crew-detail", args=[crew.pk]), reverse("trial-detail", args=[trial.pk]),
-                reverse("ghoulrole-sheet", args=[sheet.pk])):
+    for url in (
+        reverse("crew-detail", args=[crew.pk]),
+        reverse("trial-detail", args=[trial.pk]),
+        reverse("ghoulrole-sheet", args=[sheet.pk]),
+    ):
         response = client.get(url)
         assert response.status_code == 200 and _no_store(response), url
     act = client.post(reverse("trial-act", args=[trial.pk]), {"action": "nonsense"}, HTTP_HX_REQUEST="true")

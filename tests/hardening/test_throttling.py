@@ -101,8 +101,11 @@ def test_password_reset_per_client(client, make_user):
 
 
 def _signup(client, name, ip="10.0.0.1"):
-    return client.post(reverse("signup"), {"username": name, "email": "", "password1": "a-long-pass-phrase-1",
-                                           "password2": "a-long-pass-phrase-1"}, REMOTE_ADDR=ip)
+    return client.post(
+        reverse("signup"),
+        {"username": name, "email": "", "password1": "a-long-pass-phrase-1", "password2": "a-long-pass-phrase-1"},
+        REMOTE_ADDR=ip,
+    )
 
 
 def test_signup_ten_accounts_an_hour_per_client(client, django_user_model):
@@ -124,12 +127,15 @@ def test_forwarded_for_is_ignored_unless_behind_a_proxy(rf, settings):
     assert throttle.client_ip(request) == "5.6.7.8"
 
 
-@pytest.mark.parametrize("forwarded, remote, expected", [
-    ("junk", "10.1.1.1", "10.1.1.1"),
-    ("1.2.3.4, <script>", "10.1.1.1", "10.1.1.1"),
-    ("", "", None),
-    ("2001:db8::1", "10.1.1.1", "2001:db8::1"),
-])
+@pytest.mark.parametrize(
+    "forwarded, remote, expected",
+    [
+        ("junk", "10.1.1.1", "10.1.1.1"),
+        ("1.2.3.4, <script>", "10.1.1.1", "10.1.1.1"),
+        ("", "", None),
+        ("2001:db8::1", "10.1.1.1", "2001:db8::1"),
+    ],
+)
 def test_client_ip_is_an_address_or_none(rf, settings, forwarded, remote, expected):
     """django-axes stores it in an address column: junk would be a 500 on PostgreSQL."""
     settings.BEHIND_PROXY = True
@@ -139,6 +145,7 @@ def test_client_ip_is_an_address_or_none(rf, settings, forwarded, remote, expect
 
 def test_a_login_with_a_forged_forwarded_header_behind_a_proxy_is_no_500(client, settings, user, password):
     settings.BEHIND_PROXY = True
-    response = client.post(reverse("login"), {"username": "vox", "password": "wrong"},
-                           HTTP_X_FORWARDED_FOR="not-an-address")
+    response = client.post(
+        reverse("login"), {"username": "vox", "password": "wrong"}, HTTP_X_FORWARDED_FOR="not-an-address"
+    )
     assert response.status_code == 200

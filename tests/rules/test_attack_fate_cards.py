@@ -5,15 +5,17 @@ from fractions import Fraction
 
 import pytest
 
-from rules.cybernekro import engine as cn
 from rules import odds, rolls
+from rules.cybernekro import engine as cn
 
 AXE = cn.Weapon(3, None, cn.Keywords.parse([]), "axe")
 O = cn.Outcome
 
 
 def _plan(card=None, **situation):
-    return cn.plan_attack("fight", cn.Attacker(agility=1), AXE, cn.Target(toughness=1), cn.Situation(card=card, **situation))
+    return cn.plan_attack(
+        "fight", cn.Attacker(agility=1), AXE, cn.Target(toughness=1), cn.Situation(card=card, **situation)
+    )
 
 
 def test_an_ace_hits_without_rolling():
@@ -33,10 +35,18 @@ def test_a_jack_turns_a_regular_hit_into_a_critical_or_a_miss_into_a_fumble(surr
     plain = _plan(surrounded=surrounded).to_hit.distribution()
     crit = _plan("jack-critical", surrounded=surrounded).to_hit.distribution()
     fumble = _plan("jack-fumble", surrounded=surrounded).to_hit.distribution()
-    assert crit == {O.CRITICAL: plain[O.CRITICAL] + plain[O.SUCCESS], O.SUCCESS: 0,
-                    O.FAILURE: plain[O.FAILURE], O.FUMBLE: plain[O.FUMBLE]}
-    assert fumble == {O.CRITICAL: plain[O.CRITICAL], O.SUCCESS: plain[O.SUCCESS], O.FAILURE: 0,
-                      O.FUMBLE: plain[O.FUMBLE] + plain[O.FAILURE]}
+    assert crit == {
+        O.CRITICAL: plain[O.CRITICAL] + plain[O.SUCCESS],
+        O.SUCCESS: 0,
+        O.FAILURE: plain[O.FAILURE],
+        O.FUMBLE: plain[O.FUMBLE],
+    }
+    assert fumble == {
+        O.CRITICAL: plain[O.CRITICAL],
+        O.SUCCESS: plain[O.SUCCESS],
+        O.FAILURE: 0,
+        O.FUMBLE: plain[O.FUMBLE] + plain[O.FAILURE],
+    }
 
 
 def test_a_numbered_card_is_added_to_the_roll():
@@ -57,8 +67,13 @@ def test_seeded_rolls_follow_the_card():
 
 
 def test_the_odds_api_takes_situation_card_by_extension():
-    request = {"roll": "attack", "action": "fight", "attacker": {"agility": 1}, "weapon": "axe",
-               "target": {"toughness": 1}}
+    request = {
+        "roll": "attack",
+        "action": "fight",
+        "attacker": {"agility": 1},
+        "weapon": "axe",
+        "target": {"toughness": 1},
+    }
     assert odds({**request, "situation": {"card": "ace"}})["exact"]["to_hit"]["hit"] == "1"
     assert odds({**request, "situation": {"card": 3}}) == odds({**request, "situation": {"modifier": 3}})
     for bad in ("queen", 11, 1, True):

@@ -18,6 +18,7 @@ from rules.cybernekro.engine import Outcome, TargetState
 @lru_cache(maxsize=None)
 def oracle_damage_sums(n, keep, reroll):
     """Kept sum of a damage roll, by listing each die's first roll and (if re-rolled) its second."""
+
     def die():
         for first in range(1, 7):
             if first in reroll:
@@ -101,17 +102,38 @@ def oracle_hit(n, keep, reroll, armor, wounds, prone, tough, brutal, feeble, one
     return dict(out)
 
 
-KEYWORD_SETS = [[], ["Overkill"], ["Piercing 1"], ["Energy"], ["Brutal"], ["Electric"], ["Feeble"],
-                ["Overkill", "Energy", "Piercing 2"]]
+KEYWORD_SETS = [
+    [],
+    ["Overkill"],
+    ["Piercing 1"],
+    ["Energy"],
+    ["Brutal"],
+    ["Electric"],
+    ["Feeble"],
+    ["Overkill", "Energy", "Piercing 2"],
+]
 
 
 def plan_for(n, keywords, armor, wounds, prone, tough=0, one_shotter=False, demonic=False):
     kw = cn.Keywords.parse(keywords)
     return cn.HitPlan(
-        dice=n, keep=3 if kw.has("overkill") else 2, reroll=frozenset({1} if kw.has("energy") else ()),
-        armor=cn.effective_armor(armor, kw.piercing, kw.has("electric")), wounds=wounds, prone=prone,
-        toughness=tough, jinxed=False, brutal=kw.has("brutal"), tio="roll", feeble=kw.has("feeble"),
-        one_shotter=one_shotter, demonic=demonic, extra_organs=False, monstrous=False, stagger_prone=False)
+        dice=n,
+        keep=3 if kw.has("overkill") else 2,
+        reroll=frozenset({1} if kw.has("energy") else ()),
+        armor=cn.effective_armor(armor, kw.piercing, kw.has("electric")),
+        wounds=wounds,
+        prone=prone,
+        toughness=tough,
+        jinxed=False,
+        brutal=kw.has("brutal"),
+        tio="roll",
+        feeble=kw.has("feeble"),
+        one_shotter=one_shotter,
+        demonic=demonic,
+        extra_organs=False,
+        monstrous=False,
+        stagger_prone=False,
+    )
 
 
 @pytest.mark.parametrize("keywords", KEYWORD_SETS, ids=lambda k: "+".join(k) or "plain")
@@ -122,10 +144,15 @@ def test_hit_matches_oracle_over_grid(keywords, n):
     for armor, wounds, prone, critical in itertools.product(range(4), range(4), (False, True), (False, True)):
         plan = plan_for(n, keywords, armor, wounds, prone, tough=1)
         got = cn.hit_outcome_distribution(plan, critical)
-        want = oracle_hit(n, plan.keep, plan.reroll, plan.armor, wounds, prone, 1, plan.brutal, plan.feeble,
-                          False, False, critical)
-        assert {(g.value, k): p for (g, k), p in got.items() if p} == {k: p for k, p in want.items() if p}, \
-            (armor, wounds, prone, critical)
+        want = oracle_hit(
+            n, plan.keep, plan.reroll, plan.armor, wounds, prone, 1, plan.brutal, plan.feeble, False, False, critical
+        )
+        assert {(g.value, k): p for (g, k), p in got.items() if p} == {k: p for k, p in want.items() if p}, (
+            armor,
+            wounds,
+            prone,
+            critical,
+        )
 
 
 @pytest.mark.parametrize("one_shotter,demonic", [(True, False), (False, True)])
@@ -154,8 +181,14 @@ def oracle_attack(modifier, hit_args):
 
 @pytest.mark.parametrize("armor", [0, 2])
 @pytest.mark.parametrize("wounds", [0, 3])
-@pytest.mark.parametrize("weapon", [("axe", 2, ["Piercing 2"]), ("energy-weapon", 3, ["Energy"]),
-                                    ("industrial-tool", 3, ["Brutal", "Overkill", "Piercing 2", "Unwieldy"])])
+@pytest.mark.parametrize(
+    "weapon",
+    [
+        ("axe", 2, ["Piercing 2"]),
+        ("energy-weapon", 3, ["Energy"]),
+        ("industrial-tool", 3, ["Brutal", "Overkill", "Piercing 2", "Unwieldy"]),
+    ],
+)
 def test_fight_attack_matches_oracle(armor, wounds, weapon):
     slug, damage, keywords = weapon
     attacker = cn.Attacker(agility=1, strength=2)
@@ -168,15 +201,28 @@ def test_fight_attack_matches_oracle(armor, wounds, weapon):
         n = damage  # keep the oracle's re-roll listing small: same weapon, equal Strength
         attacker = cn.Attacker(agility=1, strength=0)
         odds = cn.attack_odds("fight", attacker, w, target)
-    groups, expected = oracle_attack(1 + 2, (n, 3 if kw.has("overkill") else 2,
-                                             frozenset({1} if kw.has("energy") else ()),
-                                             cn.effective_armor(armor, kw.piercing), wounds, True, 1,
-                                             kw.has("brutal"), False, False, False))
+    groups, expected = oracle_attack(
+        1 + 2,
+        (
+            n,
+            3 if kw.has("overkill") else 2,
+            frozenset({1} if kw.has("energy") else ()),
+            cn.effective_armor(armor, kw.piercing),
+            wounds,
+            True,
+            1,
+            kw.has("brutal"),
+            False,
+            False,
+            False,
+        ),
+    )
     assert {g.value: p for g, p in odds.target.items()} == groups
     assert odds.expected_wounds == expected
 
 
 # --- modifiers and keywords -------------------------------------------------------
+
 
 def attack(action="fight", weapon=None, attacker=None, target=None, **situation):
     weapon = weapon or cn.Weapon(2, None, cn.Keywords(), "sword")
@@ -311,8 +357,9 @@ def test_npc_targets():
 def test_extra_organs_saves_the_first_wound_only_when_unwounded():
     organs = cn.Target(body_mods=frozenset({"extra-organs"}), toughness=3)
     assert cn.plan_attack("fight", A, cn.Weapon(2, None, cn.Keywords(), "s"), organs).hit.extra_organs
-    assert not cn.plan_attack("fight", A, cn.Weapon(2, None, cn.Keywords(), "s"),
-                              cn.Target(body_mods=frozenset({"extra-organs"}), wounds=1)).hit.extra_organs
+    assert not cn.plan_attack(
+        "fight", A, cn.Weapon(2, None, cn.Keywords(), "s"), cn.Target(body_mods=frozenset({"extra-organs"}), wounds=1)
+    ).hit.extra_organs
     with_organs = attack(target=organs)
     without = attack(target=cn.Target(toughness=3))
     assert with_organs.expected_wounds < without.expected_wounds
@@ -328,14 +375,26 @@ def test_stagger_into_an_obstacle_knocks_prone():
 
 # --- seeded simulation -----------------------------------------------------------
 
-@pytest.mark.parametrize("case", [
-    ("fight", cn.Attacker(agility=1, strength=2), cn.Weapon(3, None, cn.Keywords.parse(["Energy", "Overkill"]), "x"),
-     cn.Target(toughness=1, armor=2, wounds=1, traits=frozenset({"demonic"}), gear=frozenset({"shield"})),
-     cn.Situation(surrounded=True)),
-    ("shoot", cn.Attacker(discipline=1), cn.Weapon(3, 24, cn.Keywords.parse(["Auto 3", "Stagger"]), "chain-gun"),
-     cn.Target(toughness=0, armor=1, prone=True, body_mods=frozenset({"extra-organs"})),
-     cn.Situation(stagger_into_obstacle=True)),
-])
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (
+            "fight",
+            cn.Attacker(agility=1, strength=2),
+            cn.Weapon(3, None, cn.Keywords.parse(["Energy", "Overkill"]), "x"),
+            cn.Target(toughness=1, armor=2, wounds=1, traits=frozenset({"demonic"}), gear=frozenset({"shield"})),
+            cn.Situation(surrounded=True),
+        ),
+        (
+            "shoot",
+            cn.Attacker(discipline=1),
+            cn.Weapon(3, 24, cn.Keywords.parse(["Auto 3", "Stagger"]), "chain-gun"),
+            cn.Target(toughness=0, armor=1, prone=True, body_mods=frozenset({"extra-organs"})),
+            cn.Situation(stagger_into_obstacle=True),
+        ),
+    ],
+)
 def test_seeded_simulation_agrees_within_four_standard_errors(case):
     exact = cn.attack_odds(*case)
     rng = random.Random(20261122)
@@ -356,9 +415,13 @@ def test_seeded_attack_replays():
 
 @pytest.mark.parametrize("seed", range(300))
 def test_unlogged_rolls_are_the_same_rolls(seed):
-    case = ("fight", cn.Attacker(agility=1, strength=1), cn.Weapon(3, None, cn.Keywords.parse(["Energy"]), "x"),
-            cn.Target(toughness=1, gear=frozenset({"shield"}), traits=frozenset({"demonic"})),
-            cn.Situation(surrounded=True))
+    case = (
+        "fight",
+        cn.Attacker(agility=1, strength=1),
+        cn.Weapon(3, None, cn.Keywords.parse(["Energy"]), "x"),
+        cn.Target(toughness=1, gear=frozenset({"shield"}), traits=frozenset({"demonic"})),
+        cn.Situation(surrounded=True),
+    )
     plan = cn.plan_attack(*case)
     logged = cn.roll_planned_attack(random.Random(seed), plan)
     quick = cn.roll_planned_attack(random.Random(seed), plan, log=False)

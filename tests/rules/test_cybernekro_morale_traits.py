@@ -17,8 +17,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from rules.cybernekro import engine as cn
 from rules import odds
+from rules.cybernekro import engine as cn
 
 
 def brute_morale(discipline, dread, wounds, allies, artificial=False, demonic=False, jinxed=False):
@@ -40,13 +40,20 @@ def brute_morale(discipline, dread, wounds, allies, artificial=False, demonic=Fa
             elif face + discipline + allies - w >= 11:
                 d = max(d - 1, 0)
         counts[d] += 1
-    total = 20 ** dread
+    total = 20**dread
     return {d: F(c, total) for d, c in counts.items()}
 
 
-@pytest.mark.parametrize("discipline,dread,wounds,allies", [
-    (0, 1, 0, 0), (0, 3, 0, 1), (-2, 3, 2, 0), (3, 2, 5, 2), (1, 3, 6, 0),
-])
+@pytest.mark.parametrize(
+    "discipline,dread,wounds,allies",
+    [
+        (0, 1, 0, 0),
+        (0, 3, 0, 1),
+        (-2, 3, 2, 0),
+        (3, 2, 5, 2),
+        (1, 3, 6, 0),
+    ],
+)
 @pytest.mark.parametrize("artificial,demonic", [(False, False), (True, False), (False, True), (True, True)])
 def test_morale_traits_match_brute_force(discipline, dread, wounds, allies, artificial, demonic):
     exact = cn.morale_distribution(discipline, dread, wounds, allies, False, False, artificial, demonic)
@@ -81,8 +88,9 @@ def test_lobotomised_never_flees_but_still_becomes_an_npc():
 
 
 def test_morale_request_with_traits_matches_engine():
-    answer = odds({"roll": "morale", "discipline": 0, "dread": 3, "wounds": 1, "allies_in_los": 1,
-                   "traits": ["demonic"]})
+    answer = odds(
+        {"roll": "morale", "discipline": 0, "dread": 3, "wounds": 1, "allies_in_los": 1, "traits": ["demonic"]}
+    )
     expected = brute_morale(0, 3, 1, 1, demonic=True)
     assert {int(k): F(v) for k, v in answer["exact"].items() if k.isdigit()} == expected
     assert sum(F(v) for v in answer["exact"]["flees"].values()) == 1

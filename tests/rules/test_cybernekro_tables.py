@@ -32,10 +32,10 @@ def test_attribute_test_matches_counting_faces(modifier, jinxed):
 
 
 def test_attribute_test_edges():
-    assert cn.classify(10, 1) is Outcome.SUCCESS      # 11 or greater
+    assert cn.classify(10, 1) is Outcome.SUCCESS  # 11 or greater
     assert cn.classify(10, 0) is Outcome.FAILURE
-    assert cn.classify(20, -30) is Outcome.CRITICAL   # a natural 20 always succeeds
-    assert cn.classify(1, 30) is Outcome.FUMBLE       # a natural 1 always fails
+    assert cn.classify(20, -30) is Outcome.CRITICAL  # a natural 20 always succeeds
+    assert cn.classify(1, 30) is Outcome.FUMBLE  # a natural 1 always fails
     assert cn.classify(19, -30, jinxed=True) is Outcome.CRITICAL
     assert cn.classify(2, 30, jinxed=True) is Outcome.FUMBLE
     assert cn.classify(19, -30) is Outcome.FAILURE
@@ -62,7 +62,7 @@ def test_fate_cards_and_dread_reroll():
 @pytest.mark.parametrize("jinxed", [False, True])
 def test_auto_keep_highest_d20_matches_brute_force(n, modifier, jinxed):
     counts = Counter(cn.classify_auto(c, modifier, jinxed) for c in itertools.product(range(1, 21), repeat=n))
-    assert cn.hit_roll_distribution(modifier, jinxed, n) == {o: F(counts[o], 20 ** n) for o in Outcome}
+    assert cn.hit_roll_distribution(modifier, jinxed, n) == {o: F(counts[o], 20**n) for o in Outcome}
 
 
 def test_auto_critical_and_fumble_together_counts_as_critical():
@@ -81,13 +81,23 @@ def test_surrounded_rerolls_misses_and_fumbles_only():
 
 # --- damage table --------------------------------------------------------------
 
-@pytest.mark.parametrize("result,row", [
-    (-3, Row.NONE), (0, Row.NONE), (2, Row.NONE),
-    (3, Row.LIGHT), (5, Row.LIGHT),
-    (6, Row.SERIOUS), (8, Row.SERIOUS),
-    (9, Row.CRITICAL), (11, Row.CRITICAL),
-    (12, Row.LETHAL), (19, Row.LETHAL),
-])
+
+@pytest.mark.parametrize(
+    "result,row",
+    [
+        (-3, Row.NONE),
+        (0, Row.NONE),
+        (2, Row.NONE),
+        (3, Row.LIGHT),
+        (5, Row.LIGHT),
+        (6, Row.SERIOUS),
+        (8, Row.SERIOUS),
+        (9, Row.CRITICAL),
+        (11, Row.CRITICAL),
+        (12, Row.LETHAL),
+        (19, Row.LETHAL),
+    ],
+)
 def test_damage_table_rows(result, row):
     assert cn.damage_row(result) is row
 
@@ -109,20 +119,38 @@ def fixed(values):
 
 
 def plan(**kw):
-    base = dict(dice=2, keep=2, reroll=frozenset(), armor=0, wounds=0, prone=False, toughness=0, jinxed=False,
-                brutal=False, tio="none", feeble=False, one_shotter=False, demonic=False, extra_organs=False,
-                monstrous=False, stagger_prone=False)
+    base = dict(
+        dice=2,
+        keep=2,
+        reroll=frozenset(),
+        armor=0,
+        wounds=0,
+        prone=False,
+        toughness=0,
+        jinxed=False,
+        brutal=False,
+        tio="none",
+        feeble=False,
+        one_shotter=False,
+        demonic=False,
+        extra_organs=False,
+        monstrous=False,
+        stagger_prone=False,
+    )
     base.update(kw)
     return cn.HitPlan(**base)
 
 
-@pytest.mark.parametrize("roll,wounds,prone,ooa", [
-    (2, 0, False, False),   # no effect
-    (3, 1, False, False),   # Light: a Wound
-    (7, 1, True, False),    # "a result of 7 means the target gains a Wound and then is knocked Prone"
-    (9, 1, True, True),     # Critical: OoA
-    (12, 1, True, True),    # Lethal: OoA
-])
+@pytest.mark.parametrize(
+    "roll,wounds,prone,ooa",
+    [
+        (2, 0, False, False),  # no effect
+        (3, 1, False, False),  # Light: a Wound
+        (7, 1, True, False),  # "a result of 7 means the target gains a Wound and then is knocked Prone"
+        (9, 1, True, True),  # Critical: OoA
+        (12, 1, True, True),  # Lethal: OoA
+    ],
+)
 def test_damage_table_is_cumulative(roll, wounds, prone, ooa):
     state = cn.hit_process(fixed([roll]), plan(), critical=False)
     assert (state.wounds, state.prone, state.ooa) == (wounds, prone, ooa)
@@ -144,19 +172,22 @@ def test_critical_hit_wound_comes_first_and_counts_in_the_roll():
     assert state.wounds == 2 and state.gained == 2
 
 
-@pytest.mark.parametrize("row,outcome,after", [
-    (Row.LIGHT, Outcome.SUCCESS, Row.NONE),
-    (Row.SERIOUS, Outcome.SUCCESS, Row.LIGHT),
-    (Row.CRITICAL, Outcome.SUCCESS, Row.SERIOUS),
-    (Row.LIGHT, Outcome.CRITICAL, Row.NONE),
-    (Row.SERIOUS, Outcome.CRITICAL, Row.NONE),
-    (Row.CRITICAL, Outcome.CRITICAL, Row.LIGHT),
-    (Row.LIGHT, Outcome.FAILURE, Row.LIGHT),
-    (Row.CRITICAL, Outcome.FAILURE, Row.CRITICAL),
-    (Row.LIGHT, Outcome.FUMBLE, Row.SERIOUS),
-    (Row.SERIOUS, Outcome.FUMBLE, Row.CRITICAL),
-    (Row.CRITICAL, Outcome.FUMBLE, Row.LETHAL),
-])
+@pytest.mark.parametrize(
+    "row,outcome,after",
+    [
+        (Row.LIGHT, Outcome.SUCCESS, Row.NONE),
+        (Row.SERIOUS, Outcome.SUCCESS, Row.LIGHT),
+        (Row.CRITICAL, Outcome.SUCCESS, Row.SERIOUS),
+        (Row.LIGHT, Outcome.CRITICAL, Row.NONE),
+        (Row.SERIOUS, Outcome.CRITICAL, Row.NONE),
+        (Row.CRITICAL, Outcome.CRITICAL, Row.LIGHT),
+        (Row.LIGHT, Outcome.FAILURE, Row.LIGHT),
+        (Row.CRITICAL, Outcome.FAILURE, Row.CRITICAL),
+        (Row.LIGHT, Outcome.FUMBLE, Row.SERIOUS),
+        (Row.SERIOUS, Outcome.FUMBLE, Row.CRITICAL),
+        (Row.CRITICAL, Outcome.FUMBLE, Row.LETHAL),
+    ],
+)
 def test_tough_it_out_steps(row, outcome, after):
     assert cn.tough_it_out(row, outcome) is after
 
@@ -204,6 +235,7 @@ def test_keywords_parse():
 
 # --- Neural Overload ---------------------------------------------------------
 
+
 @pytest.mark.parametrize("total,row", [(1, 1), (2, 1), (3, 3), (4, 3), (5, 5), (6, 5), (7, 7), (8, 7), (9, 9), (12, 9)])
 def test_neural_overload_rows(total, row):
     assert cn.overload_row(total) == row
@@ -237,6 +269,7 @@ def test_neural_overload_each_row():
 
 # --- Morale -----------------------------------------------------------------
 
+
 def brute_morale(discipline, dread, wounds, allies):
     counts = Counter()
     for faces in itertools.product(range(1, 21), repeat=dread):
@@ -244,12 +277,19 @@ def brute_morale(discipline, dread, wounds, allies):
         for face in faces:
             d = cn.morale_step(d, cn.classify(face, discipline + allies - wounds))
         counts[d] += 1
-    return {d: F(counts[d], 20 ** dread) for d in range(7)}
+    return {d: F(counts[d], 20**dread) for d in range(7)}
 
 
-@pytest.mark.parametrize("discipline,dread,wounds,allies", [
-    (0, 0, 0, 0), (0, 1, 0, 0), (1, 2, 1, 1), (-2, 3, 0, 2), (3, 3, 2, 0),
-])
+@pytest.mark.parametrize(
+    "discipline,dread,wounds,allies",
+    [
+        (0, 0, 0, 0),
+        (0, 1, 0, 0),
+        (1, 2, 1, 1),
+        (-2, 3, 0, 2),
+        (3, 3, 2, 0),
+    ],
+)
 def test_morale_matches_brute_force(discipline, dread, wounds, allies):
     assert cn.morale_distribution(discipline, dread, wounds, allies) == brute_morale(discipline, dread, wounds, allies)
 
@@ -260,8 +300,15 @@ def test_morale_steps_and_flees():
     assert cn.morale_step(1, Outcome.CRITICAL) == 0
     assert cn.morale_step(6, Outcome.FUMBLE) == 6
     assert cn.morale_step(2, Outcome.FUMBLE) == 3
-    assert [cn.flees_for(d) for d in range(7)] == [(0, False), (1, False), (2, False), (3, False),
-                                                   (3, True), (3, True), (3, True)]
+    assert [cn.flees_for(d) for d in range(7)] == [
+        (0, False),
+        (1, False),
+        (2, False),
+        (3, False),
+        (3, True),
+        (3, True),
+        (3, True),
+    ]
 
 
 def test_seeded_morale_replays():
@@ -272,6 +319,7 @@ def test_seeded_morale_replays():
 
 
 # --- contests, falls -----------------------------------------------------------
+
 
 def test_explode_head_push_initiative():
     d = cn.explode_head_distribution((1, 1, 0), (0, 0, 0))

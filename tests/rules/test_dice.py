@@ -74,8 +74,9 @@ def test_damage_pool_matches_brute_force_with_rerolls(n, keep, reroll):
 
 
 def test_bonus_die_not_rerolled_option_matches_brute_force():
-    assert nonzero(dice.damage_pool_distribution(2, 2, frozenset({1}), reroll_bonus=False)) == \
-        brute_damage(2, 2, frozenset({1}), reroll_bonus=False)
+    assert nonzero(dice.damage_pool_distribution(2, 2, frozenset({1}), reroll_bonus=False)) == brute_damage(
+        2, 2, frozenset({1}), reroll_bonus=False
+    )
 
 
 def test_one_die_counts_alone_unless_the_bonus_die_joins_it():

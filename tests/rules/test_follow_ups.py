@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from rules.cybernekro import engine as cn
 from rules import rolls
+from rules.cybernekro import engine as cn
 from rules.follow_ups import after_attack
 
 HAMMER = cn.Weapon(2, None, cn.Keywords.parse(["Stagger"]), "hammer-mace")
@@ -27,8 +27,15 @@ def test_a_stagger_hit_calls_for_a_toughness_test_with_the_wounds_penalty():
     assert dict(stagger.values) == {"modifier": 2 - 2, "jinxed": False}  # Toughness +2, two Wounds now
 
 
-@pytest.mark.parametrize("to_hit, ooa, rolled", [(cn.Outcome.FAILURE, False, False), (cn.Outcome.FUMBLE, False, False),
-                                                 (cn.Outcome.SUCCESS, True, False), (cn.Outcome.CRITICAL, False, True)])
+@pytest.mark.parametrize(
+    "to_hit, ooa, rolled",
+    [
+        (cn.Outcome.FAILURE, False, False),
+        (cn.Outcome.FUMBLE, False, False),
+        (cn.Outcome.SUCCESS, True, False),
+        (cn.Outcome.CRITICAL, False, True),
+    ],
+)
 def test_no_stagger_test_on_a_miss_out_of_action_or_when_already_rolled(to_hit, ooa, rolled):
     assert "stagger" not in _keys("fight", HAMMER, ["Stagger"], _plan(), to_hit, 1, ooa, rolled)
 

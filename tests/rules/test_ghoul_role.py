@@ -11,8 +11,8 @@ import pytest
 
 from rules import ghoul_role as g
 
-
 # --- Fury goal: the text's own examples -------------------------------------------------
+
 
 def test_fury_goal_examples_from_the_text():
     # "in a two-player game, you would need 9 Fury, while in a five-player game, you would need 12 Fury"
@@ -20,14 +20,21 @@ def test_fury_goal_examples_from_the_text():
     assert g.fury_goal(5) == 12
 
 
-@pytest.mark.parametrize("difficulty, base", [("ragpicker", 5), ("scavenger", 6), ("ghoul", 7), ("stalker", 7), ("hunter", 8)])
+@pytest.mark.parametrize(
+    "difficulty, base", [("ragpicker", 5), ("scavenger", 6), ("ghoul", 7), ("stalker", 7), ("hunter", 8)]
+)
 @pytest.mark.parametrize("players", range(1, 9))
 def test_fury_goal_by_difficulty_capped_at_14(difficulty, base, players):
     assert g.fury_goal(players, difficulty) == min(base + players, 14)
 
 
 def test_cap_reached():
-    assert g.fury_goal(7) == 14 and g.fury_goal(8) == 14 and g.fury_goal(6, "hunter") == 14 and g.fury_goal(5, "hunter") == 13
+    assert (
+        g.fury_goal(7) == 14
+        and g.fury_goal(8) == 14
+        and g.fury_goal(6, "hunter") == 14
+        and g.fury_goal(5, "hunter") == 13
+    )
 
 
 def test_player_variants_match_the_formula_at_standard_difficulty():
@@ -37,7 +44,10 @@ def test_player_variants_match_the_formula_at_standard_difficulty():
         assert g.variant_goal(v)["fury"] == 9 == g.fury_goal(2)
     assert g.variant_goal("cave-vs-ghoul") == {"fury": 9, "crystals": 6}
     assert [g.variant_goal(f"solo-{lvl}") for lvl in ("easy", "medium", "hard")] == [
-        {"fury": 7, "crystals": 5}, {"fury": 8, "crystals": 6}, {"fury": 9, "crystals": 7}]
+        {"fury": 7, "crystals": 5},
+        {"fury": 8, "crystals": 6},
+        {"fury": 9, "crystals": 7},
+    ]
 
 
 def test_bad_players_and_difficulty():
@@ -54,6 +64,7 @@ def test_win_needs_the_goal_then_the_entrance():
 
 
 # --- Ghoul dice ------------------------------------------------------------------------
+
 
 def test_dice_by_difficulty():
     assert [g.ghoul_dice_for(d) for d in ("ragpicker", "scavenger", "ghoul", "stalker", "hunter")] == [3, 3, 3, 2, 2]
@@ -79,7 +90,7 @@ def _brute(dice):
 @pytest.mark.parametrize("dice", [2, 3])
 def test_ghoul_dice_odds_brute_force(dice):
     answer = g.ghoul_dice_odds(dice)
-    total = 6 ** dice
+    total = 6**dice
     terror, move, att = _brute(dice)
     assert answer["terror"] == {"yes": F(terror, total), "no": F(total - terror, total)}
     for plan in ("max_movement", "max_attack"):
@@ -133,6 +144,7 @@ def test_seeded_roll():
 
 # --- A turn ----------------------------------------------------------------------------
 
+
 def test_attack_cost_is_one_plus_defense():
     assert [g.attack_cost(d) for d in range(4)] == [1, 2, 3, 4]
     assert g.CRYSTAL_COST == 3
@@ -140,7 +152,9 @@ def test_attack_cost_is_one_plus_defense():
 
 def test_terror_card_at_every_even_fury():
     assert g.terror_cards_for_fury(0, 14) == 7
-    assert g.terror_cards_for_fury(1, 2) == 1 and g.terror_cards_for_fury(2, 3) == 0 and g.terror_cards_for_fury(1, 4) == 2
+    assert (
+        g.terror_cards_for_fury(1, 2) == 1 and g.terror_cards_for_fury(2, 3) == 0 and g.terror_cards_for_fury(1, 4) == 2
+    )
 
 
 def test_turn_attacks_treasures_and_fury():
@@ -232,7 +246,13 @@ def test_vile_goals():
     assert g.vile_goal("ghoul") == {"kill": "knight", "health": 7}
     assert g.vile_goal("hunter", knight=False) == {"kill": "dragon", "health": 6}
     assert g.vile_goal("ragpicker", knight=False, dragon=False) == {"smash_crystals": 3, "then_escape": True}
-    assert [g.vile_goal(d)["health"] for d in ("ragpicker", "scavenger", "ghoul", "stalker", "hunter")] == [5, 6, 7, 7, 8]
+    assert [g.vile_goal(d)["health"] for d in ("ragpicker", "scavenger", "ghoul", "stalker", "hunter")] == [
+        5,
+        6,
+        7,
+        7,
+        8,
+    ]
     assert g.vile_crystals_vs_thief(5) == 6 and g.vile_crystals_vs_thief(6) == 7
     with pytest.raises(ValueError):
         g.vile_crystals_vs_thief(4)
@@ -250,6 +270,7 @@ def test_catalogue_shape():
 
 
 # --- Tables passed by the caller (house rules from the database) -----------------------
+
 
 def test_goals_and_dice_from_a_table_given_by_the_caller():
     house = {slug: dict(entry) for slug, entry in g.difficulties().items()}
@@ -276,8 +297,14 @@ def test_variant_kill_goals_from_the_text():
     # "The Ghoul wins if the Knight is killed" / "The Ghoul wins if the Dragon is killed"
     assert g.variant_kill("knight-vs-ghoul") == "knight"
     assert g.variant_kill("dragon-vs-ghoul") == "dragon"
-    for slug in ("goblins-vs-ghoul", "cave-vs-ghoul", "thief-vs-ghoul", "3-players-any-2-roles-vs-ghoul", "4-players",
-                 "solo-easy"):
+    for slug in (
+        "goblins-vs-ghoul",
+        "cave-vs-ghoul",
+        "thief-vs-ghoul",
+        "3-players-any-2-roles-vs-ghoul",
+        "4-players",
+        "solo-easy",
+    ):
         assert g.variant_kill(slug) is None
     slugs = {v["slug"] for v in json.loads(g.CATALOGUE.read_text(encoding="utf-8"))["player_variants"]}
     assert set(g.VARIANT_KILLS) <= slugs
@@ -291,12 +318,17 @@ def test_start_turn_ends_last_turns_defense():
 
 # --- The Terror deck (GS15-GS17) -------------------------------------------------------
 
+
 def test_the_terror_deck_is_the_components_thirteen_cards():
     # Components: "13 Terror Cards"
     assert g.terror_deck_size() == 13 == g.TERROR_DECK
     assert g.terror_deck_size([{"slug": "ghoul-dice", "number": 3}, {"slug": "terror-cards", "number": 15}]) == 15
-    for bad in ([], [{"slug": "terror-cards", "number": -1}], [{"slug": "terror-cards", "number": "13"}],
-                [{"slug": "terror-cards", "number": True}]):
+    for bad in (
+        [],
+        [{"slug": "terror-cards", "number": -1}],
+        [{"slug": "terror-cards", "number": "13"}],
+        [{"slug": "terror-cards", "number": True}],
+    ):
         with pytest.raises(ValueError):
             g.terror_deck_size(bad)
 
@@ -330,7 +362,7 @@ def test_vile_entering_a_space_that_also_holds_a_piece_it_cannot_attack():
 
 
 def test_best_keep_is_the_pair_no_other_beats_on_movement_or_attack():
-    """"The die with the higher value is your movement points, and the die with the lower value is your
+    """ "The die with the higher value is your movement points, and the die with the lower value is your
     attack points": the two highest dice win on both counts, for every roll of 3 or 2 dice."""
     for dice in (3, 2):
         for roll in itertools.product(range(1, 7), repeat=dice):

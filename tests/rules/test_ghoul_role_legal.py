@@ -21,8 +21,10 @@ def refusal(sheet, action) -> str:
 def test_the_ghouls_turn_roll_choose_then_move_and_act():
     assert rules.legal(CAVE) == {"roll"} | ANY_TIME
     assert rules.legal(replace(CAVE, phase=rules.CHOOSE)) == {"choose"} | ANY_TIME
-    assert rules.legal(replace(CAVE, phase=rules.ACT)) == {"move", "spend", "gain", "collect", "attack", "crystal",
-                                                           "end"} | ANY_TIME
+    assert (
+        rules.legal(replace(CAVE, phase=rules.ACT))
+        == {"move", "spend", "gain", "collect", "attack", "crystal", "end"} | ANY_TIME
+    )
     assert refusal(CAVE, "end") == "That belongs to Move and Act; now it is Roll and Set Statistics."
 
 
@@ -59,6 +61,7 @@ def test_nothing_once_the_game_is_over_but_the_kind_is_said_first():
 
 
 # --- what an action chooses ------------------------------------------------------------
+
 
 def test_entering_a_space_to_attack_needs_a_piece_there_and_a_disc():
     rules.check_move_choice(vile=False, attack_discs=1, occupied=True, attacking=True, unattackable=False)

@@ -15,6 +15,7 @@ LAKE_ICV = gh.characters()["lake"]["initial_combat_value"]
 
 # --- The rules' four worked examples (Del plays Lake; a strength-5 Ghoul worth 2 VP) -----
 
+
 def test_example_1_nobody_challenges_del_wins_two_vp():
     r = gh.ghoul_battle(5, 2, LAKE_ICV, played=(3, 2))
     assert LAKE_ICV == 1 and r.needed == 6 and r.total == 6
@@ -45,6 +46,7 @@ def test_green_dots_of_a_strength_5_ghoul_come_from_the_text():
 
 
 # --- Battle rules --------------------------------------------------------------------------
+
 
 def test_beat_by_at_least_one_point():
     assert not gh.ghoul_battle(5, 2, 1, played=(2, 2)).won  # 5 ties, does not beat
@@ -90,7 +92,9 @@ def test_player_in_a_hole_loses_automatically():
 def test_initial_combat_value_modifiers():
     assert gh.initial_combat_value(1, ghoo_guns=2) == 3  # Lock and Load: +1 per Ghoo Gun
     # FAQ: Gray (1) with The Right Ghoo for the Job against a 5 has 5; a Value card of 1 wins.
-    icv = gh.initial_combat_value(gh.characters()["gray"]["initial_combat_value"], ghoul_strength=5, becomes_ghoul_strength=True)
+    icv = gh.initial_combat_value(
+        gh.characters()["gray"]["initial_combat_value"], ghoul_strength=5, becomes_ghoul_strength=True
+    )
     assert icv == 5 and gh.ghoul_battle(5, 2, icv, played=(1,)).won
 
 
@@ -109,6 +113,7 @@ def test_debris_examples():
 
 # --- Decks ---------------------------------------------------------------------------------
 
+
 def _deck(owner, values=(1, 1, 2, 2, 3, 3), actions=("Hole", "Debris", "Steal")):
     cards = [Card("Value", CardKind.VALUE, v, owner, i) for i, v in enumerate(values)]
     cards += [Card(a, CardKind.ACTION, None, owner, i) for i, a in enumerate(actions)]
@@ -120,13 +125,17 @@ def test_deck_checks():
     assert gh.check_decks({"lake": _deck("lake"), "gray": _deck("gray")}) == []
     problems = gh.check_decks({"lake": _deck("lake"), "gray": _deck("gray", values=(1, 1, 1, 2, 3, 3))})
     assert len(problems) == 1 and "Value" in problems[0]
-    assert gh.check_decks({"lake": _deck("lake"), "gray": _deck("gray", values=(1, 1, 1, 2, 3, 3))}, value_check="count") == []
+    assert (
+        gh.check_decks({"lake": _deck("lake"), "gray": _deck("gray", values=(1, 1, 1, 2, 3, 3))}, value_check="count")
+        == []
+    )
     assert gh.check_decks({"lake": _deck("lake"), "gray": _deck("gray", values=(1, 2))}, value_check="count")
     problems = gh.check_decks({"lake": _deck("lake"), "zone": _deck("zone", actions=("Hole", "Hole", "Steal"))})
     assert len(problems) == 1 and "Action" in problems[0]
 
 
 # --- Tokens and the board ------------------------------------------------------------------
+
 
 def test_the_24_core_tokens():
     tokens = gh.core_tokens()
@@ -157,6 +166,7 @@ def test_deal_on_shaded_squares_and_extras():
 
 
 # --- Hands, wounds, First-Aid -------------------------------------------------------------
+
 
 def test_hand_of_seven_and_replenishment():
     deck = _deck("lake") + [Card("Value", CardKind.VALUE, 1, "lake", 99)]
@@ -207,6 +217,7 @@ def test_first_aid_heals_everything_and_returns_stolen_cards():
 
 # --- Victory Points and the end -----------------------------------------------------------
 
+
 def test_victory_points_and_winning_at_10():
     five = gh.EncounterToken("ghoul", 5, 2)
     assert gh.victory_points([five] * 3) == 6 and gh.victory_points([five], dead=True) == 0
@@ -224,18 +235,23 @@ def test_catalogue():
     chars = {c["slug"]: c for c in data["characters"]}
     assert set(chars) == {"lake", "gray", "cornealius", "zone"}
     assert chars["lake"]["initial_combat_value"] == 1 and chars["gray"]["initial_combat_value"] == 1
-    assert chars["zone"]["initial_combat_value"] is None and all(c["health"] is None and c["movement"] is None for c in chars.values())
+    assert chars["zone"]["initial_combat_value"] is None and all(
+        c["health"] is None and c["movement"] is None for c in chars.values()
+    )
     assert sum(t["count"] for t in data["encounter_tokens"]) == 24
     for value in data.values():
         if isinstance(value, list):
             for entry in value:
-                assert entry["slug"] == re.sub(r"[^a-z0-9]+", "-", entry["name"].lower()).strip("-") and entry["section"]
+                assert (
+                    entry["slug"] == re.sub(r"[^a-z0-9]+", "-", entry["name"].lower()).strip("-") and entry["section"]
+                )
 
 
 # --- Moving tokens, Lake and Cornealius (GT16, GT17) ---------------------------------------------------
 
+
 def test_the_tile_rule_and_lakes_specialty():
-    """"The token being moved cannot be on the tile currently occupied by the player, nor can the player move
+    """ "The token being moved cannot be on the tile currently occupied by the player, nor can the player move
     the token onto their tile." / "Lake can move tokens that are on his own tile" (profile card: "Subject can
     move Encounter Tokens on his own tile or onto his tile from other tiles")."""
     with pytest.raises(gh.IllegalPlay, match="cannot be on the tile you occupy"):
@@ -250,7 +266,7 @@ def test_the_tile_rule_and_lakes_specialty():
 
 
 def test_who_resolves_a_moved_token():
-    """"If the token is moved onto a square occupied by two or more players and is revealed to be a Ghoul, the
+    """ "If the token is moved onto a square occupied by two or more players and is revealed to be a Ghoul, the
     player who is next among them in play order is the one to resolve the encounter"; a Hole is on the square
     (FAQ: Holes are "played upon the square, not the opponent"), so everyone on it falls in."""
     seating = ["del", "brian", "emma", "alisha"]
@@ -265,7 +281,7 @@ def test_who_resolves_a_moved_token():
 
 
 def test_cornealius_and_lake_specialty_counts():
-    """"Cornealius can reveal a token on his tile every time he uses a Specialty card": one per card, none for
+    """ "Cornealius can reveal a token on his tile every time he uses a Specialty card": one per card, none for
     the others, none without a playing piece (a dead character's "playing piece is removed from the board")."""
     assert gh.specialty_reveals("cornealius", 2) == 2
     assert gh.specialty_reveals("cornealius", 1, has_piece=False) == 0
@@ -274,8 +290,9 @@ def test_cornealius_and_lake_specialty_counts():
 
 # --- One Action per turn; Zone's trade of movement for two Action cards (GT9, GT18) -----
 
+
 def test_one_action_card_per_turn_for_every_character_but_a_zone_who_gave_up_movement():
-    """"A player can do three things during their turn: Replenish their cards; move their playing piece; take
+    """ "A player can do three things during their turn: Replenish their cards; move their playing piece; take
     an action"; "Usually only one Action card is played per turn, although some characters can play more than
     one"; "the character of Zone has the special ability to sacrifice movement during a turn in order to play
     two Action cards in that turn, rather than one.\""""
@@ -296,11 +313,14 @@ def test_one_action_card_per_turn_for_every_character_but_a_zone_who_gave_up_mov
 
 
 def test_the_action_is_a_card_or_a_token_move_never_both():
-    """"When taking an action, a player has two options: A. They can play an Action card from their hand. B.
+    """ "When taking an action, a player has two options: A. They can play an Action card from their hand. B.
     They can move an unrevealed Encounter Token up to five spaces.\""""
     gh.check_token_move_action(gh.TurnSoFar())
-    for turn in (gh.TurnSoFar(token_moved=True), gh.TurnSoFar(action_cards=1),
-                 gh.TurnSoFar(action_cards=1, gave_up_movement=True)):
+    for turn in (
+        gh.TurnSoFar(token_moved=True),
+        gh.TurnSoFar(action_cards=1),
+        gh.TurnSoFar(action_cards=1, gave_up_movement=True),
+    ):
         with pytest.raises(gh.IllegalPlay, match="taken your Action"):
             gh.check_token_move_action(turn)
     for character in ("lake", "zone"):
@@ -309,17 +329,18 @@ def test_the_action_is_a_card_or_a_token_move_never_both():
 
 
 def test_zone_sacrifices_movement_only_while_he_has_it():
-    """"sacrifice movement during a turn in order to play two Action cards in that turn": only Zone, once, not
+    """ "sacrifice movement during a turn in order to play two Action cards in that turn": only Zone, once, not
     after moving (an encounter "ends the player's movement"), not without a playing piece, not after a token
     move; and no square is entered afterwards."""
     gh.check_give_up_movement("zone", gh.TurnSoFar())
     gh.check_give_up_movement("zone", gh.TurnSoFar(action_cards=1))  # the second card is what he trades for
     for character, turn, has_piece, message in (
-            ("lake", gh.TurnSoFar(), True, "only Zone"),
-            ("zone", gh.TurnSoFar(gave_up_movement=True), True, "already given up"),
-            ("zone", gh.TurnSoFar(moved=True), True, "already moved"),
-            ("zone", gh.TurnSoFar(), False, "off the board"),
-            ("zone", gh.TurnSoFar(token_moved=True), True, "moving an Encounter Token")):
+        ("lake", gh.TurnSoFar(), True, "only Zone"),
+        ("zone", gh.TurnSoFar(gave_up_movement=True), True, "already given up"),
+        ("zone", gh.TurnSoFar(moved=True), True, "already moved"),
+        ("zone", gh.TurnSoFar(), False, "off the board"),
+        ("zone", gh.TurnSoFar(token_moved=True), True, "moving an Encounter Token"),
+    ):
         with pytest.raises(gh.IllegalPlay, match=message):
             gh.check_give_up_movement(character, turn, has_piece)
     gh.check_movement(gh.TurnSoFar(action_cards=1))

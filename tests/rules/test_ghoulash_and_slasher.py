@@ -1,6 +1,7 @@
 import pytest
 
-from rules import ghoulash, slasher_trial as slasher
+from rules import ghoulash
+from rules import slasher_trial as slasher
 
 
 def test_example_1_del_wins_unchallenged():

@@ -34,8 +34,18 @@ def test_a_turn_begins_with_replenishing_and_only_for_the_current_player():
 
 def test_on_ones_turn_everything_is_open_until_an_encounter():
     state = table(phase=gh.TURN, holes=1, debris=1)
-    assert gh.legal(state, 0) == {"reveal", "enter", "fight", "debris-square", "hole-square", "card", "hole",
-                                  "debris", "end-turn", "move-token"}
+    assert gh.legal(state, 0) == {
+        "reveal",
+        "enter",
+        "fight",
+        "debris-square",
+        "hole-square",
+        "card",
+        "hole",
+        "debris",
+        "end-turn",
+        "move-token",
+    }
     after = replace(state, encountered=True)
     assert not {"reveal", "fight", "enter"} & gh.legal(after, 0)
     assert refusal(after, 0, "reveal") == "You already had an encounter this turn: it ended your movement."
@@ -45,20 +55,22 @@ def test_on_ones_turn_everything_is_open_until_an_encounter():
 def test_no_hole_or_debris_square_without_the_cards_that_place_them():
     state = table(phase=gh.TURN)
     assert not {"hole-square", "debris-square"} & gh.legal(state, 0)
-    assert refusal(state, 0, "hole-square") == ("The decks hold no Hole cards: no Hole token can have been placed "
-                                                "by a card.")
-    assert refusal(state, 0, "debris-square") == ("The decks hold no Debris cards: no Debris token can be on the "
-                                                  "board.")
+    assert refusal(state, 0, "hole-square") == (
+        "The decks hold no Hole cards: no Hole token can have been placed by a card."
+    )
+    assert refusal(state, 0, "debris-square") == (
+        "The decks hold no Debris cards: no Debris token can be on the board."
+    )
 
 
 def test_one_action_per_turn_an_action_card_or_a_token_move():
     played = table(phase=gh.TURN, action_cards=1, action_taken=True)
     assert not {"hole", "debris", "move-token"} & gh.legal(played, 0)
-    assert refusal(played, 0, "move-token") == ("You have taken your Action this turn: one Action, an Action card "
-                                                "or a token move.")
+    assert refusal(played, 0, "move-token") == (
+        "You have taken your Action this turn: one Action, an Action card or a token move."
+    )
     moved = table(phase=gh.TURN, action_taken=True)
-    assert refusal(moved, 0, "hole") == ("Your Action this turn was moving an Encounter Token: no Action card "
-                                         "as well.")
+    assert refusal(moved, 0, "hole") == ("Your Action this turn was moving an Encounter Token: no Action card as well.")
 
 
 def test_zone_gives_up_movement_for_a_second_action_card():
@@ -67,8 +79,9 @@ def test_zone_gives_up_movement_for_a_second_action_card():
     traded = replace(state, gave_up_movement=True)
     assert {"hole", "debris"} <= gh.legal(traded, 1)
     assert "reveal" not in gh.legal(traded, 1)  # no square entered after the trade
-    assert refusal(table(phase=gh.TURN), 0, "give-up-movement") == ("Only Zone can give up movement for a second "
-                                                                     "Action card.")
+    assert refusal(table(phase=gh.TURN), 0, "give-up-movement") == (
+        "Only Zone can give up movement for a second Action card."
+    )
 
 
 def test_a_dead_character_or_one_in_a_hole_enters_no_square():
@@ -97,8 +110,9 @@ def test_a_token_moved_onto_another_player_is_resolved_by_that_player():
     state = table(phase=gh.BATTLE, current=0, resolver=1)
     assert "play" in gh.legal(state, 1) and "play" not in gh.legal(state, 0)
     assert refusal(state, 0, "play") == "bob is resolving the encounter now."
-    assert refusal(state, 0, "end-turn") == ("Wait for the player on whose square the token was moved to resolve "
-                                             "the encounter.")
+    assert refusal(state, 0, "end-turn") == (
+        "Wait for the player on whose square the token was moved to resolve the encounter."
+    )
 
 
 def test_a_first_aid_kit_needs_wounds():
@@ -126,8 +140,10 @@ def test_nothing_once_the_game_is_over():
 
 
 def test_legal_is_exactly_what_check_allows():
-    states = [table(phase=p, resolver=0, offers=(1,), holes=1, debris=1) for p in
-              (gh.TURN_START, gh.TURN, gh.BATTLE, gh.CHALLENGE, gh.RESPONSE, gh.FIRST_AID)]
+    states = [
+        table(phase=p, resolver=0, offers=(1,), holes=1, debris=1)
+        for p in (gh.TURN_START, gh.TURN, gh.BATTLE, gh.CHALLENGE, gh.RESPONSE, gh.FIRST_AID)
+    ]
     for state in states:
         for seat in (0, 1, 2):
             for action in gh.ACTIONS:
@@ -140,6 +156,7 @@ def test_legal_is_exactly_what_check_allows():
 
 
 # --- what a play chooses ----------------------------------------------------------------
+
 
 def test_each_play_acts_on_its_own_kind_of_token():
     gh.check_token_choice("reveal", "ghoul", revealed=False, on_board=True)

@@ -43,11 +43,20 @@ def assert_floats_mirror_exact(answer):
 
 
 FORMAT_ATTACK = {
-    "roll": "attack", "action": "fight",
+    "roll": "attack",
+    "action": "fight",
     "attacker": {"agility": 1, "discipline": 0, "strength": 2, "traits": [], "body_mods": []},
     "weapon": "axe",
-    "target": {"toughness": 1, "strength": 0, "armor": 1, "wounds": 0, "prone": False, "traits": [],
-               "body_mods": [], "gear": []},
+    "target": {
+        "toughness": 1,
+        "strength": 0,
+        "armor": 1,
+        "wounds": 0,
+        "prone": False,
+        "traits": [],
+        "body_mods": [],
+        "gear": [],
+    },
     "situation": {"cover": False, "long_range": False, "surrounded": False, "modifier": 0},
 }
 
@@ -70,17 +79,27 @@ def test_attribute_test_example():
 
 def test_jinxed_test():
     answer = odds({"roll": "test", "modifier": 0, "jinxed": True})
-    assert answer["exact"] == {"critical": "1/10", "success": "8/20".replace("8/20", "2/5"), "failure": "2/5",
-                               "fumble": "1/10"}
+    assert answer["exact"] == {
+        "critical": "1/10",
+        "success": "8/20".replace("8/20", "2/5"),
+        "failure": "2/5",
+        "fumble": "1/10",
+    }
 
 
 def test_damage_example_is_exact_and_sums_to_one():
-    answer = odds({"roll": "damage", "dice": 3, "keywords": ["Overkill", "Piercing 1"], "armor": 2, "wounds": 1,
-                   "prone": False})
+    answer = odds(
+        {"roll": "damage", "dice": 3, "keywords": ["Overkill", "Piercing 1"], "armor": 2, "wounds": 1, "prone": False}
+    )
     assert set(answer["exact"]) == {"none", "light", "serious", "critical", "lethal"}
     assert sum(F(v) for v in answer["exact"].values()) == 1
-    assert answer["exact"] == {"none": "0", "light": "5/108", "serious": "29/144", "critical": "7/24",
-                               "lethal": "199/432"}
+    assert answer["exact"] == {
+        "none": "0",
+        "light": "5/108",
+        "serious": "29/144",
+        "critical": "7/24",
+        "lethal": "199/432",
+    }
     assert_floats_mirror_exact(answer)
 
 
@@ -88,8 +107,7 @@ def test_damage_one_die_no_armor_by_hand():
     # one die: 1-2 none, 3-5 light, a 6 brings the bonus die: 6+b is 7..12
     answer = odds({"roll": "damage", "dice": 1, "keywords": [], "armor": 0, "wounds": 0, "prone": False})
     # 6+1, 6+2 serious; 6+3..6+5 critical; 6+6 lethal
-    assert answer["exact"] == {"none": "1/3", "light": "1/2", "serious": "1/18", "critical": "1/12",
-                               "lethal": "1/36"}
+    assert answer["exact"] == {"none": "1/3", "light": "1/2", "serious": "1/18", "critical": "1/12", "lethal": "1/36"}
 
 
 def test_attack_example_shape():
@@ -130,8 +148,13 @@ def test_weapon_resolver_argument():
 def test_neural_overload_request():
     answer = odds({"roll": "neural-overload", "dread": 2})
     assert answer["exact"] == {"1": "0", "3": "1/3", "5": "1/3", "7": "1/3", "9": "0"}
-    assert odds({"roll": "neural-overload", "dread": 0})["exact"] == {"1": "1/3", "3": "1/3", "5": "1/3", "7": "0",
-                                                                     "9": "0"}
+    assert odds({"roll": "neural-overload", "dread": 0})["exact"] == {
+        "1": "1/3",
+        "3": "1/3",
+        "5": "1/3",
+        "7": "0",
+        "9": "0",
+    }
     assert odds({"roll": "neural-overload", "dread": 6})["exact"]["9"] == "2/3"
 
 
@@ -163,43 +186,45 @@ def test_panic_and_ghoul_dice_delegate(monkeypatch):
 
 def test_format_answer_is_generic():
     out = format_answer({"g": {"a": F(35, 36), "b": F(1, 36)}, "n": F(0)})
-    assert out == {"g": {"a": 35 / 36, "b": 1 / 36}, "n": 0.0,
-                   "exact": {"g": {"a": "35/36", "b": "1/36"}, "n": "0"}}
+    assert out == {"g": {"a": 35 / 36, "b": 1 / 36}, "n": 0.0, "exact": {"g": {"a": "35/36", "b": "1/36"}, "n": "0"}}
     json.dumps(out)
 
 
-@pytest.mark.parametrize("request_,message", [
-    ({"roll": "test", "modifier": 1, "extra": 1}, "unknown key"),
-    ({"roll": "test"}, "missing key"),
-    ({"roll": "test", "modifier": "2"}, "whole number"),
-    ({"roll": "test", "modifier": 1.5}, "whole number"),
-    ({"roll": "test", "modifier": True}, "whole number"),
-    ({"roll": "test", "modifier": 0, "jinxed": "no"}, "true or false"),
-    ({"roll": "test", "modifier": 0, "card": "queen"}, "card"),
-    ({"roll": "dice"}, "request.roll"),
-    ({"dice": 2}, "request.roll"),
-    ({"roll": "damage", "dice": -1}, "from 0"),
-    ({"roll": "damage", "dice": 2, "keywords": "Overkill"}, "keyword"),
-    ({"roll": "damage", "dice": 2, "keywords": ["Laser"]}, "unknown keyword"),
-    ({"roll": "damage", "dice": 2, "keywords": ["Piercing"]}, "needs a number"),
-    ({"roll": "damage", "dice": 2, "wounds": 7}, "from 0 to 6"),
-    ({"roll": "neural-overload", "dread": 9}, "from 0 to 6"),
-    ({"roll": "neural-overload"}, "missing key"),
-    ({"roll": "morale", "discipline": 0, "dread": 2, "allies": 1}, "unknown key"),
-    ({"roll": "panic", "nerve": 6}, "missing key"),
-    ({"roll": "ghoul-dice", "dice": 4}, "Ghoul"),
-    (dict(FORMAT_ATTACK, action="punch"), "fight"),
-    (dict(FORMAT_ATTACK, weapon="bfg-9000"), "no weapon"),
-    (dict(FORMAT_ATTACK, weapon=7), "weapon"),
-    (dict(FORMAT_ATTACK, weapon={"damage": 2, "keywords": [], "colour": "red"}), "unknown key"),
-    (dict(FORMAT_ATTACK, attacker={"agility": 1, "luck": 2}), "unknown key"),
-    (dict(FORMAT_ATTACK, target={"traits": ["invisible"]}), "unknown trait"),
-    (dict(FORMAT_ATTACK, target={"gear": ["bfg"]}), "unknown gear"),
-    (dict(FORMAT_ATTACK, situation={"weather": "rain"}), "unknown key"),
-    (dict(FORMAT_ATTACK, action="shoot"), "ranged weapon"),
-    (dict(FORMAT_ATTACK, weapon="pistol"), "melee weapon"),
-    ([], "object"),
-])
+@pytest.mark.parametrize(
+    "request_,message",
+    [
+        ({"roll": "test", "modifier": 1, "extra": 1}, "unknown key"),
+        ({"roll": "test"}, "missing key"),
+        ({"roll": "test", "modifier": "2"}, "whole number"),
+        ({"roll": "test", "modifier": 1.5}, "whole number"),
+        ({"roll": "test", "modifier": True}, "whole number"),
+        ({"roll": "test", "modifier": 0, "jinxed": "no"}, "true or false"),
+        ({"roll": "test", "modifier": 0, "card": "queen"}, "card"),
+        ({"roll": "dice"}, "request.roll"),
+        ({"dice": 2}, "request.roll"),
+        ({"roll": "damage", "dice": -1}, "from 0"),
+        ({"roll": "damage", "dice": 2, "keywords": "Overkill"}, "keyword"),
+        ({"roll": "damage", "dice": 2, "keywords": ["Laser"]}, "unknown keyword"),
+        ({"roll": "damage", "dice": 2, "keywords": ["Piercing"]}, "needs a number"),
+        ({"roll": "damage", "dice": 2, "wounds": 7}, "from 0 to 6"),
+        ({"roll": "neural-overload", "dread": 9}, "from 0 to 6"),
+        ({"roll": "neural-overload"}, "missing key"),
+        ({"roll": "morale", "discipline": 0, "dread": 2, "allies": 1}, "unknown key"),
+        ({"roll": "panic", "nerve": 6}, "missing key"),
+        ({"roll": "ghoul-dice", "dice": 4}, "Ghoul"),
+        (dict(FORMAT_ATTACK, action="punch"), "fight"),
+        (dict(FORMAT_ATTACK, weapon="bfg-9000"), "no weapon"),
+        (dict(FORMAT_ATTACK, weapon=7), "weapon"),
+        (dict(FORMAT_ATTACK, weapon={"damage": 2, "keywords": [], "colour": "red"}), "unknown key"),
+        (dict(FORMAT_ATTACK, attacker={"agility": 1, "luck": 2}), "unknown key"),
+        (dict(FORMAT_ATTACK, target={"traits": ["invisible"]}), "unknown trait"),
+        (dict(FORMAT_ATTACK, target={"gear": ["bfg"]}), "unknown gear"),
+        (dict(FORMAT_ATTACK, situation={"weather": "rain"}), "unknown key"),
+        (dict(FORMAT_ATTACK, action="shoot"), "ranged weapon"),
+        (dict(FORMAT_ATTACK, weapon="pistol"), "melee weapon"),
+        ([], "object"),
+    ],
+)
 def test_bad_requests_are_errors(request_, message):
     with pytest.raises(OddsRequestError, match=message):
         odds(request_)
@@ -207,14 +232,25 @@ def test_bad_requests_are_errors(request_, message):
 
 def test_optional_additions_default_to_the_plain_reading():
     base = dict(FORMAT_ATTACK, action="shoot", weapon="auto-rifle")
-    explicit = dict(base, situation={**FORMAT_ATTACK["situation"], "auto": True, "over_half_range": False,
-                                     "splash_secondary": False, "touching_terrain": True, "in_melee": False,
-                                     "stagger_into_obstacle": False, "tough_it_out": True})
+    explicit = dict(
+        base,
+        situation={
+            **FORMAT_ATTACK["situation"],
+            "auto": True,
+            "over_half_range": False,
+            "splash_secondary": False,
+            "touching_terrain": True,
+            "in_melee": False,
+            "stagger_into_obstacle": False,
+            "tough_it_out": True,
+        },
+    )
     assert odds(base) == odds(explicit)
     no_situation = {k: v for k, v in FORMAT_ATTACK.items() if k != "situation"}
     assert odds(no_situation) == odds(FORMAT_ATTACK)
-    assert odds({"roll": "damage", "dice": 2}) == odds({"roll": "damage", "dice": 2, "keywords": [], "armor": 0,
-                                                        "wounds": 0, "prone": False, "shield": False})
+    assert odds({"roll": "damage", "dice": 2}) == odds(
+        {"roll": "damage", "dice": 2, "keywords": [], "armor": 0, "wounds": 0, "prone": False, "shield": False}
+    )
 
 
 def test_trait_gear_and_body_mod_slugs_change_the_odds():
@@ -236,22 +272,49 @@ def test_trait_gear_and_body_mod_slugs_change_the_odds():
     action=st.sampled_from(["fight", "shoot"]),
     weapon=st.sampled_from(["axe", "fists", "industrial-tool", "energy-weapon", "hammer-mace", "knife"]),
     shoot_weapon=st.sampled_from(["pistol", "chain-gun", "shotgun", "arc-weapon", "flamethrower", "archeogun"]),
-    agility=st.integers(-2, 3), strength=st.integers(-2, 3), toughness=st.integers(-2, 6),
-    armor=st.integers(0, 5), wounds=st.integers(0, 6), prone=st.booleans(),
-    traits=st.lists(st.sampled_from(["big", "small", "jinxed", "artificial", "one-shotter", "demonic",
-                                     "monstrous", "npc", "unstoppable"]), max_size=3, unique=True),
-    gear=st.lists(st.sampled_from(["shield", "tower-shield", "stealth-suit", "hazard-suit", "lantern"]),
-                  max_size=2, unique=True),
-    surrounded=st.booleans(), cover=st.booleans(),
+    agility=st.integers(-2, 3),
+    strength=st.integers(-2, 3),
+    toughness=st.integers(-2, 6),
+    armor=st.integers(0, 5),
+    wounds=st.integers(0, 6),
+    prone=st.booleans(),
+    traits=st.lists(
+        st.sampled_from(
+            ["big", "small", "jinxed", "artificial", "one-shotter", "demonic", "monstrous", "npc", "unstoppable"]
+        ),
+        max_size=3,
+        unique=True,
+    ),
+    gear=st.lists(
+        st.sampled_from(["shield", "tower-shield", "stealth-suit", "hazard-suit", "lantern"]), max_size=2, unique=True
+    ),
+    surrounded=st.booleans(),
+    cover=st.booleans(),
 )
-def test_every_attack_answer_sums_to_one(action, weapon, shoot_weapon, agility, strength, toughness, armor, wounds,
-                                         prone, traits, gear, surrounded, cover):
+def test_every_attack_answer_sums_to_one(
+    action, weapon, shoot_weapon, agility, strength, toughness, armor, wounds, prone, traits, gear, surrounded, cover
+):
     request = {
-        "roll": "attack", "action": action, "weapon": shoot_weapon if action == "shoot" else weapon,
-        "attacker": {"agility": agility, "discipline": agility, "strength": strength, "traits": ["jinxed"],
-                     "body_mods": ["mechanical-claw"]},
-        "target": {"toughness": toughness, "strength": 0, "armor": armor, "wounds": wounds, "prone": prone,
-                   "traits": traits, "body_mods": ["extra-organs"], "gear": gear},
+        "roll": "attack",
+        "action": action,
+        "weapon": shoot_weapon if action == "shoot" else weapon,
+        "attacker": {
+            "agility": agility,
+            "discipline": agility,
+            "strength": strength,
+            "traits": ["jinxed"],
+            "body_mods": ["mechanical-claw"],
+        },
+        "target": {
+            "toughness": toughness,
+            "strength": 0,
+            "armor": armor,
+            "wounds": wounds,
+            "prone": prone,
+            "traits": traits,
+            "body_mods": ["extra-organs"],
+            "gear": gear,
+        },
         "situation": {"cover": cover, "long_range": False, "surrounded": surrounded, "modifier": 0},
     }
     answer = odds(request)
@@ -261,10 +324,17 @@ def test_every_attack_answer_sums_to_one(action, weapon, shoot_weapon, agility, 
 
 
 @settings(max_examples=60, deadline=None)
-@given(dice_=st.integers(0, 8), armor=st.integers(0, 6), wounds=st.integers(0, 6),
-       keywords=st.lists(st.sampled_from(["Overkill", "Energy", "Electric", "Piercing 1", "Piercing 3", "Brutal"]),
-                         unique=True),
-       modifier=st.integers(-15, 15), dread=st.integers(0, 6), jinxed=st.booleans())
+@given(
+    dice_=st.integers(0, 8),
+    armor=st.integers(0, 6),
+    wounds=st.integers(0, 6),
+    keywords=st.lists(
+        st.sampled_from(["Overkill", "Energy", "Electric", "Piercing 1", "Piercing 3", "Brutal"]), unique=True
+    ),
+    modifier=st.integers(-15, 15),
+    dread=st.integers(0, 6),
+    jinxed=st.booleans(),
+)
 def test_every_simple_answer_sums_to_one(dice_, armor, wounds, keywords, modifier, dread, jinxed):
     for request in (
         {"roll": "damage", "dice": dice_, "keywords": keywords, "armor": armor, "wounds": wounds},

@@ -4,12 +4,23 @@ from fractions import Fraction
 
 from rules import odds
 
-BASE = {"roll": "attack", "action": "fight",
-        "attacker": {"agility": 1, "discipline": 0, "strength": 2, "traits": [], "body_mods": []},
-        "weapon": "axe",
-        "target": {"toughness": 1, "strength": 0, "armor": 1, "wounds": 2, "prone": False,
-                   "traits": [], "body_mods": [], "gear": []},
-        "situation": {"cover": False, "long_range": False, "surrounded": False, "modifier": 0}}
+BASE = {
+    "roll": "attack",
+    "action": "fight",
+    "attacker": {"agility": 1, "discipline": 0, "strength": 2, "traits": [], "body_mods": []},
+    "weapon": "axe",
+    "target": {
+        "toughness": 1,
+        "strength": 0,
+        "armor": 1,
+        "wounds": 2,
+        "prone": False,
+        "traits": [],
+        "body_mods": [],
+        "gear": [],
+    },
+    "situation": {"cover": False, "long_range": False, "surrounded": False, "modifier": 0},
+}
 
 
 def with_(side, key, value):
@@ -35,8 +46,10 @@ def test_unstable_leaves_the_target_answer_alone():
 def test_a_standing_target_with_stim_injectors_still_rolls_tough_it_out():
     # Tough it Out is rolled (odds-format: "always tries"), so a Toughness change moves the odds.
     tougher = {**BASE, "target": {**BASE["target"], "toughness": 5, "body_mods": ["stim-injectors"]}}
-    assert odds(tougher)["exact"]["target"] != odds({**BASE, "target": {**BASE["target"],
-                                                                         "body_mods": ["stim-injectors"]}})["exact"]["target"]
+    assert (
+        odds(tougher)["exact"]["target"]
+        != odds({**BASE, "target": {**BASE["target"], "body_mods": ["stim-injectors"]}})["exact"]["target"]
+    )
 
 
 # --- R35/R36: Monstrous with One-shotter, and a Monstrous target given as Prone -----
@@ -45,9 +58,24 @@ STILL = {"agility": 0, "discipline": 0, "strength": 0, "traits": [], "body_mods"
 
 
 def monstrous_attack(weapon, prone, traits):
-    return odds({"roll": "attack", "action": "fight", "attacker": STILL, "weapon": weapon,
-                 "target": {"toughness": 0, "strength": 0, "armor": 0, "wounds": 0, "prone": prone,
-                            "traits": traits, "body_mods": [], "gear": []}})["exact"]
+    return odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "attacker": STILL,
+            "weapon": weapon,
+            "target": {
+                "toughness": 0,
+                "strength": 0,
+                "armor": 0,
+                "wounds": 0,
+                "prone": prone,
+                "traits": traits,
+                "body_mods": [],
+                "gear": [],
+            },
+        }
+    )["exact"]
 
 
 def test_a_monstrous_one_shotter_is_never_wounded_nor_knocked_prone():

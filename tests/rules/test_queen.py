@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from rules.cybernekro import engine as cn
 from rules import odds
+from rules.cybernekro import engine as cn
 
 AXE = cn.Weapon(3, None, cn.Keywords.parse([]), "axe")
 S = cn.TargetState
@@ -43,21 +43,28 @@ def test_at_6_wounds_the_queen_cannot_be_played():
 
 
 def test_one_queen_per_hit():
-    plan = cn.plan_attack("fight", cn.Attacker(agility=3), AXE, cn.Target(wounds=0, prone=True, queen=True),
-                          cn.Situation())
+    plan = cn.plan_attack(
+        "fight", cn.Attacker(agility=3), AXE, cn.Target(wounds=0, prone=True, queen=True), cn.Situation()
+    )
     states = cn.enumerate_process(cn.hit_process, plan.hit, True)
     assert all(state.wounds <= 3 for state in states)  # critical Wound, Light Wound, at most one Queen Wound
     assert all(not state.ooa for state in states)
 
 
 def test_the_odds_api_takes_target_queen_by_extension():
-    request = {"roll": "attack", "action": "fight", "attacker": {"agility": 3, "strength": 2}, "weapon": "axe",
-               "target": {"toughness": 0, "wounds": 0, "prone": True}}
+    request = {
+        "roll": "attack",
+        "action": "fight",
+        "attacker": {"agility": 3, "strength": 2},
+        "weapon": "axe",
+        "target": {"toughness": 0, "wounds": 0, "prone": True},
+    }
     plain = odds(request)
     queen = odds({**request, "target": {**request["target"], "queen": True}})
     assert Fraction(queen["exact"]["target"]["out_of_action"]) == 0
-    assert Fraction(queen["exact"]["target"]["wounded"]) == (Fraction(plain["exact"]["target"]["wounded"])
-                                                             + Fraction(plain["exact"]["target"]["out_of_action"]))
+    assert Fraction(queen["exact"]["target"]["wounded"]) == (
+        Fraction(plain["exact"]["target"]["wounded"]) + Fraction(plain["exact"]["target"]["out_of_action"])
+    )
     assert odds({**request, "target": {**request["target"], "queen": False}}) == plain
 
 
@@ -66,10 +73,12 @@ def test_a_seeded_roll_says_when_the_queen_was_played():
 
     from rules import rolls
 
-    plan = cn.plan_attack("fight", cn.Attacker(agility=3, strength=2), AXE,
-                          cn.Target(wounds=0, prone=True, queen=True), cn.Situation())
-    plain = cn.plan_attack("fight", cn.Attacker(agility=3, strength=2), AXE, cn.Target(wounds=0, prone=True),
-                           cn.Situation())
+    plan = cn.plan_attack(
+        "fight", cn.Attacker(agility=3, strength=2), AXE, cn.Target(wounds=0, prone=True, queen=True), cn.Situation()
+    )
+    plain = cn.plan_attack(
+        "fight", cn.Attacker(agility=3, strength=2), AXE, cn.Target(wounds=0, prone=True), cn.Situation()
+    )
     seeds = range(200)
     saved = [s for s in seeds if rolls.planned_attack(random.Random(s), plain, s).outcome == "out_of_action"]
     assert saved

@@ -13,8 +13,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from rules.cybernekro import engine as cn
 from rules import odds, rolls
+from rules.cybernekro import engine as cn
 from rules.cybernekro.engine import Outcome, TargetState
 
 AXE = cn.Weapon(2, None, cn.Keywords.parse(["Piercing 2"]), "axe")
@@ -23,13 +23,27 @@ TARGET = cn.Target(toughness=1, armor=1)
 
 ATTACKS = [
     ("fight", ATTACKER, AXE, TARGET, cn.Situation()),
-    ("shoot", cn.Attacker(discipline=2), cn.Weapon(3, 24, cn.Keywords.parse(["Auto 3", "Stagger"]), "chain-gun"),
-     cn.Target(toughness=0, armor=2, wounds=2, body_mods=frozenset({"extra-organs"})),
-     cn.Situation(surrounded=True, stagger_into_obstacle=True)),
-    ("fight", cn.Attacker(agility=0, strength=0), cn.Weapon(3, None, cn.Keywords.parse(["Brutal", "Overkill"]), "x"),
-     cn.Target(toughness=2, prone=True, traits=frozenset({"demonic"}), gear=frozenset({"shield"})), cn.Situation()),
-    ("fight", cn.Attacker(agility=2, strength=1), cn.Weapon(2, None, cn.Keywords.parse(["Energy"]), "y"),
-     cn.Target(toughness=3, armor=1, traits=frozenset({"monstrous"})), cn.Situation()),
+    (
+        "shoot",
+        cn.Attacker(discipline=2),
+        cn.Weapon(3, 24, cn.Keywords.parse(["Auto 3", "Stagger"]), "chain-gun"),
+        cn.Target(toughness=0, armor=2, wounds=2, body_mods=frozenset({"extra-organs"})),
+        cn.Situation(surrounded=True, stagger_into_obstacle=True),
+    ),
+    (
+        "fight",
+        cn.Attacker(agility=0, strength=0),
+        cn.Weapon(3, None, cn.Keywords.parse(["Brutal", "Overkill"]), "x"),
+        cn.Target(toughness=2, prone=True, traits=frozenset({"demonic"}), gear=frozenset({"shield"})),
+        cn.Situation(),
+    ),
+    (
+        "fight",
+        cn.Attacker(agility=2, strength=1),
+        cn.Weapon(2, None, cn.Keywords.parse(["Energy"]), "y"),
+        cn.Target(toughness=3, armor=1, traits=frozenset({"monstrous"})),
+        cn.Situation(),
+    ),
 ]
 
 
@@ -38,8 +52,9 @@ def _roll_all(seed):
     return [
         rolls.attack(random.Random(seed), *ATTACKS[1], seed=seed),
         rolls.test(random.Random(seed), 2, True, seed=seed),
-        rolls.damage(random.Random(seed), 4, cn.Keywords.parse(["Overkill", "Energy", "Piercing 1"]), 2, 1, True,
-                     seed=seed),
+        rolls.damage(
+            random.Random(seed), 4, cn.Keywords.parse(["Overkill", "Energy", "Piercing 1"]), 2, 1, True, seed=seed
+        ),
         rolls.neural_overload(random.Random(seed), 3, seed=seed),
         rolls.morale(random.Random(seed), -1, 4, 1, 2, frozenset({"demonic"}), seed=seed),
         rolls.panic(random.Random(seed), 6, 2, seed=seed),
@@ -105,8 +120,11 @@ def test_quick_rolls_follow_the_engines_functions(seed):
     assert damage.outcome == cn.roll_damage(random.Random(seed), 3, kw, 4, 2)[0].key
     morale = rolls.morale(random.Random(seed), 0, 3, 0, 1, frozenset({"lobotomised"}), seed=seed)
     engine = cn.roll_morale(random.Random(seed), 0, 3, 0, 1, lobotomised=True)
-    assert (int(morale.outcome), morale.get("flees"), morale.get("becomes_npc")) == \
-           (engine.dread_left, engine.flees, engine.becomes_npc)
+    assert (int(morale.outcome), morale.get("flees"), morale.get("becomes_npc")) == (
+        engine.dread_left,
+        engine.flees,
+        engine.becomes_npc,
+    )
 
 
 def test_critical_tough_it_out_and_surrounded_steps_are_shown():
@@ -115,8 +133,13 @@ def test_critical_tough_it_out_and_surrounded_steps_are_shown():
         roll = rolls.attack(random.Random(seed), "fight", ATTACKER, AXE, TARGET, cn.Situation(surrounded=True))
         labels |= {step.label for step in roll.steps}
         assert roll.steps[-1].label == "Result"
-    assert {"Critical hit", "Tough it Out (Toughness test)", "Surrounded: the failed hit roll is re-rolled once",
-            "Damage roll: 3D6 + one bonus D6 for the 6", "Damage table"} <= labels
+    assert {
+        "Critical hit",
+        "Tough it Out (Toughness test)",
+        "Surrounded: the failed hit roll is re-rolled once",
+        "Damage roll: 3D6 + one bonus D6 for the 6",
+        "Damage table",
+    } <= labels
 
 
 def test_monstrous_tough_it_out_is_automatic_and_never_rolled():
@@ -207,16 +230,32 @@ def test_seeded_quick_rolls_agree_with_the_exact_odds():
     exact = odds({"roll": "test", "modifier": 3, "jinxed": True})["exact"]
     _agree({k: F(v) for k, v in exact.items()}, *_simulate(lambda r: rolls.test(r, 3, True)))
 
-    exact = odds({"roll": "damage", "dice": 3, "keywords": ["Overkill", "Energy", "Piercing 1"], "armor": 2,
-                  "wounds": 1, "shield": True})["exact"]
+    exact = odds(
+        {
+            "roll": "damage",
+            "dice": 3,
+            "keywords": ["Overkill", "Energy", "Piercing 1"],
+            "armor": 2,
+            "wounds": 1,
+            "shield": True,
+        }
+    )["exact"]
     kw = cn.Keywords.parse(["Overkill", "Energy", "Piercing 1"])
     _agree({k: F(v) for k, v in exact.items()}, *_simulate(lambda r: rolls.damage(r, 3, kw, 2, 1, True)))
 
     exact = odds({"roll": "neural-overload", "dread": 4})["exact"]
     _agree({k: F(v) for k, v in exact.items()}, *_simulate(lambda r: rolls.neural_overload(r, 4)))
 
-    exact = odds({"roll": "morale", "discipline": -1, "dread": 4, "wounds": 1, "allies_in_los": 2,
-                  "traits": ["demonic", "driven-by-madness"]})["exact"]
+    exact = odds(
+        {
+            "roll": "morale",
+            "discipline": -1,
+            "dread": 4,
+            "wounds": 1,
+            "allies_in_los": 2,
+            "traits": ["demonic", "driven-by-madness"],
+        }
+    )["exact"]
     dread_left = {k: F(v) for k, v in exact.items() if k.isdigit()}
     traits = frozenset({"demonic", "driven-by-madness"})
     _agree(dread_left, *_simulate(lambda r: rolls.morale(r, -1, 4, 1, 2, traits)))
@@ -234,6 +273,7 @@ def test_seeded_quick_rolls_agree_with_the_exact_odds():
 
 def _brute_rows(n, keep, reroll, armor, wounds):
     """Rows of a damage roll by listing every die (first roll and its re-roll) and the bonus die."""
+
     def die():
         for first in range(1, 7):
             if first in reroll:
@@ -248,7 +288,7 @@ def _brute_rows(n, keep, reroll, armor, wounds):
     for combo in itertools.product(list(die()), repeat=n):
         faces = [f for f, _ in combo]
         p = math.prod(q for _, q in combo)
-        for bonus, q in (list(die()) if 6 in faces else [(None, F(1))]):
+        for bonus, q in list(die()) if 6 in faces else [(None, F(1))]:
             rolled = faces + ([bonus] if bonus is not None else [])
             rows[cn.damage_row(sum(sorted(rolled, reverse=True)[:keep]) + wounds - armor)] += p * q
     return rows
@@ -256,10 +296,18 @@ def _brute_rows(n, keep, reroll, armor, wounds):
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3])
 @pytest.mark.parametrize("armor,wounds", [(0, 0), (2, 3), (4, 0)])
-@pytest.mark.parametrize("keywords,shield", [
-    ([], False), (["Overkill"], False), (["Piercing 2"], False), (["Electric"], False), (["Energy"], False),
-    ([], True), (["Energy", "Overkill", "Piercing 1"], True),
-])
+@pytest.mark.parametrize(
+    "keywords,shield",
+    [
+        ([], False),
+        (["Overkill"], False),
+        (["Piercing 2"], False),
+        (["Electric"], False),
+        (["Energy"], False),
+        ([], True),
+        (["Energy", "Overkill", "Piercing 1"], True),
+    ],
+)
 def test_damage_rows_match_brute_force(n, armor, wounds, keywords, shield):
     kw = cn.Keywords.parse(keywords)
     reroll = ({1} if kw.has("energy") else set()) | ({6} if shield else set())
@@ -278,7 +326,7 @@ def test_no_damage_dice_still_adds_wounds_minus_armor():
 def test_auto_two_dice_critical_and_fumble_by_counting():
     dist = cn.hit_roll_distribution(-2, False, 2)
     assert dist[Outcome.CRITICAL] == F(39, 400)  # either die a 20 (also when the other is a 1)
-    assert dist[Outcome.FUMBLE] == F(37, 400)    # a 1 on either die and no 20
+    assert dist[Outcome.FUMBLE] == F(37, 400)  # a 1 on either die and no 20
     assert sum(dist.values()) == 1
 
 
@@ -299,16 +347,23 @@ def _plain_fight_oracle(attr, dmg, piercing, armor, wounds, toughness, stronger,
             groups[TargetState.OUT_OF_ACTION] += F(1, 20)
             continue
         for faces in itertools.product(range(1, 7), repeat=dice):
-            for b in (range(1, 7) if 6 in faces else [None]):
-                p = F(1, 20) * F(1, 6 ** dice) * (F(1, 6) if b else 1)
+            for b in range(1, 7) if 6 in faces else [None]:
+                p = F(1, 20) * F(1, 6**dice) * (F(1, 6) if b else 1)
                 row = cn.damage_row(sum(sorted(list(faces) + ([b] if b else []), reverse=True)[:2]) + w - reduction)
                 outcomes = Counter()
                 if row in (cn.Row.LIGHT, cn.Row.SERIOUS, cn.Row.CRITICAL):
                     for t in range(1, 21):
                         i = order.index(row)
                         mod = toughness - w - (4 if brutal else 0)
-                        after = (order[max(i - 2, 0)] if t == 20 else order[min(i + 1, 4)] if t == 1
-                                 else order[i - 1] if t + mod >= 11 else row)
+                        after = (
+                            order[max(i - 2, 0)]
+                            if t == 20
+                            else order[min(i + 1, 4)]
+                            if t == 1
+                            else order[i - 1]
+                            if t + mod >= 11
+                            else row
+                        )
                         outcomes[after] += 1
                     outcomes = {r: F(c, 20) for r, c in outcomes.items()}
                 else:
@@ -323,28 +378,54 @@ def _plain_fight_oracle(attr, dmg, piercing, armor, wounds, toughness, stronger,
                         if ww > 6:
                             groups[TargetState.OUT_OF_ACTION] += p * q
                             continue
-                    group = (TargetState.PRONE if r == cn.Row.SERIOUS
-                             else TargetState.WOUNDED if gained else TargetState.UNHARMED)
+                    group = (
+                        TargetState.PRONE
+                        if r == cn.Row.SERIOUS
+                        else TargetState.WOUNDED
+                        if gained
+                        else TargetState.UNHARMED
+                    )
                     groups[group] += p * q
     return groups
 
 
-@pytest.mark.parametrize("attr, dmg, piercing, armor, wounds, toughness, stronger, brutal", [
-    (1, 2, 2, 1, 0, 1, True, False),   # the odds-format.md example: axe, Strength 2 against 0
-    (0, 1, 0, 0, 0, 0, False, False),
-    (2, 3, 0, 2, 3, -1, False, True),
-    (-1, 2, 0, 3, 6, 2, True, False),  # a critical hit's Wound is the 7th
-])
+@pytest.mark.parametrize(
+    "attr, dmg, piercing, armor, wounds, toughness, stronger, brutal",
+    [
+        (1, 2, 2, 1, 0, 1, True, False),  # the odds-format.md example: axe, Strength 2 against 0
+        (0, 1, 0, 0, 0, 0, False, False),
+        (2, 3, 0, 2, 3, -1, False, True),
+        (-1, 2, 0, 3, 6, 2, True, False),  # a critical hit's Wound is the 7th
+    ],
+)
 def test_plain_fight_matches_a_die_by_die_oracle(attr, dmg, piercing, armor, wounds, toughness, stronger, brutal):
     keywords = (["Piercing %d" % piercing] if piercing else []) + (["Brutal"] if brutal else [])
-    answer = cn.attack_odds("fight", cn.Attacker(agility=attr, strength=2 if stronger else 0),
-                            cn.Weapon(dmg, None, cn.Keywords.parse(keywords)),
-                            cn.Target(toughness=toughness, armor=armor, wounds=wounds))
+    answer = cn.attack_odds(
+        "fight",
+        cn.Attacker(agility=attr, strength=2 if stronger else 0),
+        cn.Weapon(dmg, None, cn.Keywords.parse(keywords)),
+        cn.Target(toughness=toughness, armor=armor, wounds=wounds),
+    )
     assert answer.target == _plain_fight_oracle(attr, dmg, piercing, armor, wounds, toughness, stronger, brutal)
 
 
-WEAPONS = ["axe", "sword", "fists", "energy-weapon", "brutal-weapon", "industrial-tool", "pistol", "auto-rifle",
-           "shotgun", "arc-weapon", "archeogun", "chain-gun", "knife", "flamethrower", "heavy-weapon"]
+WEAPONS = [
+    "axe",
+    "sword",
+    "fists",
+    "energy-weapon",
+    "brutal-weapon",
+    "industrial-tool",
+    "pistol",
+    "auto-rifle",
+    "shotgun",
+    "arc-weapon",
+    "archeogun",
+    "chain-gun",
+    "knife",
+    "flamethrower",
+    "heavy-weapon",
+]
 
 
 def _random_attacks(seed, n):
@@ -355,20 +436,36 @@ def _random_attacks(seed, n):
         weapon = rng.choice(WEAPONS)
         ranged = file_weapons(weapon)["range"] is not None
         yield {
-            "roll": "attack", "action": "shoot" if ranged or (weapon == "knife" and rng.random() < .5) else "fight",
-            "attacker": {"agility": rng.randint(-2, 3), "discipline": rng.randint(-2, 3), "strength": rng.randint(-2, 3),
-                         "traits": rng.sample(["jinxed", "darkborn"], rng.randint(0, 1)),
-                         "body_mods": rng.sample(["mechanical-claw"], rng.randint(0, 1))},
+            "roll": "attack",
+            "action": "shoot" if ranged or (weapon == "knife" and rng.random() < 0.5) else "fight",
+            "attacker": {
+                "agility": rng.randint(-2, 3),
+                "discipline": rng.randint(-2, 3),
+                "strength": rng.randint(-2, 3),
+                "traits": rng.sample(["jinxed", "darkborn"], rng.randint(0, 1)),
+                "body_mods": rng.sample(["mechanical-claw"], rng.randint(0, 1)),
+            },
             "weapon": weapon,
-            "target": {"toughness": rng.randint(-2, 4), "strength": rng.randint(-2, 3), "armor": rng.randint(0, 4),
-                       "wounds": rng.randint(0, 6), "prone": rng.random() < .3,
-                       "traits": rng.sample(["big", "small", "artificial", "one-shotter", "demonic", "npc", "unstoppable"],
-                                            rng.randint(0, 2)),
-                       "body_mods": rng.sample(["extra-organs"], rng.randint(0, 1)),
-                       "gear": rng.sample(["shield", "tower-shield", "stealth-suit", "lantern", "hazard-suit"],
-                                          rng.randint(0, 1))},
-            "situation": {"cover": rng.random() < .3, "long_range": rng.random() < .3,
-                          "surrounded": rng.random() < .3, "modifier": rng.randint(-2, 2)},
+            "target": {
+                "toughness": rng.randint(-2, 4),
+                "strength": rng.randint(-2, 3),
+                "armor": rng.randint(0, 4),
+                "wounds": rng.randint(0, 6),
+                "prone": rng.random() < 0.3,
+                "traits": rng.sample(
+                    ["big", "small", "artificial", "one-shotter", "demonic", "npc", "unstoppable"], rng.randint(0, 2)
+                ),
+                "body_mods": rng.sample(["extra-organs"], rng.randint(0, 1)),
+                "gear": rng.sample(
+                    ["shield", "tower-shield", "stealth-suit", "lantern", "hazard-suit"], rng.randint(0, 1)
+                ),
+            },
+            "situation": {
+                "cover": rng.random() < 0.3,
+                "long_range": rng.random() < 0.3,
+                "surrounded": rng.random() < 0.3,
+                "modifier": rng.randint(-2, 2),
+            },
         }
 
 
@@ -386,12 +483,24 @@ def _roll_request(rng, request, seed=None):
     from rules.odds import file_weapons
 
     a, t = request["attacker"], request["target"]
-    attacker = cn.Attacker(a["agility"], a["discipline"], a["strength"], frozenset(a["traits"]), frozenset(a["body_mods"]))
-    target = cn.Target(t["toughness"], t["strength"], t["armor"], t["wounds"], t["prone"], frozenset(t["traits"]),
-                       frozenset(t["body_mods"]), frozenset(t["gear"]))
+    attacker = cn.Attacker(
+        a["agility"], a["discipline"], a["strength"], frozenset(a["traits"]), frozenset(a["body_mods"])
+    )
+    target = cn.Target(
+        t["toughness"],
+        t["strength"],
+        t["armor"],
+        t["wounds"],
+        t["prone"],
+        frozenset(t["traits"]),
+        frozenset(t["body_mods"]),
+        frozenset(t["gear"]),
+    )
     w = file_weapons(request["weapon"])
     weapon = cn.Weapon(w["damage"], w.get("range"), cn.Keywords.parse(w.get("keywords", [])), w["slug"])
-    return rolls.attack(rng, request["action"], attacker, weapon, target, cn.Situation(**request["situation"]), seed=seed)
+    return rolls.attack(
+        rng, request["action"], attacker, weapon, target, cn.Situation(**request["situation"]), seed=seed
+    )
 
 
 # --- complications ----------------------------------------------------------------
@@ -405,10 +514,12 @@ def test_complications_fold_into_the_inputs():
     assert cn.apply_complications(["partial-darkness"], "shoot", ATTACKER, TARGET)[2].modifier == -2
     assert cn.apply_complications(["slippery-ground"], "fight", ATTACKER, TARGET)[0].agility == ATTACKER.agility - 2
     assert cn.apply_complications(["noxious-air"], "fight", ATTACKER, TARGET)[1].toughness == TARGET.toughness - 2
-    for immune in (cn.Target(toughness=1, traits=frozenset({"artificial"})),
-                   cn.Target(toughness=1, gear=frozenset({"gas-mask"})),
-                   cn.Target(toughness=1, gear=frozenset({"powered-armor"})),
-                   cn.Target(toughness=1, gear=frozenset({"hazard-suit"}))):
+    for immune in (
+        cn.Target(toughness=1, traits=frozenset({"artificial"})),
+        cn.Target(toughness=1, gear=frozenset({"gas-mask"})),
+        cn.Target(toughness=1, gear=frozenset({"powered-armor"})),
+        cn.Target(toughness=1, gear=frozenset({"hazard-suit"})),
+    ):
         assert cn.apply_complications(["noxious-air"], "fight", ATTACKER, immune)[1].toughness == 1
     with pytest.raises(ValueError, match="unknown complication"):
         cn.apply_complications(["fog-of-war"], "fight", ATTACKER, TARGET)

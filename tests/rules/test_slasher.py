@@ -38,6 +38,7 @@ def _ready_all(t):
 
 # --- Grid --------------------------------------------------------------------------------
 
+
 def test_squares():
     assert sl.parse_square("A1") == (0, 1) and sl.parse_square("T20") == (19, 20) and sl.parse_square("A5") == (0, 5)
     assert len(sl.all_squares()) == 400 and sl.all_squares()[:2] == ("A1", "A2") and sl.all_squares()[-1] == "T20"
@@ -55,7 +56,10 @@ def test_adjacency_with_and_without_diagonals():
 
 # --- Energy --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("survivors, energy", [(1, 60), (2, 30), (3, 20), (4, 15), (5, 12), (6, 10), (7, 8), (8, 7), (13, 4)])
+
+@pytest.mark.parametrize(
+    "survivors, energy", [(1, 60), (2, 30), (3, 20), (4, 15), (5, 12), (6, 10), (7, 8), (8, 7), (13, 4)]
+)
 def test_energy_per_advance_rounded_down(survivors, energy):
     assert sl.survivor_energy_per_advance(survivors) == energy == 60 // survivors
     assert sl.MONSTER_ENERGY_PER_ADVANCE == 15
@@ -76,6 +80,7 @@ def test_costs():
 
 # --- Generators -------------------------------------------------------------------------------
 
+
 def test_seeded_generators_on_seven_uninhabited_squares():
     t = _trial(a="A1")
     g1 = sl.place_generators(t, random.Random(5))
@@ -87,6 +92,7 @@ def test_seeded_generators_on_seven_uninhabited_squares():
 
 
 # --- Survivor actions -------------------------------------------------------------------------
+
 
 def test_move_and_readiness():
     t = _energy(_trial(a="A1", b="A3"), "a", 2)
@@ -137,8 +143,11 @@ def test_repair_times_n_is_n_repairs_each_checked():
         one_by_one = sl.repair(one_by_one, "a", "A2")
     assert one_by_one == states[-1]
     # the Generator is Repaired after 30: the 31st Repair is refused, and so is the whole request
-    with pytest.raises(IllegalAction, match=r"repair 31 of 35 is not allowed: the Generator on A2 is already "
-                                            r"Repaired; 30 would be \(nothing was done\)"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"repair 31 of 35 is not allowed: the Generator on A2 is already "
+        r"Repaired; 30 would be \(nothing was done\)",
+    ):
         sl.repeat_survivor_action(t, "a", "repair", "A2", 35)
     assert sl.most_repeats(t, "a", "repair", "A2", 100) == 30
     # Energy runs out: 40 Energy, 40 Repairs at most
@@ -186,6 +195,7 @@ def test_caged_dead_escaped_may_not_act_but_caged_may_ready():
 
 
 # --- The Monster and the Advance -------------------------------------------------------------
+
 
 def test_monster_acts_only_inside_an_advance():
     t = _trial(a="J11")
@@ -252,8 +262,11 @@ def test_dead_at_or_below_zero():
 
 # --- Escape and the end ---------------------------------------------------------------------
 
+
 def test_escape_needs_five_repaired_generators():
-    gens = tuple(sl.Generator(sq, 100 if i < 4 else 0) for i, sq in enumerate(("C1", "C3", "C5", "C7", "C9", "C11", "C13")))
+    gens = tuple(
+        sl.Generator(sq, 100 if i < 4 else 0) for i, sq in enumerate(("C1", "C3", "C5", "C7", "C9", "C11", "C13"))
+    )
     t = replace(_trial(a="A1"), generators=gens)
     with pytest.raises(IllegalAction, match="5 Generators"):
         sl.escape(t, "a")
@@ -304,7 +317,13 @@ def test_draw_winner_brute_force_and_seeded():
 
 
 def test_all_zero_points_draws_evenly_among_participants():
-    t = _status(_status(_trial(a="A1", b="A3"), "a", Status.ESCAPED, participated=True), "b", Status.DEAD, health=0, participated=True)
+    t = _status(
+        _status(_trial(a="A1", b="A3"), "a", Status.ESCAPED, participated=True),
+        "b",
+        Status.DEAD,
+        health=0,
+        participated=True,
+    )
     assert sl.winner_odds(t) == {"a": F(1, 2), "b": F(1, 2)}
 
 
@@ -320,6 +339,7 @@ def test_catalogue():
 
 
 # --- Numbers passed by the pages (trials app): house rules reach the engine ---
+
 
 def _catalogue_sections():
     data = json.loads(sl.CATALOGUE.read_text(encoding="utf-8"))
@@ -342,8 +362,10 @@ def test_house_rule_entries_change_what_the_engine_does():
     sections = _catalogue_sections()
     # A later entry with the same slug (a house rule) wins.
     sections["survivor_actions"] = sections["survivor_actions"] + [{"slug": "move", "cost": 2}]
-    sections["advance"] = sections["advance"] + [{"slug": "monster-energy", "number": 20},
-                                                 {"slug": "survivor-energy", "number": 30}]
+    sections["advance"] = sections["advance"] + [
+        {"slug": "monster-energy", "number": 20},
+        {"slug": "survivor-energy", "number": 30},
+    ]
     sections["grid"] = sections["grid"] + [{"slug": "generators", "number": 3, "to_repair": 1, "repair_max": 2}]
     n = sl.numbers_from_entries(sections)
     trial = sl.new_trial(["ann", "bob"], numbers=n)
@@ -392,6 +414,7 @@ def test_an_escapee_is_in_the_winners_draw_even_without_another_action():
 
 
 # --- Audit against the text (slasher-trial.txt), edge cases ------------------------------
+
 
 def test_the_grid_corners_and_edges():
     # "a 20x20 grid of squares ... columns numbered ... starting from 1 ... rows labeled ... starting from A"
@@ -495,8 +518,11 @@ def test_the_order_within_an_advance():
     t = sl.hit(t, "a")  # Injured -> Dying in this Advance: loses 2 at its end
     t = sl.hit(t, "b")  # Healthy -> Injured: no loss at the end
     t = sl.end_advance(t)
-    assert [(s.status, s.health) for s in t.survivors] == [(Status.DYING, 97), (Status.INJURED, 99),
-                                                           (Status.HEALTHY, 100)]
+    assert [(s.status, s.health) for s in t.survivors] == [
+        (Status.DYING, 97),
+        (Status.INJURED, 99),
+        (Status.HEALTHY, 100),
+    ]
     assert {s.readiness for s in t.survivors} == {Readiness.UNREADY} and t.monster.energy == 15 - 6
 
 

@@ -23,15 +23,29 @@ def test_panic_examples_from_the_groups():
 
 @pytest.mark.parametrize(
     "players, difficulty, goal",
-    [(2, "ghoul", 9), (5, "ghoul", 12), (2, "ragpicker", 7), (3, "scavenger", 9), (4, "stalker", 11),
-     (4, "hunter", 12), (7, "ghoul", 14), (7, "hunter", 14)],
+    [
+        (2, "ghoul", 9),
+        (5, "ghoul", 12),
+        (2, "ragpicker", 7),
+        (3, "scavenger", 9),
+        (4, "stalker", 11),
+        (4, "hunter", 12),
+        (7, "ghoul", 14),
+        (7, "hunter", 14),
+    ],
 )
 def test_fury_goal_examples_and_cap(players, difficulty, goal):
     assert ghoul_role.fury_goal(players, difficulty) == goal
 
 
 def test_ghoul_dice_by_difficulty():
-    assert [ghoul_role.ghoul_dice_for(d) for d in ("ragpicker", "scavenger", "ghoul", "stalker", "hunter")] == [3, 3, 3, 2, 2]
+    assert [ghoul_role.ghoul_dice_for(d) for d in ("ragpicker", "scavenger", "ghoul", "stalker", "hunter")] == [
+        3,
+        3,
+        3,
+        2,
+        2,
+    ]
 
 
 def test_terror_thresholds():

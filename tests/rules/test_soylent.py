@@ -8,10 +8,10 @@ import subprocess
 import sys
 from fractions import Fraction as F
 from pathlib import Path
-from catalogue import DATA_DIR
 
 import pytest
 
+from catalogue import DATA_DIR
 from rules.soylent_ghoul import panic as soylent
 
 CATALOGUE = DATA_DIR / "soylent-ghoul-1.json"
@@ -36,9 +36,15 @@ def test_over_is_strictly_greater():
     assert not soylent.snaps(4, 2, 6) and soylent.snaps(5, 2, 6)
 
 
-@pytest.mark.parametrize("group, nerve, snapped_with_no_tokens", [
-    ("scene-shifters", 7, F(1, 8)), ("eyes", 3, F(5, 8)), ("mannikins", 6, F(2, 8)), ("gardeners", 6, F(2, 8)),
-])
+@pytest.mark.parametrize(
+    "group, nerve, snapped_with_no_tokens",
+    [
+        ("scene-shifters", 7, F(1, 8)),
+        ("eyes", 3, F(5, 8)),
+        ("mannikins", 6, F(2, 8)),
+        ("gardeners", 6, F(2, 8)),
+    ],
+)
 def test_groups_nerve_from_the_text(group, nerve, snapped_with_no_tokens):
     groups = soylent.load_groups()
     assert groups[group]["nerve"] == nerve
@@ -64,7 +70,9 @@ def test_batch_of_tokens_brute_force(nerve, tokens, count):
         if any(d + tokens + i > nerve for i, d in enumerate(dice)):
             snapped += 1
     assert soylent.panic_batch_distribution(nerve, tokens, count) == {
-        "snapped": F(snapped, 8 ** count), "holds": F(8 ** count - snapped, 8 ** count)}
+        "snapped": F(snapped, 8**count),
+        "holds": F(8**count - snapped, 8**count),
+    }
 
 
 def test_roll_panic_is_seeded_and_shows_the_die():
@@ -121,7 +129,9 @@ def test_mannikin_become(inches, panic):
 
 def test_eyes_and_scene_shifters_counts():
     assert soylent.eyes_check_panic(0) == 1 and soylent.eyes_check_panic(2) == 3
-    assert soylent.shift_panic(True, 0) == 5 and soylent.shift_panic(True, 2) == 9 and soylent.shift_panic(False, 1) == 2
+    assert (
+        soylent.shift_panic(True, 0) == 5 and soylent.shift_panic(True, 2) == 9 and soylent.shift_panic(False, 1) == 2
+    )
     assert soylent.shift_self_panic(3) == 6
 
 
@@ -138,7 +148,11 @@ def test_catalogue_shape_and_numbers():
     assert (data["system"], data["edition"], data["source"]) == ("soylent-ghoul", "1", "soylent-ghoul.txt")
     groups = {g["name"]: g for g in data["ghoul_groups"]}
     assert {n: (g["M"], g["nerve"]) for n, g in groups.items()} == {
-        "Scene Shifters": (3, 7), "Eyes": (12, 3), "Mannikins": (24, 6), "Gardeners": (3, 6)}
+        "Scene Shifters": (3, 7),
+        "Eyes": (12, 3),
+        "Mannikins": (24, 6),
+        "Gardeners": (3, 6),
+    }
     assert [a["name"] for a in groups["Scene Shifters"]["actions"]] == ["Scene", "Shift"]
     assert [a["name"] for a in groups["Gardeners"]["actions"]] == ["Lighter", "Darker"]
     assert groups["Gardeners"]["snapped"].startswith("All Gardener drones take the Darker action")
@@ -149,9 +163,11 @@ def test_catalogue_shape_and_numbers():
 
 
 def test_small_game_modules_load_without_django():
-    code = ("import sys; import rules.soylent_ghoul.panic, rules.ghoul_role, "
-            "rules.ghoulash, rules.slasher_trial; "
-            "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
+    code = (
+        "import sys; import rules.soylent_ghoul.panic, rules.ghoul_role, "
+        "rules.ghoulash, rules.slasher_trial; "
+        "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)"
+    )
     root = Path(soylent.__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
 

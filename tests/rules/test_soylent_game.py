@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from rules.soylent_ghoul import panic as soylent
 from rules.soylent_ghoul import game as g
+from rules.soylent_ghoul import panic as soylent
 
 GROUPS = soylent.load_groups()
 
@@ -14,9 +14,15 @@ def seat(seat, name, group, nerve, actions=None):
     """A seat with its group's actions and, from the catalogue, who performs them and who gets their panic."""
     rules = {a["slug"]: a for a in GROUPS[group]["actions"]}
     actions = tuple(rules) if actions is None else actions
-    return g.Seat(seat=seat, name=name, group=group, nerve=nerve, actions=actions,
-                  performers={a: rules[a]["by"] for a in actions},
-                  panic_to={a: rules[a]["panic_to"] for a in actions if "panic_to" in rules[a]})
+    return g.Seat(
+        seat=seat,
+        name=name,
+        group=group,
+        nerve=nerve,
+        actions=actions,
+        performers={a: rules[a]["by"] for a in actions},
+        panic_to={a: rules[a]["panic_to"] for a in actions if "panic_to" in rules[a]},
+    )
 
 
 class Dice:
@@ -40,8 +46,15 @@ def make_state(groups=("gardeners", "eyes"), nerves=(6, 3), drones=1, true_index
             pieces[pid] = g.Piece(id=pid, seat=seat, kind="drone", drone=pid, code=f"{name}{d}", placed=placed)
             pid += 1
             for i in range(5):
-                pieces[pid] = g.Piece(id=pid, seat=seat, kind="token", drone=drone_id, code=f"{name[0].upper()}{d}{i}",
-                                      is_true=(i == true_index), placed=placed)
+                pieces[pid] = g.Piece(
+                    id=pid,
+                    seat=seat,
+                    kind="token",
+                    drone=drone_id,
+                    code=f"{name[0].upper()}{d}{i}",
+                    is_true=(i == true_index),
+                    placed=placed,
+                )
                 pid += 1
     return g.State(seats=seats, pieces=pieces, current=0)
 
@@ -296,6 +309,7 @@ def test_seeded_rolls_replay():
 
 
 # --- rolls are final (SG10), the Gardeners' Snapped effect (SG12), a push into a fatal area (SG13) ---
+
 
 def test_a_roll_makes_the_log_final():
     state = make_state()

@@ -19,15 +19,22 @@ def to_action_step(state, seat, piece):
 
 # --- SG19: "Character" is a token or a Drone; "Drone" is only the Drone --------------------------------
 
+
 def test_the_catalogue_says_who_performs_each_action_as_the_text_words_it():
-    """"In the following rules, “Character” designates rules that are true for both Tokens and Drones."
+    """ "In the following rules, “Character” designates rules that are true for both Tokens and Drones."
     Scene: "A Character may place a marker"; Shift: "A Drone may select"; Check: "A Drone may draw";
     Become: "If this Drone is in target Character’s blind zone"; Lighter: "This Character sets";
     Darker names no performer ("Reduce this drone’s lantern number"): as for Lighter's "this drone",
     the acting Gardener Character (SG19)."""
     actions = {a["slug"]: a for group in GROUPS.values() for a in group["actions"]}
-    openings = {"scene": "A Character may", "shift": "A Drone may", "check": "A Drone may",
-                "become": "If this Drone is", "lighter": "This Character sets", "darker": "Reduce this drone"}
+    openings = {
+        "scene": "A Character may",
+        "shift": "A Drone may",
+        "check": "A Drone may",
+        "become": "If this Drone is",
+        "lighter": "This Character sets",
+        "darker": "Reduce this drone",
+    }
     for slug, opening in openings.items():
         assert actions[slug]["text"].startswith(opening)
         expected = "drone" if "Drone" in opening else "character"
@@ -41,8 +48,9 @@ def test_the_catalogue_says_who_performs_each_action_as_the_text_words_it():
     assert not any("panic_to" in actions[s] for s in ("scene", "lighter", "darker", "shift"))
 
 
-@pytest.mark.parametrize("group,nerve,action", [("eyes", 3, "check"), ("mannikins", 6, "become"),
-                                                ("scene-shifters", 7, "shift")])
+@pytest.mark.parametrize(
+    "group,nerve,action", [("eyes", 3, "check"), ("mannikins", 6, "become"), ("scene-shifters", 7, "shift")]
+)
 def test_a_token_cannot_perform_a_drones_action_but_its_drone_can(group, nerve, action):
     state = make_state(groups=(group, "gardeners"), nerves=(nerve, 6))
     to_action_step(state, 0, token(state, "V00"))
@@ -98,8 +106,9 @@ def test_become_gives_a_panic_token_to_a_token():
 
 # --- SG9 widened: a Snapped Drone still receives panic tokens -----------------------------------------
 
+
 def test_a_snapped_drone_can_be_given_a_panic_token_to_spin_it():
-    """"players take turns selecting a single Character and placing 1 panic token on them to either spin
+    """ "players take turns selecting a single Character and placing 1 panic token on them to either spin
     them on the spot ... or move them 6” directly forwards": no line keeps a Snapped Drone out. "Whenever a
     Character receives a panic token roll a D8": it rolls; over its Nerve nothing more happens (SG9)."""
     state = make_state(groups=("eyes", "eyes"), nerves=(3, 3), drones=2)
@@ -137,13 +146,14 @@ def test_a_snapped_drone_with_a_light_token_may_be_out_of_the_light():
 
 # --- SG20: Scene Shifters' markers --------------------------------------------------------------------
 
+
 def scene_state():
     state = make_state(groups=("scene-shifters", "scene-shifters"), nerves=(7, 7), drones=2)
     return state
 
 
 def test_scene_places_a_marker_belonging_to_the_characters_drone():
-    """"Scene – A Character may place a marker identifiable as belonging to its Drone.\""""
+    """ "Scene – A Character may place a marker identifiable as belonging to its Drone.\""""
     state = scene_state()
     to_action_step(state, 0, token(state, "V00"))
     log = g.Log()
@@ -158,8 +168,13 @@ def test_shift_counts_the_tokens_the_markers_decide():
     to it.\""""
     state = scene_state()
     v0, v1, m0 = drone(state, "vox0").id, drone(state, "vox1").id, drone(state, "mara0").id
-    state.markers = [{"id": 1, "drone": v0}, {"id": 2, "drone": v0}, {"id": 3, "drone": m0},
-                     {"id": 4, "drone": v1}, {"id": 5, "drone": m0}]
+    state.markers = [
+        {"id": 1, "drone": v0},
+        {"id": 2, "drone": v0},
+        {"id": 3, "drone": m0},
+        {"id": 4, "drone": v1},
+        {"id": 5, "drone": m0},
+    ]
     counts = g.shift_counts(state, v0, [1, 3, 4])
     assert counts == {"self": 4, "unselected": {v0: 2, m0: 2}}
     g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
@@ -224,8 +239,7 @@ def test_a_snapped_scene_shifter_loses_its_markers_and_is_a_marker_every_other_s
     assert g.shift_required(state, drone(state, "vox0").id) == [m0]
     assert g.shift_required(state, m0.id) == []
     # vox's Shift with no marker selected still uses mara0: 2 panic for it (not vox's), 2 for marker 2
-    assert g.shift_counts(state, drone(state, "vox0").id, []) == {
-        "self": 2, "unselected": {drone(state, "vox0").id: 2}}
+    assert g.shift_counts(state, drone(state, "vox0").id, []) == {"self": 2, "unselected": {drone(state, "vox0").id: 2}}
 
 
 def test_markers_are_undone_with_the_scene_that_placed_them():
@@ -238,6 +252,7 @@ def test_markers_are_undone_with_the_scene_that_placed_them():
 
 
 # --- SG21: another player's Character in a fatal area waits for its owner --------------------------------
+
 
 def test_a_fatal_area_on_another_players_character_is_its_owners_to_confirm_or_dispute():
     state = make_state(drones=2)

@@ -8,8 +8,9 @@ import pytest
 from rules import tables
 
 
-@pytest.mark.parametrize("notation, low, high, count", [("D6", 1, 6, 6), ("2D6", 2, 12, 11), ("D66", 11, 66, 36),
-                                                       ("d20", 1, 20, 20)])
+@pytest.mark.parametrize(
+    "notation, low, high, count", [("D6", 1, 6, 6), ("2D6", 2, 12, 11), ("D66", 11, 66, 36), ("d20", 1, 20, 20)]
+)
 def test_notations_and_their_outcomes(notation, low, high, count):
     die = tables.parse_die(notation)
     assert (die.low, die.high, len(die.outcomes())) == (low, high, count)

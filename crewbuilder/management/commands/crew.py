@@ -84,8 +84,11 @@ def run_import(command, options) -> int:
 
 def add_export_arguments(parser):
     parser.add_argument("id", type=int, help="Crew id.")
-    parser.add_argument("--true-tokens", action="store_true",
-                        help="Soylent Ghoul drone sets: also write each drone's secret true token.")
+    parser.add_argument(
+        "--true-tokens",
+        action="store_true",
+        help="Soylent Ghoul drone sets: also write each drone's secret true token.",
+    )
 
 
 def run_export(command, options) -> int:
@@ -124,7 +127,9 @@ def crew_file_pdf(raw: bytes, paper: str = DEFAULT_PAPER):
 def add_pdf_arguments(parser):
     parser.add_argument("file", help="Crew file (JSON); - reads standard input.")
     parser.add_argument("-o", "--output", required=True, help="PDF to write; - writes standard output.")
-    parser.add_argument("--paper", type=str.upper, choices=["A4", "LETTER"], default="A4", help="Paper size (default A4).")
+    parser.add_argument(
+        "--paper", type=str.upper, choices=["A4", "LETTER"], default="A4", help="Paper size (default A4)."
+    )
 
 
 def run_pdf(command, options) -> int:
@@ -170,7 +175,9 @@ SUBCOMMANDS = {
 
 
 class Command(BaseCommand):
-    help = "Crew files: validate FILE, import FILE --owner USERNAME, export ID, pdf FILE -o OUT.pdf [--paper A4|LETTER]."
+    help = (
+        "Crew files: validate FILE, import FILE --owner USERNAME, export ID, pdf FILE -o OUT.pdf [--paper A4|LETTER]."
+    )
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="subcommand", required=True)

@@ -17,6 +17,10 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {message}" if result.loaded else message)
             if not result.loaded:
                 continue
-            parts = [f"{section} {new + updated + unchanged} ({new} new, {updated} updated)"
-                     for section, (new, updated, unchanged) in result.counts.items()]
-            self.stdout.write(f"{result.label}: " + (", ".join(parts) or "no sections with a catalogue table (system row only)"))
+            parts = [
+                f"{section} {new + updated + unchanged} ({new} new, {updated} updated)"
+                for section, (new, updated, unchanged) in result.counts.items()
+            ]
+            self.stdout.write(
+                f"{result.label}: " + (", ".join(parts) or "no sections with a catalogue table (system row only)")
+            )

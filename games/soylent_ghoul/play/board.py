@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.soylent_ghoul import panic as soylent
-from rules.soylent_ghoul import game as engine
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Game
+from rules.soylent_ghoul import game as engine
+from rules.soylent_ghoul import panic as soylent
 
 
 def _pct(chance: Fraction) -> str:
@@ -42,11 +42,23 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
     my_seat = me.seat if me is not None else None
 
     def view(piece: engine.Piece) -> dict:
-        row = {"id": piece.id, "kind": piece.kind, "code": piece.code, "panic": piece.panic,
-               "status": _status(piece), "in_play": piece.in_play, "snapped": piece.snapped,
-               "removed": piece.removed, "placed": piece.placed, "revealed": piece.revealed,
-               "lantern": piece.lantern, "light": piece.light, "label": engine.label(state, piece),
-               "active": piece.id == state.active, "mine": piece.seat == my_seat}
+        row = {
+            "id": piece.id,
+            "kind": piece.kind,
+            "code": piece.code,
+            "panic": piece.panic,
+            "status": _status(piece),
+            "in_play": piece.in_play,
+            "snapped": piece.snapped,
+            "removed": piece.removed,
+            "placed": piece.placed,
+            "revealed": piece.revealed,
+            "lantern": piece.lantern,
+            "light": piece.light,
+            "label": engine.label(state, piece),
+            "active": piece.id == state.active,
+            "mine": piece.seat == my_seat,
+        }
         if piece.kind == "token" and piece.revealed:
             row["shown_truth"] = "true" if piece.is_true else "false"  # public once revealed
         if engine.can_receive_panic(piece):
@@ -67,31 +79,50 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
             tokens = [view(t) for t in engine.tokens_of(state, d.id)]
             # the owner replaces a true token by naming its Drone: offered for every drone whose tokens are
             # on the table, so the offer says nothing about which token is true
-            replaceable = (p.seat == my_seat and game.status == Game.PLAYING and not d.revealed
-                           and any(t["in_play"] for t in tokens))
+            replaceable = (
+                p.seat == my_seat
+                and game.status == Game.PLAYING
+                and not d.revealed
+                and any(t["in_play"] for t in tokens)
+            )
             drones.append({**view(d), "tokens": tokens, "replaceable": replaceable})
-        seats.append({"player": p, "drones": drones, "standing": p.seat in alive,
-                      "is_current": p.seat == state.current and not state.finished,
-                      "is_panic": p.seat == state.panic_seat and state.phase == "panic",
-                      "is_me": p.seat == my_seat, "has_lantern": p.group == engine.GARDENERS})
+        seats.append(
+            {
+                "player": p,
+                "drones": drones,
+                "standing": p.seat in alive,
+                "is_current": p.seat == state.current and not state.finished,
+                "is_panic": p.seat == state.panic_seat and state.phase == "panic",
+                "is_me": p.seat == my_seat,
+                "has_lantern": p.group == engine.GARDENERS,
+            }
+        )
     by_seat = {p.seat: p for p in players}
     active = state.pieces.get(state.active) if state.active is not None else None
     effect = engine.snap_effect(state)
     context.update(
-        state=state, seats=seats, turn_order=[by_seat[s] for s in order],
-        current=by_seat.get(state.current), panic_player=by_seat.get(state.panic_seat),
+        state=state,
+        seats=seats,
+        turn_order=[by_seat[s] for s in order],
+        current=by_seat.get(state.current),
+        panic_player=by_seat.get(state.panic_seat),
         winner=by_seat.get(state.winner) if state.finished else None,
         active=view(active) if active else None,
         active_player=by_seat.get(active.seat) if active else None,
         pending_player=by_seat.get(state.pending["seat"]) if state.pending else None,
         pending_from=view(state.pieces[state.pending["from"]]) if state.pending else None,
         waiting=engine.waiting_for(state) is not None,
-        fatal_claim=({"by": by_seat.get(state.fatal_claim["seat"]),
-                      "piece": view(state.pieces[state.fatal_claim["piece"]]),
-                      "owner": by_seat.get(state.pieces[state.fatal_claim["piece"]].seat)}
-                     if state.fatal_claim else None),
-        has_key=me is not None and any(p.kind == "token" and p.seat == me.seat and not p.revealed
-                                       for p in state.pieces.values()),
+        fatal_claim=(
+            {
+                "by": by_seat.get(state.fatal_claim["seat"]),
+                "piece": view(state.pieces[state.fatal_claim["piece"]]),
+                "owner": by_seat.get(state.pieces[state.fatal_claim["piece"]].seat),
+            }
+            if state.fatal_claim
+            else None
+        ),
+        has_key=me is not None
+        and any(p.kind == "token" and p.seat == me.seat and not p.revealed for p in state.pieces.values()),
         snap_player=by_seat.get(effect["seat"]) if effect else None,
         snap_drone=view(state.pieces[effect["drone"]]) if effect and effect.get("drone") in state.pieces else None,
         dark_drone=view(state.pieces[effect["darker"]]) if effect and effect.get("darker") in state.pieces else None,
@@ -128,8 +159,9 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
                     actions.append(row)
                     continue
                 if a["slug"] == "shift":
-                    row["marker_choices"] = [{"id": m["id"], "label": engine.marker_label(state, m)}
-                                             for m in state.markers]
+                    row["marker_choices"] = [
+                        {"id": m["id"], "label": engine.marker_label(state, m)} for m in state.markers
+                    ]
                     row["required"] = [view(d) for d in engine.shift_required(state, active.drone)]
                     row["section_choices"] = [view(p) for p in engine.characters(state)]
                     row["section_panic"] = engine.SHIFT_SECTION_PANIC
@@ -141,8 +173,10 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
                 if a["slug"] == "darker":
                     if drone.lantern is None:
                         continue  # nothing to reduce
-                    row["reductions"] = [{"n": n, "pct": _pct(soylent.darker_lantern_lost_chance(n))}
-                                         for n in range(1, drone.lantern + 1)]
+                    row["reductions"] = [
+                        {"n": n, "pct": _pct(soylent.darker_lantern_lost_chance(n))}
+                        for n in range(1, drone.lantern + 1)
+                    ]
                 actions.append(row)
             context["action_choices"] = actions
         elif state.performed not in engine.NO_COUNTED_PANIC:

@@ -17,7 +17,9 @@ class Game(models.Model):
     SETUP, PLAYING, FINISHED = "setup", "playing", "finished"
     STATUSES = [(SETUP, "waiting for players"), (PLAYING, "playing"), (FINISHED, "finished")]
 
-    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="soylent_games_created")
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="soylent_games_created"
+    )
     status = models.CharField(max_length=10, choices=STATUSES, default=SETUP)
     drone_count = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -57,7 +59,9 @@ class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="soylent_seats")
     seat = models.PositiveSmallIntegerField()  # table order: each seat is followed by the player on its left
-    drone_set = models.ForeignKey("soylent.DroneSet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    drone_set = models.ForeignKey(
+        "soylent.DroneSet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     joined = models.BooleanField(default=False)
     # copied from the set and the catalogue when joining
     set_name = models.CharField(max_length=100, blank=True)

@@ -20,9 +20,9 @@ from django.db.models import Count
 from catalogue.loader import rules_entries
 from core.games import kit
 from core.locking import run_locked
-from rules.soylent_ghoul import game as engine
-from games.soylent_ghoul.sets.models import DroneSet
 from games.soylent_ghoul.play.models import Event, Game, Piece, Player
+from games.soylent_ghoul.sets.models import DroneSet
+from rules.soylent_ghoul import game as engine
 
 MAX_PLAYERS = 8
 
@@ -46,18 +46,29 @@ def current_version(pk: int) -> int | None:
 def _under_lock(game_id: int, work):
     """``work(game)`` under the game's lock; the lock bumps ``game.version`` (so ``game.version - 1``
     is the version the player saw) and the new version is published once committed."""
+
     def locked(game: Game):
         result = work(game)
         kit.bump_version(LABEL, game.pk, game.version)
         return result
-    return run_locked(Game, game_id, locked, missing=GameError("There is no such game."),
-                      busy=GameError("The game is busy; try again."))
+
+    return run_locked(
+        Game,
+        game_id,
+        locked,
+        missing=GameError("There is no such game."),
+        busy=GameError("The game is busy; try again."),
+    )
 
 
 def own_sets(user):
     """The user's drone sets with their drone counts (one query)."""
-    return list(DroneSet.objects.filter(crew__owner=user).select_related("crew")
-                .annotate(n_drones=Count("drones", distinct=True)).order_by("crew__name", "id"))
+    return list(
+        DroneSet.objects.filter(crew__owner=user)
+        .select_related("crew")
+        .annotate(n_drones=Count("drones", distinct=True))
+        .order_by("crew__name", "id")
+    )
 
 
 def _group(slug: str) -> dict:
@@ -74,8 +85,10 @@ def _check_set(drone_set: DroneSet) -> list:
     for drone in drones:
         tokens = list(drone.tokens.all())
         if len(tokens) != engine.TOKENS_PER_DRONE or sum(t.is_true for t in tokens) != 1:
-            raise GameError(f"{drone.name} of {drone_set.crew.name} needs five tokens, exactly one of them true "
-                            "(deal its tokens on the drone set's page).")
+            raise GameError(
+                f"{drone.name} of {drone_set.crew.name} needs five tokens, exactly one of them true "
+                "(deal its tokens on the drone set's page)."
+            )
     return drones
 
 
@@ -111,11 +124,20 @@ def _take_seat(player: Player, drone_set: DroneSet, drones: list) -> None:
     for position, drone in enumerate(drones):
         d = Piece.objects.create(game=player.game, player=player, kind=Piece.DRONE, code=drone.name, position=position)
         # created in code order: neither the order nor the ids tell which token is true
-        Piece.objects.bulk_create([
-            Piece(game=player.game, player=player, kind=Piece.TOKEN, drone=d, code=t.code, is_true=t.is_true,
-                  position=position)
-            for t in sorted(drone.tokens.all(), key=lambda t: t.code)
-        ])
+        Piece.objects.bulk_create(
+            [
+                Piece(
+                    game=player.game,
+                    player=player,
+                    kind=Piece.TOKEN,
+                    drone=d,
+                    code=t.code,
+                    is_true=t.is_true,
+                    position=position,
+                )
+                for t in sorted(drone.tokens.all(), key=lambda t: t.code)
+            ]
+        )
 
 
 @transaction.atomic
@@ -161,8 +183,10 @@ def _join(game: Game, user, drone_set: DroneSet) -> Game:
         raise GameError("Choose one of your own drone sets.")
     drones = _check_set(drone_set)
     if len(drones) != game.drone_count:
-        raise GameError(f"Every player needs the same number of drones: this game uses {game.drone_count}, "
-                        f"{drone_set.crew.name} has {len(drones)}.")
+        raise GameError(
+            f"Every player needs the same number of drones: this game uses {game.drone_count}, "
+            f"{drone_set.crew.name} has {len(drones)}."
+        )
     _take_seat(player, drone_set, drones)
     return game
 
@@ -207,9 +231,15 @@ def _start(game: Game, user, first_seat) -> Game:
     game.turn = 1
     game.save()
     name = next(p.user.username for p in players if p.seat == first)
-    Event.objects.create(game=game, number=kit.next_event_number(game.events), turn=1, actor=user, kind="start", undoable=False,
-                         payload={"lines": [f"The game begins. Turn 1: {name} to play (the most morally suspect player)."],
-                                  "rolls": []})
+    Event.objects.create(
+        game=game,
+        number=kit.next_event_number(game.events),
+        turn=1,
+        actor=user,
+        kind="start",
+        undoable=False,
+        payload={"lines": [f"The game begins. Turn 1: {name} to play (the most morally suspect player)."], "rolls": []},
+    )
     return game
 
 
@@ -217,29 +247,61 @@ def _start(game: Game, user, first_seat) -> Game:
 # Playing
 # ---------------------------------------------------------------------------
 
+
 def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engine.State:
     seats = []
     for p in players:
         actions = _seat_actions(p)
-        seats.append(engine.Seat(seat=p.seat, name=p.user.username, group=p.group, nerve=p.nerve,
-                                 actions=tuple(a["slug"] for a in actions), last_kind=p.last_kind,
-                                 last_piece=p.last_piece, performers={a["slug"]: a.get("by") for a in actions},
-                                 panic_to={a["slug"]: a["panic_to"] for a in actions if a.get("panic_to")}))
+        seats.append(
+            engine.Seat(
+                seat=p.seat,
+                name=p.user.username,
+                group=p.group,
+                nerve=p.nerve,
+                actions=tuple(a["slug"] for a in actions),
+                last_kind=p.last_kind,
+                last_piece=p.last_piece,
+                performers={a["slug"]: a.get("by") for a in actions},
+                panic_to={a["slug"]: a["panic_to"] for a in actions if a.get("panic_to")},
+            )
+        )
     seat_by_player = {p.pk: p.seat for p in players}
     state_pieces = {
-        piece.pk: engine.Piece(id=piece.pk, seat=seat_by_player[piece.player_id], kind=piece.kind,
-                               drone=piece.drone_id or piece.pk, code=piece.code, is_true=piece.is_true,
-                               panic=piece.panic, placed=piece.placed, revealed=piece.revealed,
-                               snapped=piece.snapped, removed=piece.removed, lantern=piece.lantern,
-                               light=piece.light)
+        piece.pk: engine.Piece(
+            id=piece.pk,
+            seat=seat_by_player[piece.player_id],
+            kind=piece.kind,
+            drone=piece.drone_id or piece.pk,
+            code=piece.code,
+            is_true=piece.is_true,
+            panic=piece.panic,
+            placed=piece.placed,
+            revealed=piece.revealed,
+            snapped=piece.snapped,
+            removed=piece.removed,
+            lantern=piece.lantern,
+            light=piece.light,
+        )
         for piece in pieces
     }
     return engine.State(
-        seats=seats, pieces=state_pieces, current=game.current_seat, turn=game.turn, phase=game.phase,
-        active=game.active_piece, panic_seat=game.panic_seat, passes=game.passes, acted=game.acted,
-        pending=game.pending, finished=game.status == Game.FINISHED, winner=game.winner_seat,
-        snap_effects=list(game.snap_effects or []), pushed=game.pushed, performed=game.performed or None,
-        markers=list(game.markers or []), fatal_claim=game.fatal_claim,
+        seats=seats,
+        pieces=state_pieces,
+        current=game.current_seat,
+        turn=game.turn,
+        phase=game.phase,
+        active=game.active_piece,
+        panic_seat=game.panic_seat,
+        passes=game.passes,
+        acted=game.acted,
+        pending=game.pending,
+        finished=game.status == Game.FINISHED,
+        winner=game.winner_seat,
+        snap_effects=list(game.snap_effects or []),
+        pushed=game.pushed,
+        performed=game.performed or None,
+        markers=list(game.markers or []),
+        fatal_claim=game.fatal_claim,
     )
 
 
@@ -329,9 +391,18 @@ def _play(game: Game, user, version, kind: str, data) -> Event:
     args = [_field(data, f) for f in fields]
     try:
         if kind == "perform":
-            func(state, me.seat, args[0], random.Random(seed), log, level=data.get("level"),
-                 reduction=data.get("reduction"), lit=_field(data, "lit*"), markers=_field(data, "marker*"),
-                 section=_field(data, "section*"))
+            func(
+                state,
+                me.seat,
+                args[0],
+                random.Random(seed),
+                log,
+                level=data.get("level"),
+                reduction=data.get("reduction"),
+                lit=_field(data, "lit*"),
+                markers=_field(data, "marker*"),
+                section=_field(data, "section*"),
+            )
         elif rolls:
             func(state, me.seat, *args, random.Random(seed), log)
         else:
@@ -342,12 +413,20 @@ def _play(game: Game, user, version, kind: str, data) -> Event:
     # a token removed (Snapped, fatal area) is known to be false from then on: that cannot be
     # taken back either, or a player could test another player's tokens and undo each test.
     # Nor can a die roll (log.final): undoing it would let a player roll again (SG10).
-    removed_token = any(p.kind == "token" and p.removed and not before["pieces"][str(p.id)]["removed"]
-                        for p in state.pieces.values())
+    removed_token = any(
+        p.kind == "token" and p.removed and not before["pieces"][str(p.id)]["removed"] for p in state.pieces.values()
+    )
     _write_back(game, players, pieces, state)
     return Event.objects.create(
-        game=game, number=kit.next_event_number(game.events), turn=turn, actor=user, kind=kind, payload=log.as_payload(),
-        seed=seed if log.rolls else None, undoable=not (log.final or removed_token), before=before,
+        game=game,
+        number=kit.next_event_number(game.events),
+        turn=turn,
+        actor=user,
+        kind=kind,
+        payload=log.as_payload(),
+        seed=seed if log.rolls else None,
+        undoable=not (log.final or removed_token),
+        before=before,
     )
 
 

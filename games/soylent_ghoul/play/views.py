@@ -19,10 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.games import kit
 from core.htmx import vary_on_htmx
-from games.soylent_ghoul.sets.models import DroneSet
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.board import board, key
 from games.soylent_ghoul.play.models import Game, Player
+from games.soylent_ghoul.sets.models import DroneSet
 
 BOARD = "soylentgames/game_detail.html#board"
 
@@ -71,11 +71,22 @@ def game_list(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Game set up. The invited players choose their drone sets on its page.")
             return redirect(game)
-    seats = list(Player.objects.filter(user=request.user).select_related("game", "game__creator")
-                 .order_by("-game__created_at", "-game_id"))
-    return render(request, "soylentgames/game_list.html", {
-        "seats": seats, "my_sets": services.own_sets(request.user), "error": error, "post": request.POST,
-    }, status=422 if error else 200)
+    seats = list(
+        Player.objects.filter(user=request.user)
+        .select_related("game", "game__creator")
+        .order_by("-game__created_at", "-game_id")
+    )
+    return render(
+        request,
+        "soylentgames/game_list.html",
+        {
+            "seats": seats,
+            "my_sets": services.own_sets(request.user),
+            "error": error,
+            "post": request.POST,
+        },
+        status=422 if error else 200,
+    )
 
 
 @kit.answers_unchanged_polls(services.LABEL, services.current_version)
@@ -128,16 +139,23 @@ def _back_to_game(request: HttpRequest, game: Game, error: str) -> HttpResponse:
 def _act(request: HttpRequest, game: Game, move) -> HttpResponse:
     """Run one move through the kit: htmx gets the board redrawn (with a refusal: 422, or 409 when the
     page was out of date); a plain form post goes back to the game page, the refusal as a message."""
-    return kit.act_and_redraw(request, move, lambda error, status: _redraw(request, game, error, status),
-                              lambda error: _back_to_game(request, game, error))
+    return kit.act_and_redraw(
+        request,
+        move,
+        lambda error, status: _redraw(request, game, error, status),
+        lambda error: _back_to_game(request, game, error),
+    )
 
 
 @login_required
 @require_POST
 def game_join(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    return _act(request, game,
-                lambda: services.join(game.pk, request.user, _own_set(request.user, request.POST.get("drone_set"))))
+    return _act(
+        request,
+        game,
+        lambda: services.join(game.pk, request.user, _own_set(request.user, request.POST.get("drone_set"))),
+    )
 
 
 @login_required
@@ -169,7 +187,8 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     def move():
         if request.POST.get("kind") == "undo":
             return services.undo(game.pk, request.user, request.POST.get("version"))
-        return services.play(game.pk, request.user, request.POST.get("version"), request.POST.get("kind", ""),
-                             request.POST)
+        return services.play(
+            game.pk, request.user, request.POST.get("version"), request.POST.get("kind", ""), request.POST
+        )
 
     return _act(request, game, move)

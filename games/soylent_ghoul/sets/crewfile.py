@@ -29,8 +29,15 @@ SECTION_GROUPS = "Ghoul Groups (soylent-ghoul.txt)"
 SECTION_APP = "Drone sets (crew-format.md, soylent-ghoul body)"
 
 # Findings that mean the set cannot be stored (crewbuilder.crewfile.UNSTORABLE).
-UNSTORABLE = {"unknown-group", "too-few-drones", "too-many-drones", "token-count", "token-code",
-              "duplicate-token-code", "true-token-unknown"}
+UNSTORABLE = {
+    "unknown-group",
+    "too-few-drones",
+    "too-many-drones",
+    "token-count",
+    "token-code",
+    "duplicate-token-code",
+    "true-token-unknown",
+}
 
 
 def read_soylent_crew(data: dict, **_ignored) -> dict:
@@ -75,19 +82,28 @@ def validate(crew: dict, snapshot=None, house_rules=None, rules=None) -> dict:
     group = groups.get(crew["group"])
     if group is None:
         names = ", ".join(g.get("slug", "") for g in groups.values())
-        errors.append(_finding("unknown-group", None, f"Unknown Ghoul group {crew['group']!r} (one of {names}).", SECTION_GROUPS))
+        errors.append(
+            _finding("unknown-group", None, f"Unknown Ghoul group {crew['group']!r} (one of {names}).", SECTION_GROUPS)
+        )
     drones = crew["drones"]
     if not drones:
         errors.append(_finding("too-few-drones", None, "A drone set needs at least one drone.", SECTION_TOKENS))
     elif len(drones) > services.MAX_DRONES:
-        errors.append(_finding("too-many-drones", None, f"This app keeps at most {services.MAX_DRONES} drones in a set.", SECTION_APP))
+        errors.append(
+            _finding(
+                "too-many-drones", None, f"This app keeps at most {services.MAX_DRONES} drones in a set.", SECTION_APP
+            )
+        )
     suggested = rules.suggested_drones
     if drones and len(drones) != suggested:
-        warnings.append(_finding(
-            "drone-count-advice", None,
-            f"The rules suggest {suggested} drones (“{suggested} is a good number”); every player needs the same number.",
-            SECTION_TOKENS,
-        ))
+        warnings.append(
+            _finding(
+                "drone-count-advice",
+                None,
+                f"The rules suggest {suggested} drones (“{suggested} is a good number”); every player needs the same number.",
+                SECTION_TOKENS,
+            )
+        )
     per_drone = rules.tokens_per_drone
     seen: set[str] = set()
     for drone in drones:
@@ -95,19 +111,39 @@ def validate(crew: dict, snapshot=None, house_rules=None, rules=None) -> dict:
         codes = drone.get("tokens")
         if codes is not None:
             if len(codes) != per_drone:
-                errors.append(_finding("token-count", name, f"{name} has {len(codes)} tokens; each drone has {per_drone}.", SECTION_TOKENS))
+                errors.append(
+                    _finding(
+                        "token-count",
+                        name,
+                        f"{name} has {len(codes)} tokens; each drone has {per_drone}.",
+                        SECTION_TOKENS,
+                    )
+                )
             bad = [c for c in codes if not services.valid_code(c)]
             if bad:
-                errors.append(_finding(
-                    "token-code", name,
-                    f"Token codes use only the letters and digits {services.CODE_ALPHABET}: {', '.join(bad)}.", SECTION_APP,
-                ))
+                errors.append(
+                    _finding(
+                        "token-code",
+                        name,
+                        f"Token codes use only the letters and digits {services.CODE_ALPHABET}: {', '.join(bad)}.",
+                        SECTION_APP,
+                    )
+                )
             repeated = sorted({c for c in codes if c in seen or codes.count(c) > 1})
             if repeated:
-                errors.append(_finding("duplicate-token-code", name, f"Token codes appear twice in the set: {', '.join(repeated)}.", SECTION_APP))
+                errors.append(
+                    _finding(
+                        "duplicate-token-code",
+                        name,
+                        f"Token codes appear twice in the set: {', '.join(repeated)}.",
+                        SECTION_APP,
+                    )
+                )
             seen.update(codes)
         if "true_token" in drone and (codes is None or drone["true_token"] not in codes):
-            errors.append(_finding("true-token-unknown", name, f"{name}'s true token is not one of its tokens.", SECTION_APP))
+            errors.append(
+                _finding("true-token-unknown", name, f"{name}'s true token is not one of its tokens.", SECTION_APP)
+            )
     return {
         "valid": not errors,
         # crew-format.md's report keys; a drone set has no points or budget
@@ -134,7 +170,10 @@ def import_soylent(data: dict, owner):
     drones = data["drones"]
     tokens = [d.get("tokens") for d in drones]
     drone_set = services.create_drone_set(
-        owner, data["name"], data["group"], [d["name"] for d in drones],
+        owner,
+        data["name"],
+        data["group"],
+        [d["name"] for d in drones],
         tokens=tokens if any(t is not None for t in tokens) else None,
         true_tokens=[d.get("true_token") for d in drones],
     )
@@ -149,8 +188,13 @@ def export_data(drone_set, *, include_truth: bool = False, view: dict | None = N
         key = services.owner_key(drone_set, view)
         for drone, entry in zip(drones, key):
             drone["true_token"] = entry["true_token"]
-    return {"format": FORMAT, "system": services.SYSTEM, "name": drone_set.crew.name,
-            "group": drone_set.group, "drones": drones}
+    return {
+        "format": FORMAT,
+        "system": services.SYSTEM,
+        "name": drone_set.crew.name,
+        "group": drone_set.group,
+        "drones": drones,
+    }
 
 
 def export_text(drone_set, *, include_truth: bool = False) -> str:
@@ -179,5 +223,14 @@ def register() -> None:
     crewfile.UNSTORABLE.update(UNSTORABLE)
 
 
-__all__ = ["BadFormat", "read_soylent_crew", "validate", "import_soylent", "export_data", "export_text",
-           "export_crew", "report_for", "register"]
+__all__ = [
+    "BadFormat",
+    "read_soylent_crew",
+    "validate",
+    "import_soylent",
+    "export_data",
+    "export_text",
+    "export_crew",
+    "report_for",
+    "register",
+]

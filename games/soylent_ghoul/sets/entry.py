@@ -41,8 +41,9 @@ ENTRY = GameEntry(
     in_progress=play_entry.in_progress,
     crew_system=services.SYSTEM,
     crew_url=crew_url,
-    crew_list=CrewList(title="Soylent Ghoul drone sets", template="soylent/_crew_list_rows.html",
-                       rows=services.sets_for),
+    crew_list=CrewList(
+        title="Soylent Ghoul drone sets", template="soylent/_crew_list_rows.html", rows=services.sets_for
+    ),
     crew_file_pdf=crew_file_pdf,
     pdf_kinds=("cards", "tokens", "key"),
 )

@@ -13,7 +13,7 @@ they cannot carry the secret; only ``key_context`` reads it.
 
 from __future__ import annotations
 
-from crewbuilder.pdf import render_pdf
+from core.pdf import render_pdf
 
 from . import services
 
@@ -61,7 +61,9 @@ def view_from_file(crew: dict) -> dict:
     return {
         "name": crew["name"],
         "owner": "",
-        "group": services.group_card(group) if group else {"slug": crew["group"], "name": crew["group"], "unknown": True},
+        "group": services.group_card(group)
+        if group
+        else {"slug": crew["group"], "name": crew["group"], "unknown": True},
         "drones": drones,
         "tokens_per_drone": rules.tokens_per_drone,
     }

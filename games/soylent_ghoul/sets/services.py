@@ -66,8 +66,14 @@ def rules_data() -> RulesData:
 
     try:
         system = current_system(SYSTEM)
-        rows = [] if system is None else list(
-            RulesEntry.objects.filter(system=system, part__in=("ghoul_groups", "rules")).order_by("house_rule", "position", "id")
+        rows = (
+            []
+            if system is None
+            else list(
+                RulesEntry.objects.filter(system=system, part__in=("ghoul_groups", "rules")).order_by(
+                    "house_rule", "position", "id"
+                )
+            )
         )
         parts = {"ghoul_groups": [], "rules": []}
         for row in rows:
@@ -80,7 +86,10 @@ def rules_data() -> RulesData:
         from rules.soylent_ghoul.panic import CATALOGUE
 
         data = json.loads(CATALOGUE.read_text(encoding="utf-8"))
-        parts = {"ghoul_groups": parts["ghoul_groups"] or data["ghoul_groups"], "rules": parts["rules"] or data["rules"]}
+        parts = {
+            "ghoul_groups": parts["ghoul_groups"] or data["ghoul_groups"],
+            "rules": parts["rules"] or data["rules"],
+        }
     rules = {entry.get("slug"): entry for entry in parts["rules"]}
     essentials = rules.get("gameplay-essentials", {})
     return RulesData(
@@ -178,8 +187,15 @@ def _system():
 
 
 @transaction.atomic
-def create_drone_set(owner, name: str, group: str, drone_names=None, count: int | None = None,
-                     tokens: list[list[str]] | None = None, true_tokens: list[str | None] | None = None) -> DroneSet:
+def create_drone_set(
+    owner,
+    name: str,
+    group: str,
+    drone_names=None,
+    count: int | None = None,
+    tokens: list[list[str]] | None = None,
+    true_tokens: list[str | None] | None = None,
+) -> DroneSet:
     """A new drone set: ``drone_names`` (or ``count`` drones named Drone 1..n,
     the suggested four by default), each with its tokens and one secret true token.
 
@@ -226,13 +242,22 @@ def _under_lock(drone_set: DroneSet, work, expected_version=None):
     game at the table (``core.locking.run_locked``) on the set's crew row, which bumps the crew's
     version. With the version the form was drawn with, a set changed since then refuses the edit (an
     older tab never overwrites)."""
+
     def locked(crew: Crew):
         if expected_version is not None and str(expected_version).strip() != str(crew.version - 1):
-            raise StaleDroneSet("This drone set changed elsewhere (another tab or device saved a newer version), "
-                                "so your change was not saved. Here it is as it is now.")
+            raise StaleDroneSet(
+                "This drone set changed elsewhere (another tab or device saved a newer version), "
+                "so your change was not saved. Here it is as it is now."
+            )
         return work(DroneSet.objects.select_related("crew").get(pk=drone_set.pk))
-    return run_locked(Crew, drone_set.crew_id, locked, missing=DroneSetError("This drone set no longer exists."),
-                      busy=DroneSetError("The drone set is busy; try again."))
+
+    return run_locked(
+        Crew,
+        drone_set.crew_id,
+        locked,
+        missing=DroneSetError("This drone set no longer exists."),
+        busy=DroneSetError("The drone set is busy; try again."),
+    )
 
 
 def _touch(drone_set: DroneSet) -> None:
@@ -247,6 +272,7 @@ def redeal(drone_set: DroneSet) -> DroneSet:
     one included: a deal that always moved the truth would tell an opponent who
     saw the old key which token it is not.
     """
+
     def work(locked: DroneSet) -> DroneSet:
         _guard(locked)
         for drone in Drone.objects.filter(drone_set=locked).prefetch_related("tokens"):
@@ -260,6 +286,7 @@ def redeal(drone_set: DroneSet) -> DroneSet:
         locked.save(update_fields=["dealt_at"])
         _touch(locked)
         return locked
+
     return _under_lock(drone_set, work)
 
 
@@ -268,6 +295,7 @@ def rename(drone_set: DroneSet, name: str, expected_version=None) -> DroneSet:
         locked.crew.name = clean_name(name, "set name")
         locked.crew.save(update_fields=["name", "version", "updated_at"])
         return locked
+
     return _under_lock(drone_set, work, expected_version)
 
 
@@ -278,6 +306,7 @@ def set_group(drone_set: DroneSet, group: str, expected_version=None) -> DroneSe
         locked.save(update_fields=["group"])
         _touch(locked)
         return locked
+
     return _under_lock(drone_set, work, expected_version)
 
 
@@ -289,12 +318,14 @@ def add_drone(drone_set: DroneSet, name: str = "", expected_version=None) -> Dro
             raise DroneSetError(f"A drone set has at most {MAX_DRONES} drones.")
         drone_name = clean_name(name or f"Drone {len(drones) + 1}", "drone name")
         taken = set(Token.objects.filter(drone__drone_set=locked).values_list("code", flat=True))
-        drone = Drone.objects.create(drone_set=locked, name=drone_name,
-                                     position=max((d.position for d in drones), default=-1) + 1)
+        drone = Drone.objects.create(
+            drone_set=locked, name=drone_name, position=max((d.position for d in drones), default=-1) + 1
+        )
         codes = _fresh_codes(tokens_per_drone(), taken)
         Token.objects.bulk_create(_make_tokens(drone, codes, _deal.randrange(len(codes))))
         _touch(locked)
         return drone
+
     return _under_lock(drone_set, work, expected_version)
 
 
@@ -312,6 +343,7 @@ def rename_drone(drone_set: DroneSet, drone_id, name: str, expected_version=None
         drone.save(update_fields=["name"])
         _touch(locked)
         return drone
+
     return _under_lock(drone_set, work, expected_version)
 
 
@@ -323,6 +355,7 @@ def remove_drone(drone_set: DroneSet, drone_id, expected_version=None) -> None:
             raise DroneSetError("A drone set keeps at least one drone.")
         drone.delete()
         _touch(locked)
+
     _under_lock(drone_set, work, expected_version)
 
 
@@ -331,6 +364,7 @@ def set_sharing(drone_set: DroneSet, on: bool) -> DroneSet:
         locked.crew.share_token = _secrets.token_urlsafe(24) if on else None
         locked.crew.save(update_fields=["share_token"])
         return locked
+
     return _under_lock(drone_set, work)
 
 
@@ -338,6 +372,7 @@ def delete(drone_set: DroneSet) -> None:
     def work(locked: DroneSet) -> None:
         _guard(locked)
         locked.crew.delete()
+
     _under_lock(drone_set, work)
 
 
@@ -380,9 +415,11 @@ def public_view(drone_set: DroneSet, rules: RulesData | None = None) -> dict:
     rules = rules or rules_data()
     drones = []
     tokens: dict[int, list[str]] = {}
-    for drone_id, code in Token.objects.filter(drone__drone_set=drone_set).order_by(
-        "drone__position", "drone_id", "position", "id"
-    ).values_list("drone_id", "code"):
+    for drone_id, code in (
+        Token.objects.filter(drone__drone_set=drone_set)
+        .order_by("drone__position", "drone_id", "position", "id")
+        .values_list("drone_id", "code")
+    ):
         tokens.setdefault(drone_id, []).append(code)
     for number, drone in enumerate(Drone.objects.filter(drone_set=drone_set).order_by("position", "id"), start=1):
         drones.append(PublicDrone(drone.pk, number, drone.name, tokens.get(drone.pk, [])))
@@ -398,10 +435,18 @@ def public_view(drone_set: DroneSet, rules: RulesData | None = None) -> dict:
 
 def owner_key(drone_set: DroneSet, view: dict | None = None) -> list[dict]:
     """The owner's secret: each drone's true token code. Call only for the owner."""
-    key = {drone_id: code for drone_id, code in Token.objects.filter(drone__drone_set=drone_set, is_true=True)
-           .values_list("drone_id", "code")}
-    drones = view["drones"] if view is not None else [
-        PublicDrone(d.pk, number, d.name, [])
-        for number, d in enumerate(Drone.objects.filter(drone_set=drone_set).order_by("position", "id"), start=1)
-    ]
+    key = {
+        drone_id: code
+        for drone_id, code in Token.objects.filter(drone__drone_set=drone_set, is_true=True).values_list(
+            "drone_id", "code"
+        )
+    }
+    drones = (
+        view["drones"]
+        if view is not None
+        else [
+            PublicDrone(d.pk, number, d.name, [])
+            for number, d in enumerate(Drone.objects.filter(drone_set=drone_set).order_by("position", "id"), start=1)
+        ]
+    )
     return [{"number": d.number, "name": d.name, "pk": d.pk, "true_token": key.get(d.pk)} for d in drones]

@@ -18,8 +18,8 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.htmx import vary_on_htmx
-from crewbuilder.pdf import pdf_filename
-from crewbuilder.views.pdfs import paper_for, pdf_response
+from core.pdf import pdf_filename
+from core.pdf_views import paper_for, pdf_response
 
 from . import crewfile, printing, services
 from .models import DroneSet
@@ -64,8 +64,11 @@ def soylent_home(request: HttpRequest) -> HttpResponse:
     rules = services.rules_data()
     values = {"name": "", "group": "", "drones": rules.suggested_drones}
     if request.method == "POST":
-        values = {"name": request.POST.get("name", ""), "group": request.POST.get("group", ""),
-                  "drones": request.POST.get("drones", "")}
+        values = {
+            "name": request.POST.get("name", ""),
+            "group": request.POST.get("group", ""),
+            "drones": request.POST.get("drones", ""),
+        }
         try:
             try:
                 count = int(str(values["drones"]).strip())
@@ -116,7 +119,11 @@ def set_detail(request: HttpRequest, pk: int) -> HttpResponse:
     so it is not on screen at the table by default."""
     drone_set = _get_set_for_user(request, pk)
     show_key = request.GET.get("key") == "1"
-    template = "soylent/set_detail.html#key" if request.htmx and request.GET.get("part") == "key" else "soylent/set_detail.html"
+    template = (
+        "soylent/set_detail.html#key"
+        if request.htmx and request.GET.get("part") == "key"
+        else "soylent/set_detail.html"
+    )
     return _private(vary_on_htmx(render(request, template, _detail_context(request, drone_set, show_key=show_key))))
 
 
@@ -143,15 +150,21 @@ def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     except services.DroneSetError as exc:
         fresh = _get_set_for_user(request, pk)
         stale = isinstance(exc, services.StaleDroneSet)
-        rejected = {"action": action, "message": str(exc), "stale": stale,
-                    "typed": data.get("name", "") if stale else ""}
+        rejected = {
+            "action": action,
+            "message": str(exc),
+            "stale": stale,
+            "typed": data.get("name", "") if stale else "",
+        }
         context = _detail_context(request, fresh, show_key=False, rejected=rejected)
         template = "soylent/set_detail.html#editor" if request.htmx else "soylent/set_detail.html"
         return _private(vary_on_htmx(render(request, template, context, status=409 if stale else 422)))
     if not request.htmx:
         return redirect("soylent-set-detail", pk=pk)
     fresh = _get_set_for_user(request, pk)
-    return _private(vary_on_htmx(render(request, "soylent/set_detail.html#editor", _detail_context(request, fresh, show_key=False))))
+    return _private(
+        vary_on_htmx(render(request, "soylent/set_detail.html#editor", _detail_context(request, fresh, show_key=False)))
+    )
 
 
 @login_required
@@ -178,7 +191,9 @@ def set_share(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, "Share link revoked: the old link no longer works.")
     else:
         services.set_sharing(drone_set, True)
-        messages.success(request, "Share link created. Anyone with the link sees the drones and token codes, never the true tokens.")
+        messages.success(
+            request, "Share link created. Anyone with the link sees the drones and token codes, never the true tokens."
+        )
     return redirect("soylent-set-detail", pk=pk)
 
 
@@ -207,7 +222,9 @@ def set_export(request: HttpRequest, pk: int) -> HttpResponse:
     text = crewfile.export_text(drone_set, include_truth=with_truth)
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     suffix = "-with-key" if with_truth else ""
-    response["Content-Disposition"] = f'attachment; filename="{slugify(drone_set.crew.name) or "drone-set"}{suffix}.json"'
+    response["Content-Disposition"] = (
+        f'attachment; filename="{slugify(drone_set.crew.name) or "drone-set"}{suffix}.json"'
+    )
     return _private(response)
 
 
@@ -244,9 +261,12 @@ def key_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def set_shared(request: HttpRequest, token: str) -> HttpResponse:
     drone_set = _get_shared_set(token)
-    context = {"view": services.public_view(drone_set), "token": token,
-               "is_owner": request.user.is_authenticated and request.user.pk == drone_set.crew.owner_id,
-               "drone_set_pk": drone_set.pk}
+    context = {
+        "view": services.public_view(drone_set),
+        "token": token,
+        "is_owner": request.user.is_authenticated and request.user.pk == drone_set.crew.owner_id,
+        "drone_set_pk": drone_set.pk,
+    }
     return _shared_headers(render(request, "soylent/set_shared.html", context))
 
 

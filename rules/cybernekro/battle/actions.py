@@ -31,16 +31,17 @@ from rules.cybernekro.battle.state import (
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
-BESTIAL_ACTIONS = {"move", "get-up", "fight"}   # "The only actions this model may perform are Move, Get Up and Fight"
-PRONE_ACTIONS = {"move", "get-up"}              # "It can only crawl or stand up."
+BESTIAL_ACTIONS = {"move", "get-up", "fight"}  # "The only actions this model may perform are Move, Get Up and Fight"
+PRONE_ACTIONS = {"move", "get-up"}  # "It can only crawl or stand up."
 TABLE_COMPLICATIONS = frozenset(cn.COMPLICATIONS)
 DISCHARGE = cn.Weapon(1, 1, cn.Keywords(flags=frozenset({"electric"})))
-REPAIR_KIT = 2   # "+2 to all Fix actions"
+REPAIR_KIT = 2  # "+2 to all Fix actions"
 
 
 # --------------------------------------------------------------------------
 # who acts, and what it costs
 # --------------------------------------------------------------------------
+
 
 def acting_model(state: Battle, seat: str) -> Model:
     """The model that may act now for ``seat``: the reacting model during a reaction, else the Active Model."""
@@ -56,7 +57,7 @@ def acting_model(state: Battle, seat: str) -> Model:
     if state.phase is Phase.NPCS:
         if not state.active_model:
             raise Refused("activate an NPC first (the closest to any Player Character)")
-        return state.model(state.active_model)   # NPCs are moved by any player or the game master
+        return state.model(state.active_model)  # NPCs are moved by any player or the game master
     if state.active_seat != seat or not state.active_model:
         raise Refused("select your Active Model on your turn first")
     return state.model(state.active_model)
@@ -84,7 +85,7 @@ def _spend(state: Battle, model: Model, cost: int) -> Battle:
         left = state.reaction[1] - 1
         state = replace(state, reaction=(model.id, left) if left > 0 else None)
     elif state.phase is Phase.NPCS and state.active_model == model.id:
-        left = state.npc_actions - 1   # "they will perform two actions"
+        left = state.npc_actions - 1  # "they will perform two actions"
         state = replace(state, npc_actions=left)
         if left <= 0:
             state = replace(state, active_model=None, npcs_done=state.npcs_done | {model.id})
@@ -110,7 +111,7 @@ def _fire_check(state: Battle, model: Model, rng: random.Random, seed) -> tuple[
         return state.logged(model.seat, f"{model.name} keeps its nerve while on Fire", seed=seed, rolls=[roll]), True
     flee = rng.randint(1, 6)
     model = state.model(model.id)
-    state = drop_items(state, model)   # a Flee move: "automatically drops them before moving"
+    state = drop_items(state, model)  # a Flee move: "automatically drops them before moving"
     model = replace(state.model(model.id), ap=max(model.ap - 1, 0), prone=False)
     state = state.with_model(model)
     if state.reaction and state.reaction[0] == model.id:
@@ -119,13 +120,18 @@ def _fire_check(state: Battle, model: Model, rng: random.Random, seed) -> tuple[
         state = replace(state, active_model=None, npc_actions=0, npcs_done=state.npcs_done | {model.id})
     elif state.active_model == model.id:
         state = next_player(replace(state, active_model=None))
-    return state.logged(model.seat, f"{model.name} burns: a {flee}\" Flee move in a random direction, loses 1 AP, "
-                        "its activation ends", seed=seed, rolls=[roll, {"what": "flee distance", "d6": flee}]), False
+    return state.logged(
+        model.seat,
+        f'{model.name} burns: a {flee}" Flee move in a random direction, loses 1 AP, its activation ends',
+        seed=seed,
+        rolls=[roll, {"what": "flee distance", "d6": flee}],
+    ), False
 
 
 # --------------------------------------------------------------------------
 # attribute tests with the cards played before them
 # --------------------------------------------------------------------------
+
 
 def _take_armed(state: Battle, model: Model) -> tuple[Battle, tuple | None]:
     for armed in state.armed:
@@ -133,22 +139,24 @@ def _take_armed(state: Battle, model: Model) -> tuple[Battle, tuple | None]:
             rest = list(state.armed)
             rest.remove(armed)
             state = replace(state, armed=tuple(rest))
-            if fate.kind(armed[2]) == "number":   # revealed now: to the discards (an Ace went there when played)
+            if fate.kind(armed[2]) == "number":  # revealed now: to the discards (an Ace went there when played)
                 state = fate.discard(state, armed[0], armed[2])
             return state, armed
     return state, None
 
 
-def roll_model_test(state: Battle, model: Model, modifier: int, what: str, rng: random.Random,
-                    event: cn.TestEvent | None = None) -> tuple[Battle, cn.Outcome, dict]:
+def roll_model_test(
+    state: Battle, model: Model, modifier: int, what: str, rng: random.Random, event: cn.TestEvent | None = None
+) -> tuple[Battle, cn.Outcome, dict]:
     """One Attribute Test for ``model``: Jinxed, Driven by madness and the complications that
     change it, and the card played on it (an Ace passes it unrolled; a number is added)."""
     state, outcome, roll, _ = roll_test_event(state, model, modifier, what, rng, event)
     return state, outcome, roll
 
 
-def roll_test_event(state: Battle, model: Model, modifier: int, what: str, rng: random.Random,
-                    event: cn.TestEvent | None = None) -> tuple[Battle, cn.Outcome, dict, cn.TestEvent | None]:
+def roll_test_event(
+    state: Battle, model: Model, modifier: int, what: str, rng: random.Random, event: cn.TestEvent | None = None
+) -> tuple[Battle, cn.Outcome, dict, cn.TestEvent | None]:
     """:func:`roll_model_test`, and the test as rolled (None when an Ace passed it without a roll)."""
     if event is None:
         if "driven-by-madness" in model.traits:
@@ -177,11 +185,15 @@ def attribute(model: Model, name: str, state: Battle) -> int:
     effects = {state.scenario.complication, state.scenario.environment}
     if name == "agility" and "slippery-ground" in effects:
         value -= 2
-    if name == "toughness" and "noxious-air" in effects and "artificial" not in model.traits \
-            and not model.gear & cn.GAS_MASKS:
+    if (
+        name == "toughness"
+        and "noxious-air" in effects
+        and "artificial" not in model.traits
+        and not model.gear & cn.GAS_MASKS
+    ):
         value -= 2
     if name in ("toughness",):
-        value -= model.wounds   # "Each Wound gives a -1 modifier to Toughness and Morale rolls"
+        value -= model.wounds  # "Each Wound gives a -1 modifier to Toughness and Morale rolls"
     return value
 
 
@@ -189,8 +201,18 @@ def attribute(model: Model, name: str, state: Battle) -> int:
 # basic actions
 # --------------------------------------------------------------------------
 
-def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | None = None,
-        in_melee: bool = False, test: str | None = None, note: str = "", item: str | None = None) -> Battle:
+
+def act(
+    state: Battle,
+    seat: str,
+    action: str,
+    rng: random.Random,
+    seed: int | None = None,
+    in_melee: bool = False,
+    test: str | None = None,
+    note: str = "",
+    item: str | None = None,
+) -> Battle:
     """Move, Get up, Interact, Fix/Reload: pay 1 AP and apply what the engine can (the board stays the players').
 
     ``test``: the attribute a plain Interact is tested with ("On a Critical the action doesn't
@@ -216,16 +238,17 @@ def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | N
     rolls, outcome = [], None
     if action == "fix":
         bonus = REPAIR_KIT if "repair-kit" in model.gear else 0
-        state, outcome, roll = roll_model_test(state, model, attribute(model, "intellect", state) + bonus,
-                                               "fix: Intellect", rng)
+        state, outcome, roll = roll_model_test(
+            state, model, attribute(model, "intellect", state) + bonus, "fix: Intellect", rng
+        )
         rolls.append(roll)
     elif action == "get-up" and "roly-poly-system" in model.body_mods:
-        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state),
-                                               "roly-poly: Agility", rng)
+        state, outcome, roll = roll_model_test(
+            state, model, attribute(model, "agility", state), "roly-poly: Agility", rng
+        )
         rolls.append(roll)
     elif test and action == "interact":
-        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state), f"interact: {test}",
-                                               rng)
+        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state), f"interact: {test}", rng)
         rolls.append(roll)
     text = f"{model.name}: {action.replace('-', ' ')}" + (f" ({note})" if note else "")
     if outcome is not None:
@@ -244,8 +267,9 @@ def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | N
         state = state.with_model(replace(model, jammed=model.jammed - {item}))
         text += f", {item} fixed"
     elif action == "fix" and outcome is cn.Outcome.FUMBLE:
-        state = state.with_model(replace(model, jammed=model.jammed - {item},
-                                         weapons=tuple(w for w in model.weapons if w.slug != item)))
+        state = state.with_model(
+            replace(model, jammed=model.jammed - {item}, weapons=tuple(w for w in model.weapons if w.slug != item))
+        )
         text += f", {item} is broken"
     elif action == "interact" and outcome is cn.Outcome.FUMBLE:
         state = state.with_model(replace(model, prone=True))
@@ -259,23 +283,33 @@ def act(state: Battle, seat: str, action: str, rng: random.Random, seed: int | N
     return step(before, after_action(state))
 
 
-def begin(state: Battle, seat: str, action: str, cost: int, rng: random.Random, seed, in_melee: bool = False,
-          scenario_element: bool = False) -> tuple[Battle, Model, bool]:
+def begin(
+    state: Battle,
+    seat: str,
+    action: str,
+    cost: int,
+    rng: random.Random,
+    seed,
+    in_melee: bool = False,
+    scenario_element: bool = False,
+) -> tuple[Battle, Model, bool]:
     """The checks every action makes, then Being on Fire's test: (state, the acting model, may it act)."""
     model = acting_model(state, seat)
     _check_can(model, action, cost)
     if action in NOT_IN_MELEE and in_melee:
         raise Refused(f"{action.replace('-', ' ').capitalize()} cannot be done while in melee")
     if "lobotomised" in model.traits and (action in ("fix", "use-equipment") or scenario_element):
-        raise Refused(f"{model.name} is Lobotomised: it can never Fix, Use Equipment or interact with "
-                      "scenario elements")
+        raise Refused(
+            f"{model.name} is Lobotomised: it can never Fix, Use Equipment or interact with scenario elements"
+        )
     state, ok = _fire_check(state, model, rng, seed)
     return state, state.model(model.id), ok
 
 
-def put_out_fire(state: Battle, seat: str, model_id: str, rng: random.Random, seed: int | None = None,
-                 in_melee: bool = False) -> Battle:
-    """"To put out the flames the model on fire or another model within 1" has to spend an Interact action."""
+def put_out_fire(
+    state: Battle, seat: str, model_id: str, rng: random.Random, seed: int | None = None, in_melee: bool = False
+) -> Battle:
+    """ "To put out the flames the model on fire or another model within 1" has to spend an Interact action."""
     burning = state.model(model_id)
     if not burning.on_fire or not burning.in_play:
         raise Refused(f"{burning.name} is not on Fire")
@@ -289,17 +323,20 @@ def put_out_fire(state: Battle, seat: str, model_id: str, rng: random.Random, se
 
 
 def open_move_reactions(state: Battle, mover: Model) -> Battle:
-    """"If Active Model performed a Move action and is now the closest enemy in LoS of an enemy model
+    """ "If Active Model performed a Move action and is now the closest enemy in LoS of an enemy model
     that model may react": each enemy player with a model that has AP may claim it (distance is theirs)."""
-    if state.reaction:   # a reaction's move triggers no further reaction (B8)
+    if state.reaction:  # a reaction's move triggers no further reaction (B8)
         return state
     seats = [s for s in state.seats if s != mover.seat and any(m.ap > 0 for m in state.crew(s))]
-    return replace(state, pending=state.pending + tuple(
-        Pending("reaction", s, data=(("cause", "move"), ("by", mover.id))) for s in seats))
+    return replace(
+        state,
+        pending=state.pending
+        + tuple(Pending("reaction", s, data=(("cause", "move"), ("by", mover.id))) for s in seats),
+    )
 
 
 def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """"Both models roll a D6 and add their Strength. If the attacker rolls higher the target is pushed 1"."
+    """ "Both models roll a D6 and add their Strength. If the attacker rolls higher the target is pushed 1"."
     A Push that fails is a miss: the target may react."""
     model = acting_model(state, seat)
     _check_can(model, "push", 1)
@@ -322,13 +359,20 @@ def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int
 # attacks
 # --------------------------------------------------------------------------
 
+
 def _situation(state: Battle, action: cn.Action, attacker: Model, target: Model, situation: cn.Situation):
     names = {state.scenario.complication, state.scenario.environment} & TABLE_COMPLICATIONS
     return cn.apply_complications(sorted(names), action, attacker.attacker(), target.target(), situation)
 
 
-def plan(state: Battle, attacker: Model, weapon_slug: str, target: Model,
-         situation: cn.Situation = cn.Situation(), action: str | None = None) -> tuple[cn.Action, cn.AttackPlan]:
+def plan(
+    state: Battle,
+    attacker: Model,
+    weapon_slug: str,
+    target: Model,
+    situation: cn.Situation = cn.Situation(),
+    action: str | None = None,
+) -> tuple[cn.Action, cn.AttackPlan]:
     """The engine's attack plan for two models of this battle (odds and rolls both start here)."""
     use = attacker.weapon(weapon_slug)
     act_kind = cn.Action(action) if action else (cn.Action.SHOOT if use.ranged else cn.Action.FIGHT)
@@ -339,8 +383,16 @@ def plan(state: Battle, attacker: Model, weapon_slug: str, target: Model,
         raise Refused(str(error)) from None
 
 
-def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: random.Random, seed: int | None = None,
-           situation: cn.Situation = cn.Situation(), action: str | None = None) -> Battle:
+def attack(
+    state: Battle,
+    seat: str,
+    weapon_slug: str,
+    target_id: str,
+    rng: random.Random,
+    seed: int | None = None,
+    situation: cn.Situation = cn.Situation(),
+    action: str | None = None,
+) -> Battle:
     """Shoot or Fight: pay the AP (2 with Unwieldy), roll to hit, open the window after the roll.
 
     The window closes with :func:`resolve_attack` by the attacker's player; before
@@ -364,16 +416,29 @@ def attack(state: Battle, seat: str, weapon_slug: str, target_id: str, rng: rand
         return step(before, after_action(state))
     model = state.model(model.id)
     state, outcome, roll, rolled = roll_test_event(state, model, 0, "to hit", rng, event=planned.to_hit)
-    reactable = not (state.reaction and state.reaction[0] == model.id)   # a reaction's miss opens none (B8)
+    reactable = not (state.reaction and state.reaction[0] == model.id)  # a reaction's miss opens none (B8)
     state = _spend(state, model, cost)
     if use.weapon.keywords.has("reload"):
-        state = state.with_model(replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {weapon_slug}))
-    data = (("target", target.id), ("weapon", weapon_slug), ("action", kind.value), ("situation", situation),
-            ("outcome", outcome.value), ("rerolled", False), ("attacker", model.id), ("reactable", reactable),
-            ("event", rolled), ("attribute", "discipline" if use.ranged else "agility"))
+        state = state.with_model(
+            replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {weapon_slug})
+        )
+    data = (
+        ("target", target.id),
+        ("weapon", weapon_slug),
+        ("action", kind.value),
+        ("situation", situation),
+        ("outcome", outcome.value),
+        ("rerolled", False),
+        ("attacker", model.id),
+        ("reactable", reactable),
+        ("event", rolled),
+        ("attribute", "discipline" if use.ranged else "agility"),
+    )
     state = replace(state, pending=(Pending("to_hit", model.seat or seat, model.id, data),) + state.pending)
-    text = f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: " \
-           f"{outcome.value}"
+    text = (
+        f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: "
+        f"{outcome.value}"
+    )
     return step(before, state.logged(seat, text, seed=seed, rolls=[roll]))
 
 
@@ -390,7 +455,7 @@ def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
 
 
 def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """"after an Attribute Test is rolled and successfully passed by a character that has any Dread, any
+    """ "after an Attribute Test is rolled and successfully passed by a character that has any Dread, any
     player ... may decide to force the dice to be re-rolled by removing one Dread" (once: "never re-roll a
     die more than once")."""
     pending = rolled_pending(state)
@@ -410,8 +475,15 @@ def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | 
     after = state.with_model(replace(model, dread=model.dread - 1))
     new, roll = event.roll(rng)
     after = _with_pending_data(after, pending, outcome=new.value, rerolled=True)
-    return step(state, after.logged(seat, f"{state.player(seat).name} removes a Dread from {model.name} to re-roll "
-                                    f"its {event.what}: {new.value}", seed=seed, rolls=[roll]))
+    return step(
+        state,
+        after.logged(
+            seat,
+            f"{state.player(seat).name} removes a Dread from {model.name} to re-roll its {event.what}: {new.value}",
+            seed=seed,
+            rolls=[roll],
+        ),
+    )
 
 
 def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -455,6 +527,7 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
     for _ in range(overloads):
         if after.model(model.id).in_play:
             from rules.cybernekro.battle.sorcery import neural_overload  # cycle: sorcery imports actions
+
             after, text, overload_roll = neural_overload(after, model.id, rng)
             lines.append(text)
             rolls.append(overload_roll)
@@ -468,8 +541,7 @@ def rolled_pending(state: Battle) -> Pending:
     return state.pending[0]
 
 
-def open_test_window(state: Battle, seat: str, model: Model, outcome: cn.Outcome, event, then: str,
-                     **data) -> Battle:
+def open_test_window(state: Battle, seat: str, model: Model, outcome: cn.Outcome, event, then: str, **data) -> Battle:
     """Hold a rolled test open for a Jack or a Dread re-roll; ``then`` names what resolving it does."""
     items = (("outcome", outcome.value), ("rerolled", False), ("event", event), ("then", then)) + tuple(data.items())
     return replace(state, pending=(Pending("test", seat, model.id, items),) + state.pending)
@@ -487,6 +559,7 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
         after = _apply_reaction(after, seat, model, outcome)
     elif pending.get("then") == "sorcery":
         from rules.cybernekro.battle.sorcery import finish_sorcery  # cycle: sorcery imports actions
+
         after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
     else:
         raise Refused(f"unknown test {pending.get('then')!r}")
@@ -501,8 +574,9 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     attacker = state.model(pending.get("attacker"))
     target = state.model(pending.get("target"))
     outcome = cn.Outcome(pending.get("outcome"))
-    kind, planned = plan(state, attacker, pending.get("weapon"), target, pending.get("situation"),
-                         pending.get("action"))
+    kind, planned = plan(
+        state, attacker, pending.get("weapon"), target, pending.get("situation"), pending.get("action")
+    )
     use = attacker.weapon(pending.get("weapon"))
     before = state
     state = replace(state, pending=state.pending[1:])
@@ -535,7 +609,7 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
                 state, more = apply_hit(state, own, hit, steps, self_hit, None)
                 lines += [f"Unstable: {line}" for line in more]
     if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
-        state = state.with_model(gain_dread(state.model(target.id)))   # "Every time this model attacks"
+        state = state.with_model(gain_dread(state.model(target.id)))  # "Every time this model attacks"
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)")
     if kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
         face = rng.randint(1, 6)
@@ -546,8 +620,12 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
     if not outcome.passed and pending.get("reactable"):
-        state = _open_miss_reaction(state, attacker, state.model(target.id),
-                                    parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)))
+        state = _open_miss_reaction(
+            state,
+            attacker,
+            state.model(target.id),
+            parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)),
+        )
     return step(before, after_action(state))
 
 
@@ -556,25 +634,33 @@ def _has_parry(model: Model) -> bool:
 
 
 def _open_miss_reaction(state: Battle, attacker: Model, target: Model, parry: bool) -> Battle:
-    """"If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
+    """ "If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
     if not target.in_play or (not target.npc and target.ap <= 0):
         return state
     seat = target.seat if not target.npc else attacker.seat
-    return replace(state, pending=state.pending + (
-        Pending("reaction", seat, target.id, (("cause", "missed"), ("by", attacker.id), ("parry", parry))),))
+    return replace(
+        state,
+        pending=state.pending
+        + (Pending("reaction", seat, target.id, (("cause", "missed"), ("by", attacker.id), ("parry", parry))),),
+    )
 
 
-def apply_hit(state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: cn.HitPlan,
-              attacker: Model | None) -> tuple[Battle, list[str]]:
+def apply_hit(
+    state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: cn.HitPlan, attacker: Model | None
+) -> tuple[Battle, list[str]]:
     """Put the engine's hit on the target: Wounds, Prone, Dread from a failed Tough it Out, Out of Action."""
     lines = []
     failed_tio = any(s.get("what") == "tough it out" and s.get("outcome") in ("failure", "fumble") for s in steps)
     organs_used = hit_plan.extra_organs and not hit.organs
-    model = replace(target, wounds=min(hit.wounds, cn.MAX_WOUNDS), prone=hit.prone,
-                    had_a_wound=target.had_a_wound or hit.gained > 0 or organs_used,
-                    wounds_suffered=target.wounds_suffered + hit.gained)
+    model = replace(
+        target,
+        wounds=min(hit.wounds, cn.MAX_WOUNDS),
+        prone=hit.prone,
+        had_a_wound=target.had_a_wound or hit.gained > 0 or organs_used,
+        wounds_suffered=target.wounds_suffered + hit.gained,
+    )
     if model.magic_shield and any(s.get("what") == "damage" for s in steps):
-        model = replace(model, magic_shield=False)   # "disappears after reducing damage once"
+        model = replace(model, magic_shield=False)  # "disappears after reducing damage once"
         lines.append(f"{target.name}'s Shield is spent")
     if hit.gained:
         lines.append(f"{target.name} gains {hit.gained} Wound(s)")
@@ -604,8 +690,7 @@ def take_out(state: Battle, model_id: str | None, dead: bool = False, by: Model 
     Dread even if the removed model wasn't friendly to them": every player names their models who saw it.
     """
     model = state.model(model_id)
-    state = state.with_model(replace(model, status=Status.DEAD if dead else Status.OUT_OF_ACTION, ap=0,
-                                     on_fire=False))
+    state = state.with_model(replace(model, status=Status.DEAD if dead else Status.OUT_OF_ACTION, ap=0, on_fire=False))
     if state.active_model == model_id:
         state = replace(state, active_model=None)
         if state.phase is Phase.ACTION:
@@ -615,9 +700,15 @@ def take_out(state: Battle, model_id: str | None, dead: bool = False, by: Model 
     if model.is_pc and any(m.gains_dread for m in state.crew(model.seat)):
         state = replace(state, pending=state.pending + (Pending("witnesses", model.seat, model_id),))
     if by is not None and "terrifying" in by.traits:
-        state = replace(state, pending=state.pending + tuple(
-            Pending("witnesses", seat, model_id, (("terror", by.id),)) for seat in state.seats
-            if any(m.gains_dread for m in state.crew(seat))))
+        state = replace(
+            state,
+            pending=state.pending
+            + tuple(
+                Pending("witnesses", seat, model_id, (("terror", by.id),))
+                for seat in state.seats
+                if any(m.gains_dread for m in state.crew(seat))
+            ),
+        )
     return state, f"{model.name} {'dies' if dead else 'is Out of Action'}"
 
 
@@ -632,7 +723,7 @@ def accept_out_of_action(state: Battle, seat: str) -> Battle:
 
 
 def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
-    """"An ally goes OoA while in LoS of the character": the player ticks the allies who saw it; each gains 1 Dread."""
+    """ "An ally goes OoA while in LoS of the character": the player ticks the allies who saw it; each gains 1 Dread."""
     pending = _pending(state, "witnesses")
     if pending.seat != seat:
         raise Refused("the fallen model's player names the allies who saw it")
@@ -667,8 +758,9 @@ def _catch_fire(state: Battle, model: Model, rng: random.Random) -> tuple[Battle
 # reactions
 # --------------------------------------------------------------------------
 
+
 def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None, model_id: str | None = None) -> Battle:
-    """"The reacting model must roll an Agility test and if passed can perform one action. On a Critical it
+    """ "The reacting model must roll an Agility test and if passed can perform one action. On a Critical it
     can perform up to two actions, on a Fumble it loses 1 AP." Parry: "Automatically pass reaction tests
     when missed in melee"."""
     pending = _pending(state, "reaction")
@@ -686,13 +778,22 @@ def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
     before = state
     state = replace(state, pending=tuple(p for p in state.pending if p.kind != "reaction"))
     if pending.get("parry"):
-        state = state.logged(seat, f"{model.name} reacts: Parry passes the test", rolls=[
-            {"what": "reaction", "parry": True, "outcome": "success"}])
+        state = state.logged(
+            seat,
+            f"{model.name} reacts: Parry passes the test",
+            rolls=[{"what": "reaction", "parry": True, "outcome": "success"}],
+        )
         return step(before, after_action(_apply_reaction(state, seat, model, cn.Outcome.SUCCESS)))
     state, outcome, roll, event = roll_test_event(state, model, attribute(model, "agility", state), "reaction", rng)
-    state = open_test_window(state.logged(seat, f"{model.name} tries to react: {outcome.value}", seed=seed,
-                                          rolls=[roll]), seat, model, outcome, event, "reaction",
-                             attribute="agility")
+    state = open_test_window(
+        state.logged(seat, f"{model.name} tries to react: {outcome.value}", seed=seed, rolls=[roll]),
+        seat,
+        model,
+        outcome,
+        event,
+        "reaction",
+        attribute="agility",
+    )
     return step(before, state)
 
 
@@ -733,10 +834,14 @@ def end_reaction(state: Battle, seat: str) -> Battle:
 # fate cards played
 # --------------------------------------------------------------------------
 
+
 def _open_card_window(state: Battle, seat: str, card: str, effect: tuple, shown: str) -> Battle:
     """Every enemy may counter the card with a Joker ("right after your enemy plays a card")."""
-    windows = tuple(Pending("card", s, data=(("card", card), ("by", seat), ("effect", effect), ("shown", shown)))
-                    for s in state.seats if s != seat)
+    windows = tuple(
+        Pending("card", s, data=(("card", card), ("by", seat), ("effect", effect), ("shown", shown)))
+        for s in state.seats
+        if s != seat
+    )
     return replace(state, pending=windows + state.pending)
 
 
@@ -757,7 +862,7 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
 
 
 def play_jack(state: Battle, seat: str, card: str, into: str) -> Battle:
-    """"Play after an Attribute Test is rolled to change a regular failure into a Fumble or a regular success
+    """ "Play after an Attribute Test is rolled to change a regular failure into a Fumble or a regular success
     into a Critical" (the window of a hit roll, a reaction test or a sorcery test)."""
     pending = rolled_pending(state)
     if pending.get("event") is None:
@@ -770,23 +875,26 @@ def play_jack(state: Battle, seat: str, card: str, into: str) -> Battle:
         raise Refused(f"a Jack turns a regular {wanted.value} into a {into}; this roll is a {outcome.value}")
     after = fate.take_from_hand(state, seat, card, ("jack",))
     after = _open_card_window(after, seat, card, ("jack", into), f"a Jack ({into})")
-    return step(state, after.logged(seat, f"{state.player(seat).name} plays {card}: the roll becomes a {into}",
-                                    final=True))
+    return step(
+        state, after.logged(seat, f"{state.player(seat).name} plays {card}: the roll becomes a {into}", final=True)
+    )
 
 
 def play_queen(state: Battle, seat: str, card: str) -> Battle:
-    """"Play when a model with less than 6 Wounds would go OoA. The model suffers a Wound instead." (B5)"""
+    """ "Play when a model with less than 6 Wounds would go OoA. The model suffers a Wound instead." (B5)"""
     pending = _pending(state, "ooa")
     if pending.seat != seat:
         raise Refused("the model's player may play a Queen for it")
     after = fate.take_from_hand(state, seat, card, ("queen",))
     after = _open_card_window(after, seat, card, ("queen", pending.model), "a Queen")
-    return step(state, after.logged(seat, f"{state.player(seat).name} plays {card} for "
-                                    f"{state.model(pending.model).name}", final=True))
+    return step(
+        state,
+        after.logged(seat, f"{state.player(seat).name} plays {card} for {state.model(pending.model).name}", final=True),
+    )
 
 
 def play_king(state: Battle, seat: str, card: str, model_id: str) -> Battle:
-    """"Play after an enemy model performs an action. Select one of your models in its LoS to react ...
+    """ "Play after an enemy model performs an action. Select one of your models in its LoS to react ...
     No Agility roll is necessary." (one action, paid in AP as any reaction, B7)"""
     if state.phase is not Phase.ACTION or state.pending or state.reaction or not state.active_model:
         raise Refused("a King is played right after an enemy model's action")
@@ -813,7 +921,7 @@ def answer_card(state: Battle, seat: str, joker: str | None = None) -> Battle:
         after = fate.take_from_hand(state, seat, joker, ("joker",))
         after = replace(after, pending=rest)
         if card not in after.player(pending.get("by")).discard:
-            after = fate.discard(after, pending.get("by"), card)   # "The countered card is still discarded"
+            after = fate.discard(after, pending.get("by"), card)  # "The countered card is still discarded"
         shown = pending.get("shown")
         named = card if "face down" not in shown else shown
         return step(state, after.logged(seat, f"{state.player(seat).name} counters {named} with a Joker", final=True))
@@ -824,8 +932,9 @@ def answer_card(state: Battle, seat: str, joker: str | None = None) -> Battle:
     after = _apply_card(replace(state, pending=rest), pending.get("by"), card, pending.get("effect"))
     # a numbered card stays face down until the roll: the log names the card only when it was shown
     shown = pending.get("shown")
-    return step(state, after_action(after.logged(seat, f"{card if 'face down' not in shown else shown} stands",
-                                                 final=True)))
+    return step(
+        state, after_action(after.logged(seat, f"{card if 'face down' not in shown else shown} stands", final=True))
+    )
 
 
 def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:
@@ -838,10 +947,15 @@ def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:
     if kind == "queen":
         pending = _pending(state, "ooa")
         model = state.model(pending.model)
-        model = replace(model, wounds=min(model.wounds + 1, cn.MAX_WOUNDS), had_a_wound=True,
-                        wounds_suffered=model.wounds_suffered + 1)
+        model = replace(
+            model,
+            wounds=min(model.wounds + 1, cn.MAX_WOUNDS),
+            had_a_wound=True,
+            wounds_suffered=model.wounds_suffered + 1,
+        )
         return replace(state.with_model(model), pending=state.pending[1:]).logged(
-            by, f"{model.name} suffers a Wound instead of going Out of Action")
+            by, f"{model.name} suffers a Wound instead of going Out of Action"
+        )
     if kind == "king":
         return replace(state, reaction=(effect[1], 1))
     raise Refused(f"unknown card effect {kind!r}")

@@ -13,8 +13,22 @@ from enum import Enum
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import state as st
 
-TYPES = {cls.__name__: cls for cls in (st.Battle, st.Player, st.Model, st.Entry, st.Pending, st.Scenario,
-                                       st.WeaponUse, cn.Weapon, cn.Keywords, cn.Situation, cn.TestEvent)}
+TYPES = {
+    cls.__name__: cls
+    for cls in (
+        st.Battle,
+        st.Player,
+        st.Model,
+        st.Entry,
+        st.Pending,
+        st.Scenario,
+        st.WeaponUse,
+        cn.Weapon,
+        cn.Keywords,
+        cn.Situation,
+        cn.TestEvent,
+    )
+}
 ENUMS = {cls.__name__: cls for cls in (st.Status, st.Phase, cn.Outcome)}
 
 

@@ -17,8 +17,15 @@ from rules.cybernekro.battle.state import Battle, Refused, step
 USABLE = ("trauma-kit", "esoteric-concoction", "repair-kit", "gas-grenade")
 
 
-def use_equipment(state: Battle, seat: str, item: str, rng: random.Random, seed: int | None = None,
-                  target_id: str | None = None, in_melee: bool = False) -> Battle:
+def use_equipment(
+    state: Battle,
+    seat: str,
+    item: str,
+    rng: random.Random,
+    seed: int | None = None,
+    target_id: str | None = None,
+    in_melee: bool = False,
+) -> Battle:
     """Use ``item`` carried by the acting model on itself or ``target_id`` (a model within 1": the players')."""
     if item not in USABLE:
         raise Refused(f"{item} is not used as an action")
@@ -50,7 +57,7 @@ def use_equipment(state: Battle, seat: str, item: str, rng: random.Random, seed:
         state = state.with_model(replace(model, dread=0))
         text = f"{model.name} drinks an esoteric concoction: all Dread removed"
     else:
-        text = f"{model.name} throws a gas grenade (a 3\" smoke template within 6\", until after the next round)"
+        text = f'{model.name} throws a gas grenade (a 3" smoke template within 6", until after the next round)'
     if entry.get("single_use"):
         carrier = state.model(model.id)
         state = state.with_model(replace(carrier, gear=carrier.gear - {item}))

@@ -35,7 +35,7 @@ def new_deck(colour: str) -> tuple[str, ...]:
 
 
 def kind(card: str) -> str:
-    """"ace", "number", "jack", "queen", "king" or "joker"."""
+    """ "ace", "number", "jack", "queen", "king" or "joker"."""
     if card.startswith(JOKER):
         return "joker"
     rank = card[:-1]
@@ -56,7 +56,7 @@ def starting_hand_size(intellects) -> int:
 
 
 def round_draws(models_left: int) -> int:
-    """"one new card if they only have two models remaining on the table or two cards if they only have one"."""
+    """ "one new card if they only have two models remaining on the table or two cards if they only have one"."""
     return {2: 1, 1: 2}.get(models_left, 0)
 
 
@@ -94,8 +94,7 @@ def take_from_hand(state: Battle, seat: str, card: str, kinds: tuple[str, ...], 
         raise Refused(f"a {kind(card)} cannot be played now (only {' or '.join(kinds)})")
     hand = list(player.hand)
     hand.remove(card)
-    return state.with_player(replace(player, hand=tuple(hand),
-                                     discard=player.discard + (() if face_down else (card,))))
+    return state.with_player(replace(player, hand=tuple(hand), discard=player.discard + (() if face_down else (card,))))
 
 
 def deal_round(state: Battle, rng: random.Random, seed: int | None) -> Battle:
@@ -109,6 +108,7 @@ def deal_round(state: Battle, rng: random.Random, seed: int | None) -> Battle:
         state = state.with_player(player)
         note = " (the discards were shuffled into a new deck)" if reshuffled else ""
         short = "" if drawn == wanted else f"; {wanted - drawn} could not be drawn"
-        state = state.logged(p.seat, f"{p.name} draws {drawn} fate card(s), {left} model(s) left{note}{short}",
-                             seed=seed, final=True)
+        state = state.logged(
+            p.seat, f"{p.name} draws {drawn} fate card(s), {left} model(s) left{note}{short}", seed=seed, final=True
+        )
     return state

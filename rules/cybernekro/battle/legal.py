@@ -20,8 +20,8 @@ from rules.cybernekro.battle.state import Battle, Phase
 
 @dataclass(frozen=True)
 class Option:
-    step: str            # the step function's name
-    args: tuple = ()     # what to pass it (model ids, weapon slugs, cards ...)
+    step: str  # the step function's name
+    args: tuple = ()  # what to pass it (model ids, weapon slugs, cards ...)
 
 
 def _cards(state: Battle, seat: str, kinds) -> list[str]:
@@ -46,14 +46,29 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out.append(Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"))
             model = state.model(p.model)
             rolled = p.get("event") is not None
-            if p.get("outcome") in ("success", "critical") and model.dread > 0 and not p.get("rerolled") \
-                    and rolled and state.phase is Phase.ACTION:
+            if (
+                p.get("outcome") in ("success", "critical")
+                and model.dread > 0
+                and not p.get("rerolled")
+                and rolled
+                and state.phase is Phase.ACTION
+            ):
                 out.append(Option("reroll_with_dread"))
-            if p.seat == seat and rolled and not p.get("rerolled") and model.seat == seat and (
-                    ("multi-headed" in model.traits and p.get("then") == "reaction"
-                     and p.get("outcome") in ("failure", "fumble"))
+            if (
+                p.seat == seat
+                and rolled
+                and not p.get("rerolled")
+                and model.seat == seat
+                and (
+                    (
+                        "multi-headed" in model.traits
+                        and p.get("then") == "reaction"
+                        and p.get("outcome") in ("failure", "fumble")
+                    )
                     or (p.get("attribute") == "intellect" and "neural-cabling" in model.body_mods)
-                    or "excessive-neural-cabling" in model.body_mods):
+                    or "excessive-neural-cabling" in model.body_mods
+                )
+            ):
                 out.append(Option("reroll_with_body"))
             into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
             if into and rolled:
@@ -75,12 +90,15 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out.append(Option("react", (p.model,)))
             else:
                 out += [Option("react", (m.id,)) for m in state.crew(seat) if m.ap > 0 and not m.asleep]
-            if not (p.model and state.model(p.model).npc):   # "they will always choose to react"
+            if not (p.model and state.model(p.model).npc):  # "they will always choose to react"
                 out.append(Option("decline_reaction"))
             return tuple(out)
         return ()
     if state.phase is Phase.SETUP:
-        if catalogue.entry("scenarios", state.scenario.slug).get("draws_complication") and not state.scenario.complication:
+        if (
+            catalogue.entry("scenarios", state.scenario.slug).get("draws_complication")
+            and not state.scenario.complication
+        ):
             return (Option("draw_complication"),)
         if not state.active_seat:
             return (Option("deployment_initiative"),)
@@ -128,7 +146,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
 def _action_options(state: Battle, seat: str):
     if state.reaction:
         model = state.model(state.reaction[0])
-        if model.seat == seat or model.npc:   # NPCs are moved by any player (or the game master)
+        if model.seat == seat or model.npc:  # NPCs are moved by any player (or the game master)
             yield from _acting_options(state, model)
             yield Option("end_reaction")
         return
@@ -213,8 +231,13 @@ def _scenario_options(state: Battle, model, allowed):
     if s.slug == "prisoner" and element and any(m.imprisoned and m.in_play for m in state.models):
         yield Option("open_prison", ("strength",))
         yield Option("open_prison", ("intellect",))
-    if s.slug == "stop-the-ritual" and element and model.seat == s.defender and s.interacts_this_round < 2 \
-            and s.ritual < s.ritual_target:
+    if (
+        s.slug == "stop-the-ritual"
+        and element
+        and model.seat == s.defender
+        and s.interacts_this_round < 2
+        and s.ritual < s.ritual_target
+    ):
         yield Option("perform_ritual")
     if allowed("interact"):
         for m in state.crew(model.seat):
@@ -229,13 +252,27 @@ def view_for(state: Battle, seat: str | None) -> Battle:
     hidden, face-down numbered cards of the others masked (``None``: a spectator sees no hand)."""
     hidden = "face-down card"
     players = tuple(
-        replace(p, deck=(hidden,) * len(p.deck),
-                hand=p.hand if p.seat == seat else (hidden,) * len(p.hand))
-        for p in state.players)
+        replace(p, deck=(hidden,) * len(p.deck), hand=p.hand if p.seat == seat else (hidden,) * len(p.hand))
+        for p in state.players
+    )
     armed = tuple(a if a[0] == seat or fate.kind(a[2]) == "ace" else (a[0], a[1], hidden, 0) for a in state.armed)
     pending = tuple(
-        replace(p, data=tuple((k, hidden if k in ("card", "effect") and dict(p.data).get("by") != seat
-                               and "face down" in str(dict(p.data).get("shown")) else v) for k, v in p.data))
-        if p.kind == "card" else p
-        for p in state.pending)
+        replace(
+            p,
+            data=tuple(
+                (
+                    k,
+                    hidden
+                    if k in ("card", "effect")
+                    and dict(p.data).get("by") != seat
+                    and "face down" in str(dict(p.data).get("shown"))
+                    else v,
+                )
+                for k, v in p.data
+            ),
+        )
+        if p.kind == "card"
+        else p
+        for p in state.pending
+    )
     return replace(state, players=players, armed=armed, pending=pending, previous=None)

@@ -63,12 +63,20 @@ def begin_morale(state: Battle, seat: str, rng: random.Random, seed: int | None 
     state = replace(state, morale_queue=morale_order(state))
     names = ", ".join(state.model(i).name for i in state.morale_queue) or "nobody"
     lines.append(f"Morale Tests, in order: {names}")
-    return step(before, state.logged(seat, "Morale Phase. " + "; ".join(lines), seed=seed if rolls else None,
-                                     rolls=rolls))
+    return step(
+        before, state.logged(seat, "Morale Phase. " + "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+    )
 
 
-def roll_morale(state: Battle, seat: str, model_id: str, allies_in_los: int, rng: random.Random,
-                seed: int | None = None, inspired_by: str | None = None) -> Battle:
+def roll_morale(
+    state: Battle,
+    seat: str,
+    model_id: str,
+    allies_in_los: int,
+    rng: random.Random,
+    seed: int | None = None,
+    inspired_by: str | None = None,
+) -> Battle:
     """One character's Morale Tests, applied: Dread left, Flee moves to make, an NPC at 4+ Dread.
 
     ``inspired_by``: an Inspiring ally in LoS whose Discipline it uses ("Other friendly
@@ -95,15 +103,25 @@ def roll_morale(state: Battle, seat: str, model_id: str, allies_in_los: int, rng
         if inspiring not in allies or "inspiring" not in inspiring.traits:
             raise Refused(f"{inspiring.name} is not an Inspiring ally on the table")
         discipline = max(discipline, inspiring.discipline)
-    result = cn.roll_morale(rng, discipline, model.dread, model.wounds, allies_in_los, "jinxed" in model.traits,
-                            "driven-by-madness" in model.traits, seed, "artificial" in model.traits,
-                            "demonic" in model.traits, "lobotomised" in model.traits)
+    result = cn.roll_morale(
+        rng,
+        discipline,
+        model.dread,
+        model.wounds,
+        allies_in_los,
+        "jinxed" in model.traits,
+        "driven-by-madness" in model.traits,
+        seed,
+        "artificial" in model.traits,
+        "demonic" in model.traits,
+        "lobotomised" in model.traits,
+    )
     changed = replace(model, dread=result.dread_left, wounds=result.wounds)
     text = f"{model.name} rolls {len(result.tests)} Morale Test(s): {result.dread_left} Dread left"
     if result.dread_left and (result.flees or result.becomes_npc):
-        changed = replace(changed, prone=False)   # "If the character was Prone ... it automatically stands up"
+        changed = replace(changed, prone=False)  # "If the character was Prone ... it automatically stands up"
         if changed.treasure or changed.artifact:
-            state = drop_items(state, changed)    # "it automatically drops them before moving"
+            state = drop_items(state, changed)  # "it automatically drops them before moving"
             changed = replace(changed, treasure=0, artifact=False)
             text += ", drops what it carries"
         if result.flees:
@@ -113,8 +131,11 @@ def roll_morale(state: Battle, seat: str, model_id: str, allies_in_los: int, rng
         # other NPCs instead of hostile" (while an Ancient Horror is on the table)
         friendly = any("maddening-terror" in m.traits and m.in_play for m in state.models)
         changed = replace(changed, npc=True, ap=0, npc_friendly=friendly)
-        text += (", then becomes an NPC friendly to the other NPCs (Maddening Terror)" if friendly
-                 else ", then becomes an NPC hostile to all other models")
+        text += (
+            ", then becomes an NPC friendly to the other NPCs (Maddening Terror)"
+            if friendly
+            else ", then becomes an NPC hostile to all other models"
+        )
     after = replace(state.with_model(changed), morale_queue=state.morale_queue[1:])
     rolls = [{"what": "morale", "d20": t[0], "modifier": t[1], "outcome": t[2]} for t in result.tests]
     return step(state, after.logged(seat, text, seed=seed, rolls=rolls))

@@ -18,7 +18,7 @@ from rules.cybernekro.battle import catalogue
 from rules.cybernekro.battle.actions import _spend
 from rules.cybernekro.battle.state import Battle, Model, Phase, Refused, WeaponUse, step
 
-NPC_ACTIONS = 2   # "they will perform two actions"
+NPC_ACTIONS = 2  # "they will perform two actions"
 
 
 def npc_model(slug: str, model_id: str) -> Model:
@@ -28,13 +28,34 @@ def npc_model(slug: str, model_id: str) -> Model:
     weapons = []
     for attack in entry.get("attacks", []):
         kind = "ranged" if attack["kind"] == "ranged" else "melee"
-        weapons.append(WeaponUse(f"{kind}-attack", f"{kind} attack",
-                                 cn.Weapon(attack["damage"], attack.get("range"),
-                                           cn.Keywords.parse(attack.get("keywords", [])), f"{kind}-attack")))
+        weapons.append(
+            WeaponUse(
+                f"{kind}-attack",
+                f"{kind} attack",
+                cn.Weapon(
+                    attack["damage"],
+                    attack.get("range"),
+                    cn.Keywords.parse(attack.get("keywords", [])),
+                    f"{kind}-attack",
+                ),
+            )
+        )
     traits = catalogue.npc_traits(entry) - {"npc"}
-    return Model(model_id, entry["name"].title(), None, attrs["agility"], attrs["strength"], attrs["toughness"],
-                 attrs["intellect"], attrs["discipline"], entry.get("armor", 0), traits=traits,
-                 weapons=tuple(weapons), npc=True, npc_kind=slug)
+    return Model(
+        model_id,
+        entry["name"].title(),
+        None,
+        attrs["agility"],
+        attrs["strength"],
+        attrs["toughness"],
+        attrs["intellect"],
+        attrs["discipline"],
+        entry.get("armor", 0),
+        traits=traits,
+        weapons=tuple(weapons),
+        npc=True,
+        npc_kind=slug,
+    )
 
 
 def place_npc(state: Battle, seat: str | None, slug: str, why: str = "") -> Battle:
@@ -111,7 +132,10 @@ def npc_target(state: Battle, seat: str, npc_id: str, closest, rng, seed: int | 
         return state, standing[0].id
     pick = rng.randrange(len(standing))
     target = standing[pick]
-    after = state.logged(seat, f"{npc.name} picks its target at random among {', '.join(m.name for m in standing)}: "
-                         f"{target.name}", seed=seed, rolls=[{"what": "NPC target", "among": [m.id for m in standing],
-                                                              "pick": target.id}])
+    after = state.logged(
+        seat,
+        f"{npc.name} picks its target at random among {', '.join(m.name for m in standing)}: {target.name}",
+        seed=seed,
+        rolls=[{"what": "NPC target", "among": [m.id for m in standing], "pick": target.id}],
+    )
     return step(state, after), target.id

@@ -22,7 +22,7 @@ class Cell:
     weapon: str
     target: str
     action: str
-    odds: cn.AttackOdds | None     # None: the weapon cannot make this attack (reason says why)
+    odds: cn.AttackOdds | None  # None: the weapon cannot make this attack (reason says why)
     reason: str = ""
 
 
@@ -39,21 +39,27 @@ def with_card(planned: cn.AttackPlan, armed: tuple | None) -> cn.AttackOdds:
     """The attack's odds with the card played on its hit roll ("The odds account for the card that was played")."""
     if armed is None:
         return cn.attack_odds_for_plan(planned)
-    if fate.kind(armed[2]) == "ace":   # "automatically pass that test without rolling": a plain success
+    if fate.kind(armed[2]) == "ace":  # "automatically pass that test without rolling": a plain success
         target = dict.fromkeys(cn.TargetState, cn.ZERO)
         expected = cn.ZERO
         for (group, gained), q in cn.hit_outcome_distribution(planned.hit, False).items():
             target[group] += q
             expected += q * gained
-        to_hit = {cn.Outcome.CRITICAL: cn.ZERO, cn.Outcome.SUCCESS: cn.ONE, cn.Outcome.FAILURE: cn.ZERO,
-                  cn.Outcome.FUMBLE: cn.ZERO}
+        to_hit = {
+            cn.Outcome.CRITICAL: cn.ZERO,
+            cn.Outcome.SUCCESS: cn.ONE,
+            cn.Outcome.FAILURE: cn.ZERO,
+            cn.Outcome.FUMBLE: cn.ZERO,
+        }
         return cn.AttackOdds(to_hit, target, expected)
-    return cn.attack_odds_for_plan(replace(planned, to_hit=replace(planned.to_hit,
-                                                                   modifier=planned.to_hit.modifier + armed[3])))
+    return cn.attack_odds_for_plan(
+        replace(planned, to_hit=replace(planned.to_hit, modifier=planned.to_hit.modifier + armed[3]))
+    )
 
 
-def weapon_odds(state: Battle, model_id: str, situations: dict | None = None,
-                seat: str | None = None) -> tuple[Cell, ...]:
+def weapon_odds(
+    state: Battle, model_id: str, situations: dict | None = None, seat: str | None = None
+) -> tuple[Cell, ...]:
     """Every (weapon, enemy) pair of ``model_id``; ``situations`` maps a target id to the conditions the
     players ticked for it (cover, range, surrounded ...); ``seat``: whose screen (the cards it may know)."""
     model = state.model(model_id)
@@ -68,7 +74,12 @@ def weapon_odds(state: Battle, model_id: str, situations: dict | None = None,
             except Refused as error:
                 cells.append(Cell(use.slug, enemy.id, "", None, str(error)))
                 continue
-            reason = ("jammed: Fix it first" if use.slug in model.jammed
-                      else "unloaded: Reload first" if use.slug in model.unloaded else "")
+            reason = (
+                "jammed: Fix it first"
+                if use.slug in model.jammed
+                else "unloaded: Reload first"
+                if use.slug in model.unloaded
+                else ""
+            )
             cells.append(Cell(use.slug, enemy.id, action.value, with_card(planned, armed), reason))
     return tuple(cells)

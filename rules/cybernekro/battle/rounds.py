@@ -30,7 +30,7 @@ def seats_from(state: Battle, first: str | None) -> tuple[str, ...]:
 
 
 def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[str, list, str]:
-    """"all players choose one of their characters currently on board and roll a D6 adding their Intellect".
+    """ "all players choose one of their characters currently on board and roll a D6 adding their Intellect".
 
     The highest wins; a tie for the highest is rolled again by the tied players (R27).
     Returns (winner seat, the rolls, a line for the log).
@@ -45,21 +45,31 @@ def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[st
             raise Refused(f"{state.player(seat).name} must choose a character for the Initiative Test")
         model = state.model(model_id)
         if model.seat != seat or not model.is_pc or not model.in_play or model.imprisoned:
-            raise Refused(f"{model.name} cannot roll {state.player(seat).name}'s Initiative Test "
-                          "(one of their characters on the board)")
+            raise Refused(
+                f"{model.name} cannot roll {state.player(seat).name}'s Initiative Test "
+                "(one of their characters on the board)"
+            )
         modifiers[seat] = model
     rolls: list[dict] = []
     parts: list[str] = []
     contenders = list(rolling)
-    if len(contenders) == 1:   # B25: a player with no character on the board does not roll
+    if len(contenders) == 1:  # B25: a player with no character on the board does not roll
         return contenders[0], rolls, f"{state.player(contenders[0]).name} alone has characters on the board"
     while True:
         results = {}
         for seat in contenders:
             face = rng.randint(1, 6)
             results[seat] = face + modifiers[seat].intellect
-            rolls.append({"what": "initiative", "seat": seat, "model": modifiers[seat].id, "d6": face,
-                          "intellect": modifiers[seat].intellect, "total": results[seat]})
+            rolls.append(
+                {
+                    "what": "initiative",
+                    "seat": seat,
+                    "model": modifiers[seat].id,
+                    "d6": face,
+                    "intellect": modifiers[seat].intellect,
+                    "total": results[seat],
+                }
+            )
             parts.append(f"{state.player(seat).name} {face}+{modifiers[seat].intellect}={results[seat]}")
         best = max(results.values())
         contenders = [s for s in contenders if results[s] == best]
@@ -100,9 +110,19 @@ def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed
         lines.append(f"Environmental effect (D6 {face}): {effect['name']}")
     models = tuple(replace(m, ap=0, cast_this_round=frozenset(), asleep=False) for m in state.models)
     players = tuple(replace(p, passed=False) for p in state.players)
-    after = replace(state, round=number, scenario=scenario, models=models, players=players, active_model=None,
-                    reaction=None, pending=(Pending("choose_active", winner, data=(("for", "round"),)),),
-                    morale_queue=(), morale_started=False, npcs_done=frozenset())
+    after = replace(
+        state,
+        round=number,
+        scenario=scenario,
+        models=models,
+        players=players,
+        active_model=None,
+        reaction=None,
+        pending=(Pending("choose_active", winner, data=(("for", "round"),)),),
+        morale_queue=(),
+        morale_started=False,
+        npcs_done=frozenset(),
+    )
     return step(state, after.logged(seat, ". ".join(lines), seed=seed, rolls=rolls))
 
 
@@ -117,7 +137,7 @@ def ap_models(state: Battle, seat: str | None) -> tuple[Model, ...]:
 
 
 def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: int | None = None) -> Battle:
-    """"distributes 10 AP between his models. Every model must be assigned between 1 and 3 AP."
+    """ "distributes 10 AP between his models. Every model must be assigned between 1 and 3 AP."
 
     A crew that cannot place all 10 (too few models for their caps) places as many as the
     caps allow (B4). When the last player has split their AP the round-start fate cards are
@@ -151,16 +171,27 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
             # "Models can only receive up to 2 AP at the start of each round unless they pass a Toughness test."
             face = rng.randint(1, 20)
             outcome = cn.classify(face, m.toughness - m.wounds, "jinxed" in m.traits)
-            rolls.append({"what": f"{m.name}: extreme temperature, Toughness", "d20": [face],
-                          "modifier": m.toughness - m.wounds, "outcome": outcome.value})
+            rolls.append(
+                {
+                    "what": f"{m.name}: extreme temperature, Toughness",
+                    "d20": [face],
+                    "modifier": m.toughness - m.wounds,
+                    "outcome": outcome.value,
+                }
+            )
             if not outcome.passed:
                 ap = EXTREME_TEMPERATURE_AP
                 notes.append(f"{m.name} receives only {ap} AP (extreme temperature)")
         after = after.with_model(replace(m, ap=ap))
     after = replace(after, ap_assigned=after.ap_assigned | {seat})
-    after = after.logged(seat, f"{state.player(seat).name} splits AP: "
-                         + ", ".join(f"{m.name} {split[m.id]}" for m in models)
-                         + ("; " + "; ".join(notes) if notes else ""), seed=seed if rolls else None, rolls=rolls)
+    after = after.logged(
+        seat,
+        f"{state.player(seat).name} splits AP: "
+        + ", ".join(f"{m.name} {split[m.id]}" for m in models)
+        + ("; " + "; ".join(notes) if notes else ""),
+        seed=seed if rolls else None,
+        rolls=rolls,
+    )
     if not ap_order(after):
         after = fate.deal_round(after, rng, seed)
         after = replace(after, phase=Phase.ACTION, active_seat=after.first_seat, active_model=None)
@@ -171,6 +202,7 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
 # --------------------------------------------------------------------------
 # the Action Phase's turns
 # --------------------------------------------------------------------------
+
 
 def can_activate(state: Battle, seat: str | None) -> bool:
     return any(m.ap > 0 for m in ap_models(state, seat))
@@ -190,7 +222,8 @@ def skip_to_a_player_who_can_act(state: Battle) -> Battle:
             return state
         if not player.passed:
             state = state.with_player(replace(player, passed=True)).logged(
-                seat, f"{player.name} has no model with AP left and passes")
+                seat, f"{player.name} has no model with AP left and passes"
+            )
         state = next_player(state)
     return state
 
@@ -204,14 +237,14 @@ def next_player(state: Battle) -> Battle:
 
 
 def end_action_phase(state: Battle) -> Battle:
-    """"Once all players have passed ... activate NPCs if any are present ... resolve the Morale Phase"."""
+    """ "Once all players have passed ... activate NPCs if any are present ... resolve the Morale Phase"."""
     npcs = [m for m in state.models if m.npc and m.in_play]
     state = replace(state, phase=Phase.NPCS if npcs else Phase.MORALE, active_model=None)
     return state.logged(None, "Every player has passed: " + ("the NPCs activate" if npcs else "the Morale Phase"))
 
 
 def select_model(state: Battle, seat: str, model_id: str) -> Battle:
-    """"The Active Player selects one of their models that still has AP to become the Active Model"."""
+    """ "The Active Player selects one of their models that still has AP to become the Active Model"."""
     _my_turn(state, seat)
     if state.active_model:
         raise Refused("end this activation first")
@@ -234,12 +267,13 @@ def end_activation(state: Battle, seat: str) -> Battle:
     if state.scenario.complication == "firebug-swarms" and model.ap > 0 and "artificial" not in model.traits:
         # "Any PC finishing it's activation with any AP remaining is set on Fire."
         after = after.with_model(replace(model, on_fire=True)).logged(
-            seat, f"{model.name} kept {model.ap} AP: the firebugs set it on Fire")
+            seat, f"{model.name} kept {model.ap} AP: the firebugs set it on Fire"
+        )
     return step(state, skip_to_a_player_who_can_act(next_player(after)))
 
 
 def pass_turn(state: Battle, seat: str) -> Battle:
-    """"They can also pass voluntarily ... Once a player passes they can no longer become the Active Player"."""
+    """ "They can also pass voluntarily ... Once a player passes they can no longer become the Active Player"."""
     _my_turn(state, seat)
     if state.active_model:
         raise Refused("end the activation before passing")
@@ -252,8 +286,11 @@ def _my_turn(state: Battle, seat: str) -> None:
     if state.phase is not Phase.ACTION:
         raise Refused("this is done in the Action Phase")
     if state.pending:
-        raise Refused(f"waiting for {state.player(state.pending[0].seat).name}"
-                      if state.pending[0].seat in state.seats else "waiting for an answer")
+        raise Refused(
+            f"waiting for {state.player(state.pending[0].seat).name}"
+            if state.pending[0].seat in state.seats
+            else "waiting for an answer"
+        )
     if state.reaction:
         raise Refused("a reaction is being made")
     if state.active_seat != seat:

@@ -27,10 +27,10 @@ from rules.cybernekro.battle.npcs import place_npc
 from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
 
-CYBER_JACK = 2          # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
-LOCKPICKS = 2           # "+2 to all attribute tests to open scenario elements like doors and containers"
+CYBER_JACK = 2  # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
+LOCKPICKS = 2  # "+2 to all attribute tests to open scenario elements like doors and containers"
 TRAP = cn.Weapon(2, None)
-CORPSE_TOKENS = 3       # "Place 3 corpse tokens"
+CORPSE_TOKENS = 3  # "Place 3 corpse tokens"
 EXPLORATION = {1: "corpses", 2: "trap", 3: "awakened machine", 4: "nothing", 5: "hidden cache", 6: "artifact"}
 
 
@@ -52,8 +52,9 @@ def _interact(state: Battle, seat: str, rng, seed, in_melee: bool, test: str | N
     return state, state.model(model.id), outcome, rolls, True
 
 
-def take_terminal(state: Battle, seat: str, terminal: int, rng: random.Random, seed: int | None = None,
-                  in_melee: bool = False) -> Battle:
+def take_terminal(
+    state: Battle, seat: str, terminal: int, rng: random.Random, seed: int | None = None, in_melee: bool = False
+) -> Battle:
     """Quick start: "one of your models must spend an Interact action while within 1" and pass an Intellect test.
     Your crew will control that terminal until another player takes it"."""
     if state.scenario.slug != "quick-start-scenario":
@@ -63,14 +64,20 @@ def take_terminal(state: Battle, seat: str, terminal: int, rng: random.Random, s
         raise Refused(f"there are terminals {numbers[0]} to {numbers[-1]}")
     bonus = CYBER_JACK if "cyber-jack" in acting_model(state, seat).gear else 0
     before = state
-    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee, "intellect", bonus,
-                                                 "terminal: Intellect")
+    state, model, outcome, rolls, ok = _interact(
+        state, seat, rng, seed, in_melee, "intellect", bonus, "terminal: Intellect"
+    )
     if not ok:
         return step(before, after_action(state))
     text = f"{model.name} tries terminal {terminal}: {outcome.value}"
     if outcome is not None and outcome.passed:
-        state = replace(state, scenario=replace(state.scenario, terminals=tuple(
-            (n, seat if n == terminal else owner) for n, owner in state.scenario.terminals)))
+        state = replace(
+            state,
+            scenario=replace(
+                state.scenario,
+                terminals=tuple((n, seat if n == terminal else owner) for n, owner in state.scenario.terminals),
+            ),
+        )
         text += f", {state.player(seat).name} controls it"
     if outcome is cn.Outcome.FUMBLE:
         text += ", knocked Prone"
@@ -127,7 +134,7 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
 
 
 def corpse_check(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """"Whenever someone starts or ends a move within 3" of a corpse token roll a D6, on a 4+ replace it with a
+    """ "Whenever someone starts or ends a move within 3" of a corpse token roll a D6, on a 4+ replace it with a
     Flesh Drone." The players say when; the engine rolls and places."""
     if state.scenario.corpses <= 0:
         raise Refused("there are no corpse tokens")
@@ -143,8 +150,9 @@ def corpse_check(state: Battle, seat: str, rng: random.Random, seed: int | None 
     return step(state, after.logged(seat, text, seed=seed, rolls=[{"what": "corpse", "d6": face}]))
 
 
-def pick_up(state: Battle, seat: str, item: str, rng: random.Random, seed: int | None = None,
-            in_melee: bool = False) -> Battle:
+def pick_up(
+    state: Battle, seat: str, item: str, rng: random.Random, seed: int | None = None, in_melee: bool = False
+) -> Battle:
     """Interact: "pick up an item laying on the ground within 1" as long as it has the capacity to carry it"
     (a Treasure Token, or the artifact, carried "exactly like a Treasure Token"). Capacity is the players' check."""
     if item not in ("treasure", "artifact"):
@@ -185,8 +193,9 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
         raise Refused("Flee moves are made in the Morale Phase")
     carried = (seat, model.treasure, model.artifact, model.was_prisoner)
     scenario = replace(after.scenario, carried_off=after.scenario.carried_off + (carried,))
-    after = replace(after, scenario=scenario).with_model(replace(model, status=Status.LEFT, treasure=0, artifact=False,
-                                                                 ap=0))
+    after = replace(after, scenario=scenario).with_model(
+        replace(model, status=Status.LEFT, treasure=0, artifact=False, ap=0)
+    )
     if after.reaction and after.reaction[0] == model_id:
         after = replace(after, reaction=None)
     if after.active_model == model_id:
@@ -196,8 +205,9 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
     return step(state, after_action(after.logged(seat, f"{model.name} leaves the table{what}")))
 
 
-def open_prison(state: Battle, seat: str, attribute_name: str, rng: random.Random, seed: int | None = None,
-                in_melee: bool = False) -> Battle:
+def open_prison(
+    state: Battle, seat: str, attribute_name: str, rng: random.Random, seed: int | None = None, in_melee: bool = False
+) -> Battle:
     """Prisoner: "They are locked behind a door, normal door unlocking rules apply": "Closed doors can be opened
     with an Interact action by passing either a Strength or an Intellect test" (lockpicks +2). Every prisoner
     behind it is freed."""
@@ -209,8 +219,9 @@ def open_prison(state: Battle, seat: str, attribute_name: str, rng: random.Rando
         raise Refused("nobody is imprisoned")
     bonus = LOCKPICKS if "lockpicks" in acting_model(state, seat).gear else 0
     before = state
-    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee, attribute_name, bonus,
-                                                 f"prison door: {attribute_name}")
+    state, model, outcome, rolls, ok = _interact(
+        state, seat, rng, seed, in_melee, attribute_name, bonus, f"prison door: {attribute_name}"
+    )
     if not ok:
         return step(before, after_action(state))
     text = f"{model.name} tries the prison door: {outcome.value}"
@@ -222,8 +233,14 @@ def open_prison(state: Battle, seat: str, attribute_name: str, rng: random.Rando
     return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
 
 
-def perform_ritual(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
-                   becomes: str = "rabid-machine", in_melee: bool = False) -> Battle:
+def perform_ritual(
+    state: Battle,
+    seat: str,
+    rng: random.Random,
+    seed: int | None = None,
+    becomes: str = "rabid-machine",
+    in_melee: bool = False,
+) -> Battle:
     """Stop the Ritual: "The defender can use an Interact action on the Focus twice each round ... Once the counter
     reaches 6 the defender replaces the Focus with either a Rabid Machine or an Ancient Horror"."""
     scenario = state.scenario
@@ -242,8 +259,10 @@ def perform_ritual(state: Battle, seat: str, rng: random.Random, seed: int | Non
     if not ok:
         return step(before, after_action(state))
     counter = state.scenario.ritual + 1
-    state = replace(state, scenario=replace(state.scenario, ritual=counter,
-                                            interacts_this_round=state.scenario.interacts_this_round + 1))
+    state = replace(
+        state,
+        scenario=replace(state.scenario, ritual=counter, interacts_this_round=state.scenario.interacts_this_round + 1),
+    )
     text = f"{model.name} performs part of the ritual: {counter}/{scenario.ritual_target}"
     if counter >= scenario.ritual_target:
         state = place_npc(state, seat, becomes, "the Focus awakens")
@@ -254,6 +273,7 @@ def perform_ritual(state: Battle, seat: str, rng: random.Random, seed: int | Non
 # --------------------------------------------------------------------------
 # the round's end and the game's
 # --------------------------------------------------------------------------
+
 
 def _on_table(state: Battle, seat: str | None) -> bool:
     return any(m.in_play and m.seat == seat and not m.npc for m in state.models)
@@ -272,7 +292,7 @@ def winners(state: Battle, final_round: bool) -> tuple[str, ...] | None:
         counts = {seat: sum(1 for _, owner in s.terminals if owner == seat) for seat in state.seats}
         best = max(counts.values())
         top = tuple(seat for seat, c in counts.items() if c == best)
-        return top if len(top) == 1 and best > 0 else ()   # a tie for the most: a draw (B12)
+        return top if len(top) == 1 and best > 0 else ()  # a tie for the most: a draw (B12)
     if s.slug == "prisoner":
         rescued = tuple(dict.fromkeys(seat for seat, _, _, prisoner in s.carried_off if prisoner))
         if not final_round:
@@ -281,7 +301,11 @@ def winners(state: Battle, final_round: bool) -> tuple[str, ...] | None:
         return rescued + ((s.kidnapper,) if kidnapper_wins and s.kidnapper else ())
     if s.slug == "exploration":
         for seat, _, artifact, _ in s.carried_off:
-            if artifact and not _npcs_on_table(state) and not any(_on_table(state, o) for o in state.seats if o != seat):
+            if (
+                artifact
+                and not _npcs_on_table(state)
+                and not any(_on_table(state, o) for o in state.seats if o != seat)
+            ):
                 return (seat,)
         return None
     if s.slug == "stop-the-ritual":
@@ -315,8 +339,9 @@ def finish_round(state: Battle, seat: str) -> Battle:
 
 def end(state: Battle, seat: str | None, result: tuple[str, ...]) -> Battle:
     text = ("Winner: " + ", ".join(state.player(s).name for s in result)) if result else "The game ends in a draw"
-    return replace(state, phase=Phase.ENDED, winner=tuple(result), pending=(), reaction=None,
-                   active_model=None).logged(seat, f"The game ends. {text}")
+    return replace(state, phase=Phase.ENDED, winner=tuple(result), pending=(), reaction=None, active_model=None).logged(
+        seat, f"The game ends. {text}"
+    )
 
 
 def concede_end(state: Battle, seat: str) -> Battle:
@@ -339,7 +364,7 @@ class SideSummary:
     treasure_held_at_end: int
     artifact: bool
     won: bool
-    casualties: tuple = ()   # ({"character": id, "name": str, "outcome": "ooa" | "dead"}, ...): a campaign record's
+    casualties: tuple = ()  # ({"character": id, "name": str, "outcome": "ooa" | "dead"}, ...): a campaign record's
 
 
 @dataclass(frozen=True)
@@ -359,18 +384,26 @@ def summary(state: Battle) -> Summary:
     for p in state.players:
         crew = [m for m in state.models if m.seat == p.seat]
         off = [c for c in state.scenario.carried_off if c[0] == p.seat]
-        casualties = tuple({"character": m.id, "name": m.name, "outcome": "dead" if m.status is Status.DEAD else "ooa"}
-                           for m in crew if m.status in (Status.DEAD, Status.OUT_OF_ACTION))
-        sides.append(SideSummary(
-            p.seat, p.name,
-            tuple(m.id for m in crew if m.status is Status.OUT_OF_ACTION),
-            tuple(m.id for m in crew if m.status is Status.DEAD),
-            tuple(m.id for m in crew if m.npc),
-            sum(c[1] for c in off),
-            sum(m.treasure for m in crew if m.in_play),
-            any(c[2] for c in off),
-            p.seat in won,
-            casualties))
+        casualties = tuple(
+            {"character": m.id, "name": m.name, "outcome": "dead" if m.status is Status.DEAD else "ooa"}
+            for m in crew
+            if m.status in (Status.DEAD, Status.OUT_OF_ACTION)
+        )
+        sides.append(
+            SideSummary(
+                p.seat,
+                p.name,
+                tuple(m.id for m in crew if m.status is Status.OUT_OF_ACTION),
+                tuple(m.id for m in crew if m.status is Status.DEAD),
+                tuple(m.id for m in crew if m.npc),
+                sum(c[1] for c in off),
+                sum(m.treasure for m in crew if m.in_play),
+                any(c[2] for c in off),
+                p.seat in won,
+                casualties,
+            )
+        )
     complication = state.scenario.complication if state.scenario.complication != "no-complication" else None
-    return Summary(state.scenario.slug, complication, state.round, tuple(won),
-                   state.phase is Phase.ENDED and not won, tuple(sides))
+    return Summary(
+        state.scenario.slug, complication, state.round, tuple(won), state.phase is Phase.ENDED and not won, tuple(sides)
+    )

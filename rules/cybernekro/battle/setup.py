@@ -16,8 +16,8 @@ from dataclasses import replace
 
 from rules.cybernekro import scenarios as draws
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Player, Refused, Scenario, step
 from rules.cybernekro.battle.rounds import initiative_test, seats_from
+from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Player, Refused, Scenario, step
 
 
 def new_battle(players, models, scenario: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -45,21 +45,30 @@ def new_battle(players, models, scenario: str, rng: random.Random, seed: int | N
         deck = list(fate.new_deck(fate.colour_for(index)))
         rng.shuffle(deck)
         built.append(Player(seat, name, deck=tuple(deck)))
-    state = Battle(tuple(built), tuple(models), Scenario(
-        slug=entry["slug"], name=entry["name"], rounds=entry.get("rounds"),
-        terminals=tuple((n, None) for n in range(1, entry.get("terminals", 0) + 1)),
-        rooms=entry.get("rooms", 0), ritual_target=entry.get("ritual_counter_target", 6)))
+    state = Battle(
+        tuple(built),
+        tuple(models),
+        Scenario(
+            slug=entry["slug"],
+            name=entry["name"],
+            rounds=entry.get("rounds"),
+            terminals=tuple((n, None) for n in range(1, entry.get("terminals", 0) + 1)),
+            rooms=entry.get("rooms", 0),
+            ritual_target=entry.get("ritual_counter_target", 6),
+        ),
+    )
     return state.logged(None, f"Battle set up: {entry['name']}, {len(players)} players", seed=seed, final=True)
 
 
 def draw_scenario(rng: random.Random, method: str = "deck", seed: int | None = None) -> draws.Draw:
-    """"Draw a card ... or use a D12 die": the card drawn (which scenario it names is the group's, C4)."""
+    """ "Draw a card ... or use a D12 die": the card drawn (which scenario it names is the group's, C4)."""
     return draws.draw(rng, method)
 
 
-def draw_complication(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
-                      method: str = "deck") -> Battle:
-    """"Draw a card for a Complication before starting the game" (Ace = the first printed, C4)."""
+def draw_complication(
+    state: Battle, seat: str, rng: random.Random, seed: int | None = None, method: str = "deck"
+) -> Battle:
+    """ "Draw a card for a Complication before starting the game" (Ace = the first printed, C4)."""
     if state.phase is not Phase.SETUP:
         raise Refused("the complication is drawn before the game starts")
     if not catalogue.entry("scenarios", state.scenario.slug).get("draws_complication"):
@@ -70,13 +79,21 @@ def draw_complication(state: Battle, seat: str, rng: random.Random, seed: int | 
     found = catalogue.by_number("complications", card.number)
     slug = found["slug"] if found else "no-complication"
     state = replace(state, scenario=replace(state.scenario, complication=slug))
-    return step(state, state.logged(seat, f"Complication: {card.label} = {found['name'] if found else slug}",
-                                    seed=seed, rolls=({"what": "complication", "card": card.label},)))
+    return step(
+        state,
+        state.logged(
+            seat,
+            f"Complication: {card.label} = {found['name'] if found else slug}",
+            seed=seed,
+            rolls=({"what": "complication", "card": card.label},),
+        ),
+    )
 
 
-def deployment_initiative(state: Battle, seat: str, chosen: dict, rng: random.Random,
-                          seed: int | None = None) -> Battle:
-    """"Roll For Deployment: Roll an Initiative Test": D6 + Intellect of the character each player chose."""
+def deployment_initiative(
+    state: Battle, seat: str, chosen: dict, rng: random.Random, seed: int | None = None
+) -> Battle:
+    """ "Roll For Deployment: Roll an Initiative Test": D6 + Intellect of the character each player chose."""
     if state.phase is not Phase.SETUP or state.pending or state.active_seat:
         raise Refused("deployment initiative is rolled once, during setup")
     if catalogue.entry("scenarios", state.scenario.slug).get("draws_complication") and not state.scenario.complication:
@@ -106,11 +123,16 @@ def deployed(state: Battle, seat: str, rng: random.Random, seed: int | None = No
         for other in seats_from(state, state.active_seat)[1:]:
             crew = state.crew(other)
             prisoner = crew[rng.randrange(len(crew))]
-            state = state.with_model(replace(prisoner, imprisoned=True, was_prisoner=True,
-                                             wounds=entry.get("prisoner_wounds", 2)))
+            state = state.with_model(
+                replace(prisoner, imprisoned=True, was_prisoner=True, wounds=entry.get("prisoner_wounds", 2))
+            )
             rolls.append({"what": "prisoner", "seat": other, "model": prisoner.id})
-            state = state.logged(seat, f"{prisoner.name} is imprisoned with {entry.get('prisoner_wounds', 2)} Wounds",
-                                 seed=seed, rolls=rolls[-1:])
+            state = state.logged(
+                seat,
+                f"{prisoner.name} is imprisoned with {entry.get('prisoner_wounds', 2)} Wounds",
+                seed=seed,
+                rolls=rolls[-1:],
+            )
     for p in state.players:
         size = fate.starting_hand_size(m.intellect for m in state.crew(p.seat) if not m.imprisoned)
         player, drawn, _ = fate.draw(state.player(p.seat), size, rng)
@@ -124,10 +146,14 @@ def deployed(state: Battle, seat: str, rng: random.Random, seed: int | None = No
 # Techno-sorceries chosen per game
 # --------------------------------------------------------------------------
 
+
 def _next_sorcerer_seat(state: Battle) -> str | None:
     for seat in seats_from(state, state.active_seat):
-        if any(m.sorcerer and m.seat == seat and m.id not in state.sorceries_done and not m.npc
-               for m in state.models if m.in_play):
+        if any(
+            m.sorcerer and m.seat == seat and m.id not in state.sorceries_done and not m.npc
+            for m in state.models
+            if m.in_play
+        ):
             return seat
     return None
 
@@ -154,7 +180,7 @@ def _sorceries_known(state: Battle, model: Model, known: tuple[str, ...]) -> Bat
 
 
 def choose_sorcery(state: Battle, seat: str, model_id: str, sorcery: str) -> Battle:
-    """"either choose one sorcery"."""
+    """ "either choose one sorcery"."""
     model = _sorcerer(state, seat, model_id)
     try:
         entry = catalogue.entry("sorceries", sorcery)
@@ -165,7 +191,7 @@ def choose_sorcery(state: Battle, seat: str, model_id: str, sorcery: str) -> Bat
 
 
 def roll_sorceries(state: Battle, seat: str, model_id: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """"or roll two D20 dice to select two random sorceries. Reroll any duplicates."""
+    """ "or roll two D20 dice to select two random sorceries. Reroll any duplicates."""
     model = _sorcerer(state, seat, model_id)
     faces = [rng.randint(1, 20), rng.randint(1, 20)]
     rolled = list(faces)
@@ -174,5 +200,12 @@ def roll_sorceries(state: Battle, seat: str, model_id: str, rng: random.Random, 
         rolled.append(faces[1])
     names = [catalogue.by_number("sorceries", f) or {} for f in faces]
     after = _sorceries_known(state, model, tuple(n["slug"] for n in names))
-    return step(state, after.logged(seat, f"{model.name} rolls its sorceries: {names[0]['name']} and {names[1]['name']}",
-                                    seed=seed, rolls=({"what": "sorceries", "d20": rolled},)))
+    return step(
+        state,
+        after.logged(
+            seat,
+            f"{model.name} rolls its sorceries: {names[0]['name']} and {names[1]['name']}",
+            seed=seed,
+            rolls=({"what": "sorceries", "d20": rolled},),
+        ),
+    )

@@ -31,13 +31,29 @@ from rules.cybernekro.battle.actions import (
 )
 from rules.cybernekro.battle.state import Battle, Model, Refused, gain_dread, step
 
-MELEE_PENALTY = -4        # "Sorcerer in melee -4"
-MIND_CONCEALER = -3       # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"
+MELEE_PENALTY = -4  # "Sorcerer in melee -4"
+MIND_CONCEALER = -3  # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"
 BOLT = cn.Weapon(1, 12, cn.Keywords(flags=frozenset({"electric"})))
 GUT_TWIST = cn.Weapon(2, 8)
-NEEDS_TARGET = {"bolt", "shield", "heal", "leech", "nightmares", "speed", "kinesis", "sleep", "technomancy",
-                "pacify", "gut-twist", "mind-control", "invisibility", "combust", "explode-head", "reality-warp",
-                "fry"}
+NEEDS_TARGET = {
+    "bolt",
+    "shield",
+    "heal",
+    "leech",
+    "nightmares",
+    "speed",
+    "kinesis",
+    "sleep",
+    "technomancy",
+    "pacify",
+    "gut-twist",
+    "mind-control",
+    "invisibility",
+    "combust",
+    "explode-head",
+    "reality-warp",
+    "fry",
+}
 
 
 def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[Battle, str, dict]:
@@ -47,9 +63,15 @@ def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[B
     roll = {"what": "neural overload", "d6": face, "dread": model.dread, "total": result.total}
     gained = max(result.wounds - model.wounds, 0)
     # NPCs "never gain Dread"; Monstrous "cannot be knocked Prone"
-    changed = replace(model, dread=result.dread if model.gains_dread else model.dread, wounds=result.wounds,
-                      ap=result.ap, prone=model.prone if "monstrous" in model.traits else result.prone,
-                      had_a_wound=model.had_a_wound or gained > 0, wounds_suffered=model.wounds_suffered + gained)
+    changed = replace(
+        model,
+        dread=result.dread if model.gains_dread else model.dread,
+        wounds=result.wounds,
+        ap=result.ap,
+        prone=model.prone if "monstrous" in model.traits else result.prone,
+        had_a_wound=model.had_a_wound or gained > 0,
+        wounds_suffered=model.wounds_suffered + gained,
+    )
     state = state.with_model(changed)
     text = f"{model.name} suffers a Neural Overload ({face}+{model.dread}): " + ", ".join(result.effects)
     if result.dead:
@@ -59,9 +81,18 @@ def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[B
     return state, text, roll
 
 
-def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int | None = None,
-         target_id: str | None = None, targets=(), in_melee: bool = False, body_mod: str | None = None,
-         weapon: str | None = None) -> Battle:
+def cast(
+    state: Battle,
+    seat: str,
+    sorcery: str,
+    rng: random.Random,
+    seed: int | None = None,
+    target_id: str | None = None,
+    targets=(),
+    in_melee: bool = False,
+    body_mod: str | None = None,
+    weapon: str | None = None,
+) -> Battle:
     """The acting sorcerer attempts ``sorcery``: AP (Explode Head 2), the Intellect test, its effect."""
     entry = _entry(sorcery)
     cost = entry.get("ap_cost", 1)
@@ -85,14 +116,26 @@ def cast(state: Battle, seat: str, sorcery: str, rng: random.Random, seed: int |
     state = state.with_model(replace(state.model(model.id), cast_this_round=model.cast_this_round | {sorcery}))
     state = _spend(state, model, cost)
     state = state.logged(seat, f"{model.name} attempts {entry['name']}: {outcome.value}", seed=seed, rolls=[roll])
-    state = open_test_window(state, model.seat or seat, state.model(model.id), outcome, event, "sorcery",
-                             sorcery=sorcery, target=target_id, targets=tuple(targets), body_mod=body_mod,
-                             weapon=weapon, attribute="intellect")
+    state = open_test_window(
+        state,
+        model.seat or seat,
+        state.model(model.id),
+        outcome,
+        event,
+        "sorcery",
+        sorcery=sorcery,
+        target=target_id,
+        targets=tuple(targets),
+        body_mod=body_mod,
+        weapon=weapon,
+        attribute="intellect",
+    )
     return step(before, state)
 
 
-def finish_sorcery(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng: random.Random,
-                   seed: int | None) -> Battle:
+def finish_sorcery(
+    state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng: random.Random, seed: int | None
+) -> Battle:
     """The sorcery's test stands: on a success its effect; on a Fumble (or any failure under Psychic
     disturbance) the Neural Overload."""
     sorcery = pending.get("sorcery")
@@ -100,15 +143,23 @@ def finish_sorcery(state: Battle, seat: str, model: Model, outcome: cn.Outcome, 
     target = state.model(pending.get("target")) if pending.get("target") else None
     rolls, lines = [], [f"{model.name} casts {entry['name']}: {outcome.value}"]
     if outcome.passed and (target is None or target.in_play):
-        state, more, extra = _effect(state, sorcery, state.model(model.id), target, pending.get("targets"), rng,
-                                     pending.get("body_mod"), pending.get("weapon"))
+        state, more, extra = _effect(
+            state,
+            sorcery,
+            state.model(model.id),
+            target,
+            pending.get("targets"),
+            rng,
+            pending.get("body_mod"),
+            pending.get("weapon"),
+        )
         lines += more
         rolls += extra
     overloads = 0
     if outcome is cn.Outcome.FUMBLE:
-        overloads = 2 if "reinforced-body" in model.body_mods else 1   # "an extra Neural Overload"
+        overloads = 2 if "reinforced-body" in model.body_mods else 1  # "an extra Neural Overload"
     elif not outcome.passed and state.scenario.complication == "psychic-disturbance":
-        overloads = 1   # "Every Techno-sorcery roll failure results in a Neural Overload, not just a Fumble."
+        overloads = 1  # "Every Techno-sorcery roll failure results in a Neural Overload, not just a Fumble."
     for _ in range(overloads):
         if state.model(model.id).in_play:
             state, text, overload_roll = neural_overload(state, model.id, rng)
@@ -155,8 +206,9 @@ def _wound(state: Battle, model: Model) -> tuple[Battle, str]:
     if model.wounds >= cn.MAX_WOUNDS:
         state, text = take_out(state, model.id)
         return state, text
-    state = state.with_model(replace(model, wounds=model.wounds + 1, had_a_wound=True,
-                                     wounds_suffered=model.wounds_suffered + 1))
+    state = state.with_model(
+        replace(model, wounds=model.wounds + 1, had_a_wound=True, wounds_suffered=model.wounds_suffered + 1)
+    )
     return state, f"{model.name} gains a Wound"
 
 
@@ -182,8 +234,9 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
             other = state.model(other_id)
             if other.id == caster.id or not other.in_play or other.prone or "monstrous" in other.traits:
                 continue
-            state, outcome, roll = roll_model_test(state, other, attribute(other, "toughness", state),
-                                                   "Scream: Toughness", rng)
+            state, outcome, roll = roll_model_test(
+                state, other, attribute(other, "toughness", state), "Scream: Toughness", rng
+            )
             rolls.append(roll)
             if not outcome.passed:
                 state = state.with_model(replace(state.model(other.id), prone=True))
@@ -213,8 +266,9 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
     elif sorcery == "technomancy":
         if body_mod not in target.body_mods:
             raise Refused(f"choose one of {target.name}'s body-mods")
-        state, outcome, roll = roll_model_test(state, target, attribute(target, "toughness", state),
-                                               "Technomancy: Toughness", rng)
+        state, outcome, roll = roll_model_test(
+            state, target, attribute(target, "toughness", state), "Technomancy: Toughness", rng
+        )
         rolls.append(roll)
         if not outcome.passed:
             state = state.with_model(replace(state.model(target.id), body_mods=target.body_mods - {body_mod}))
@@ -229,8 +283,9 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
         state = state.with_model(replace(target, jammed=target.jammed | {use.slug}))
         lines.append(f"{target.name}'s {use.name} is jammed")
     elif sorcery == "gut-twist":
-        state, outcome, roll = roll_model_test(state, target, attribute(target, "toughness", state),
-                                               "Gut Twist: Toughness", rng)
+        state, outcome, roll = roll_model_test(
+            state, target, attribute(target, "toughness", state), "Gut Twist: Toughness", rng
+        )
         rolls.append(roll)
         if not outcome.passed:
             state, more, steps = _hit(state, state.model(target.id), GUT_TWIST, rng, ignore_armor=True)
@@ -239,8 +294,9 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
     elif sorcery == "mind-control":
         mine, theirs = rng.randint(1, 20) + caster.discipline, rng.randint(1, 20) + target.discipline
         rolls.append({"what": "Mind Control: Discipline", "caster": mine, "target": theirs})
-        lines.append(f"{target.name} performs one action of the caster's choosing" if mine > theirs
-                     else f"{target.name} resists")
+        lines.append(
+            f"{target.name} performs one action of the caster's choosing" if mine > theirs else f"{target.name} resists"
+        )
     elif sorcery == "invisibility":
         lines.append(f"{target.name} is invisible until it rolls a test or picks up an item")
     elif sorcery == "combust":
@@ -277,7 +333,7 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
 
 
 def _reality_warp(state: Battle, caster: Model, chosen: Model, rng):
-    """"Select a Player Character ... and randomly determine another Player Character, neither of which can be
+    """ "Select a Player Character ... and randomly determine another Player Character, neither of which can be
     the caster ... swap their positions, number of Wounds, Dread and status (prone, on fire)"."""
     if not chosen.is_pc or chosen.id == caster.id:
         raise Refused("Reality Warp selects a Player Character other than the caster")
@@ -286,10 +342,14 @@ def _reality_warp(state: Battle, caster: Model, chosen: Model, rng):
         return state, "no other Player Character to swap with", {"what": "Reality Warp", "pick": None}
     index = rng.randrange(len(others))
     other = others[index]
-    state = state.with_model(replace(chosen, wounds=other.wounds, dread=other.dread, prone=other.prone,
-                                     on_fire=other.on_fire))
-    state = state.with_model(replace(other, wounds=chosen.wounds, dread=chosen.dread, prone=chosen.prone,
-                                     on_fire=chosen.on_fire))
-    return state, f"{chosen.name} and {other.name} swap places, Wounds, Dread and status", \
-        {"what": "Reality Warp", "pick": other.id}
-
+    state = state.with_model(
+        replace(chosen, wounds=other.wounds, dread=other.dread, prone=other.prone, on_fire=other.on_fire)
+    )
+    state = state.with_model(
+        replace(other, wounds=chosen.wounds, dread=chosen.dread, prone=chosen.prone, on_fire=chosen.on_fire)
+    )
+    return (
+        state,
+        f"{chosen.name} and {other.name} swap places, Wounds, Dread and status",
+        {"what": "Reality Warp", "pick": other.id},
+    )

@@ -13,7 +13,6 @@ from enum import Enum
 
 from rules.cybernekro import engine as cn
 
-
 SHIELD_ARMOR = 3  # Shield: "gains 3 extra armor points. The shield disappears after reducing damage once."
 
 
@@ -24,19 +23,19 @@ class Refused(Exception):
 class Status(str, Enum):
     IN_PLAY = "in_play"
     OUT_OF_ACTION = "out_of_action"
-    DEAD = "dead"            # also Out of Action; in a campaign removed from the crew
+    DEAD = "dead"  # also Out of Action; in a campaign removed from the crew
     LEFT = "left_the_table"  # left through a board edge: not Out of Action
 
 
 class Phase(str, Enum):
-    SETUP = "setup"              # scenario, complication, deployment initiative
-    SORCERIES = "sorceries"      # after deployment, before the first round
+    SETUP = "setup"  # scenario, complication, deployment initiative
+    SORCERIES = "sorceries"  # after deployment, before the first round
     ROUND_START = "round_start"  # the round's Initiative Test
-    AP = "ap"                    # each player distributes 10 AP
+    AP = "ap"  # each player distributes 10 AP
     ACTION = "action"
     NPCS = "npcs"
     MORALE = "morale"
-    ROUND_END = "round_end"      # fire, Demonic heal and Tremors are rolled; scenario steps, then the next round
+    ROUND_END = "round_end"  # fire, Demonic heal and Tremors are rolled; scenario steps, then the next round
     ENDED = "ended"
 
 
@@ -57,40 +56,40 @@ class WeaponUse:
 class Model:
     id: str
     name: str
-    seat: str | None              # the controlling player; None for the scenario's NPCs
+    seat: str | None  # the controlling player; None for the scenario's NPCs
     agility: int = 0
     strength: int = 0
     toughness: int = 0
     intellect: int = 0
     discipline: int = 0
     armor: int = 0
-    ap_cap: int = 3               # "between 1 and 3 AP" (Bestial: 4, from the catalogue)
+    ap_cap: int = 3  # "between 1 and 3 AP" (Bestial: 4, from the catalogue)
     traits: frozenset = frozenset()
     body_mods: frozenset = frozenset()
     gear: frozenset = frozenset()
     weapons: tuple[WeaponUse, ...] = ()
     sorcerer: bool = False
-    sorceries: tuple[str, ...] = ()      # known this game (chosen or rolled after deployment)
+    sorceries: tuple[str, ...] = ()  # known this game (chosen or rolled after deployment)
     wounds: int = 0
     dread: int = 0
     ap: int = 0
     prone: bool = False
     on_fire: bool = False
     status: Status = Status.IN_PLAY
-    npc: bool = False                    # a scenario NPC, or a PC turned NPC by 4+ Dread
-    npc_kind: str | None = None          # catalogue slug of a scenario NPC
-    npc_friendly: bool = False           # a PC turned NPC under Maddening Terror: friendly to the other NPCs
+    npc: bool = False  # a scenario NPC, or a PC turned NPC by 4+ Dread
+    npc_kind: str | None = None  # catalogue slug of a scenario NPC
+    npc_friendly: bool = False  # a PC turned NPC under Maddening Terror: friendly to the other NPCs
     cast_this_round: frozenset = frozenset()
-    jammed: frozenset = frozenset()      # weapon slugs that need a Fix action (a fumbled shot, Pacify)
-    unloaded: frozenset = frozenset()    # Reload weapons fired: "an action must be spent to reload"
-    treasure: int = 0                    # Treasure Tokens carried
-    artifact: bool = False               # Exploration's artifact carried
-    imprisoned: bool = False             # Prisoner scenario: behind the prison door now
-    was_prisoner: bool = False           # Prisoner scenario: this crew's prisoner (freed or not)
-    asleep: bool = False                 # Sleep: "cannot perform Reactions this round"
-    magic_shield: bool = False           # Shield sorcery: +3 armor until it reduces damage once
-    had_a_wound: bool = False            # Extra organs: the first Wound of the game is behind it
-    wounds_suffered: int = 0             # for the game summary
+    jammed: frozenset = frozenset()  # weapon slugs that need a Fix action (a fumbled shot, Pacify)
+    unloaded: frozenset = frozenset()  # Reload weapons fired: "an action must be spent to reload"
+    treasure: int = 0  # Treasure Tokens carried
+    artifact: bool = False  # Exploration's artifact carried
+    imprisoned: bool = False  # Prisoner scenario: behind the prison door now
+    was_prisoner: bool = False  # Prisoner scenario: this crew's prisoner (freed or not)
+    asleep: bool = False  # Sleep: "cannot perform Reactions this round"
+    magic_shield: bool = False  # Shield sorcery: +3 armor until it reduces damage once
+    had_a_wound: bool = False  # Extra organs: the first Wound of the game is behind it
+    wounds_suffered: int = 0  # for the game summary
 
     @property
     def in_play(self) -> bool:
@@ -112,8 +111,17 @@ class Model:
         traits = self.traits | ({"npc"} if self.npc else set())
         body_mods = self.body_mods if not self.had_a_wound else self.body_mods - {"extra-organs"}
         armor = self.armor + (SHIELD_ARMOR if self.magic_shield else 0)
-        return cn.Target(self.toughness, self.strength, armor, self.wounds, self.prone, frozenset(traits),
-                         frozenset(body_mods), self.gear, self.dread)
+        return cn.Target(
+            self.toughness,
+            self.strength,
+            armor,
+            self.wounds,
+            self.prone,
+            frozenset(traits),
+            frozenset(body_mods),
+            self.gear,
+            self.dread,
+        )
 
     def weapon(self, slug: str) -> WeaponUse:
         for use in self.weapons:
@@ -126,8 +134,8 @@ class Model:
 class Player:
     seat: str
     name: str
-    deck: tuple[str, ...] = ()       # top first; secret to everyone
-    hand: tuple[str, ...] = ()       # secret to the others
+    deck: tuple[str, ...] = ()  # top first; secret to everyone
+    hand: tuple[str, ...] = ()  # secret to the others
     discard: tuple[str, ...] = ()
     passed: bool = False
 
@@ -141,7 +149,7 @@ class Entry:
     text: str
     seed: int | None = None
     rolls: tuple = ()
-    final: bool = False   # dice were rolled or a secret shown: this step cannot be undone
+    final: bool = False  # dice were rolled or a secret shown: this step cannot be undone
 
 
 @dataclass(frozen=True)
@@ -159,9 +167,9 @@ class Pending:
     """
 
     kind: str
-    seat: str | None                  # who must answer
-    model: str | None = None          # the model concerned
-    data: tuple = ()                  # kind-specific (key, value) pairs
+    seat: str | None  # who must answer
+    model: str | None = None  # the model concerned
+    data: tuple = ()  # kind-specific (key, value) pairs
 
     def get(self, key, default=None):
         return dict(self.data).get(key, default)
@@ -171,23 +179,23 @@ class Pending:
 class Scenario:
     slug: str
     name: str
-    rounds: int | None = None          # the game's length when the text fixes it
+    rounds: int | None = None  # the game's length when the text fixes it
     complication: str | None = None
-    environment: str | None = None     # this round's Quick start effect
-    terminals: tuple = ()              # Quick start: (terminal number, seat or None)
-    rooms: int = 0                     # Exploration: rooms/containers
+    environment: str | None = None  # this round's Quick start effect
+    terminals: tuple = ()  # Quick start: (terminal number, seat or None)
+    rooms: int = 0  # Exploration: rooms/containers
     explored: int = 0
     artifact_found: bool = False
-    artifact_on_table: bool = False    # found (or dropped) and lying on the ground
+    artifact_on_table: bool = False  # found (or dropped) and lying on the ground
     exploration_rolls: int = 0
     treasure_on_table: int = 0
-    corpses: int = 0                   # Exploration's corpse tokens on the table
-    ritual: int = 0                    # Stop the Ritual counter
+    corpses: int = 0  # Exploration's corpse tokens on the table
+    ritual: int = 0  # Stop the Ritual counter
     ritual_target: int = 6
-    interacts_this_round: int = 0      # Stop the Ritual: the defender's "twice each round"
-    kidnapper: str | None = None       # Prisoner: the Active Player
-    defender: str | None = None        # Stop the Ritual: the First Player
-    carried_off: tuple = ()            # (seat, treasure tokens, artifact) that left the table
+    interacts_this_round: int = 0  # Stop the Ritual: the defender's "twice each round"
+    kidnapper: str | None = None  # Prisoner: the Active Player
+    defender: str | None = None  # Stop the Ritual: the First Player
+    carried_off: tuple = ()  # (seat, treasure tokens, artifact) that left the table
 
 
 @dataclass(frozen=True)
@@ -197,18 +205,18 @@ class Battle:
     scenario: Scenario
     phase: Phase = Phase.SETUP
     round: int = 0
-    active_seat: str | None = None     # the Active Player
+    active_seat: str | None = None  # the Active Player
     active_model: str | None = None
-    first_seat: str | None = None      # who was chosen Active Player at the round's start
-    ap_assigned: frozenset = frozenset()   # seats that have distributed their AP this round
-    morale_queue: tuple = ()               # model ids still to roll their Morale Tests, in order
+    first_seat: str | None = None  # who was chosen Active Player at the round's start
+    ap_assigned: frozenset = frozenset()  # seats that have distributed their AP this round
+    morale_queue: tuple = ()  # model ids still to roll their Morale Tests, in order
     morale_started: bool = False
-    npcs_done: frozenset = frozenset()     # NPC ids activated this round
-    npc_actions: int = 0                   # actions left to the activated NPC
+    npcs_done: frozenset = frozenset()  # NPC ids activated this round
+    npc_actions: int = 0  # actions left to the activated NPC
     sorceries_done: frozenset = frozenset()  # sorcerer ids whose sorceries are known
     pending: tuple[Pending, ...] = ()
-    reaction: tuple | None = None      # (model id, actions left) while a reaction is being made
-    armed: tuple = ()                  # (seat, model id, card, signed value) played before a test, face down
+    reaction: tuple | None = None  # (model id, actions left) while a reaction is being made
+    armed: tuple = ()  # (seat, model id, card, signed value) played before a test, face down
     log: tuple[Entry, ...] = ()
     winner: tuple[str, ...] | None = None  # seats; () is a draw
     previous: "Battle | None" = field(default=None, repr=False, compare=False)
@@ -239,6 +247,7 @@ class Battle:
         "NPCs consider all Player Characters to be their enemies and all other NPCs to be friendly
         models"; a character turned NPC by Dread is "hostile to all other models".
         """
+
         def turned(m: Model) -> bool:
             return m.npc and m.seat is not None and not m.npc_friendly
 
@@ -265,11 +274,13 @@ class Battle:
         """
         scenario = self.scenario
         if (model.prone or model.status in (Status.OUT_OF_ACTION, Status.DEAD)) and (model.treasure or model.artifact):
-            scenario = replace(scenario, treasure_on_table=scenario.treasure_on_table + model.treasure,
-                               artifact_on_table=scenario.artifact_on_table or model.artifact)
+            scenario = replace(
+                scenario,
+                treasure_on_table=scenario.treasure_on_table + model.treasure,
+                artifact_on_table=scenario.artifact_on_table or model.artifact,
+            )
             model = replace(model, treasure=0, artifact=False)
-        return replace(self, scenario=scenario,
-                       models=tuple(model if m.id == model.id else m for m in self.models))
+        return replace(self, scenario=scenario, models=tuple(model if m.id == model.id else m for m in self.models))
 
     def with_player(self, player: Player) -> "Battle":
         return replace(self, players=tuple(player if p.seat == player.seat else p for p in self.players))
@@ -305,8 +316,11 @@ def drop_items(state: Battle, model: Model) -> Battle:
     """The model drops its Treasure Tokens and the artifact on the ground (before a Flee move, for one)."""
     if not (model.treasure or model.artifact):
         return state
-    scenario = replace(state.scenario, treasure_on_table=state.scenario.treasure_on_table + model.treasure,
-                       artifact_on_table=state.scenario.artifact_on_table or model.artifact)
+    scenario = replace(
+        state.scenario,
+        treasure_on_table=state.scenario.treasure_on_table + model.treasure,
+        artifact_on_table=state.scenario.artifact_on_table or model.artifact,
+    )
     return replace(state, scenario=scenario).with_model(replace(model, treasure=0, artifact=False))
 
 

@@ -13,24 +13,53 @@ from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
 from tests.clients import logged_in
 
 HX = {"HTTP_HX_REQUEST": "true"}
-FIELDS = ("pair", "keep", "why", "what", "target", "label", "use", "source", "card", "amount", "dice", "face",
-          "n", "value", "count", "steps", "attack", "share", "name", "loot", "unattackable", "defense",
-          "points", "delta", "backstab")
+FIELDS = (
+    "pair",
+    "keep",
+    "why",
+    "what",
+    "target",
+    "label",
+    "use",
+    "source",
+    "card",
+    "amount",
+    "dice",
+    "face",
+    "n",
+    "value",
+    "count",
+    "steps",
+    "attack",
+    "share",
+    "name",
+    "loot",
+    "unattackable",
+    "defense",
+    "points",
+    "delta",
+    "backstab",
+)
 BAD = ["", "abc", "-1", "0-0", "0-9", "9-9", "-1--2", "1.5", "99999999999999999999999", "x" * 300, "\u0661", "0-1-2"]
 
 
 def sheet_urls(sheet, card_id=1):
-    return ([reverse("ghoulrole-sheet", args=[sheet.pk]), reverse("ghoulrole-undo", args=[sheet.pk]),
-             reverse("ghoulrole-card-name", args=[sheet.pk, card_id]), reverse("ghoulrole-share", args=[sheet.pk]),
-             reverse("ghoulrole-delete", args=[sheet.pk])]
-            + [reverse("ghoulrole-action", args=[sheet.pk, a]) for a in services.ACTIONS])
+    return [
+        reverse("ghoulrole-sheet", args=[sheet.pk]),
+        reverse("ghoulrole-undo", args=[sheet.pk]),
+        reverse("ghoulrole-card-name", args=[sheet.pk, card_id]),
+        reverse("ghoulrole-share", args=[sheet.pk]),
+        reverse("ghoulrole-delete", args=[sheet.pk]),
+    ] + [reverse("ghoulrole-action", args=[sheet.pk, a]) for a in services.ACTIONS]
 
 
 def state(sheet) -> dict:
     fresh = GhoulSheet.objects.get(pk=sheet.pk)
-    return {"sheet": {f: getattr(fresh, f) for f in GhoulSheet.STATE_FIELDS} | {"share": fresh.share_token},
-            "events": Event.objects.filter(sheet=sheet).count(),
-            "cards": list(TerrorCard.objects.filter(sheet=sheet).values_list("pk", "name", "status"))}
+    return {
+        "sheet": {f: getattr(fresh, f) for f in GhoulSheet.STATE_FIELDS} | {"share": fresh.share_token},
+        "events": Event.objects.filter(sheet=sheet).count(),
+        "cards": list(TerrorCard.objects.filter(sheet=sheet).values_list("pk", "name", "status")),
+    }
 
 
 @pytest.fixture
@@ -141,15 +170,28 @@ def test_choosing_dice_that_were_not_rolled_is_refused(make_sheet, owner):
 
 def test_bad_input_on_the_home_page_is_a_422(client, cat, owner):
     client.force_login(owner)
-    for data in ({}, {"kind": "nonsense"}, {"kind": "cave"}, {"kind": "vile"},
-                 {"kind": "cave", "cave-name": "x" * 500, "cave-difficulty": "nope"}):
+    for data in (
+        {},
+        {"kind": "nonsense"},
+        {"kind": "cave"},
+        {"kind": "vile"},
+        {"kind": "cave", "cave-name": "x" * 500, "cave-difficulty": "nope"},
+    ):
         assert client.post(reverse("ghoulrole-home"), data).status_code == 422, data
     assert GhoulSheet.objects.count() == 0
 
 
 def test_no_view_is_csrf_exempt_and_csrf_is_enforced(make_sheet, owner):
-    for name in ("home", "sheet_detail", "sheet_action", "sheet_undo", "card_name", "sheet_share",
-                 "sheet_delete", "shared_sheet"):
+    for name in (
+        "home",
+        "sheet_detail",
+        "sheet_action",
+        "sheet_undo",
+        "card_name",
+        "sheet_share",
+        "sheet_delete",
+        "shared_sheet",
+    ):
         assert not getattr(getattr(views, name), "csrf_exempt", False), name
     sheet = make_sheet()
     c = Client(enforce_csrf_checks=True)
@@ -165,8 +207,11 @@ def test_bad_loot_levels_and_discard_reasons_are_422(make_sheet, owner):
     c = logged_in(owner)
     before = state(sheet)
     for bad in [b for b in BAD[1:] if b != "\u0661"] + ["21"]:  # "\u0661" is the digit 1
-        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "attack"]),
-                   {"target": "thief", "defense": "0", "loot": bad}, **HX)
+        r = c.post(
+            reverse("ghoulrole-action", args=[sheet.pk, "attack"]),
+            {"target": "thief", "defense": "0", "loot": bad},
+            **HX,
+        )
         assert r.status_code == 422, bad
         r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "discard"]), {"card": card.pk, "why": bad}, **HX)
         assert r.status_code == 422, bad

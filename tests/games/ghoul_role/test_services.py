@@ -5,9 +5,9 @@ import random
 import pytest
 
 from crewbuilder.models import RulesEntry
-from rules import ghoul_role as rules
 from games.ghoul_role import services
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
+from rules import ghoul_role as rules
 from tests.games.ghoul_role.conftest import CHART
 
 # The numbers below are typed from vast-ghoul-role.txt, not read from the catalogue.
@@ -16,7 +16,12 @@ DICE = {"ragpicker": 3, "scavenger": 3, "ghoul": 3, "stalker": 2, "hunter": 2}  
 TWO_PLAYER = ["knight-vs-ghoul", "goblins-vs-ghoul", "dragon-vs-ghoul", "cave-vs-ghoul", "thief-vs-ghoul"]
 SOLO = {"solo-easy": (7, 5), "solo-medium": (8, 6), "solo-hard": (9, 7)}
 VILE = {  # (Knight's Health, Dragon's Health, Crystals)
-    "ragpicker": (5, 3, 3), "scavenger": (6, 4, 4), "ghoul": (7, 5, 5), "stalker": (7, 5, 5), "hunter": (8, 6, 6)}
+    "ragpicker": (5, 3, 3),
+    "scavenger": (6, 4, 4),
+    "ghoul": (7, 5, 5),
+    "stalker": (7, 5, 5),
+    "hunter": (8, 6, 6),
+}
 
 
 def _create(owner, cat, *args, **kwargs):
@@ -93,18 +98,21 @@ def test_vile_variants(cat, owner, difficulty):
         assert (sheet.players, sheet.crystal_goal, sheet.kill_goal) == (1, crystals, "")
 
 
-@pytest.mark.parametrize("args, message", [
-    (("cave", "ghoul", "4-players", 3), "4 to 7"),
-    (("cave", "ghoul", "4-players", 8), "4 to 7"),
-    (("cave", "ghoul", "4-players", None), "number of players"),
-    (("cave", "nightmare", "4-players", 4), "difficulty"),
-    (("cave", "ghoul", "ghost-vs-ghoul", 2), "player variant"),
-    (("vile", "ghoul", "knight", 1), "2 to 7"),
-    (("vile", "ghoul", "vile-ghoul-vs-thief-vs-cave", 2, 4), "5 or 6"),
-    (("vile", "ghoul", "vile-ghoul-vs-thief-vs-cave", 4, 5), "2 or 3"),
-    (("vile", "ghoul", "4-players", 4), "plays against"),
-    (("ghost", "ghoul", "4-players", 4), "Ghoul"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("cave", "ghoul", "4-players", 3), "4 to 7"),
+        (("cave", "ghoul", "4-players", 8), "4 to 7"),
+        (("cave", "ghoul", "4-players", None), "number of players"),
+        (("cave", "nightmare", "4-players", 4), "difficulty"),
+        (("cave", "ghoul", "ghost-vs-ghoul", 2), "player variant"),
+        (("vile", "ghoul", "knight", 1), "2 to 7"),
+        (("vile", "ghoul", "vile-ghoul-vs-thief-vs-cave", 2, 4), "5 or 6"),
+        (("vile", "ghoul", "vile-ghoul-vs-thief-vs-cave", 4, 5), "2 or 3"),
+        (("vile", "ghoul", "4-players", 4), "plays against"),
+        (("ghost", "ghoul", "4-players", 4), "Ghoul"),
+    ],
+)
 def test_impossible_set_ups_say_why(cat, args, message):
     with pytest.raises(services.SheetError, match=message):
         services.goals_for(cat, *args)
@@ -235,15 +243,18 @@ def test_actions_belong_to_their_phase(make_sheet):
 # --- move and act ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("flags, cost", [
-    ({}, 1),
-    ({"wall": 1}, 2),
-    ({"occupied": 1}, 2),
-    ({"occupied": 1, "attacking": 1}, 1),
-    ({"occupied": 1, "attacking": 1, "unattackable": 1}, 2),
-    ({"occupied": 1, "unattackable": 1}, 2),
-    ({"wall": 1, "occupied": 1}, 3),
-])
+@pytest.mark.parametrize(
+    "flags, cost",
+    [
+        ({}, 1),
+        ({"wall": 1}, 2),
+        ({"occupied": 1}, 2),
+        ({"occupied": 1, "attacking": 1}, 1),
+        ({"occupied": 1, "attacking": 1, "unattackable": 1}, 2),
+        ({"occupied": 1, "unattackable": 1}, 2),
+        ({"wall": 1, "occupied": 1}, 3),
+    ],
+)
 def test_move_costs(make_sheet, flags, cost):
     sheet = _act(_acting(make_sheet, movement=5), "move", **flags)
     assert sheet.movement == 5 - cost
@@ -289,8 +300,15 @@ def test_attack_costs_one_plus_defense_and_gains_fury(make_sheet):
     assert sheet.fury == 3 and sheet.terror_cards.count() == 1
 
 
-@pytest.mark.parametrize("data", [{"target": "ghost", "defense": "1"}, {"target": "knight"},
-                                  {"target": "knight", "defense": "-1"}, {"target": "knight", "defense": "x"}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"target": "ghost", "defense": "1"},
+        {"target": "knight"},
+        {"target": "knight", "defense": "-1"},
+        {"target": "knight", "defense": "x"},
+    ],
+)
 def test_attack_bad_input(make_sheet, data):
     sheet = _acting(make_sheet)
     with pytest.raises(services.SheetError):
@@ -583,8 +601,9 @@ def test_vile_treasure_pairs_draw_cards_and_crystals_need_attack_three(make_shee
 
 
 def test_vile_crystal_goal_then_entrance(make_sheet):
-    sheet = make_sheet("vile", variant="vile-ghoul-vs-cave", phase=GhoulSheet.ACT, turn=1, attack_discs=3,
-                       movement=2, crystals=5)
+    sheet = make_sheet(
+        "vile", variant="vile-ghoul-vs-cave", phase=GhoulSheet.ACT, turn=1, attack_discs=3, movement=2, crystals=5
+    )
     _act(sheet, "move", entrance=1)
     assert sheet.result == ""
     _act(sheet, "crystal")
@@ -687,8 +706,9 @@ DECK = 13  # Components: "13 Terror Cards"
 
 def _out_of_deck(sheet, n, status=TerrorCard.HAND):
     """``n`` cards already drawn (in hand, or another status out of the deck)."""
-    TerrorCard.objects.bulk_create([TerrorCard(sheet=sheet, drawn_turn=0, reason="manual", status=status)
-                                    for _ in range(n)])
+    TerrorCard.objects.bulk_create(
+        [TerrorCard(sheet=sheet, drawn_turn=0, reason="manual", status=status) for _ in range(n)]
+    )
 
 
 def test_the_sheet_keeps_the_catalogues_thirteen_card_deck(cat, owner, make_sheet):

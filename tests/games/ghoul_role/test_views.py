@@ -13,8 +13,13 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _cave(**data):
-    return {"kind": "cave", "cave-difficulty": "ghoul", "cave-variant": "4-players", "cave-players": "", **{
-        f"cave-{k}": v for k, v in data.items()}}
+    return {
+        "kind": "cave",
+        "cave-difficulty": "ghoul",
+        "cave-variant": "4-players",
+        "cave-players": "",
+        **{f"cave-{k}": v for k, v in data.items()},
+    }
 
 
 def _vile(**data):
@@ -53,10 +58,16 @@ def test_home_lists_only_your_sheets(owner_client, make_sheet, stranger):
     assert "Knight vs. Ghoul" in page and "Vile Ghoul vs. Thief (vs. Cave)" in page
 
 
-@pytest.mark.parametrize("variant, players, fury", [
-    ("knight-vs-ghoul", "", 9), ("4-players", "5", 12), ("3-players-any-2-roles-vs-ghoul", "", 10),
-    ("4-players", "7", 14), ("solo-easy", "", 7),
-])
+@pytest.mark.parametrize(
+    "variant, players, fury",
+    [
+        ("knight-vs-ghoul", "", 9),
+        ("4-players", "5", 12),
+        ("3-players-any-2-roles-vs-ghoul", "", 10),
+        ("4-players", "7", 14),
+        ("solo-easy", "", 7),
+    ],
+)
 def test_new_sheet_through_the_form(owner_client, owner, variant, players, fury):
     response = owner_client.post(HOME, _cave(variant=variant, players=players, name="Tuesday"))
     sheet = GhoulSheet.objects.get(owner=owner)
@@ -66,20 +77,33 @@ def test_new_sheet_through_the_form(owner_client, owner, variant, players, fury)
     assert f"gain {fury} fury" in page.lower()
 
 
-@pytest.mark.parametrize("difficulty, players, fury, dice", [
-    ("ragpicker", "4", 9, 3), ("scavenger", "4", 10, 3), ("ghoul", "4", 11, 3), ("stalker", "4", 11, 2),
-    ("hunter", "4", 12, 2), ("hunter", "6", 14, 2), ("hunter", "7", 14, 2),
-])
+@pytest.mark.parametrize(
+    "difficulty, players, fury, dice",
+    [
+        ("ragpicker", "4", 9, 3),
+        ("scavenger", "4", 10, 3),
+        ("ghoul", "4", 11, 3),
+        ("stalker", "4", 11, 2),
+        ("hunter", "4", 12, 2),
+        ("hunter", "6", 14, 2),
+        ("hunter", "7", 14, 2),
+    ],
+)
 def test_difficulty_through_the_form(owner_client, owner, difficulty, players, fury, dice):
     owner_client.post(HOME, _cave(difficulty=difficulty, players=players))
     sheet = GhoulSheet.objects.get(owner=owner)
     assert (sheet.fury_goal, sheet.dice) == (fury, dice)
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"players": "3"}, "4 to 7"), ({"players": ""}, "give the number of players"),
-    ({"difficulty": "nightmare"}, "Select a valid choice"), ({"players": "9"}, "less than or equal to 7"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"players": "3"}, "4 to 7"),
+        ({"players": ""}, "give the number of players"),
+        ({"difficulty": "nightmare"}, "Select a valid choice"),
+        ({"players": "9"}, "less than or equal to 7"),
+    ],
+)
 def test_bad_new_sheet_answers_422(owner_client, data, message):
     response = owner_client.post(HOME, _cave(**data))
     assert response.status_code == 422
@@ -136,7 +160,7 @@ def test_htmx_roll_returns_the_partial(owner_client, make_sheet):
 
 
 def test_the_dice_choice_preselects_the_best_pair(owner_client, make_sheet, monkeypatch):
-    """"The die with the higher value is your movement points, and the die with the lower value is your attack
+    """ "The die with the higher value is your movement points, and the die with the lower value is your attack
     points": the pair preselected is the one no other beats on movement or attack (it was the first pair,
     whatever the dice)."""
     from games.ghoul_role import services
@@ -149,8 +173,11 @@ def test_the_dice_choice_preselects_the_best_pair(owner_client, make_sheet, monk
         monkeypatch.setattr(services.secrets, "randbits", lambda bits, seed=seed: seed)
         sheet = make_sheet()
         body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
-        pairs = re.findall(r'<input type="radio" name="pair" value="(\d-\d)" required( checked)?> Keep \d and \d: '
-                           r'movement (\d+), attack (\d+)', body)
+        pairs = re.findall(
+            r'<input type="radio" name="pair" value="(\d-\d)" required( checked)?> Keep \d and \d: '
+            r"movement (\d+), attack (\d+)",
+            body,
+        )
         assert len(pairs) == 3 and [p[1] for p in pairs].count(" checked") == 1
         best = next(p for p in pairs if p[1])
         assert all(int(best[2]) >= int(p[2]) and int(best[3]) >= int(p[3]) for p in pairs)
@@ -246,8 +273,13 @@ def test_other_users_get_404_everywhere(client, make_sheet, stranger):
     client.force_login(stranger)
     assert client.get(sheet.get_absolute_url()).status_code == 404
     assert client.get(sheet.get_absolute_url(), **HX).status_code == 404
-    for url in (f"{HOME}{sheet.pk}/act/roll/", f"{HOME}{sheet.pk}/undo/", f"{HOME}{sheet.pk}/share/",
-                f"{HOME}{sheet.pk}/delete/", f"{HOME}{sheet.pk}/cards/{sheet_card.pk}/name/"):
+    for url in (
+        f"{HOME}{sheet.pk}/act/roll/",
+        f"{HOME}{sheet.pk}/undo/",
+        f"{HOME}{sheet.pk}/share/",
+        f"{HOME}{sheet.pk}/delete/",
+        f"{HOME}{sheet.pk}/cards/{sheet_card.pk}/name/",
+    ):
         assert client.post(url, {"name": "x", "share": "1"}).status_code == 404, url
     sheet.refresh_from_db()
     assert (sheet.turn, sheet.share_token, Event.objects.count()) == (0, "", 1)
@@ -321,7 +353,9 @@ def test_a_during_this_turn_card_is_shown_in_play(owner_client, make_sheet):
     card = _draw_named(owner_client, sheet, "Hunt")
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert 'name="during"' in page and "/act/use/" in page
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/play/", {"card": str(card.pk), "during": "1"}, **HX).content.decode()
+    page = owner_client.post(
+        f"{HOME}{sheet.pk}/act/play/", {"card": str(card.pk), "during": "1"}, **HX
+    ).content.decode()
     assert "In play until the end of this turn: Hunt" in page
     response = owner_client.post(f"{HOME}{sheet.pk}/act/use/", {"card": str(card.pk)}, **HX)
     assert response.status_code == 422
@@ -348,8 +382,9 @@ def test_a_pickpocketed_card_goes_back_into_the_deck(owner_client, make_sheet):
     card = _draw_named(owner_client, sheet, "Drawn")
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert f'id="discard-why-{card.pk}"' in page and 'value="pickpocket"' in page and 'value="scratch"' in page
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "pickpocket"},
-                             **HX).content.decode()
+    page = owner_client.post(
+        f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "pickpocket"}, **HX
+    ).content.decode()
     assert "Terror deck: 13 of 13 cards left." in page
     assert "Gone: Drawn (shuffled back into the Terror deck)" in page
     response = owner_client.post(f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "nope"}, **HX)

@@ -8,9 +8,12 @@ from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
 
 # the owner's numbers in these tests (test data standing for a printed box, not rules content)
-STATS = {"lake": {"movement": 4, "health": 5}, "gray": {"movement": 4, "health": 5},
-         "cornealius": {"initial_combat_value": 2, "movement": 5, "health": 6},
-         "zone": {"initial_combat_value": 2, "movement": 4, "health": 6}}
+STATS = {
+    "lake": {"movement": 4, "health": 5},
+    "gray": {"movement": 4, "health": 5},
+    "cornealius": {"initial_combat_value": 2, "movement": 5, "health": 6},
+    "zone": {"initial_combat_value": 2, "movement": 4, "health": 6},
+}
 GHOUL_VP = {6: 3, 4: 1}
 VALUES = {1: 4, 2: 4, 3: 4}  # four Value cards of each value per deck
 
@@ -32,8 +35,15 @@ def complete_box(owner, name="My box"):
         card.save()
     for slug in ("lake", "gray", "cornealius", "zone"):
         for value, count in VALUES.items():
-            BoxCard.objects.create(box=box, character=slug, card_type=BoxCard.VALUE, name=f"Ghoo Shot {value}",
-                                   value=value, count=count, position=100 + value)
+            BoxCard.objects.create(
+                box=box,
+                character=slug,
+                card_type=BoxCard.VALUE,
+                name=f"Ghoo Shot {value}",
+                value=value,
+                count=count,
+                position=100 + value,
+            )
     box.refresh_from_db()
     return box
 
@@ -88,6 +98,7 @@ def token_of(game, kind) -> TileToken:
 
 def refresh(game) -> Game:
     return Game.objects.get(pk=game.pk)
+
 
 def page_url(game):
     return reverse("ghoulash-game", args=[game.pk])

@@ -71,8 +71,9 @@ def test_example_1_nobody_challenges_and_del_wins_two_victory_points(lake_vs_gra
     assert "wins 2 Victory Points (now 2)" in r.content.decode()
 
 
-def test_example_2_brian_challenges_with_2_and_1_and_del_answers_with_a_3(lake_vs_gray, del_client, brian_client,
-                                                                          del_brian):
+def test_example_2_brian_challenges_with_2_and_1_and_del_answers_with_a_3(
+    lake_vs_gray, del_client, brian_client, del_brian
+):
     game = lake_vs_gray
     token, ids = del_meets_a_five(game, del_client, [3, 2, 3])
     brian_ids = arrange_hand(player(game, del_brian[1]), [2, 1, 3])

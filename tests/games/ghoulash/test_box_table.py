@@ -15,8 +15,8 @@ from .conftest import GHOUL_VP, STATS
 
 def table_data(html: str) -> dict:
     """What the browser sends from the deck table as the page rendered it (pre-filled values included)."""
-    form = html[html.index('id="deck-table"'):]
-    form = form[:form.index("</form>")]
+    form = html[html.index('id="deck-table"') :]
+    form = form[: form.index("</form>")]
     data = {}
     for tag in re.findall(r"<input[^>]*>", form):
         name = re.search(r'name="([^"]+)"', tag)
@@ -77,9 +77,13 @@ def test_every_error_of_the_table_at_once_and_nothing_saved(user, ghoulash_catal
     html = r.content.decode()
     assert r.status_code == 422
     assert "Nothing was saved: 5 things to fix, all listed here and in their rows." in html
-    for message in ("Lake, Steal: Choose its type", "Gray, Value 1: A Value card needs its value.",
-                    "Zone, Hole: Action and Rescue cards have no value", "Cornealius, Parry: Ensure this value is "
-                    "greater than or equal to 0.", "Zone, Debris: Enter a whole number."):
+    for message in (
+        "Lake, Steal: Choose its type",
+        "Gray, Value 1: A Value card needs its value.",
+        "Zone, Hole: Action and Rescue cards have no value",
+        "Cornealius, Parry: Ensure this value is greater than or equal to 0.",
+        "Zone, Debris: Enter a whole number.",
+    ):
         assert message in html, message
     assert html.count('class="gh-row-error"') == 10  # each wrong row and its message row
     assert not BoxCard.objects.filter(box=box, count__isnull=False).exists()
@@ -95,8 +99,13 @@ def test_a_table_from_an_older_tab_answers_409_and_keeps_what_was_typed(user, gh
     prefix = rows(box)
     hole = box.cards.get(character="lake", name="Hole")
     edit = reverse("ghoulash-card-edit", args=[box.pk, hole.pk])
-    assert tab_b.post(edit, {"character": "lake", "card_type": "action", "name": "Hole", "count": "3", "text": "",
-                             "seen_version": "1"}).status_code == 302
+    assert (
+        tab_b.post(
+            edit,
+            {"character": "lake", "card_type": "action", "name": "Hole", "count": "3", "text": "", "seen_version": "1"},
+        ).status_code
+        == 302
+    )
     data_a[f"{prefix['lake', 'Hole']}-count"] = "2"
     data_a[f"{prefix['lake', 'Debris']}-count"] = "2"
     r = tab_a.post(reverse("ghoulash-box-decks", args=[box.pk]), data_a)
@@ -116,7 +125,7 @@ def test_another_users_box_table_is_404(user, make_user, ghoulash_catalogue):
 
 
 def test_a_game_refused_lists_every_gap_at_once(user, make_user, ghoulash_catalogue):
-    """"It took 18 form submissions": the refusal names every missing number and count in one answer."""
+    """ "It took 18 form submissions": the refusal names every missing number and count in one answer."""
     make_user("mara")
     box = services.create_box(user, "Box")
     with pytest.raises(services.SetupProblems) as caught:
@@ -126,12 +135,22 @@ def test_a_game_refused_lists_every_gap_at_once(user, make_user, ghoulash_catalo
         "Cornealius: enter Initial Combat Value and Health in the game box (the rules text does not give them).",
         "Gen. James Harold Zone: enter Initial Combat Value and Health in the game box (the rules text does not "
         "give them).",
-        "Enter the Victory Points of the strength 6, 4 Ghouls in the game box."]
+        "Enter the Victory Points of the strength 6, 4 Ghouls in the game box.",
+    ]
     assert any(p.startswith("Cornealius: enter how many Value 1,") for p in problems)
     assert any(p.startswith("Zone: enter how many Value 1,") for p in problems)
-    r = logged_in(user).post(reverse("ghoulash-home"), {"form": "game", "name": "Friday", "box": box.pk,
-                                                        "player_1": user.username, "character_1": "cornealius",
-                                                        "player_2": "mara", "character_2": "zone"})
+    r = logged_in(user).post(
+        reverse("ghoulash-home"),
+        {
+            "form": "game",
+            "name": "Friday",
+            "box": box.pk,
+            "player_1": user.username,
+            "character_1": "cornealius",
+            "player_2": "mara",
+            "character_2": "zone",
+        },
+    )
     html = r.content.decode()
     assert r.status_code == 422 and f"({len(problems)} things to enter, all listed here)" in html
     assert all(p.replace("'", "&#x27;") in html for p in problems)
@@ -144,7 +163,11 @@ def test_the_box_page_query_budget(user, ghoulash_catalogue, django_assert_num_q
     c = logged_in(user)
     with django_assert_num_queries(6):
         assert c.get(box.get_absolute_url()).status_code == 200
-    BoxCard.objects.bulk_create([BoxCard(box=box, character="lake", card_type=BoxCard.VALUE, name=f"Extra {i}",
-                                         value=1, count=1) for i in range(20)])
+    BoxCard.objects.bulk_create(
+        [
+            BoxCard(box=box, character="lake", card_type=BoxCard.VALUE, name=f"Extra {i}", value=1, count=1)
+            for i in range(20)
+        ]
+    )
     with django_assert_num_queries(6):
         assert c.get(box.get_absolute_url()).status_code == 200

@@ -2,9 +2,9 @@
 
 from django.urls import reverse
 
-from rules import ghoulash as gh
 from games.ghoulash import services
 from games.ghoulash.models import BoxCard, GhoulashBox
+from rules import ghoulash as gh
 from tests.clients import logged_in
 
 from .conftest import complete_box
@@ -22,8 +22,10 @@ def test_creating_a_box_prelists_the_catalogues_cards(user, ghoulash_catalogue):
     box = GhoulashBox.objects.get(owner=user)
     assert r.status_code == 302 and r["Location"] == box.get_absolute_url()
     cards = list(box.cards.all())
-    by_deck = {slug: sorted(c.catalogue_slug for c in cards if c.character == slug)
-               for slug in ("lake", "gray", "cornealius", "zone")}
+    by_deck = {
+        slug: sorted(c.catalogue_slug for c in cards if c.character == slug)
+        for slug in ("lake", "gray", "cornealius", "zone")
+    }
     common = ["debris", "hole", "inaction", "parry", "steal", "value", "value", "value"]
     assert by_deck["lake"] == common
     assert by_deck["gray"] == sorted(common + ["ready-for-anything", "the-right-ghoo-for-the-job"])
@@ -32,8 +34,9 @@ def test_creating_a_box_prelists_the_catalogues_cards(user, ghoulash_catalogue):
     assert all(c.count is None for c in cards)  # never made up
     # "Value — ... ranging in value from 1 to 3": the values are the text's, in every deck
     values = [(c.character, c.name, c.card_type, c.value) for c in cards if c.catalogue_slug == "value"]
-    assert values == [(slug, f"Value {v}", "value", v) for slug in ("cornealius", "gray", "lake", "zone")
-                      for v in (1, 2, 3)]
+    assert values == [
+        (slug, f"Value {v}", "value", v) for slug in ("cornealius", "gray", "lake", "zone") for v in (1, 2, 3)
+    ]
     assert all(c.value is None for c in cards if c.catalogue_slug != "value")
     steal = next(c for c in cards if c.catalogue_slug == "steal")
     assert steal.card_type == ""  # the text does not say what type Steal is
@@ -49,16 +52,19 @@ def test_the_box_page_marks_rules_numbers_and_asks_only_for_the_missing_ones(use
     assert 'name="lake__health"' in html and 'name="cornealius__initial_combat_value"' in html
     assert 'name="lake__initial_combat_value"' not in html  # Lake's 1 is the rules'
     assert 'name="ghoul_6"' in html and 'name="ghoul_4"' in html and 'name="ghoul_5"' not in html
-    r = c.post(box.get_absolute_url(), {"seen_version": "1", "lake__health": "5", "ghoul_6": "3", "lake__initial_combat_value": "9",
-                                        "ghoul_5": "7"})
+    r = c.post(
+        box.get_absolute_url(),
+        {"seen_version": "1", "lake__health": "5", "ghoul_6": "3", "lake__initial_combat_value": "9", "ghoul_5": "7"},
+    )
     assert r.status_code == 302
     box.refresh_from_db()
     assert box.stats == {"lake": {"health": 5}} and box.ghoul_vp == {"6": 3}
     profile = {p["slug"]: p for p in services.profiles(box, services.catalogue())}
     assert profile["lake"]["numbers"]["initial_combat_value"] == 1
     assert [s["source"] for s in profile["lake"]["stats"]] == ["rules", None, "box"]
-    assert {g["strength"]: (g["victory_points"], g["source"]) for g in services.ghoul_values(box, services.catalogue())} \
-        == {6: (3, "box"), 5: (2, "rules"), 4: (None, None)}
+    assert {
+        g["strength"]: (g["victory_points"], g["source"]) for g in services.ghoul_values(box, services.catalogue())
+    } == {6: (3, "box"), 5: (2, "rules"), 4: (None, None)}
     r = c.post(box.get_absolute_url(), {"seen_version": "2", "lake__health": "0"})
     assert r.status_code == 422
 
@@ -71,10 +77,14 @@ def test_cards_are_added_edited_and_removed_with_checked_values(user, ghoulash_c
     assert c.post(add, ok).status_code == 302
     card = box.cards.get(name="Ghoo Shot")
     assert (card.value, card.count) == (3, 4)
-    for bad, message in (({"value": "4"}, f"range from 1 to {gh.VALUE_CARD_MAX}"), ({"value": ""}, "needs its value"),
-                         ({"card_type": "action", "value": "2"}, "have no value"),
-                         ({"card_type": "specialty-value", "value": "5"}, "value of 1 to 4"),
-                         ({"count": ""}, "required"), ({"card_type": ""}, "required")):
+    for bad, message in (
+        ({"value": "4"}, f"range from 1 to {gh.VALUE_CARD_MAX}"),
+        ({"value": ""}, "needs its value"),
+        ({"card_type": "action", "value": "2"}, "have no value"),
+        ({"card_type": "specialty-value", "value": "5"}, "value of 1 to 4"),
+        ({"count": ""}, "required"),
+        ({"card_type": ""}, "required"),
+    ):
         r = c.post(add, {**ok, **bad})
         assert r.status_code == 422 and message in r.content.decode(), bad
     assert c.post(add, {**ok, "card_type": "specialty-value", "value": "4", "name": "Marked"}).status_code == 302
@@ -107,8 +117,15 @@ def test_setting_up_a_game_from_the_home_page(user, make_user, ghoulash_catalogu
     make_user("mara")
     box = complete_box(user)
     c = logged_in(user)
-    form = {"form": "game", "name": "Friday", "box": box.pk, "player_1": "vox", "character_1": "lake",
-            "player_2": "mara", "character_2": "zone"}
+    form = {
+        "form": "game",
+        "name": "Friday",
+        "box": box.pk,
+        "player_1": "vox",
+        "character_1": "lake",
+        "player_2": "mara",
+        "character_2": "zone",
+    }
     r = c.post(reverse("ghoulash-home"), form)
     assert r.status_code == 302
     r = c.post(reverse("ghoulash-home"), {**form, "character_2": "lake"})

@@ -23,8 +23,12 @@ def test_two_reveals_at_once_only_one_encounter(make_user, attempt):
     game = services.create_game(del_, complete_box(del_), "Race", [("del", "lake"), ("brian", "gray")])
     services.act(game.pk, del_, "replenish", MultiValueDict())
     a, b = ghoul(game, 4), ghoul(game, 6)
-    outcomes = _race([lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(a.pk)]})),
-                      lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(b.pk)]}))])
+    outcomes = _race(
+        [
+            lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(a.pk)]})),
+            lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(b.pk)]})),
+        ]
+    )
     assert sorted(outcomes) == ["Put down your Value cards against the Ghoul first.", "ok"], outcomes
     assert Event.objects.filter(game=game, kind="reveal").count() == 1
     assert player(game, del_).hand  # untouched

@@ -8,15 +8,31 @@ from games.ghoulash.models import Game
 from rules import ghoulash as gh
 
 # the page's buttons and the plays they post
-BUTTONS = {"replenish": "replenish", "turn": "end-turn", "here": "fight", "move": "reveal",
-           "give_up_movement": "give-up-movement", "play": "play", "challenge": "challenge", "respond": "respond",
-           "first_aid": "leave-first-aid", "move_token": "move-token", "debris_square": "debris-square",
-           "hole_square": "hole-square"}
+BUTTONS = {
+    "replenish": "replenish",
+    "turn": "end-turn",
+    "here": "fight",
+    "move": "reveal",
+    "give_up_movement": "give-up-movement",
+    "play": "play",
+    "challenge": "challenge",
+    "respond": "respond",
+    "first_aid": "leave-first-aid",
+    "move_token": "move-token",
+    "debris_square": "debris-square",
+    "hole_square": "hole-square",
+}
 
 
 def test_the_game_waits_for_the_engines_phases():
     assert (Game.TURN_START, Game.TURN, Game.BATTLE, Game.CHALLENGE, Game.RESPONSE, Game.FIRST_AID) == (
-        gh.TURN_START, gh.TURN, gh.BATTLE, gh.CHALLENGE, gh.RESPONSE, gh.FIRST_AID)
+        gh.TURN_START,
+        gh.TURN,
+        gh.BATTLE,
+        gh.CHALLENGE,
+        gh.RESPONSE,
+        gh.FIRST_AID,
+    )
 
 
 def _offers(game: Game) -> dict[str, set[str]]:

@@ -22,6 +22,7 @@ def stable(html: str) -> str:
 
 # --- permissions -------------------------------------------------------------
 
+
 def test_non_players_get_404_on_every_game_url(lake_vs_gray, make_user):
     game = lake_vs_gray
     zed = logged_in(make_user("zed"))
@@ -44,8 +45,13 @@ def test_acting_out_of_turn_is_refused(lake_vs_gray, del_brian):
     del_, brian = del_brian
     b = logged_in(brian)
     before = refresh(game)
-    for action, data in (("replenish", {}), ("end-turn", {}), ("reveal", {"token": ghoul(game).pk}),
-                         ("play", {}), ("respond", {})):
+    for action, data in (
+        ("replenish", {}),
+        ("end-turn", {}),
+        ("reveal", {"token": ghoul(game).pk}),
+        ("play", {}),
+        ("respond", {}),
+    ):
         r = b.post(act_url(game), {"action": action, **data}, **HTMX)
         assert r.status_code == 422, action
         assert "del&#x27;s turn" in r.content.decode()
@@ -91,6 +97,7 @@ def test_non_htmx_post_redirects_and_shows_the_error_as_a_message(lake_vs_gray, 
 
 
 # --- hidden information ---------------------------------------------------------
+
 
 def secret_card(p: Player, name: str, where: str = "hand") -> None:
     """Rename the first card of ``where`` in the player's game deck to ``name``."""
@@ -146,8 +153,10 @@ def test_unrevealed_tokens_do_not_show_in_any_page_source(lake_vs_gray, del_bria
     game = refresh(game)
     before = [{k: stable(v) for k, v in every_page(c, game).items() if k != "act-refused"} for c in clients]
     hole, six = token_of(game, "hole"), ghoul(game, 6)
-    for t, (kind, strength, vp) in ((hole, (six.kind, six.strength, six.victory_points)),
-                                    (six, (hole.kind, hole.strength, hole.victory_points))):
+    for t, (kind, strength, vp) in (
+        (hole, (six.kind, six.strength, six.victory_points)),
+        (six, (hole.kind, hole.strength, hole.victory_points)),
+    ):
         t.kind, t.strength, t.victory_points = kind, strength, vp
         t.save()
     after = [{k: stable(v) for k, v in every_page(c, game).items() if k != "act-refused"} for c in clients]
@@ -194,6 +203,7 @@ def test_other_players_boxes_are_404(lake_vs_gray, del_brian):
 
 # --- htmx and the query budget ------------------------------------------------------
 
+
 def test_the_poll_answers_204_until_something_changes(lake_vs_gray, del_brian):
     game = lake_vs_gray
     b = logged_in(del_brian[1])
@@ -210,8 +220,9 @@ def test_the_poll_answers_204_until_something_changes(lake_vs_gray, del_brian):
 def four_player_game(box_factory, make_user):
     users = [make_user(n) for n in ("del", "brian", "emma", "alisha")]
     box = box_factory(users[0])
-    game = services.create_game(users[0], box, "Four", list(zip(("del", "brian", "emma", "alisha"),
-                                                                 ("lake", "gray", "cornealius", "zone"))))
+    game = services.create_game(
+        users[0], box, "Four", list(zip(("del", "brian", "emma", "alisha"), ("lake", "gray", "cornealius", "zone")))
+    )
     return game, users
 
 
@@ -226,15 +237,17 @@ def _mid_battle(game, users):
 
 
 @pytest.mark.parametrize("size", [2, 4])
-def test_game_page_query_budget_does_not_grow_with_players(size, lake_vs_gray, django_assert_num_queries, box_factory,
-                                                           make_user, del_brian):
+def test_game_page_query_budget_does_not_grow_with_players(
+    size, lake_vs_gray, django_assert_num_queries, box_factory, make_user, del_brian
+):
     if size == 2:
         game, users = lake_vs_gray, list(del_brian)
     else:
         users = list(del_brian) + [make_user("emma"), make_user("alisha")]
         box = box_factory(users[0], "Box 2")
-        game = services.create_game(users[0], box, "Four", list(zip(("del", "brian", "emma", "alisha"),
-                                                                     ("lake", "gray", "cornealius", "zone"))))
+        game = services.create_game(
+            users[0], box, "Four", list(zip(("del", "brian", "emma", "alisha"), ("lake", "gray", "cornealius", "zone")))
+        )
     _mid_battle(game, users)
     c = logged_in(users[1])
     # session, user, game, players+users, tokens, events

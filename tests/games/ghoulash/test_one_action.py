@@ -17,7 +17,7 @@ def zone_vs_gray(del_brian, box_factory):
 
 
 def test_a_second_action_card_is_refused(lake_vs_gray, del_brian):
-    """"Usually only one Action card is played per turn": Lake plays Debris, then neither a Hole nor a SPECIALTY
+    """ "Usually only one Action card is played per turn": Lake plays Debris, then neither a Hole nor a SPECIALTY
     ACTION card ("played with the limitations of the second label"); a Rescue card is no Action."""
     game = lake_vs_gray
     del_, brian = del_brian
@@ -38,7 +38,7 @@ def test_a_second_action_card_is_refused(lake_vs_gray, del_brian):
 
 
 def test_zone_gives_up_movement_and_plays_two_action_cards(zone_vs_gray, del_brian):
-    """"the character of Zone has the special ability to sacrifice movement during a turn in order to play two
+    """ "the character of Zone has the special ability to sacrifice movement during a turn in order to play two
     Action cards in that turn, rather than one.\""""
     game = zone_vs_gray
     del_, brian = del_brian
@@ -49,8 +49,9 @@ def test_zone_gives_up_movement_and_plays_two_action_cards(zone_vs_gray, del_bri
     with pytest.raises(services.GameError, match="two if you give up your movement"):
         act(game, del_, "card", card=give(player(game, del_), "hole"))
     act(game, del_, "give-up-movement")
-    assert texts(game, "give-up-movement") == ["del gives up movement this turn to play 2 Action cards "
-                                               "(Zone's specialty)."]
+    assert texts(game, "give-up-movement") == [
+        "del gives up movement this turn to play 2 Action cards (Zone's specialty)."
+    ]
     html = d.get(page_url(game)).content.decode()
     assert 'value="give-up-movement"' not in html and "Reveal Tile" not in html and 'value="hole"' in html
     with pytest.raises(services.GameError, match="gave up your movement"):
@@ -85,7 +86,7 @@ def test_zone_keeps_his_movement_once_he_has_moved(zone_vs_gray, del_brian):
 
 
 def test_zone_in_a_trade_may_still_battle_the_ghoul_on_his_square(zone_vs_gray, del_brian):
-    """"If a player begins a turn in the same square as a Ghoul and decides to battle the Ghoul that turn, that
+    """ "If a player begins a turn in the same square as a Ghoul and decides to battle the Ghoul that turn, that
     is considered an encounter": no movement needed, so the trade leaves it open."""
     game = zone_vs_gray
     del_, brian = del_brian

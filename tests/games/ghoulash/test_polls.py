@@ -19,8 +19,9 @@ def poll_url(page: str) -> str:
     return html.unescape(re.search(r'id="table"[^>]*hx-get="([^"]+)"', page).group(1))
 
 
-def test_an_unchanged_poll_costs_no_query_and_a_move_is_seen(lake_vs_gray, del_brian, django_assert_num_queries,
-                                                             django_capture_on_commit_callbacks):
+def test_an_unchanged_poll_costs_no_query_and_a_move_is_seen(
+    lake_vs_gray, del_brian, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     game = lake_vs_gray
     b = logged_in(del_brian[1])
     url = poll_url(b.get(page_url(game)).content.decode())
@@ -45,8 +46,12 @@ def test_another_users_token_is_not_a_204(lake_vs_gray, del_brian, make_user):
 def test_the_table_shows_the_latest_entries_and_the_log_page_the_rest(lake_vs_gray, del_brian):
     game = lake_vs_gray
     first = kit.next_event_number(Event.objects.filter(game=game))
-    Event.objects.bulk_create([Event(game=game, number=n, turn=1, actor=del_brian[0], kind="note",
-                                     text=f"entry number {n}.") for n in range(first, first + kit.BOARD_EVENTS + 3)])
+    Event.objects.bulk_create(
+        [
+            Event(game=game, number=n, turn=1, actor=del_brian[0], kind="note", text=f"entry number {n}.")
+            for n in range(first, first + kit.BOARD_EVENTS + 3)
+        ]
+    )
     b = logged_in(del_brian[1])
     table = b.get(page_url(game) + "?v=0", **HTMX).content.decode()
     shown = [int(n) for n in re.findall(r"entry number (\d+)\.", table)]

@@ -44,9 +44,12 @@ def rotate_hidden_tokens(game) -> None:
 
 def everything(client, game, refusals=True) -> dict:
     game = refresh(game)
-    out = {"page": client.get(page_url(game)), "partial": client.get(page_url(game) + "?v=0", **HTMX),
-           "poll": client.get(page_url(game) + f"?v={game.version}", **HTMX),
-           "home": client.get(reverse("ghoulash-home"))}
+    out = {
+        "page": client.get(page_url(game)),
+        "partial": client.get(page_url(game) + "?v=0", **HTMX),
+        "poll": client.get(page_url(game) + f"?v={game.version}", **HTMX),
+        "home": client.get(reverse("ghoulash-home")),
+    }
     if refusals:
         for t in unrevealed(game):
             for action in ("fight", "first-aid"):
@@ -131,11 +134,16 @@ def test_the_log_never_names_hidden_cards(lost_battle):
 
 # --- access and other games' ids -------------------------------------------------------
 
+
 def box_urls(box):
     card = box.cards.first()
-    return [reverse("ghoulash-box", args=[box.pk]), reverse("ghoulash-card-add", args=[box.pk]),
-            reverse("ghoulash-card-edit", args=[box.pk, card.pk]), reverse("ghoulash-card-delete", args=[box.pk, card.pk]),
-            reverse("ghoulash-box-pdf", args=[box.pk])]
+    return [
+        reverse("ghoulash-box", args=[box.pk]),
+        reverse("ghoulash-card-add", args=[box.pk]),
+        reverse("ghoulash-card-edit", args=[box.pk, card.pk]),
+        reverse("ghoulash-card-delete", args=[box.pk, card.pk]),
+        reverse("ghoulash-box-pdf", args=[box.pk]),
+    ]
 
 
 def test_a_visitor_is_sent_to_log_in_everywhere(client, lake_vs_gray):
@@ -201,9 +209,16 @@ def test_out_of_turn_is_refused_and_changes_nothing(lake_vs_gray, del_brian):
     b = logged_in(brian)
     version = refresh(game).version
     token = unrevealed(game)[0]
-    for action, data in (("replenish", {}), ("reveal", {"token": token.pk}), ("end-turn", {}),
-                         ("decline", {}), ("challenge", {"cards": player(game, brian).hand[:1]}),
-                         ("respond", {}), ("play", {}), ("leave-first-aid", {})):
+    for action, data in (
+        ("replenish", {}),
+        ("reveal", {"token": token.pk}),
+        ("end-turn", {}),
+        ("decline", {}),
+        ("challenge", {"cards": player(game, brian).hand[:1]}),
+        ("respond", {}),
+        ("play", {}),
+        ("leave-first-aid", {}),
+    ):
         assert b.post(act_url(game), {"action": action, **data}, **HTMX).status_code == 422, action
     assert refresh(game).version == version and not TileToken.objects.get(pk=token.pk).revealed
 
@@ -216,18 +231,33 @@ def test_another_users_box_cannot_be_used_or_edited_through_my_own(lake_vs_gray,
     b = logged_in(brian)
     # del's card through brian's own box URL
     assert b.get(reverse("ghoulash-card-edit", args=[mine.pk, theirs_card.pk])).status_code == 404
-    assert b.post(reverse("ghoulash-card-edit", args=[mine.pk, theirs_card.pk]),
-                  {"character": "lake", "card_type": "value", "name": "Hacked", "value": 1, "count": 1}).status_code == 404
+    assert (
+        b.post(
+            reverse("ghoulash-card-edit", args=[mine.pk, theirs_card.pk]),
+            {"character": "lake", "card_type": "value", "name": "Hacked", "value": 1, "count": 1},
+        ).status_code
+        == 404
+    )
     assert b.post(reverse("ghoulash-card-delete", args=[mine.pk, theirs_card.pk])).status_code == 404
     assert BoxCard.objects.get(pk=theirs_card.pk).name != "Hacked"
     # a game set up with del's box
     games = Game.objects.count()
-    r = b.post(reverse("ghoulash-home"), {"form": "game", "box": game.box.pk, "player_1": "brian",
-                                          "character_1": "lake", "player_2": "del", "character_2": "gray"})
+    r = b.post(
+        reverse("ghoulash-home"),
+        {
+            "form": "game",
+            "box": game.box.pk,
+            "player_1": "brian",
+            "character_1": "lake",
+            "player_2": "del",
+            "character_2": "gray",
+        },
+    )
     assert r.status_code == 422 and Game.objects.count() == games
 
 
 # --- bad input ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("action", sorted(services.HANDLERS) + ["nonsense", ""])
 def test_bad_input_on_every_action_is_a_422(lake_vs_gray, del_brian, action):
@@ -238,8 +268,11 @@ def test_bad_input_on_every_action_is_a_422(lake_vs_gray, del_brian, action):
         if phase == "turn":
             d.post(act_url(game), {"action": "replenish"}, **HTMX)
         for bad in BAD:
-            r = d.post(act_url(game), {"action": action, "token": bad, "card": bad, "cards": [bad, bad],
-                                       "parry": [bad]}, **HTMX)
+            r = d.post(
+                act_url(game),
+                {"action": action, "token": bad, "card": bad, "cards": [bad, bad], "parry": [bad]},
+                **HTMX,
+            )
             assert r.status_code in (200, 422), (action, bad, r.status_code)
             if action not in ("replenish", "end-turn", "hole-square") or bad:  # these take no input
                 assert r.status_code == 422, (action, bad)
@@ -252,26 +285,49 @@ def test_bad_input_on_box_pages_is_a_4xx(lake_vs_gray, del_brian):
     d = logged_in(del_brian[0])
     card = box.cards.first()
     huge = "99999999999999999999"
-    for data in ({"character": "nobody", "card_type": "value", "name": "x", "value": 1, "count": 1},
-                 {"character": "lake", "card_type": "nonsense", "name": "x", "value": 1, "count": 1},
-                 {"character": "lake", "card_type": "value", "name": "x", "value": huge, "count": huge},
-                 {"character": "lake", "card_type": "value", "name": "x", "value": "abc", "count": -1},
-                 {}):
+    for data in (
+        {"character": "nobody", "card_type": "value", "name": "x", "value": 1, "count": 1},
+        {"character": "lake", "card_type": "nonsense", "name": "x", "value": 1, "count": 1},
+        {"character": "lake", "card_type": "value", "name": "x", "value": huge, "count": huge},
+        {"character": "lake", "card_type": "value", "name": "x", "value": "abc", "count": -1},
+        {},
+    ):
         assert d.post(reverse("ghoulash-card-add", args=[box.pk]), data).status_code == 422
         assert d.post(reverse("ghoulash-card-edit", args=[box.pk, card.pk]), data).status_code == 422
     for value in (huge, "abc", "-5"):
-        assert d.post(reverse("ghoulash-box", args=[box.pk]), {"cornealius__health": value, "ghoul_6": value}).status_code == 422
-    for data in ({"form": "game", "box": "abc"}, {"form": "game", "box": huge}, {"form": "box", "name": ""},
-                 {"form": "game", "box": box.pk, "player_1": "del", "character_1": "nobody"},
-                 {"form": "game", "box": box.pk, "player_1": "del", "character_1": "lake",
-                  "player_2": "ghost", "character_2": "gray"}):
+        assert (
+            d.post(reverse("ghoulash-box", args=[box.pk]), {"cornealius__health": value, "ghoul_6": value}).status_code
+            == 422
+        )
+    for data in (
+        {"form": "game", "box": "abc"},
+        {"form": "game", "box": huge},
+        {"form": "box", "name": ""},
+        {"form": "game", "box": box.pk, "player_1": "del", "character_1": "nobody"},
+        {
+            "form": "game",
+            "box": box.pk,
+            "player_1": "del",
+            "character_1": "lake",
+            "player_2": "ghost",
+            "character_2": "gray",
+        },
+    ):
         assert d.post(reverse("ghoulash-home"), data).status_code == 422, data
     assert d.get(reverse("ghoulash-card-edit", args=[box.pk, 99999999])).status_code == 404
 
 
 def test_no_view_is_csrf_exempt_and_csrf_is_enforced(lake_vs_gray, del_brian):
-    for name in ("home", "box_detail", "box_card_add", "box_card_edit", "box_card_delete", "box_pdf",
-                 "game_detail", "game_act"):
+    for name in (
+        "home",
+        "box_detail",
+        "box_card_add",
+        "box_card_edit",
+        "box_card_delete",
+        "box_pdf",
+        "game_detail",
+        "game_act",
+    ):
         assert not getattr(getattr(views, name), "csrf_exempt", False), name
     c = Client(enforce_csrf_checks=True)
     c.force_login(del_brian[0])

@@ -5,9 +5,9 @@ import pytest
 from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
 
-from rules import ghoulash as gh
 from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Event, Game, Player, TileToken
+from rules import ghoulash as gh
 from tests.clients import logged_in
 
 from .conftest import act_url, arrange_hand, ghoul, page_url, player, refresh, token_of
@@ -49,6 +49,7 @@ def texts(game, *kinds) -> list[str]:
 
 
 # --- 1. the game ends once every token is revealed and resolved, whatever the last one (GT12) ----------------
+
 
 def test_the_last_token_a_hole_ends_the_game_at_once(lake_vs_gray, del_brian):
     game = lake_vs_gray
@@ -94,8 +95,7 @@ def test_the_last_token_a_first_aid_kit_ends_the_game_once_used_or_left(lake_vs_
 
 def test_the_last_token_a_ghoo_gun_ends_the_game(del_brian, box_factory):
     del_, brian = del_brian
-    game = services.create_game(del_, box_factory(del_), "", [("del", "lake"), ("brian", "gray")],
-                                lock_and_load=True)
+    game = services.create_game(del_, box_factory(del_), "", [("del", "lake"), ("brian", "gray")], lock_and_load=True)
     last = only_left(game, "ghoo-gun")
     act(game, del_, "replenish")
     act(game, del_, "reveal", token=last.pk)
@@ -109,13 +109,15 @@ def test_the_game_goes_on_while_a_token_is_face_down(lake_vs_gray, del_brian):
     del_, brian = del_brian
     hole = token_of(game, "hole")
     TileToken.objects.filter(game=game).exclude(pk=hole.pk).exclude(kind="first-aid").update(
-        revealed=True, state=TileToken.USED)
+        revealed=True, state=TileToken.USED
+    )
     act(game, del_, "replenish")
     act(game, del_, "reveal", token=hole.pk)
     assert refresh(game).status == Game.PLAYING
 
 
 # --- 2. Heavy Artillery / The Right Ghoo for the Job (GT13) ------------------------------------------------
+
 
 def gray_battle(game, del_, brian):
     """Brian (Gray) holds The Right Ghoo For The Job and a 1 and has just revealed a strength-5 Ghoul."""
@@ -218,18 +220,22 @@ def test_the_page_offers_the_strength_card_in_the_battle_and_shows_the_new_value
 
 # --- 3. only SPECIALTY VALUE cards are Values (GT2) ---------------------------------------------------------
 
+
 @pytest.fixture
 def specialty_with_values(del_brian, box_factory):
     """Gray's deck holds a SPECIALTY VALUE 4, a SPECIALTY ACTION 3 and a plain Specialty 2 (values saved before)."""
     del_, brian = del_brian
     box = box_factory(del_)
     for slug in ("lake", "gray"):  # the same Specialty cards in both decks keep the checks simple
-        BoxCard.objects.create(box=box, character=slug, card_type=BoxCard.SPECIALTY_VALUE, name="Marked", value=4,
-                               count=1, position=200)
-        BoxCard.objects.create(box=box, character=slug, card_type=BoxCard.SPECIALTY_ACTION, name="Study", value=3,
-                               count=1, position=201)
-        BoxCard.objects.create(box=box, character=slug, card_type=BoxCard.SPECIALTY, name="Lucky", value=2,
-                               count=1, position=202)
+        BoxCard.objects.create(
+            box=box, character=slug, card_type=BoxCard.SPECIALTY_VALUE, name="Marked", value=4, count=1, position=200
+        )
+        BoxCard.objects.create(
+            box=box, character=slug, card_type=BoxCard.SPECIALTY_ACTION, name="Study", value=3, count=1, position=201
+        )
+        BoxCard.objects.create(
+            box=box, character=slug, card_type=BoxCard.SPECIALTY, name="Lucky", value=2, count=1, position=202
+        )
     return box, services.create_game(del_, box, "Specials", [("del", "lake"), ("brian", "gray")])
 
 
@@ -289,8 +295,9 @@ def test_the_game_page_offers_only_value_cards_and_marks_unused_values(specialty
     assert "(value 3 not used" in html
 
 
-def test_the_box_form_refuses_a_value_on_non_value_specialty_cards_and_keeps_saved_ones(specialty_with_values,
-                                                                                          del_brian):
+def test_the_box_form_refuses_a_value_on_non_value_specialty_cards_and_keeps_saved_ones(
+    specialty_with_values, del_brian
+):
     box, game = specialty_with_values
     del_, brian = del_brian
     c = logged_in(del_)
@@ -298,25 +305,62 @@ def test_the_box_form_refuses_a_value_on_non_value_specialty_cards_and_keeps_sav
     for kind in ("specialty", "specialty-action", "specialty-rescue"):
         r = c.post(add, {"character": "zone", "card_type": kind, "name": "X", "value": "2", "count": "1", "text": ""})
         assert r.status_code == 422 and "Only Value and Specialty Value cards have a value" in r.content.decode()
-        assert c.post(add, {"character": "zone", "card_type": kind, "name": f"X {kind}", "value": "", "count": "1",
-                            "text": ""}).status_code == 302
-    assert c.post(add, {"character": "zone", "card_type": "specialty-value", "name": "Y", "value": "4",
-                        "count": "1", "text": ""}).status_code == 302
+        assert (
+            c.post(
+                add,
+                {"character": "zone", "card_type": kind, "name": f"X {kind}", "value": "", "count": "1", "text": ""},
+            ).status_code
+            == 302
+        )
+    assert (
+        c.post(
+            add,
+            {"character": "zone", "card_type": "specialty-value", "name": "Y", "value": "4", "count": "1", "text": ""},
+        ).status_code
+        == 302
+    )
     # a value saved before stays (unused) and the card can still be edited
     study = box.cards.get(character="gray", name="Study")
     edit = reverse("ghoulash-card-edit", args=[box.pk, study.pk])
     assert "The value 3 saved on this Specialty Action card is kept but not used" in c.get(edit).content.decode()
-    assert c.post(edit, {"character": "gray", "card_type": "specialty-action", "name": "Study", "value": "3",
-                         "count": "2", "text": "", "seen_version": str(study.version)}).status_code == 302
+    assert (
+        c.post(
+            edit,
+            {
+                "character": "gray",
+                "card_type": "specialty-action",
+                "name": "Study",
+                "value": "3",
+                "count": "2",
+                "text": "",
+                "seen_version": str(study.version),
+            },
+        ).status_code
+        == 302
+    )
     study.refresh_from_db()
     assert (study.value, study.count) == (3, 2)
-    r = c.post(edit, {"character": "gray", "card_type": "specialty-action", "name": "Study", "value": "2",
-                      "count": "2", "text": "", "seen_version": str(study.version)})
+    r = c.post(
+        edit,
+        {
+            "character": "gray",
+            "card_type": "specialty-action",
+            "name": "Study",
+            "value": "2",
+            "count": "2",
+            "text": "",
+            "seen_version": str(study.version),
+        },
+    )
     assert r.status_code == 422
-    assert "not used: only Value and Specialty Value cards" in c.get(reverse("ghoulash-box", args=[box.pk])).content.decode()
+    assert (
+        "not used: only Value and Specialty Value cards"
+        in c.get(reverse("ghoulash-box", args=[box.pk])).content.decode()
+    )
 
 
 # --- 4a. a Hole Action card on a player (GT14) -------------------------------------------------------------
+
 
 def test_a_hole_card_puts_the_opponent_out_until_their_next_turn(lake_vs_gray, del_brian):
     game = lake_vs_gray
@@ -350,8 +394,13 @@ def test_a_hole_card_is_refused_out_of_turn_without_the_card_or_on_oneself(lake_
     with pytest.raises(services.GameError, match="opponents"):
         act(game, del_, "hole", card=hole, targets=["0"])
     with pytest.raises(services.GameError, match="Hole Action card"):
-        act(game, del_, "hole", card=player(game, del_).hand[0] if player(game, del_).hand[0] != hole
-            else player(game, del_).hand[1], targets=["1"])
+        act(
+            game,
+            del_,
+            "hole",
+            card=player(game, del_).hand[0] if player(game, del_).hand[0] != hole else player(game, del_).hand[1],
+            targets=["1"],
+        )
     b = player(game, brian)
     bhole = give(b, "hole")
     with pytest.raises(services.GameError, match="del's turn"):
@@ -360,6 +409,7 @@ def test_a_hole_card_is_refused_out_of_turn_without_the_card_or_on_oneself(lake_
 
 
 # --- 4b. Debris: an Action card on a player, and a square entered (GT15) -----------------------------------
+
 
 def test_debris_wounds_are_cumulative_per_token():
     assert gh.debris_wounds(by_action=False, tokens=3) == 3

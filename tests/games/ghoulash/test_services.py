@@ -6,9 +6,9 @@ from collections import Counter
 import pytest
 from django.utils.datastructures import MultiValueDict
 
-from rules import ghoulash as gh
 from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Event, Game, TileToken
+from rules import ghoulash as gh
 
 from .conftest import arrange_hand, ghoul, player, refresh, token_of
 
@@ -23,13 +23,19 @@ def act(game, user, action, **kw):
 
 # --- setting up ------------------------------------------------------------------
 
+
 def test_the_deal_puts_the_24_core_tokens_six_per_tile_replayable_from_its_seed(lake_vs_gray):
     game = lake_vs_gray
     tokens = list(TileToken.objects.filter(game=game))
     assert len(tokens) == 24
     assert Counter(t.tile for t in tokens) == {1: 6, 2: 6, 3: 6, 4: 6}
     assert Counter((t.kind, t.strength) for t in tokens) == {
-        ("ghoul", 6): 6, ("ghoul", 5): 6, ("ghoul", 4): 8, ("hole", None): 2, ("first-aid", None): 2}
+        ("ghoul", 6): 6,
+        ("ghoul", 5): 6,
+        ("ghoul", 4): 8,
+        ("hole", None): 2,
+        ("first-aid", None): 2,
+    }
     assert not any(t.revealed for t in tokens)
     vp = {t.strength: t.victory_points for t in tokens if t.kind == "ghoul"}
     assert vp == {5: 2, 6: 3, 4: 1}  # 5 -> 2 from the rules; 6 and 4 from the box
@@ -37,8 +43,9 @@ def test_the_deal_puts_the_24_core_tokens_six_per_tile_replayable_from_its_seed(
     cat = services.catalogue()
     core, extras = services.game_tokens(cat, game.box, False)
     board = gh.deal_board(random.Random(game.deal_seed), core, extras)
-    assert [(p.token.kind, p.token.strength) for tile in board for p in tile] == \
-        [(t.kind, t.strength) for t in sorted(tokens, key=lambda t: (t.tile, t.slot))]
+    assert [(p.token.kind, p.token.strength) for tile in board for p in tile] == [
+        (t.kind, t.strength) for t in sorted(tokens, key=lambda t: (t.tile, t.slot))
+    ]
     assert Event.objects.get(game=game, kind="deal").seed == game.deal_seed
 
 
@@ -62,14 +69,17 @@ def test_each_player_is_dealt_seven_from_their_own_shuffled_deck(lake_vs_gray, d
     assert refresh(game).phase == Game.TURN_START and refresh(game).current_seat == 0
 
 
-@pytest.mark.parametrize("seats, message", [
-    ([("del", "lake")], "2 to 4 players"),
-    ([("del", "lake"), ("brian", "lake")], "one player only"),
-    ([("del", "lake"), ("del", "gray")], "one seat"),
-    ([("del", "lake"), ("nobody", "gray")], "no user called"),
-    ([("brian", "lake"), ("brian2", "gray")], "no user called"),
-    ([("del", "lake"), ("brian", "")], "a player and a character"),
-])
+@pytest.mark.parametrize(
+    "seats, message",
+    [
+        ([("del", "lake")], "2 to 4 players"),
+        ([("del", "lake"), ("brian", "lake")], "one player only"),
+        ([("del", "lake"), ("del", "gray")], "one seat"),
+        ([("del", "lake"), ("nobody", "gray")], "no user called"),
+        ([("brian", "lake"), ("brian2", "gray")], "no user called"),
+        ([("del", "lake"), ("brian", "")], "a player and a character"),
+    ],
+)
 def test_bad_seats_are_refused(seats, message, del_brian, box_factory):
     box = box_factory(del_brian[0])
     with pytest.raises(services.GameError, match=message):
@@ -132,12 +142,15 @@ def test_decks_that_fail_the_rules_checks_cannot_play_together(del_brian, box_fa
 def test_specialty_cards_are_each_characters_own(del_brian, box_factory):
     """Double-labelled Specialty cards (even SPECIALTY VALUE / ACTION) are not in the Value and Action checks."""
     box = box_factory(del_brian[0])
-    BoxCard.objects.create(box=box, character="gray", card_type=BoxCard.SPECIALTY_VALUE, name="Marked", value=4, count=2)
+    BoxCard.objects.create(
+        box=box, character="gray", card_type=BoxCard.SPECIALTY_VALUE, name="Marked", value=4, count=2
+    )
     BoxCard.objects.create(box=box, character="lake", card_type=BoxCard.SPECIALTY_ACTION, name="Study", count=1)
     assert services.deck_problems(list(box.cards.all()), ["lake", "gray"]) == []
 
 
 # --- turns -----------------------------------------------------------------------
+
 
 def test_replenish_discards_then_draws_back_to_seven(lake_vs_gray, del_brian):
     game = lake_vs_gray

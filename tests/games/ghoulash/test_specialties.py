@@ -4,7 +4,6 @@ revealed Hole or Ghoo Gun (GT19)."""
 
 import pytest
 
-from rules import ghoulash as gh
 from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
 from tests.clients import logged_in
@@ -17,10 +16,18 @@ def cornealius_box(box_factory, owner):
     """The test box plus two Cornealius Specialty cards of the owner's printed deck (test data): a plain
     Specialty card and a SPECIALTY VALUE card worth 4 ("Certain Specialty cards have a value of 4")."""
     box = box_factory(owner)
-    BoxCard.objects.create(box=box, character="cornealius", card_type=BoxCard.SPECIALTY, name="Recon", count=1,
-                           position=200)
-    BoxCard.objects.create(box=box, character="cornealius", card_type=BoxCard.SPECIALTY_VALUE, name="Sure Shot",
-                           value=4, count=1, position=201)
+    BoxCard.objects.create(
+        box=box, character="cornealius", card_type=BoxCard.SPECIALTY, name="Recon", count=1, position=200
+    )
+    BoxCard.objects.create(
+        box=box,
+        character="cornealius",
+        card_type=BoxCard.SPECIALTY_VALUE,
+        name="Sure Shot",
+        value=4,
+        count=1,
+        position=201,
+    )
     return box
 
 
@@ -28,8 +35,9 @@ def cornealius_box(box_factory, owner):
 def cornealius_vs_gray(del_brian, box_factory):
     """Del (Cornealius, seat 0, first) and Brian (Gray, seat 1)."""
     del_, brian = del_brian
-    return services.create_game(del_, cornealius_box(box_factory, del_), "C and G",
-                                [("del", "cornealius"), ("brian", "gray")])
+    return services.create_game(
+        del_, cornealius_box(box_factory, del_), "C and G", [("del", "cornealius"), ("brian", "gray")]
+    )
 
 
 def card_named(p: Player, name: str) -> int:
@@ -51,8 +59,9 @@ def face_down_ghoul_on(game, tile=None) -> TileToken:
 
 # --- GT16. Cornealius' specialty --------------------------------------------------------------------------
 
+
 def test_cornealius_reveals_a_token_on_his_tile_when_he_uses_a_specialty_card(cornealius_vs_gray, del_brian):
-    """"Cornealius can reveal a token on his tile every time he uses a Specialty card." The token is revealed
+    """ "Cornealius can reveal a token on his tile every time he uses a Specialty card." The token is revealed
     (flipped over) where it lies; he does not enter its square, so it is no encounter: no battle, his movement
     and his turn's encounter are untouched, and the Ghoul stays on its square for whoever enters it."""
     game = cornealius_vs_gray
@@ -66,9 +75,11 @@ def test_cornealius_reveals_a_token_on_his_tile_when_he_uses_a_specialty_card(co
     assert game.phase == Game.TURN and game.battle is None and not game.encountered
     assert recon in player(game, del_).discard
     log = texts(game, "specialty-reveal")
-    assert log == [f"del (Cornealius' specialty, with the Specialty card) reveals {token.label.lower()} on his "
-                   f"tile: a strength-{token.strength} Ghoul ({token.victory_points} Victory Points). It stays on "
-                   "its square, face up; no encounter."]
+    assert log == [
+        f"del (Cornealius' specialty, with the Specialty card) reveals {token.label.lower()} on his "
+        f"tile: a strength-{token.strength} Ghoul ({token.victory_points} Victory Points). It stays on "
+        "its square, face up; no encounter."
+    ]
     # his turn's encounter is still to come: he may now enter the revealed Ghoul's square and battle it
     act(game, del_, "fight", token=token.pk)
     assert refresh(game).phase == Game.BATTLE
@@ -93,7 +104,7 @@ def test_a_hole_revealed_by_cornealius_takes_nobody_until_entered(cornealius_vs_
 
 
 def test_cornealius_reveals_with_a_specialty_value_card_in_battle_and_out_of_turn(cornealius_vs_gray, del_brian):
-    """"every time he uses a Specialty card": a SPECIALTY VALUE card put down in a Ghoul battle is used too;
+    """ "every time he uses a Specialty card": a SPECIALTY VALUE card put down in a Ghoul battle is used too;
     Specialty cards "can be played at almost any time during the game, even when it is not the player's
     turn"."""
     game = cornealius_vs_gray
@@ -141,9 +152,12 @@ def test_the_specialty_reveal_is_refused_where_the_text_does_not_give_it(corneal
     with pytest.raises(services.GameError, match="already face up"):
         act(game, del_, "card", card=card_named(player(game, del_), "Sure Shot"), reveal=a.pk)
     with pytest.raises(services.GameError, match="on one tile"):  # two Specialty cards put down at once
-        services._specialty_reveals(player(game, del_), list(game.tokens.all()),
-                                    [{"type": BoxCard.SPECIALTY_VALUE}, {"type": BoxCard.SPECIALTY_VALUE}],
-                                    data(reveal=[str(b.pk), str(elsewhere.pk)]))
+        services._specialty_reveals(
+            player(game, del_),
+            list(game.tokens.all()),
+            [{"type": BoxCard.SPECIALTY_VALUE}, {"type": BoxCard.SPECIALTY_VALUE}],
+            data(reveal=[str(b.pk), str(elsewhere.pk)]),
+        )
     Player.objects.filter(game=game, user=del_).update(dead=True)
     with pytest.raises(services.GameError, match="no tile"):
         act(game, del_, "card", card=card_named(player(game, del_), "Recon"), reveal=elsewhere.pk)
@@ -170,6 +184,7 @@ def test_the_page_offers_cornealius_the_reveal_with_his_specialty_cards_only(cor
 
 # --- GT17. Moving an unrevealed token; Lake's own tile ----------------------------------------------------
 
+
 def test_lake_moves_a_ghoul_from_his_tile_onto_brian_who_battles_out_of_turn(lake_vs_gray, del_brian):
     """Lake moves a token on his own tile; "A token can be moved into a square occupied by another player, in
     which case that player must resolve that encounter immediately, even though it is not their turn." The
@@ -179,8 +194,15 @@ def test_lake_moves_a_ghoul_from_his_tile_onto_brian_who_battles_out_of_turn(lak
     arrange_hand(player(game, brian), [3, 2])
     act(game, del_, "replenish")
     token = ghoul(game, 5)
-    act(game, del_, "move-token", token=token.pk, to_tile=str(token.tile % 4 + 1), my_tile=str(token.tile),
-        on_square=["1"])
+    act(
+        game,
+        del_,
+        "move-token",
+        token=token.pk,
+        to_tile=str(token.tile % 4 + 1),
+        my_tile=str(token.tile),
+        on_square=["1"],
+    )
     game, moved = refresh(game), TileToken.objects.get(pk=token.pk)
     assert moved.revealed and moved.tile == token.tile % 4 + 1
     assert game.phase == Game.BATTLE and game.battle["seat"] == 1 and game.current_seat == 0
@@ -208,8 +230,14 @@ def test_other_characters_keep_off_their_own_tile(lake_vs_gray, del_brian):
     with pytest.raises(services.GameError, match="cannot be on the tile you occupy"):
         act(game, brian, "move-token", token=token.pk, to_tile=str(token.tile % 4 + 1), my_tile=str(token.tile))
     with pytest.raises(services.GameError, match="onto your own tile"):
-        act(game, brian, "move-token", token=token.pk, to_tile="4" if token.tile != 4 else "3",
-            my_tile="4" if token.tile != 4 else "3")
+        act(
+            game,
+            brian,
+            "move-token",
+            token=token.pk,
+            to_tile="4" if token.tile != 4 else "3",
+            my_tile="4" if token.tile != 4 else "3",
+        )
     with pytest.raises(services.GameError, match="Give the tile your playing piece is on"):
         act(game, brian, "move-token", token=token.pk, to_tile="1", my_tile="")
     with pytest.raises(services.GameError, match="Choose the tile"):
@@ -230,7 +258,7 @@ def test_a_token_moved_to_an_empty_square_stays_face_down(lake_vs_gray, del_bria
 
 
 def test_a_hole_moved_onto_brian_takes_him_out_until_his_turn(lake_vs_gray, del_brian):
-    """"Encountering a Hole removes a player from the game temporarily. This occurs whether the player
+    """ "Encountering a Hole removes a player from the game temporarily. This occurs whether the player
     encounters a Hole by movement into the square, or if the Hole is placed upon the player by an opponent.\""""
     game = lake_vs_gray
     del_, brian = del_brian
@@ -244,15 +272,14 @@ def test_a_hole_moved_onto_brian_takes_him_out_until_his_turn(lake_vs_gray, del_
 
 
 def test_a_ghoul_moved_onto_a_player_in_a_hole_is_lost_at_once(lake_vs_gray, del_brian):
-    """"If a Ghoul token is placed on the square, forcing a Ghoul Battle, the player in the Hole automatically
+    """ "If a Ghoul token is placed on the square, forcing a Ghoul Battle, the player in the Hole automatically
     suffers the wounds as a result of that battle because they cannot play Value cards in response.\""""
     game = lake_vs_gray
     del_, brian = del_brian
     act(game, del_, "replenish")
     Player.objects.filter(game=game, user=brian).update(in_hole=True)
     token = ghoul(game, 5)
-    act(game, del_, "move-token", token=token.pk, to_tile=str(token.tile), my_tile=str(token.tile),
-        on_square=["1"])
+    act(game, del_, "move-token", token=token.pk, to_tile=str(token.tile), my_tile=str(token.tile), on_square=["1"])
     game = refresh(game)
     assert len(player(game, brian).wounds) == 2 and game.phase == Game.TURN
     assert TileToken.objects.get(pk=token.pk).state == TileToken.ON_BOARD  # the Ghoul stays on its square
@@ -260,7 +287,7 @@ def test_a_ghoul_moved_onto_a_player_in_a_hole_is_lost_at_once(lake_vs_gray, del
 
 
 def test_a_hole_moved_onto_a_hole_is_removed(lake_vs_gray, del_brian):
-    """"Only one Hole token can be placed on a square. (If two Hole tokens are inadvertently stacked, remove the
+    """ "Only one Hole token can be placed on a square. (If two Hole tokens are inadvertently stacked, remove the
     uppermost Hole token from the board.)\""""
     game = lake_vs_gray
     del_, brian = del_brian
@@ -286,7 +313,7 @@ def test_lake_moves_a_token_onto_his_own_square_and_encounters_it(lake_vs_gray, 
 
 
 def test_a_first_aid_kit_moved_onto_a_wounded_opponent_is_theirs_to_use(lake_vs_gray, del_brian):
-    """"A First-Aid Kit, whether encountered through movement or Action, heals all of a player's wounds.\""""
+    """ "A First-Aid Kit, whether encountered through movement or Action, heals all of a player's wounds.\""""
     game = lake_vs_gray
     del_, brian = del_brian
     act(game, del_, "replenish")
@@ -306,8 +333,9 @@ def test_a_first_aid_kit_moved_onto_a_wounded_opponent_is_theirs_to_use(lake_vs_
 
 # --- GT18. One Action: an Action card or a token move ---------------------------------------------------
 
+
 def test_one_action_a_card_or_a_token_move(lake_vs_gray, del_brian):
-    """"When taking an action, a player has two options: A. They can play an Action card from their hand. B.
+    """ "When taking an action, a player has two options: A. They can play an Action card from their hand. B.
     They can move an unrevealed Encounter Token up to five spaces.\""""
     game = lake_vs_gray
     del_, brian = del_brian
@@ -335,9 +363,13 @@ def test_the_move_form_and_bad_input_show_messages_not_errors(lake_vs_gray, del_
     assert 'value="move-token"' in html and "Lake's specialty" in html and 'name="on_square" value="0"' in html
     b_html = logged_in(brian).get(page_url(game)).content.decode()
     assert 'value="move-token"' not in b_html
-    for bad in ({"token": "x"}, {"token": "1", "to_tile": "q"}, {"token": "999999", "to_tile": "1"},
-                {"token": str(token_of(game, "hole").pk), "to_tile": "1", "my_tile": "1", "on_square": "z"},
-                {"token": str(token_of(game, "hole").pk), "to_tile": "1", "my_tile": "1", "on_square": "7"}):
+    for bad in (
+        {"token": "x"},
+        {"token": "1", "to_tile": "q"},
+        {"token": "999999", "to_tile": "1"},
+        {"token": str(token_of(game, "hole").pk), "to_tile": "1", "my_tile": "1", "on_square": "z"},
+        {"token": str(token_of(game, "hole").pk), "to_tile": "1", "my_tile": "1", "on_square": "7"},
+    ):
         r = d.post(act_url(game), {"action": "move-token", **bad}, **HTMX)
         assert r.status_code == 422 and 'role="alert"' in r.content.decode()
     r = d.post(act_url(game), {"action": "enter", "token": str(token_of(game, "hole").pk)}, **HTMX)
@@ -345,7 +377,7 @@ def test_the_move_form_and_bad_input_show_messages_not_errors(lake_vs_gray, del_
 
 
 def test_entering_a_square_with_a_hole_placed_by_a_card(lake_vs_gray, del_brian):
-    """"The Hole token stays on the square for the remainder of the game and can be encountered by other
+    """ "The Hole token stays on the square for the remainder of the game and can be encountered by other
     players"; Stacking, Example 1: Brian "chooses to move back into the square. Because the Hole is the
     uppermost token, he is out of the game until the beginning of his next turn ... On his next turn, he will
     have the opportunity to battle the Ghoul.\""""

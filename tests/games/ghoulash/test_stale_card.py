@@ -62,8 +62,10 @@ def test_numbers_from_an_older_tab_answer_409_and_keep_what_was_typed(user, ghou
     box.refresh_from_db()
     assert box.stats == {"lake": {"health": 5}} and box.version == 2  # tab B's save stands
     assert 'name="seen_version" value="2"' in html and 'name="lake__health" value="6"' in html
-    assert tab_a.post(box.get_absolute_url(), {"seen_version": "2", "lake__health": "6", "gray__health": "4"}) \
-        .status_code == 302
+    assert (
+        tab_a.post(box.get_absolute_url(), {"seen_version": "2", "lake__health": "6", "gray__health": "4"}).status_code
+        == 302
+    )
     box.refresh_from_db()
     assert box.stats == {"lake": {"health": 6}, "gray": {"health": 4}}
     r = tab_a.post(box.get_absolute_url(), {"lake__health": "7"})  # a form without its version

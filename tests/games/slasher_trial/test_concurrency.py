@@ -2,10 +2,10 @@
 
 import pytest
 
-from tests.race import race
-from tests.games.slasher_trial.conftest import place, row, setp
 from games.slasher_trial import services
 from games.slasher_trial.models import LogEntry
+from tests.games.slasher_trial.conftest import place, row, setp
+from tests.race import race
 
 
 def _race(calls):
@@ -21,8 +21,9 @@ def test_two_moves_for_one_energy_exactly_one_succeeds(catalogue, monster, survi
     trial = place(trial, monster)
     services.act(trial, mara, "location", "J10")
     setp(trial, mara, energy=1)
-    outcomes = _race([lambda: services.act(trial, mara, "move", "J11"),
-                      lambda: services.act(trial, mara, "move", "K10")])
+    outcomes = _race(
+        [lambda: services.act(trial, mara, "move", "J11"), lambda: services.act(trial, mara, "move", "K10")]
+    )
     assert sorted(outcomes) == sorted(["ok", "Move costs 1 Energy, mara has 0."]), outcomes
     p = row(trial, mara)
     assert p.energy == 0 and p.location in {"J11", "K10"}
@@ -39,8 +40,9 @@ def test_the_monster_and_a_survivor_at_once_serialise(catalogue, monster, surviv
     services.act(trial, mara, "location", "J10")
     services.act(trial, monster, "location", "A20")
     setp(trial, mara, energy=1, readiness="Ready")
-    outcomes = _race([lambda: services.act(trial, mara, "move", "J11"),
-                      lambda: services.act(trial, monster, "advance")])
+    outcomes = _race(
+        [lambda: services.act(trial, mara, "move", "J11"), lambda: services.act(trial, monster, "advance")]
+    )
     p = row(trial, mara)
     if outcomes == ["ok", "ok"]:  # the move, then the Advance: 1 - 1 + 60
         assert (p.energy, p.location) == (60, "J11")

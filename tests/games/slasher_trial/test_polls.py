@@ -15,8 +15,9 @@ def poll_url(page: str) -> str:
     return html.unescape(re.search(r'id="board"[^>]*hx-get="([^"]+)"', page).group(1))
 
 
-def test_an_unchanged_poll_costs_no_query_and_a_move_is_seen(client, started, survivors, django_assert_num_queries,
-                                                             django_capture_on_commit_callbacks):
+def test_an_unchanged_poll_costs_no_query_and_a_move_is_seen(
+    client, started, survivors, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     client.force_login(survivors[0])
     poll = poll_url(client.get(url(started)).content.decode())
     assert client.get(poll, **HX).status_code == 204

@@ -5,17 +5,48 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.clients import logged_in
 from games.slasher_trial import services, views
 from games.slasher_trial.models import LogEntry, Participant, Trial
+from tests.clients import logged_in
 
 from .conftest import setp
 
 HX = {"HTTP_HX_REQUEST": "true"}
-ACTIONS = ["location", "ready", "escape", "move", "repair", "heal", "rescue", "generators", "advance", "hit",
-           "cage", "end", "", "nonsense", "MOVE", "move "]
-TARGETS = ["", "A1", "c4", "Z99", "A-1", "J99999999999999999999", "mara", "vox", "nobody", "MARA", "é", "A1:B2",
-           ":", "x" * 500, "\u0661"]
+ACTIONS = [
+    "location",
+    "ready",
+    "escape",
+    "move",
+    "repair",
+    "heal",
+    "rescue",
+    "generators",
+    "advance",
+    "hit",
+    "cage",
+    "end",
+    "",
+    "nonsense",
+    "MOVE",
+    "move ",
+]
+TARGETS = [
+    "",
+    "A1",
+    "c4",
+    "Z99",
+    "A-1",
+    "J99999999999999999999",
+    "mara",
+    "vox",
+    "nobody",
+    "MARA",
+    "é",
+    "A1:B2",
+    ":",
+    "x" * 500,
+    "\u0661",
+]
 
 
 def url(trial, name="trial-detail"):
@@ -77,7 +108,7 @@ def test_a_survivor_cannot_do_the_monsters_part_or_act_for_another(started, surv
 
 
 def test_a_long_ignored_target_fits_the_log(started, survivors):
-    """"ready" takes no target: a posted one lands in the log's target column (150 characters)."""
+    """ "ready" takes no target: a posted one lands in the log's target column (150 characters)."""
     m = logged_in(survivors[0])
     assert m.post(url(started, "trial-act"), {"act": "ready:" + "x" * 500}, **HX).status_code == 200
     entry = LogEntry.objects.filter(trial=started).order_by("-number").first()
@@ -109,7 +140,9 @@ def test_no_input_is_a_500(started, open_trial, survivors, monster, stage):
         c = logged_in(user)
         for action in ACTIONS:
             for target in TARGETS:
-                forms = [{"act": f"{action}:{target}"}] + ([{"action": action, "target": target}] if target in ("", ":") else [])
+                forms = [{"act": f"{action}:{target}"}] + (
+                    [{"action": action, "target": target}] if target in ("", ":") else []
+                )
                 for data in forms:
                     r = c.post(url(trial, "trial-act"), data, **HX)
                     assert r.status_code in (200, 422), (user.username, data, r.status_code)
@@ -122,7 +155,12 @@ def test_no_input_is_a_500(started, open_trial, survivors, monster, stage):
 
 def test_bad_input_on_the_list_is_a_422(client, catalogue, monster):
     client.force_login(monster)
-    for data in ({}, {"name": ""}, {"name": "x", "adjacency": "nonsense"}, {"name": "x" * 5000, "adjacency": "diagonals"}):
+    for data in (
+        {},
+        {"name": ""},
+        {"name": "x", "adjacency": "nonsense"},
+        {"name": "x" * 5000, "adjacency": "diagonals"},
+    ):
         r = client.post(reverse("trial-list"), data)
         assert r.status_code in (302, 422), data
         if r.status_code == 302:

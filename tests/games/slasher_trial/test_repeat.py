@@ -23,8 +23,9 @@ def test_repair_times_n_through_the_page(client, started, survivors):
     me = row(started, mara)
     assert (me.energy, me.points, me.readiness) == (20, 40, "Ready")
     entries = list(LogEntry.objects.filter(trial=started).order_by("number"))[before:]
-    assert [e.text for e in entries] == [f"mara repaired the Generator on A1 ({n}/100). (-1 Energy)"
-                                         for n in range(1, 41)]
+    assert [e.text for e in entries] == [
+        f"mara repaired the Generator on A1 ({n}/100). (-1 Energy)" for n in range(1, 41)
+    ]
     assert {(e.action, e.target, e.energy_spent) for e in entries} == {("repair", "A1", 1)}
     assert "mara repaired the Generator on A1 (40/100). (-1 Energy)" in response.content.decode()
 
@@ -36,13 +37,17 @@ def test_repair_times_n_is_all_or_nothing_with_a_clear_message(client, started, 
     before = LogEntry.objects.filter(trial=started).count()
     response = client.post(url(started, "trial-act"), {"action": "repair", "target": "A1", "times": "11"}, **HX)
     assert response.status_code == 422
-    assert "Repair 11 of 11 is not allowed: repair costs 1 Energy, mara has 0; 10 would be (nothing was done)." \
+    assert (
+        "Repair 11 of 11 is not allowed: repair costs 1 Energy, mara has 0; 10 would be (nothing was done)."
         in response.content.decode()
+    )
     assert row(started, mara).energy == 10 and Generator.objects.get(trial=started, square="A1").progress == 0
     assert LogEntry.objects.filter(trial=started).count() == before
-    for times, message in (("0", "Repeat an action at least once."),
-                           ("101", "Repeat an action at most 100 times in one go."),
-                           ("x", "Give how many times as a whole number.")):
+    for times, message in (
+        ("0", "Repeat an action at least once."),
+        ("101", "Repeat an action at most 100 times in one go."),
+        ("x", "Give how many times as a whole number."),
+    ):
         bad = client.post(url(started, "trial-act"), {"action": "repair", "target": "A1", "times": times}, **HX)
         assert bad.status_code == 422 and message in bad.content.decode(), times
     other = client.post(url(started, "trial-act"), {"action": "move", "target": "B3", "times": "2"}, **HX)
@@ -56,8 +61,9 @@ def test_repair_times_n_stops_at_the_generator_being_repaired(started, survivors
     try:
         services.act(started, mara, "repair", "A1", times=6)
     except services.TrialError as exc:
-        assert str(exc) == ("Repair 6 of 6 is not allowed: the Generator on A1 is already Repaired; 5 would be "
-                            "(nothing was done).")
+        assert str(exc) == (
+            "Repair 6 of 6 is not allowed: the Generator on A1 is already Repaired; 5 would be (nothing was done)."
+        )
     else:
         raise AssertionError("a sixth Repair of a Repaired Generator was taken")
     services.act(started, mara, "repair", "A1", times=5)

@@ -5,10 +5,10 @@ import random
 import pytest
 
 from crewbuilder.models import GameSystem, RulesEntry
-from rules import slasher_trial as sl
-from tests.games.slasher_trial.conftest import place, row, setp
 from games.slasher_trial import services
 from games.slasher_trial.models import LogEntry, Trial
+from rules import slasher_trial as sl
+from tests.games.slasher_trial.conftest import place, row, setp
 
 pytestmark = pytest.mark.django_db
 
@@ -45,11 +45,19 @@ def advance_once(trial, monster, survivors, actions=()):
 
 # --- creating and joining --------------------------------------------------
 
+
 def test_participants_start_with_the_rules_defaults(open_trial, monster, survivors):
     m, mara = row(open_trial, monster), row(open_trial, survivors[0])
     assert (m.role, m.energy, m.location) == ("monster", 0, "")
-    assert (mara.role, mara.energy, mara.location, mara.health, mara.status, mara.points, mara.readiness) == \
-        ("survivor", 0, "", 100, "Healthy", 0, "Unready")
+    assert (mara.role, mara.energy, mara.location, mara.health, mara.status, mara.points, mara.readiness) == (
+        "survivor",
+        0,
+        "",
+        100,
+        "Healthy",
+        0,
+        "Unready",
+    )
     assert [e.action for e in open_trial.log.order_by("number")] == ["create", "join", "join"]
 
 
@@ -84,6 +92,7 @@ def test_a_trial_needs_a_name(catalogue, monster):
 
 # --- the Generators ---------------------------------------------------------
 
+
 def test_the_monster_places_seven_generators_at_random_once(open_trial, monster, survivors):
     refused(open_trial, survivors[0], "generators", match="Only the Monster")
     refused(open_trial, survivors[0], "location", "B2", match="Wait for the Monster")
@@ -108,6 +117,7 @@ def test_generators_need_a_survivor(catalogue, monster):
 
 # --- Locations ----------------------------------------------------------------
 
+
 def test_location_is_set_once_to_an_uninhabited_square(open_trial, monster, survivors):
     trial = place(open_trial, monster)
     mara, zed = survivors[:2]
@@ -122,6 +132,7 @@ def test_location_is_set_once_to_an_uninhabited_square(open_trial, monster, surv
 
 
 # --- Survivor Actions ------------------------------------------------------------
+
 
 def test_move_costs_one_and_needs_an_adjacent_uninhabited_square(started, monster, survivors):
     mara, zed = survivors[:2]
@@ -217,6 +228,7 @@ def test_only_participants_act(started, make_user):
 
 # --- Readiness and the Advance -----------------------------------------------------
 
+
 def test_the_advance_needs_every_living_survivor_ready(started, monster, survivors):
     mara, zed = survivors[:2]
     refused(started, monster, "advance", match="not every Living Survivor is Ready: mara, zed")
@@ -291,8 +303,12 @@ def test_hit_once_per_survivor_per_advance_then_cage_then_health_loss(started, m
     act_ok(started, monster, "advance")
     act_ok(started, monster, "hit", "mara")
     assert (row(started, mara).status, row(started, mara).health) == ("Dying", 98)
-    before = services.engine_trial(fresh(started), list(started.participants.select_related("user")),
-                                   list(started.generators.all()), sl.DEFAULT_NUMBERS)
+    before = services.engine_trial(
+        fresh(started),
+        list(started.participants.select_related("user")),
+        list(started.generators.all()),
+        sl.DEFAULT_NUMBERS,
+    )
     cage = act_ok(started, monster, "cage", "mara").entry
     expected = sl.cage(before, "mara", random.Random(cage.seed)).survivor("mara").location
     p = row(started, mara)
@@ -327,6 +343,7 @@ def test_dead_at_or_below_zero_health(started, monster, survivors):
 
 # --- The end ------------------------------------------------------------------------
 
+
 def test_the_monster_wins_when_every_survivor_is_dead(started, monster, survivors):
     mara, zed = survivors[:2]
     setp(started, mara, status="Dead", health=0)
@@ -347,8 +364,12 @@ def test_winner_drawn_by_points_among_those_who_took_part_seeded(started, monste
     trial = fresh(started)
     assert trial.state == Trial.OVER and trial.outcome == "survivor"
     entry = outcome.finished
-    state = sl.Trial(survivors=(sl.Survivor("mara", status=sl.Status.ESCAPED, points=3, participated=True),
-                                sl.Survivor("zed", status=sl.Status.DEAD, health=0, points=1, participated=True)))
+    state = sl.Trial(
+        survivors=(
+            sl.Survivor("mara", status=sl.Status.ESCAPED, points=3, participated=True),
+            sl.Survivor("zed", status=sl.Status.DEAD, health=0, points=1, participated=True),
+        )
+    )
     assert trial.winner == sl.draw_winner(state, random.Random(entry.seed))  # replayable from the log
     assert "mara 3/4, zed 1/4" in entry.text
 
@@ -368,8 +389,9 @@ def test_the_draw_is_weighted(started, monster, survivors, monkeypatch):
         entry = services._finish(t, state)
         assert entry.seed == seed
         wins[t.winner] += 1
-    assert wins == {name: sum(1 for s in range(400) if sl.draw_winner(state, random.Random(s)) == name)
-                    for name in wins}
+    assert wins == {
+        name: sum(1 for s in range(400) if sl.draw_winner(state, random.Random(s)) == name) for name in wins
+    }
     assert 270 <= wins["mara"] <= 330
 
 
@@ -405,6 +427,7 @@ def test_every_action_is_logged_in_order(started, monster, survivors):
 
 
 # --- Audit against the text (slasher-trial.txt) ----------------------------------------
+
 
 def test_a_ready_survivor_is_not_made_ready_again(started, survivors):
     # "A Living Survivor with a Readiness of Unready may change their Readiness to Ready"

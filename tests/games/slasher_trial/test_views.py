@@ -5,9 +5,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.games.slasher_trial.conftest import place, row, setp
 from games.slasher_trial import services
 from games.slasher_trial.models import Trial
+from tests.games.slasher_trial.conftest import place, row, setp
 
 pytestmark = pytest.mark.django_db
 
@@ -147,10 +147,12 @@ def test_acting_with_htmx_returns_the_board(client, started, survivors):
 
 def test_bad_input_is_a_clear_message(client, started, survivors):
     client.force_login(survivors[0])
-    for data, message in [({"act": "location:Z99"}, "Not a Square of the Trial Grounds"),
-                          ({"act": "teleport:A2"}, "A Survivor has no action"),
-                          ({"action": "", "target": ""}, "A Survivor has no action"),
-                          ({"act": "heal:nobody"}, "Heal costs 5 Energy")]:
+    for data, message in [
+        ({"act": "location:Z99"}, "Not a Square of the Trial Grounds"),
+        ({"act": "teleport:A2"}, "A Survivor has no action"),
+        ({"action": "", "target": ""}, "A Survivor has no action"),
+        ({"act": "heal:nobody"}, "Heal costs 5 Energy"),
+    ]:
         response = client.post(url(started, "trial-act"), data, **HX)
         assert response.status_code == 422 and message in response.content.decode(), data
     assert client.get(url(started, "trial-act")).status_code == 405
@@ -174,7 +176,7 @@ def test_polling_answers_204_until_something_changes(client, started, survivors)
     services.act(started, survivors[1], "ready")
     changed = client.get(url(started), {"v": version}, **HX)
     assert changed.status_code == 200 and "zed is Ready." in changed.content.decode()
-    assert f'?v={version + 1}&amp;t=' in changed.content.decode()  # the poll carries the new version and its token
+    assert f"?v={version + 1}&amp;t=" in changed.content.decode()  # the poll carries the new version and its token
 
 
 def test_monster_buttons_through_an_advance(client, started, monster, survivors):

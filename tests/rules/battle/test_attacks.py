@@ -10,8 +10,11 @@ from rules.cybernekro.battle import actions, rounds
 from rules.cybernekro.battle.state import Refused, Status, WeaponUse
 from tests.rules.battle.helpers import Dice, to_action
 
-AXE = WeaponUse("industrial-tool", "industrial tool",
-                cn.Weapon(3, None, cn.Keywords.parse(["Brutal", "Overkill", "Piercing 2", "Unwieldy"]), "industrial-tool"))
+AXE = WeaponUse(
+    "industrial-tool",
+    "industrial tool",
+    cn.Weapon(3, None, cn.Keywords.parse(["Brutal", "Overkill", "Piercing 2", "Unwieldy"]), "industrial-tool"),
+)
 
 
 def active(state, model_id="a0", **changes):
@@ -28,8 +31,13 @@ def calm(state):
 def test_an_attack_ends_as_the_reference_engine_rolls_it(seed):
     state = active(calm(to_action()))
     target = state.model("b0")
-    reference = cn.roll_attack(random.Random(seed), "shoot", state.model("a0").attacker(),
-                               state.model("a0").weapon("pistol").weapon, target.target())
+    reference = cn.roll_attack(
+        random.Random(seed),
+        "shoot",
+        state.model("a0").attacker(),
+        state.model("a0").weapon("pistol").weapon,
+        target.target(),
+    )
     rng = random.Random(seed)
     state = actions.attack(state, "A", "pistol", "b0", rng, seed)
     state = actions.resolve_attack(state, "A", rng, seed)
@@ -41,7 +49,7 @@ def test_an_attack_ends_as_the_reference_engine_rolls_it(seed):
         assert after.wounds == target.wounds + reference.wounds_gained
         assert after.prone == (reference.state is cn.TargetState.PRONE)
     shot = next(e for e in state.log if "shoots" in e.text)
-    assert shot.seed == seed and shot.rolls[0]["d20"]    # every die logged with its seed
+    assert shot.seed == seed and shot.rolls[0]["d20"]  # every die logged with its seed
     if reference.to_hit.passed:
         assert state.log[-1].seed == seed and state.log[-1].rolls
 
@@ -52,7 +60,7 @@ def test_a_critical_hit_wounds_then_damage_and_a_failed_tough_it_out_gives_dread
     state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
     state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
     assert state.pending[0].kind == "ooa" and state.pending[0].seat == "B"
-    assert state.model("b0").wounds == 2 and state.model("b0").dread == 1   # crit Wound + the Light row's Wound
+    assert state.model("b0").wounds == 2 and state.model("b0").dread == 1  # crit Wound + the Light row's Wound
 
 
 def test_queen_turns_out_of_action_into_a_wound_unless_countered():
@@ -69,7 +77,7 @@ def test_queen_turns_out_of_action_into_a_wound_unless_countered():
     assert kept.model("b0").status is Status.IN_PLAY and kept.model("b0").wounds == 3
     assert "Q♠" in kept.player("B").discard
     countered = actions.answer_card(queen, "A", "Joker (red)")
-    assert countered.pending[0].kind == "ooa"     # back to going Out of Action
+    assert countered.pending[0].kind == "ooa"  # back to going Out of Action
     assert "Q♠" in countered.player("B").discard and "Joker (red)" in countered.player("A").discard
     out = actions.accept_out_of_action(countered, "B")
     assert out.model("b0").status is Status.OUT_OF_ACTION
@@ -121,10 +129,10 @@ def test_a_miss_lets_the_target_react_critical_two_actions_fumble_loses_an_ap():
         actions.react(missed, "A", Dice(20), 1)
     crit = actions.resolve_test(actions.react(missed, "B", Dice(20), 2), "B", Dice(), 2)
     assert crit.reaction == ("b0", 2)
-    once = actions.attack(crit, "B", "fists", "a0", Dice(5), 3)   # b0 reacts with a Fight
+    once = actions.attack(crit, "B", "fists", "a0", Dice(5), 3)  # b0 reacts with a Fight
     once = actions.resolve_attack(once, "B", Dice(), 3)
     assert once.reaction == ("b0", 1) and once.model("b0").ap == 2
-    assert not any(p.kind == "reaction" for p in once.pending)   # a reaction's miss opens no reaction
+    assert not any(p.kind == "reaction" for p in once.pending)  # a reaction's miss opens no reaction
     fumble = actions.resolve_test(actions.react(missed, "B", Dice(1), 2), "B", Dice(), 2)
     assert fumble.reaction is None and fumble.model("b0").ap == 2
     declined = actions.decline_reaction(missed, "B")
@@ -134,7 +142,7 @@ def test_a_miss_lets_the_target_react_critical_two_actions_fumble_loses_an_ap():
 def test_parry_passes_the_reaction_test_when_missed_in_melee():
     state = active(calm(to_action()))
     missed = actions.resolve_attack(actions.attack(state, "A", "fists", "b0", Dice(2), 1), "A", Dice(), 1)
-    reacted = actions.react(missed, "B", Dice(), 2)   # no die is rolled
+    reacted = actions.react(missed, "B", Dice(), 2)  # no die is rolled
     assert reacted.reaction == ("b0", 1)
 
 
@@ -166,13 +174,13 @@ def test_an_ace_passes_the_hit_without_rolling_and_a_number_is_added():
     state = active(calm(to_action()))
     state = state.with_player(replace(state.player("A"), hand=("A♥", "7♦")))
     ace = actions.answer_card(actions.play_before_test(state, "A", "A♥", "a0"), "B")
-    hit = actions.attack(ace, "A", "pistol", "b0", Dice(), 1)   # no die rolled
+    hit = actions.attack(ace, "A", "pistol", "b0", Dice(), 1)  # no die rolled
     assert hit.pending[0].get("outcome") == "success" and hit.armed == ()
     assert hit.player("A").discard == ("A♥",) and hit.player("A").hand == ("7♦",)
     seven = actions.answer_card(actions.play_before_test(state, "A", "7♦", "a0"), "B")
-    rolled = actions.attack(seven, "A", "pistol", "b0", Dice(4), 1)   # 4 + 1 Discipline + 7 = 12
+    rolled = actions.attack(seven, "A", "pistol", "b0", Dice(4), 1)  # 4 + 1 Discipline + 7 = 12
     assert rolled.pending[0].get("outcome") == "success"
-    assert seven.player("A").discard == () and rolled.player("A").discard == ("7♦",)   # face down until rolled
+    assert seven.player("A").discard == () and rolled.player("A").discard == ("7♦",)  # face down until rolled
     minus = actions.answer_card(actions.play_before_test(state, "A", "7♦", "b0", sign=-1), "B")
     assert minus.armed == (("A", "b0", "7♦", -7),)
 
@@ -190,18 +198,20 @@ def test_a_king_lets_a_model_react_without_a_roll():
 
 def test_being_on_fire_tests_discipline_before_each_action():
     state = active(calm(to_action()), on_fire=True)
-    burnt = actions.act(state, "A", "move", Dice(2, 4), 1)   # failure: a 4" flee, -1 AP, activation over
+    burnt = actions.act(state, "A", "move", Dice(2, 4), 1)  # failure: a 4" flee, -1 AP, activation over
     assert burnt.model("a0").ap == 2 and burnt.active_model is None and burnt.active_seat == "B"
     fine = actions.act(state, "A", "move", Dice(15), 1)
     assert fine.model("a0").ap == 2 and fine.active_model == "a0"
 
 
 def test_a_fire_weapon_sets_the_target_on_fire_on_a_failed_agility_test():
-    flamer = WeaponUse("flamethrower", "flamethrower", cn.Weapon(2, 6, cn.Keywords.parse(["Fire", "Splash"]), "flamethrower"))
+    flamer = WeaponUse(
+        "flamethrower", "flamethrower", cn.Weapon(2, 6, cn.Keywords.parse(["Fire", "Splash"]), "flamethrower")
+    )
     state = active(calm(to_action()))
     state = state.with_model(replace(state.model("a0"), weapons=(flamer,)))
     state = actions.attack(state, "A", "flamethrower", "b0", Dice(15), 1)
-    state = actions.resolve_attack(state, "A", Dice(1, 1, 3), 2)   # no injury; Agility 3: fails
+    state = actions.resolve_attack(state, "A", Dice(1, 1, 3), 2)  # no injury; Agility 3: fails
     assert state.model("b0").on_fire
 
 
@@ -221,7 +231,7 @@ def test_prone_and_bestial_models_are_limited_to_their_actions():
 def test_complications_reach_the_attack():
     state = active(to_action())
     state = replace(state, scenario=replace(state.scenario, environment="darkness"))
-    hit = actions.attack(state, "A", "pistol", "b0", Dice(12), 1)   # 12 + 1 - 3 = 10: a miss in darkness
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(12), 1)  # 12 + 1 - 3 = 10: a miss in darkness
     assert hit.pending[0].get("outcome") == "failure"
 
 
@@ -234,6 +244,7 @@ def test_ap_spent_ends_the_activation_and_the_phase_moves_on():
 
 def test_hit_roll_window_is_open_to_both_players_whatever_they_hold():
     from rules.cybernekro.battle.legal import legal
+
     state = active(calm(to_action()), dread=1)
     hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
     empty = hit.with_player(replace(hit.player("B"), hand=()))
@@ -243,6 +254,7 @@ def test_hit_roll_window_is_open_to_both_players_whatever_they_hold():
 
 def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activation():
     from rules.cybernekro.battle import npcs
+
     state = active(calm(to_action()), on_fire=True, treasure=1)
     burnt = actions.act(state, "A", "move", Dice(2, 4), 1)
     assert burnt.model("a0").treasure == 0 and burnt.scenario.treasure_on_table == 1
@@ -251,21 +263,22 @@ def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activ
     state = state.with_model(replace(drone, on_fire=True))
     state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
     state = npcs.activate_npc(state, "A", drone.id)
-    state = actions.attack(state, "A", "melee-attack", "a0", Dice(2, 3), 1)   # Discipline 2+0 fails: flees 3"
+    state = actions.attack(state, "A", "melee-attack", "a0", Dice(2, 3), 1)  # Discipline 2+0 fails: flees 3"
     assert state.phase.value == "npcs" and state.active_model is None and drone.id in state.npcs_done
 
 
 def test_a_reaction_test_waits_for_a_jack_or_a_dread_reroll_before_it_stands():
     from rules.cybernekro.battle.legal import Option, legal
+
     state = active(calm(to_action()))
     missed = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
     missed = missed.with_player(replace(missed.player("A"), hand=("J♥",)))
-    tried = actions.react(missed, "B", Dice(6), 2)   # 6 + Agility 0: a regular failure
+    tried = actions.react(missed, "B", Dice(6), 2)  # 6 + Agility 0: a regular failure
     assert tried.pending[0].kind == "test" and tried.reaction is None
     assert Option("resolve_test") in legal(tried, "B") and Option("play_jack", ("J♥", "fumble")) in legal(tried, "A")
     jacked = actions.answer_card(actions.play_jack(tried, "A", "J♥", "fumble"), "B")
     done = actions.resolve_test(jacked, "B", Dice(), 2)
-    assert done.model("b0").ap == 2 and done.reaction is None   # the Fumble costs 1 AP
+    assert done.model("b0").ap == 2 and done.reaction is None  # the Fumble costs 1 AP
     dreadful = missed.with_model(replace(missed.model("b0"), dread=1))
     passed = actions.react(dreadful, "B", Dice(15), 2)
     again = actions.reroll_with_dread(passed, "A", Dice(4), 3)
@@ -293,8 +306,9 @@ def test_the_damage_tables_own_example_a_seven_wounds_then_knocks_prone():
 
 
 def test_fix_and_reload_name_the_weapon_and_fix_is_an_intellect_test():
-    crossbow = WeaponUse("crossbow", "crossbow", cn.Weapon(2, 18, cn.Keywords.parse(["Piercing 2", "Reliable",
-                                                                                        "Reload"]), "crossbow"))
+    crossbow = WeaponUse(
+        "crossbow", "crossbow", cn.Weapon(2, 18, cn.Keywords.parse(["Piercing 2", "Reliable", "Reload"]), "crossbow")
+    )
     rifle = WeaponUse("rifle", "rifle", cn.Weapon(2, 24, cn.Keywords(), "rifle"))
     state = active(calm(to_action()))
     state = state.with_model(replace(state.model("a0"), weapons=(crossbow, rifle)))
@@ -308,7 +322,7 @@ def test_fix_and_reload_name_the_weapon_and_fix_is_an_intellect_test():
     loaded = actions.act(shot, "A", "reload", Dice(), 1, item="crossbow")
     assert loaded.model("a0").unloaded == frozenset() and loaded.model("a0").ap == 1
     jammed = state.with_model(replace(state.model("a0"), jammed=frozenset({"rifle"})))
-    fixed = actions.act(jammed, "A", "fix", Dice(9), 1, item="rifle")   # 9 + Intellect 1 = 10: not fixed
+    fixed = actions.act(jammed, "A", "fix", Dice(9), 1, item="rifle")  # 9 + Intellect 1 = 10: not fixed
     assert fixed.model("a0").jammed == {"rifle"}
     crit = actions.act(jammed, "A", "fix", Dice(20), 1, item="rifle")
     assert crit.model("a0").jammed == frozenset() and crit.model("a0").ap == 3
@@ -328,6 +342,7 @@ def test_roly_poly_gets_up_free_on_a_success_and_stays_prone_on_a_fumble():
 
 def test_equipment_used_as_an_action():
     from rules.cybernekro.battle import equipment
+
     state = active(calm(to_action()), gear=frozenset({"trauma-kit", "esoteric-concoction"}), dread=3)
     state = state.with_model(replace(state.model("a1"), wounds=3))
     healed = equipment.use_equipment(state, "A", "trauma-kit", Dice(), 1, target_id="a1")
@@ -361,7 +376,7 @@ def test_excessive_neural_cabling_rerolls_any_test_at_the_price_of_overloads():
     hit = actions.attack(state, "A", "pistol", "b0", Dice(3), 1)
     with pytest.raises(Refused, match="own player"):
         actions.reroll_with_body(hit, "B", Dice(15), 2)
-    passed = actions.reroll_with_body(hit, "A", Dice(15, 1), 2)   # success: one Neural Overload (1+0: 1 Dread)
+    passed = actions.reroll_with_body(hit, "A", Dice(15, 1), 2)  # success: one Neural Overload (1+0: 1 Dread)
     assert passed.pending[0].get("outcome") == "success" and passed.model("a0").dread == 1
-    failed = actions.reroll_with_body(hit, "A", Dice(3, 1, 1), 2)   # failure: two Neural Overloads (1, then 1+1)
+    failed = actions.reroll_with_body(hit, "A", Dice(3, 1, 1), 2)  # failure: two Neural Overloads (1, then 1+1)
     assert failed.model("a0").dread == 2

@@ -29,7 +29,7 @@ def in_action(complication):
 
 def test_extreme_temperature_caps_ap_at_two_unless_a_toughness_test_is_passed():
     state = at_ap("extreme-temperature")
-    after = rounds.assign_ap(state, "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(10, 11, 2), 1)   # Toughness 0
+    after = rounds.assign_ap(state, "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(10, 11, 2), 1)  # Toughness 0
     assert [after.model(i).ap for i in ("a0", "a1", "a2")] == [2, 3, 2]
     assert len(after.log[-1].rolls) == 3 and after.log[-1].final
     plain = rounds.assign_ap(at_ap("no-complication"), "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(), 1)
@@ -46,8 +46,8 @@ def test_firebug_swarms_set_a_model_ending_its_activation_with_ap_on_fire():
 
 def test_electric_discharges_hit_a_model_that_fumbles():
     state = in_action("electric-discharges")
-    fumbled = actions.attack(state, "A", "pistol", "b0", Dice(1, 3, 15), 1)   # fumble; Damage 1: 3 Light; TiO
-    assert fumbled.model("a0").wounds == 0   # Tough it Out 15 passed: the Light Injury is cancelled
+    fumbled = actions.attack(state, "A", "pistol", "b0", Dice(1, 3, 15), 1)  # fumble; Damage 1: 3 Light; TiO
+    assert fumbled.model("a0").wounds == 0  # Tough it Out 15 passed: the Light Injury is cancelled
     roll = fumbled.log[-1].rolls[0]
     assert roll["electric discharge"]["steps"][0]["what"] == "damage"
     hurt = actions.attack(state, "A", "pistol", "b0", Dice(1, 3, 2), 1)
@@ -55,11 +55,12 @@ def test_electric_discharges_hit_a_model_that_fumbles():
 
 
 def test_an_unstable_weapon_turns_a_fumble_on_its_user():
-    gun = WeaponUse("energy-pistol", "energy pistol", cn.Weapon(3, 10, cn.Keywords.parse(["Energy", "Unstable"]),
-                                                                 "energy-pistol"))
+    gun = WeaponUse(
+        "energy-pistol", "energy pistol", cn.Weapon(3, 10, cn.Keywords.parse(["Energy", "Unstable"]), "energy-pistol")
+    )
     state = in_action("no-complication")
     state = state.with_model(replace(state.model("a0"), weapons=(gun,)))
     state = actions.attack(state, "A", "energy-pistol", "b0", Dice(1), 1)
-    state = actions.resolve_attack(state, "A", Dice(5, 5, 2, 15), 1)   # 5+5 = 10 Critical; TiO 15: Serious
+    state = actions.resolve_attack(state, "A", Dice(5, 5, 2, 15), 1)  # 5+5 = 10 Critical; TiO 15: Serious
     assert state.model("a0").wounds == 1 and state.model("a0").prone
     assert state.model("b0").wounds == 0

@@ -11,8 +11,13 @@ from tests.rules.battle.helpers import model, new, to_action
 
 def test_another_players_hand_and_every_decks_order_are_hidden():
     state = to_action()
-    other = state.with_player(replace(state.player("B"), hand=tuple(reversed(state.player("B").hand))[:-1] + ("A♣",),
-                                      deck=tuple(reversed(state.player("B").deck))))
+    other = state.with_player(
+        replace(
+            state.player("B"),
+            hand=tuple(reversed(state.player("B").hand))[:-1] + ("A♣",),
+            deck=tuple(reversed(state.player("B").deck)),
+        )
+    )
     assert other.player("B").hand != state.player("B").hand
     assert legal.view_for(state, "A") == legal.view_for(other, "A")
     assert repr(legal.view_for(state, "A")) == repr(legal.view_for(other, "A"))
@@ -59,17 +64,21 @@ def test_the_odds_follow_the_complication_and_the_ticked_conditions():
     state = to_action()
     dark = replace(state, scenario=replace(state.scenario, environment="darkness"))
     clear = replace(state, scenario=replace(state.scenario, environment=None))
-    pistol = lambda s, **kw: next(c for c in odds_table.weapon_odds(s, "a0", **kw)  # noqa: E731
-                                  if c.weapon == "pistol" and c.target == "b0")
+    pistol = lambda s, **kw: next(
+        c
+        for c in odds_table.weapon_odds(s, "a0", **kw)  # noqa: E731
+        if c.weapon == "pistol" and c.target == "b0"
+    )
     assert pistol(dark).odds.to_hit[cn.Outcome.SUCCESS] < pistol(clear).odds.to_hit[cn.Outcome.SUCCESS]
     covered = pistol(clear, situations={"b0": cn.Situation(cover=True)})
-    assert covered.odds.to_hit[cn.Outcome.SUCCESS] == Fraction(6, 20)   # d20 + 1 - 4 >= 11: 14..19
+    assert covered.odds.to_hit[cn.Outcome.SUCCESS] == Fraction(6, 20)  # d20 + 1 - 4 >= 11: 14..19
 
 
 def test_a_seven_by_seven_table():
     models = [model(f"a{i}", "A") for i in range(7)] + [model(f"b{i}", "B") for i in range(7)]
-    big = WeaponUse("chain-gun", "chain gun", cn.Weapon(3, 24, cn.Keywords.parse(["Auto 3", "Stagger", "Unwieldy"]),
-                                                        "chain-gun"))
+    big = WeaponUse(
+        "chain-gun", "chain gun", cn.Weapon(3, 24, cn.Keywords.parse(["Auto 3", "Stagger", "Unwieldy"]), "chain-gun")
+    )
     models[0] = replace(models[0], weapons=models[0].weapons + (big,))
     state = to_action(new(models))
     assert len(odds_table.weapon_odds(state, "a0")) == 4 * 7
@@ -85,18 +94,24 @@ def test_legal_offers_the_scenarios_steps():
 
 def test_the_odds_account_for_the_card_played_and_never_for_a_hidden_one():
     from rules.cybernekro.battle import actions
+
     state = rounds.select_model(to_action(), "A", "a0")
     state = replace(state, scenario=replace(state.scenario, environment=None))
     state = state.with_player(replace(state.player("A"), hand=("A♥", "5♦")))
     state = state.with_player(replace(state.player("B"), hand=("9♠",)))
-    cell = lambda s, seat: next(c for c in odds_table.weapon_odds(s, "a0", seat=seat)  # noqa: E731
-                                if c.weapon == "pistol" and c.target == "b0").odds
+    cell = lambda s, seat: (
+        next(
+            c
+            for c in odds_table.weapon_odds(s, "a0", seat=seat)  # noqa: E731
+            if c.weapon == "pistol" and c.target == "b0"
+        ).odds
+    )
     plain = cell(state, "A")
     ace = actions.answer_card(actions.play_before_test(state, "A", "A♥", "a0"), "B")
     assert cell(ace, "A").to_hit[cn.Outcome.SUCCESS] == 1 and cell(ace, "B").to_hit[cn.Outcome.SUCCESS] == 1
     assert cell(ace, "A").target[cn.TargetState.UNHARMED] < plain.target[cn.TargetState.UNHARMED]
     five = actions.answer_card(actions.play_before_test(state, "A", "5♦", "a0"), "B")
     assert cell(five, "A").to_hit[cn.Outcome.SUCCESS] == plain.to_hit[cn.Outcome.SUCCESS] + Fraction(5, 20)
-    assert cell(five, "B") == plain   # Bob does not know the face-down card
+    assert cell(five, "B") == plain  # Bob does not know the face-down card
     minus = actions.answer_card(actions.play_before_test(state, "B", "9♠", "a0", sign=-1), "A")
     assert cell(minus, "A") == plain and cell(minus, "B").to_hit[cn.Outcome.SUCCESS] < plain.to_hit[cn.Outcome.SUCCESS]

@@ -45,17 +45,17 @@ def test_a_characters_tests_are_the_reference_engines_and_are_applied(seed):
 def test_four_dread_left_turns_the_character_into_a_hostile_npc_that_drops_its_treasure():
     state = morale.begin_morale(at_morale("A", {"a0": 4}), "A", Dice(), 1)
     state = state.with_model(replace(state.model("a0"), treasure=1, prone=True))
-    after = morale.roll_morale(state, "A", "a0", 0, Dice(2, 2, 2, 2), 1)   # four failures: 4 Dread left
+    after = morale.roll_morale(state, "A", "a0", 0, Dice(2, 2, 2, 2), 1)  # four failures: 4 Dread left
     model = after.model("a0")
     assert model.npc and model.dread == 4 and not model.prone and model.treasure == 0
     assert after.scenario.treasure_on_table == 1
     assert "three" not in after.log[-1].text and "3 Flee move" in after.log[-1].text
-    assert model in after.enemies_of(after.model("a1"))   # hostile to its own crew now
+    assert model in after.enemies_of(after.model("a1"))  # hostile to its own crew now
 
 
 def test_critical_removes_two_dread_and_fumble_adds_one():
     state = morale.begin_morale(at_morale("A", {"a0": 3}), "A", Dice(), 1)
-    after = morale.roll_morale(state, "A", "a0", 0, Dice(20, 1, 15), 1)   # 3 -> 1 -> 2 -> 1
+    after = morale.roll_morale(state, "A", "a0", 0, Dice(20, 1, 15), 1)  # 3 -> 1 -> 2 -> 1
     assert after.model("a0").dread == 1
 
 
@@ -66,14 +66,14 @@ def test_allies_in_los_are_limited_to_allies_on_the_table_and_inspiring_lends_di
     with pytest.raises(Refused, match="not an Inspiring"):
         morale.roll_morale(state, "A", "a0", 0, Dice(10), 1, inspired_by="a1")
     state = state.with_model(replace(state.model("a1"), traits=frozenset({"inspiring"}), discipline=3))
-    after = morale.roll_morale(state, "A", "a0", 0, Dice(8), 1, inspired_by="a1")   # 8 + 3 = 11
+    after = morale.roll_morale(state, "A", "a0", 0, Dice(8), 1, inspired_by="a1")  # 8 + 3 = 11
     assert after.model("a0").dread == 0
 
 
 def test_hallucinogenic_pollen_tests_intellect_at_the_start_of_the_phase():
     state = at_morale("A", complication="hallucinogenic-pollen")
     state = state.with_model(replace(state.model("b2"), gear=frozenset({"gas-mask"})))
-    faces = [2, 15, 15, 15, 15]   # a0 fails (2 + 1), the others pass; b2 is immune
+    faces = [2, 15, 15, 15, 15]  # a0 fails (2 + 1), the others pass; b2 is immune
     after = morale.begin_morale(state, "A", Dice(*faces), 1)
     assert after.model("a0").dread == 2 and after.morale_queue == ("a0",)
 
@@ -84,7 +84,7 @@ def test_fire_burns_at_the_end_of_the_morale_phase_demonic_heals_and_the_round_e
     state = state.with_model(replace(state.model("a1"), traits=frozenset({"demonic"}), wounds=2))
     with pytest.raises(Refused, match="every Morale Test"):
         morale.end_morale(replace(state, morale_queue=("a0",)), "A", Dice(), 1)
-    after = morale.end_morale(state, "A", Dice(3, 5), 1)   # Damage 1: 3+0 = Light; Tough it Out 5+1: fails
+    after = morale.end_morale(state, "A", Dice(3, 5), 1)  # Damage 1: 3+0 = Light; Tough it Out 5+1: fails
     assert after.model("b0").wounds == 1 and after.model("b0").dread == 1
     assert after.model("a1").wounds == 1
     assert after.phase is Phase.ROUND_END
@@ -100,11 +100,14 @@ def test_tremors_make_every_model_test_agility():
 
 def test_quick_start_ends_after_six_rounds_with_the_most_terminals():
     state = morale.end_morale(morale.begin_morale(at_morale("A"), "A", Dice(), 1), "A", Dice(), 1)
-    state = replace(state, round=6, scenario=replace(state.scenario, terminals=((1, "A"), (2, "B"), (3, "A"),
-                                                                             (4, None), (5, None))))
+    state = replace(
+        state, round=6, scenario=replace(state.scenario, terminals=((1, "A"), (2, "B"), (3, "A"), (4, None), (5, None)))
+    )
     done = scenario_steps.finish_round(state, "A")
     assert done.phase is Phase.ENDED and done.winner == ("A",)
-    tied = scenario_steps.finish_round(replace(state, scenario=replace(state.scenario, terminals=((1, "A"), (2, "B")))), "A")
+    tied = scenario_steps.finish_round(
+        replace(state, scenario=replace(state.scenario, terminals=((1, "A"), (2, "B")))), "A"
+    )
     assert tied.winner == ()
     assert scenario_steps.finish_round(replace(state, round=5), "A").phase is Phase.ROUND_START
 
@@ -120,6 +123,8 @@ def test_the_summary_has_what_a_campaign_game_record_needs():
     assert s.winners == ("A",) and not s.draw
     assert a.treasure_carried_off == 2 and a.won
     assert b.dead == ("b0",) and b.out_of_action == ("b1",) and not b.won
-    assert b.casualties == ({"character": "b0", "name": "b0", "outcome": "dead"},
-                            {"character": "b1", "name": "b1", "outcome": "ooa"})
+    assert b.casualties == (
+        {"character": "b0", "name": "b0", "outcome": "dead"},
+        {"character": "b1", "name": "b1", "outcome": "ooa"},
+    )
     assert a.casualties == () and s.complication is None

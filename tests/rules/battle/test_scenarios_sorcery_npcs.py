@@ -25,7 +25,7 @@ def test_exploration_room_table():
     machine = scenario_steps.explore(state, "A", Dice(3), 1)
     bot = machine.models[-1]
     assert bot.npc and bot.npc_kind == "tomb-bots" and bot.armor == 4 and "unstoppable" in bot.traits
-    trap = scenario_steps.explore(state, "A", Dice(2, 3, 4, 4, 2), 1)   # Agility 3+1 fails; 4+4 = 8 Serious; TiO fails
+    trap = scenario_steps.explore(state, "A", Dice(2, 3, 4, 4, 2), 1)  # Agility 3+1 fails; 4+4 = 8 Serious; TiO fails
     assert trap.model("a0").wounds == 1 and trap.model("a0").prone
     artifact = scenario_steps.explore(state, "A", Dice(6), 1)
     assert artifact.scenario.artifact_found and artifact.scenario.artifact_on_table
@@ -59,7 +59,7 @@ def test_treasure_is_carried_dropped_when_prone_and_carried_off_the_table():
 def test_exploration_is_won_by_carrying_the_artifact_off_with_everyone_else_removed():
     state = exploring()
     off = replace(state, scenario=replace(state.scenario, carried_off=(("A", 0, True, False),)))
-    assert scenario_steps.winners(off, False) is None   # B still has models on the table
+    assert scenario_steps.winners(off, False) is None  # B still has models on the table
     for m in off.crew("B"):
         off = off.with_model(replace(m, status=Status.OUT_OF_ACTION))
     assert scenario_steps.winners(off, False) == ("A",)
@@ -75,10 +75,10 @@ def test_a_corpse_rises_as_a_flesh_drone_on_four_or_more():
 
 def test_quick_start_terminals_need_an_interact_and_an_intellect_test():
     state = rounds.select_model(to_action(), "A", "a0")
-    taken = scenario_steps.take_terminal(state, "A", 3, Dice(10), 1)   # 10 + Intellect 1
+    taken = scenario_steps.take_terminal(state, "A", 3, Dice(10), 1)  # 10 + Intellect 1
     assert dict(taken.scenario.terminals)[3] == "A" and taken.model("a0").ap == 2
     crit = scenario_steps.take_terminal(state, "A", 3, Dice(20), 1)
-    assert crit.model("a0").ap == 3   # "On a Critical the action doesn't cost any AP"
+    assert crit.model("a0").ap == 3  # "On a Critical the action doesn't cost any AP"
     fumble = scenario_steps.take_terminal(state, "A", 3, Dice(1), 1)
     assert fumble.model("a0").prone and dict(fumble.scenario.terminals)[3] is None
     with pytest.raises(Refused, match="terminals 1 to 5"):
@@ -102,7 +102,7 @@ def test_a_sorcery_is_an_intellect_test_minus_four_in_melee_once_per_round():
     assert healed.model("b0").wounds == 1 and healed.model("a0").ap == 2
     with pytest.raises(Refused, match="already attempted"):
         cast(healed, "heal", Dice(10), target_id="b0")
-    in_melee = cast(state, "heal", Dice(10), target_id="b0", in_melee=True)   # 10 + 1 - 4
+    in_melee = cast(state, "heal", Dice(10), target_id="b0", in_melee=True)  # 10 + 1 - 4
     attempt = next(e for e in in_melee.log if "attempts" in e.text)
     assert in_melee.model("b0").wounds == 2 and attempt.rolls[0]["modifier"] == -3
     with pytest.raises(Refused, match="does not know"):
@@ -111,9 +111,9 @@ def test_a_sorcery_is_an_intellect_test_minus_four_in_melee_once_per_round():
 
 def test_a_fumbled_sorcery_brings_a_neural_overload():
     state = sorcerer(to_action())
-    after = cast(state, "nightmares", Dice(1, 5), target_id="b0")   # fumble; overload 5+0
+    after = cast(state, "nightmares", Dice(1, 5), target_id="b0")  # fumble; overload 5+0
     model = after.model("a0")
-    assert model.dread == 1 and model.ap == 1 and model.prone   # rows 1, 3 and 5, from the top down
+    assert model.dread == 1 and model.ap == 1 and model.prone  # rows 1, 3 and 5, from the top down
     assert after.model("b0").dread == 0
 
 
@@ -126,7 +126,7 @@ def test_nightmares_and_bolt_and_fry():
     state = sorcerer(to_action())
     scared = cast(state, "nightmares", Dice(15), target_id="b0")
     assert scared.model("b0").dread == 2
-    bolt = cast(state, "bolt", Dice(15, 3, 4), target_id="b1")   # a Damage 1 hit: 3 Light; TiO 4+1
+    bolt = cast(state, "bolt", Dice(15, 3, 4), target_id="b1")  # a Damage 1 hit: 3 Light; TiO 4+1
     assert bolt.model("b1").wounds == 1 and bolt.model("b1").dread == 1
     fried = cast(state, "fry", Dice(15, 2), target_id="b2")
     assert fried.model("b2").dread == 1
@@ -145,7 +145,7 @@ def test_npcs_activate_after_the_players_pass_with_two_actions_and_attack():
     state = npcs.npc_action(state, "B", "move")
     assert state.npc_actions == 1
     state = actions.attack(state, "B", "melee-attack", "a0", Dice(15), 1)
-    state = actions.resolve_attack(state, "B", Dice(1, 1, 15), 1)   # 1+1 = 2: no injury
+    state = actions.resolve_attack(state, "B", Dice(1, 1, 15), 1)  # 1+1 = 2: no injury
     assert state.active_model is None and drone in state.npcs_done
     state = npcs.end_npc_phase(state, "A")
     assert state.phase is Phase.MORALE
@@ -175,10 +175,13 @@ def test_a_rabid_machine_taking_a_model_out_terrifies_every_player_s_models_in_l
     state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
     state = npcs.activate_npc(state, "B", machine)
     state = actions.attack(state, "B", "melee-attack", "a0", Dice(20), 1)
-    state = actions.resolve_attack(state, "B", Dice(), 1)   # the critical's 7th Wound: Out of Action
+    state = actions.resolve_attack(state, "B", Dice(), 1)  # the critical's 7th Wound: Out of Action
     assert state.model("a0").status is Status.OUT_OF_ACTION
     assert [(p.kind, p.seat, p.get("terror")) for p in state.pending] == [
-        ("witnesses", "A", None), ("witnesses", "A", machine), ("witnesses", "B", machine)]
+        ("witnesses", "A", None),
+        ("witnesses", "A", machine),
+        ("witnesses", "B", machine),
+    ]
     state = actions.name_witnesses(state, "A", ["a1"])
     state = actions.name_witnesses(state, "A", ["a1", "a2"])
     state = actions.name_witnesses(state, "B", ["b0"])
@@ -187,6 +190,7 @@ def test_a_rabid_machine_taking_a_model_out_terrifies_every_player_s_models_in_l
 
 def test_under_maddening_terror_a_character_turned_npc_is_friendly_to_the_npcs():
     from rules.cybernekro.battle import morale
+
     state = npcs.place_npc(to_action(), "A", "ancient-horror")
     horror = state.models[-1]
     state = state.with_model(replace(state.model("a0"), dread=4))
@@ -223,7 +227,7 @@ def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is
     b_prisoner = next(m for m in state.models if m.imprisoned)
     assert state.scenario.kidnapper == "A" and b_prisoner.seat == "B"
     final = replace(state, round=6)
-    assert scenario_steps.winners(final, True) == ("A",)   # the prisoner is still on the table
+    assert scenario_steps.winners(final, True) == ("A",)  # the prisoner is still on the table
     state = replace(state, active_seat="B", active_model=None)
     state = state.with_model(replace(state.model("b0") if b_prisoner.id != "b0" else state.model("b1"), ap=3))
     helper = "b0" if b_prisoner.id != "b0" else "b1"
@@ -241,7 +245,7 @@ def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is
 def test_an_npc_never_gains_dread_from_a_neural_overload():
     state = npcs.place_npc(sorcerer(to_action()), "A", "tomb-bots")
     bot = state.models[-1].id
-    fried = cast(state, "fry", Dice(15, 6), target_id=bot)   # 6: Dread, AP, Prone rows
+    fried = cast(state, "fry", Dice(15, 6), target_id=bot)  # 6: Dread, AP, Prone rows
     assert fried.model(bot).dread == 0 and fried.model(bot).prone
 
 
@@ -250,7 +254,7 @@ def test_an_npc_targets_the_closest_ignoring_prone_models_then_at_random():
     drone = state.models[-1].id
     state = state.with_model(replace(state.model("a1"), prone=True))
     same, target = npcs.npc_target(state, "A", drone, ["a1", "a2"], Dice())
-    assert target == "a2" and same is state   # no draw needed: the Prone one is ignored
+    assert target == "a2" and same is state  # no draw needed: the Prone one is ignored
     drawn, target = npcs.npc_target(state, "A", drone, ["a0", "a1", "a2"], random.Random(3), 3)
     assert target in ("a0", "a2") and drawn.log[-1].rolls[0]["among"] == ["a0", "a2"]
     with pytest.raises(Refused, match="closest"):
@@ -261,7 +265,7 @@ def test_neural_cabling_rerolls_an_intellect_test_and_overloads_when_it_fails_ag
     state = sorcerer(to_action())
     state = state.with_model(replace(state.model("a0"), body_mods=frozenset({"neural-cabling"})))
     tried = sorcery.cast(state, "A", "nightmares", Dice(3), 1, target_id="b0")
-    again = actions.reroll_with_body(tried, "A", Dice(4, 2), 2)   # still a failure: Neural Overload 2+0
+    again = actions.reroll_with_body(tried, "A", Dice(4, 2), 2)  # still a failure: Neural Overload 2+0
     assert again.model("a0").dread == 1
     saved = actions.resolve_test(actions.reroll_with_body(tried, "A", Dice(15), 2), "A", Dice(), 2)
     assert saved.model("b0").dread == 2 and saved.model("a0").dread == 0

@@ -24,7 +24,7 @@ def test_each_player_draws_three_plus_the_highest_intellect():
     models = crews(intellect=2) + [model("b9", "B", intellect=-1)]
     state = to_action(new(models))
     assert len(state.player("A").hand) == 3 + 2
-    assert len(state.player("B").hand) == 3 + 0   # b0..b2 have Intellect 0, the highest
+    assert len(state.player("B").hand) == 3 + 0  # b0..b2 have Intellect 0, the highest
     assert fate.starting_hand_size([-2, -1]) == 2
     assert fate.starting_hand_size([-5]) == 0
 
@@ -103,7 +103,7 @@ def test_round_start_rolls_the_quick_start_environment_only_there():
 
 def test_round_start_draws_for_a_player_with_two_models_left():
     models = crews(3) + []
-    models = [m for m in models if m.id not in ("b2",)]   # B fields two models
+    models = [m for m in models if m.id not in ("b2",)]  # B fields two models
     state = to_action(new(models))
     assert len(state.player("B").hand) == 3 + 1
     assert len(state.player("A").hand) == 4
@@ -155,7 +155,7 @@ def test_sorceries_are_chosen_or_rolled_in_order_and_duplicates_rerolled():
 
 def test_prisoner_imprisons_a_random_enemy_with_two_wounds_and_skips_its_intellect():
     models = crews(intellect=0)
-    models[4] = replace(models[4], intellect=3)   # b1
+    models[4] = replace(models[4], intellect=3)  # b1
     state = new(models, scenario="prisoner")
     rng = random.Random(5)
     state = setup.draw_complication(state, "A", rng, 5)
@@ -164,7 +164,7 @@ def test_prisoner_imprisons_a_random_enemy_with_two_wounds_and_skips_its_intelle
     state = setup.deployed(state, "A", _Pick(1), 1)
     assert state.model("b1").imprisoned and state.model("b1").wounds == 2
     assert state.scenario.kidnapper == "A"
-    assert len(state.player("B").hand) == 3     # b1's Intellect 3 is not used
+    assert len(state.player("B").hand) == 3  # b1's Intellect 3 is not used
     with pytest.raises(Refused, match="one of their characters"):
         rounds.start_round(state, "A", {"A": "a0", "B": "b1"}, random.Random(2), 2)
     state = rounds.start_round(state, "A", {"A": "a0", "B": "b0"}, random.Random(2), 2)
@@ -194,11 +194,12 @@ def test_a_complication_is_drawn_only_where_the_scenario_calls_for_one():
 
 def test_a_player_with_no_character_on_the_board_neither_rolls_initiative_nor_splits_ap():
     from rules.cybernekro.battle.state import Status
+
     state = to_action()
     for m in state.crew("B"):
         state = state.with_model(replace(m, status=Status.OUT_OF_ACTION))
     state = replace(state, phase=Phase.ROUND_START, pending=())
-    state = rounds.start_round(state, "A", {"A": "a0"}, Dice(4), 1)   # only the environment's D6 is rolled
+    state = rounds.start_round(state, "A", {"A": "a0"}, Dice(4), 1)  # only the environment's D6 is rolled
     assert state.pending[0].seat == "A" and "alone" in state.log[-1].text
     state = rounds.choose_active(state, "A", "A")
     state = rounds.assign_ap(state, "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(), 1)

@@ -4,13 +4,12 @@ import pkgutil
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import rules.cybernekro.battle
-from dataclasses import replace
-
 from rules.cybernekro.battle import actions, legal, morale, npcs, rounds, scenario_steps, setup, sorcery
 from rules.cybernekro.battle.state import Phase, Refused
 from tests.rules.battle.helpers import crews, even_split, new
@@ -31,7 +30,7 @@ def play(seed: int, limit: int = 3000, scenario: str = "quick-start-scenario"):
         try:
             state = apply(state, seat, option, dice, seed * 10_000 + n)
         except Refused:
-            if option.step != "cast":   # legal cannot know a sorcery's target is out of reach
+            if option.step != "cast":  # legal cannot know a sorcery's target is out of reach
                 raise
     raise AssertionError(f"no end after {limit} steps: {state.phase} {state.pending} {state.log[-3:]}")
 
@@ -72,6 +71,7 @@ def apply(state, seat, option, rng, seed):
         return actions.act(state, seat, args[0], rng, seed, item=args[1] if len(args) > 1 else None)
     if step == "use_equipment":
         from rules.cybernekro.battle import equipment
+
         return equipment.use_equipment(state, seat, args[0], rng, seed)
     if step == "resolve_attack":
         return actions.resolve_attack(state, seat, rng, seed)
@@ -84,8 +84,17 @@ def apply(state, seat, option, rng, seed):
         enemies = state.enemies_of(caster)
         target = enemies[0] if enemies else caster
         weapon = next((w.slug for w in target.weapons if w.ranged), None)
-        return sorcery.cast(state, seat, args[0], rng, seed, target_id=target.id, targets=[m.id for m in enemies],
-                            body_mod="extra-organs", weapon=weapon)
+        return sorcery.cast(
+            state,
+            seat,
+            args[0],
+            rng,
+            seed,
+            target_id=target.id,
+            targets=[m.id for m in enemies],
+            body_mod="extra-organs",
+            weapon=weapon,
+        )
     if step == "resolve_test":
         return actions.resolve_test(state, seat, rng, seed)
     if step == "reroll_with_body":
@@ -133,16 +142,19 @@ def test_the_other_scenarios_play_through_legal_steps(scenario):
 def test_every_battle_module_imports_without_django():
     names = sorted(m.name for m in pkgutil.iter_modules(rules.cybernekro.battle.__path__))
     assert {"state", "fate", "rounds", "actions", "morale", "sorcery", "npcs", "legal"} <= set(names)
-    code = ("import importlib, sys\n"
-            f"for name in {names!r}:\n"
-            "    importlib.import_module('rules.cybernekro.battle.' + name)\n"
-            "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n")
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module('rules.cybernekro.battle.' + name)\n"
+        "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]", out.stdout
 
 
 def test_every_state_of_a_game_is_stored_as_json_and_read_back_equal():
     from rules.cybernekro.battle import codec
+
     chooser, state = random.Random(7), new(scenario="exploration", seed=7)
     for n in range(400):
         if state.phase is Phase.ENDED:
@@ -159,6 +171,7 @@ def test_a_stored_battle_names_only_known_types():
     import json
 
     from rules.cybernekro.battle import codec
+
     text = codec.dumps(new())
     doc = json.loads(text)
     doc["__type"] = "Popen"

@@ -20,6 +20,7 @@ def test_the_same_move_twice_at_once_applies_once(players, make_set, attempt):
         services.play(game.pk, vox, game.version, "place", {"piece": str(drone.pk)})
 
     outcomes = race([place, place], services.GameError)
-    assert sorted(outcomes) == [
-        "The game moved on since your page was drawn; here is the board as it is now.", "ok"], outcomes
+    assert sorted(outcomes) == ["The game moved on since your page was drawn; here is the board as it is now.", "ok"], (
+        outcomes
+    )
     assert Event.objects.filter(game=game, kind="place").count() == 1

@@ -23,8 +23,13 @@ def body(response) -> bytes:
 def place_both(game, players):
     for user in players:
         game.refresh_from_db()
-        services.play(game.pk, user, game.version, "place",
-                      {"piece": str(Piece.objects.get(game=game, player__user=user, kind="drone").pk)})
+        services.play(
+            game.pk,
+            user,
+            game.version,
+            "place",
+            {"piece": str(Piece.objects.get(game=game, player__user=user, kind="drone").pk)},
+        )
     game.refresh_from_db()
     return game
 
@@ -98,8 +103,9 @@ def test_the_replace_button_is_offered_per_drone_whatever_the_secret(client, two
     page = client.get(url(game)).content.decode()
     assert page.count('name="kind" value="replace-drone"') == 1
     drone = Piece.objects.get(game=game, player__user=vox, kind="drone")
-    r = client.post(url(game, "soylent-game-act"), {"kind": "replace-drone", "version": game.version,
-                                                    "piece": drone.pk}, **HTMX)
+    r = client.post(
+        url(game, "soylent-game-act"), {"kind": "replace-drone", "version": game.version, "piece": drone.pk}, **HTMX
+    )
     assert r.status_code == 200
     assert Piece.objects.get(pk=drone.pk).revealed
     assert Piece.objects.get(game=game, player__user=vox, is_true=True).removed

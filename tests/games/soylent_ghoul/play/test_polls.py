@@ -5,7 +5,6 @@ never the whole log."""
 import html
 import re
 
-import pytest
 from django.urls import reverse
 
 from core.games import kit
@@ -21,8 +20,13 @@ def poll_url(page: str) -> str:
 
 def place(game, user):
     game.refresh_from_db()
-    services.play(game.pk, user, game.version, "place",
-                  {"piece": str(Piece.objects.get(game=game, player__user=user, kind="drone").pk)})
+    services.play(
+        game.pk,
+        user,
+        game.version,
+        "place",
+        {"piece": str(Piece.objects.get(game=game, player__user=user, kind="drone").pk)},
+    )
 
 
 def test_the_page_polls_with_v_and_a_token(client, two_player_game, players):
@@ -41,8 +45,9 @@ def test_an_unchanged_poll_costs_no_query(client, two_player_game, players, djan
     assert "no-cache" in r["Cache-Control"] and "private" in r["Cache-Control"]
 
 
-def test_a_move_publishes_its_version_on_commit(client, two_player_game, players, django_assert_num_queries,
-                                               django_capture_on_commit_callbacks):
+def test_a_move_publishes_its_version_on_commit(
+    client, two_player_game, players, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     vox, mara = players
     client.force_login(mara)
     old = poll_url(client.get(reverse("soylent-game", args=[two_player_game.pk])).content.decode())
@@ -86,27 +91,34 @@ def test_another_users_or_a_forged_token_never_gets_a_204(client, two_player_gam
     assert r.status_code == 200 and r["HX-Redirect"].startswith(reverse("login"))
 
 
-def test_a_token_of_another_game_is_not_taken(client, two_player_game, players, make_set, make_user,
-                                              django_assert_num_queries):
+def test_a_token_of_another_game_is_not_taken(
+    client, two_player_game, players, make_set, make_user, django_assert_num_queries
+):
     vox, mara = players
     other = services.create_game(vox, make_set(vox, "Other Hands", "gardeners"), ["mara"])
     client.force_login(vox)
     url = poll_url(client.get(reverse("soylent-game", args=[two_player_game.pk])).content.decode())
     token = re.search(r"t=([^&]+)", url).group(1)
     client.force_login(make_user("zed"))
-    assert client.get(reverse("soylent-game", args=[other.pk]) + f"?v={other.version}&t={token}",
-                      **HTMX).status_code == 404
+    assert (
+        client.get(reverse("soylent-game", args=[other.pk]) + f"?v={other.version}&t={token}", **HTMX).status_code
+        == 404
+    )
 
 
-def test_the_board_shows_the_latest_entries_and_the_log_pages_the_rest(client, two_player_game, players,
-                                                                       make_user, monkeypatch):
+def test_the_board_shows_the_latest_entries_and_the_log_pages_the_rest(
+    client, two_player_game, players, make_user, monkeypatch
+):
     vox, mara = players
     game = two_player_game
     first = Event.objects.filter(game=game).count() + 1
     total = first + kit.BOARD_EVENTS + 5 - 1
-    Event.objects.bulk_create([
-        Event(game=game, number=n, turn=1, actor=vox, kind="pass", payload={"lines": [f"entry number {n}."]})
-        for n in range(first, total + 1)])
+    Event.objects.bulk_create(
+        [
+            Event(game=game, number=n, turn=1, actor=vox, kind="pass", payload={"lines": [f"entry number {n}."]})
+            for n in range(first, total + 1)
+        ]
+    )
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
     client.force_login(mara)
     board = client.get(reverse("soylent-game", args=[game.pk]) + f"?v={game.version}", **HTMX).content.decode()

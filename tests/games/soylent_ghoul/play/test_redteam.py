@@ -29,8 +29,9 @@ def url(game, name="soylent-game"):
 
 def act(client, game, kind, htmx=True, **data):
     game.refresh_from_db()
-    return client.post(url(game, "soylent-game-act"), {"kind": kind, "version": game.version, **data},
-                       **(HTMX if htmx else {}))
+    return client.post(
+        url(game, "soylent-game-act"), {"kind": kind, "version": game.version, **data}, **(HTMX if htmx else {})
+    )
 
 
 def body(response) -> bytes:
@@ -186,9 +187,16 @@ def test_an_ordinary_move_can_still_be_undone(client, two_player_game, players):
 
 # --- access ----------------------------------------------------------------------
 
+
 def every_url(game):
-    return [url(game), url(game, "soylent-game-act"), url(game, "soylent-game-key"), url(game, "soylent-game-join"),
-            url(game, "soylent-game-leave"), url(game, "soylent-game-start")]
+    return [
+        url(game),
+        url(game, "soylent-game-act"),
+        url(game, "soylent-game-key"),
+        url(game, "soylent-game-join"),
+        url(game, "soylent-game-leave"),
+        url(game, "soylent-game-start"),
+    ]
 
 
 def test_a_visitor_is_sent_to_log_in_everywhere(client, two_player_game):
@@ -265,14 +273,20 @@ def test_out_of_turn_and_for_someone_else_changes_nothing(client, two_player_gam
     game = two_player_game
     version = game.version
     client.force_login(mara)
-    for kind, data in (("place", {"piece": drone_of(game, mara).pk}), ("place", {"piece": drone_of(game, vox).pk}),
-                       ("end-turn", {}), ("pass", {}), ("undo", {}),
-                       ("fatal", {"piece": drone_of(game, vox).pk})):
+    for kind, data in (
+        ("place", {"piece": drone_of(game, mara).pk}),
+        ("place", {"piece": drone_of(game, vox).pk}),
+        ("end-turn", {}),
+        ("pass", {}),
+        ("undo", {}),
+        ("fatal", {"piece": drone_of(game, vox).pk}),
+    ):
         assert act(client, game, kind, **data).status_code == 422, kind
     assert Game.objects.get(pk=game.pk).version == version
 
 
 # --- bad input --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kind", sorted(services.ACTIONS) + ["undo", "nonsense", ""])
 def test_bad_input_on_act_is_a_4xx(client, two_player_game, players, kind):
@@ -315,7 +329,9 @@ def test_csrf_is_enforced_on_actions(two_player_game, players):
     vox, mara = players
     client = Client(enforce_csrf_checks=True)
     client.force_login(vox)
-    r = client.post(url(two_player_game, "soylent-game-act"),
-                    {"kind": "place", "version": two_player_game.version, "piece": drone_of(two_player_game, vox).pk})
+    r = client.post(
+        url(two_player_game, "soylent-game-act"),
+        {"kind": "place", "version": two_player_game.version, "piece": drone_of(two_player_game, vox).pk},
+    )
     assert r.status_code == 403
     assert not drone_of(two_player_game, vox).placed

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from games.soylent_ghoul.sets.models import Token
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Event, Game, Piece
+from games.soylent_ghoul.sets.models import Token
 
 
 def seed_rolling(*faces):
@@ -24,6 +24,7 @@ def fixed_seed(monkeypatch):
         seed = seed_rolling(*faces)
         monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed)
         return seed
+
     return use
 
 
@@ -238,16 +239,18 @@ def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_d
     act(game, vox, "pass")
     act(game, mara, "pass")
     game.refresh_from_db()
-    lighter = services.play(game.pk, vox, game.version, "perform",
-                            {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]})
+    lighter = services.play(
+        game.pk, vox, game.version, "perform", {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]}
+    )
     assert piece(game, "Pale Hands 2").lantern == 3 and piece(game, "P2K").light == 1 and piece(game, "W1K").light == 1
     assert lighter.undoable and lighter.seed is None  # no die
     game.refresh_from_db()
     services.undo(game.pk, vox, game.version)
     assert piece(game, "W1K").light == 0 and piece(game, "Pale Hands 2").lantern is None
     game.refresh_from_db()
-    services.play(game.pk, vox, game.version, "perform",
-                  {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]})
+    services.play(
+        game.pk, vox, game.version, "perform", {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]}
+    )
     with pytest.raises(services.GameError, match="Lighter gives no panic tokens"):
         act(game, vox, "give-panic", piece=piece(game, "W1K").pk)
     act(game, vox, "end-turn")
@@ -258,8 +261,15 @@ def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_d
     snap = act(game, mara, "panic", piece=piece(game, "P1N").pk, effect="spin")
     game.refresh_from_db()
     assert game.status == Game.PLAYING and piece(game, "Pale Hands 2").lantern is None and not snap.undoable
-    assert game.snap_effects == [{"seat": 0, "drone": piece(game, "Pale Hands 1").pk,
-                                  "darker": piece(game, "Pale Hands 2").pk, "queue": [], "out": None}]
+    assert game.snap_effects == [
+        {
+            "seat": 0,
+            "drone": piece(game, "Pale Hands 1").pk,
+            "darker": piece(game, "Pale Hands 2").pk,
+            "queue": [],
+            "out": None,
+        }
+    ]
     with pytest.raises(services.GameError, match="Waiting for vox"):
         act(game, vox, "pass")
     with pytest.raises(services.GameError, match="vox marks"):
@@ -314,11 +324,21 @@ def test_refusals_change_nothing(two_player_game, players):
     vox, mara = players
     version = game.version
     with pytest.raises(services.GameError, match="vox's go"):
-        services.play(game.pk, mara, version, "place",
-                      {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)})
+        services.play(
+            game.pk,
+            mara,
+            version,
+            "place",
+            {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)},
+        )
     with pytest.raises(services.GameError):
-        services.play(game.pk, vox, version, "place",
-                      {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)})
+        services.play(
+            game.pk,
+            vox,
+            version,
+            "place",
+            {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)},
+        )
     with pytest.raises(services.GameError, match="Unknown"):
         services.play(game.pk, vox, version, "cheat", {})
     game.refresh_from_db()

@@ -23,16 +23,27 @@ def post_act(client, game, kind, htmx=True, **data):
 
 def placed(game, players):
     vox, mara = players
-    services.play(game.pk, vox, game.version, "place",
-                  {"piece": str(Piece.objects.get(game=game, player__user=vox, kind="drone").pk)})
+    services.play(
+        game.pk,
+        vox,
+        game.version,
+        "place",
+        {"piece": str(Piece.objects.get(game=game, player__user=vox, kind="drone").pk)},
+    )
     game.refresh_from_db()
-    services.play(game.pk, mara, game.version, "place",
-                  {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)})
+    services.play(
+        game.pk,
+        mara,
+        game.version,
+        "place",
+        {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)},
+    )
     game.refresh_from_db()
     return game
 
 
 # --- permissions -------------------------------------------------------------
+
 
 def test_non_players_get_404_everywhere(client, two_player_game, make_user):
     client.force_login(make_user("zed"))
@@ -98,6 +109,7 @@ def test_without_htmx_actions_redirect_and_errors_become_messages(client, two_pl
 
 # --- htmx --------------------------------------------------------------------
 
+
 def test_board_partial_and_poll(client, two_player_game, players):
     client.force_login(players[1])
     game = two_player_game
@@ -111,6 +123,7 @@ def test_board_partial_and_poll(client, two_player_game, players):
 
 
 # --- the game page shows the board -------------------------------------------
+
 
 def test_game_page_shows_turn_order_whose_turn_panic_and_odds(client, two_player_game, players):
     game = placed(two_player_game, players)
@@ -166,6 +179,7 @@ def test_undo_button_for_the_maker_only(client, two_player_game, players):
 
 # --- secrecy -----------------------------------------------------------------
 
+
 def _token_markup(page: str, code: str) -> str:
     match = re.search(r'<li class="sg-token[^"]*">\s*<span class="sg-code">' + code + r"</span>.*?</li>", page, re.S)
     assert match, code
@@ -179,11 +193,15 @@ def test_another_player_cannot_tell_the_true_token(client, two_player_game, play
     if stage != "before placing":
         game = placed(game, players)
     if stage == "in the panic phase":
-        services.play(game.pk, vox, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="P1K").pk)})
+        services.play(
+            game.pk, vox, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="P1K").pk)}
+        )
     client.force_login(vox)
     # CSRF tokens (64 random letters and digits) may hold a token's code by chance: they are not the board
-    pages = [re.sub(r"[A-Za-z0-9]{64}", "", client.get(url(game)).content.decode()),
-             re.sub(r"[A-Za-z0-9]{64}", "", client.get(url(game), **HTMX).content.decode())]
+    pages = [
+        re.sub(r"[A-Za-z0-9]{64}", "", client.get(url(game)).content.decode()),
+        re.sub(r"[A-Za-z0-9]{64}", "", client.get(url(game), **HTMX).content.decode()),
+    ]
     mara_tokens = list(Piece.objects.filter(game=game, player__user=mara, kind="token"))
     true_code = next(t.code for t in mara_tokens if t.is_true)
     for page in pages:
@@ -192,10 +210,12 @@ def test_another_player_cannot_tell_the_true_token(client, two_player_game, play
             assert page.count(t.code) == page.count(true_code)
         around = [m.start() for m in re.finditer(true_code, page)]
         for start in around:
-            window = page[start - 200:start + 200].lower()
+            window = page[start - 200 : start + 200].lower()
             assert "true" not in window.replace("sg-code", "").replace(true_code.lower(), "")
         false_code = next(t.code for t in mara_tokens if not t.is_true)
-        assert _token_markup(page, true_code).replace(true_code, "X") == _token_markup(page, false_code).replace(false_code, "X")
+        assert _token_markup(page, true_code).replace(true_code, "X") == _token_markup(page, false_code).replace(
+            false_code, "X"
+        )
         assert "your key" not in _token_markup(page, true_code)
         assert "<!--" not in page
     # the owner's page holds no key either; holding the button fetches it, for the owner only
@@ -203,7 +223,7 @@ def test_another_player_cannot_tell_the_true_token(client, two_player_game, play
     own = client.get(url(game)).content.decode()
     assert own.count(true_code) == own.count(next(t.code for t in mara_tokens if not t.is_true))
     key = client.get(reverse("soylent-game-key", args=[game.pk]), **HTMX).content.decode()
-    assert f"true token <span class=\"sg-code\">{true_code}</span>" in key
+    assert f'true token <span class="sg-code">{true_code}</span>' in key
 
 
 def test_the_log_and_errors_never_name_an_unrevealed_truth(client, two_player_game, players):
@@ -232,6 +252,7 @@ def test_a_revealed_true_token_is_public(client, two_player_game, players):
 
 
 # --- query budget ------------------------------------------------------------
+
 
 @pytest.fixture
 def three_player_game(players, make_user, make_set):
@@ -274,6 +295,7 @@ def test_game_page_query_budget(client, request, size, django_assert_num_queries
 
 # --- rolls are final (SG10), the Snapped effect (SG12), the pusher (SG13) -----------------------
 
+
 def _fix_seed(monkeypatch, *faces):
     from tests.games.soylent_ghoul.play.test_services import seed_rolling
 
@@ -310,8 +332,11 @@ def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_
         game.refresh_from_db()
         drone = Piece.objects.filter(game=game, player__user=user, kind="drone", placed=False).first()
         services.play(game.pk, user, game.version, "place", {"piece": str(drone.pk)})
-    for user, kind, data in ((vox, "activate", {"piece": Piece.objects.get(game=game, code="P2K").pk}),
-                             (vox, "pass", {}), (mara, "pass", {})):
+    for user, kind, data in (
+        (vox, "activate", {"piece": Piece.objects.get(game=game, code="P2K").pk}),
+        (vox, "pass", {}),
+        (mara, "pass", {}),
+    ):
         game.refresh_from_db()
         services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
     # the Lighter form: a light level and a box for every other Character on the table (SG14)

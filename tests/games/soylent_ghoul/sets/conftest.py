@@ -27,13 +27,20 @@ def truth(drone_set) -> dict:
     """{drone name: true code} straight from the database (the test's own view of the secret)."""
     from games.soylent_ghoul.sets.models import Token
 
-    return {t.drone.name: t.code for t in Token.objects.filter(drone__drone_set=drone_set, is_true=True).select_related("drone")}
+    return {
+        t.drone.name: t.code
+        for t in Token.objects.filter(drone__drone_set=drone_set, is_true=True).select_related("drone")
+    }
 
 
 def codes(drone_set) -> list[str]:
     from games.soylent_ghoul.sets.models import Token
 
-    return list(Token.objects.filter(drone__drone_set=drone_set).order_by("drone__position", "position").values_list("code", flat=True))
+    return list(
+        Token.objects.filter(drone__drone_set=drone_set)
+        .order_by("drone__position", "position")
+        .values_list("code", flat=True)
+    )
 
 
 def move_truth(drone_set) -> None:

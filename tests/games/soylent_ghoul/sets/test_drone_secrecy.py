@@ -33,19 +33,33 @@ def shared_set(drone_set):
 def owner_urls(s) -> list[str]:
     pk, crew = s.pk, s.crew_id
     return [
-        f"/games/soylent/sets/{pk}/", f"/games/soylent/sets/{pk}/?key=1", f"/games/soylent/sets/{pk}/?key=1&part=key",
-        f"/games/soylent/sets/{pk}/redeal/", f"/games/soylent/sets/{pk}/delete/",
-        f"/games/soylent/sets/{pk}/export/", f"/games/soylent/sets/{pk}/export/?true_tokens=1",
-        f"/games/soylent/sets/{pk}/cards.pdf", f"/games/soylent/sets/{pk}/tokens.pdf", f"/games/soylent/sets/{pk}/key.pdf",
-        f"/crews/{crew}/", f"/crews/{crew}/edit/", f"/crews/{crew}/export/", f"/crews/{crew}/roster.pdf",
+        f"/games/soylent/sets/{pk}/",
+        f"/games/soylent/sets/{pk}/?key=1",
+        f"/games/soylent/sets/{pk}/?key=1&part=key",
+        f"/games/soylent/sets/{pk}/redeal/",
+        f"/games/soylent/sets/{pk}/delete/",
+        f"/games/soylent/sets/{pk}/export/",
+        f"/games/soylent/sets/{pk}/export/?true_tokens=1",
+        f"/games/soylent/sets/{pk}/cards.pdf",
+        f"/games/soylent/sets/{pk}/tokens.pdf",
+        f"/games/soylent/sets/{pk}/key.pdf",
+        f"/crews/{crew}/",
+        f"/crews/{crew}/edit/",
+        f"/crews/{crew}/export/",
+        f"/crews/{crew}/roster.pdf",
         f"/crews/{crew}/delete/",
     ]
 
 
 def shared_urls(s) -> list[str]:
     token = s.crew.share_token
-    return [f"/games/soylent/s/{token}/", f"/games/soylent/s/{token}/cards.pdf", f"/games/soylent/s/{token}/tokens.pdf",
-            f"/s/{token}/", f"/s/{token}/roster.pdf"]
+    return [
+        f"/games/soylent/s/{token}/",
+        f"/games/soylent/s/{token}/cards.pdf",
+        f"/games/soylent/s/{token}/tokens.pdf",
+        f"/s/{token}/",
+        f"/s/{token}/roster.pdf",
+    ]
 
 
 def content(response) -> bytes:
@@ -115,16 +129,25 @@ def test_the_share_link_shows_drones_and_codes_never_the_truth(shared_set, clien
 def test_a_revoked_or_wrong_link_is_404(shared_set, client):
     token = shared_set.crew.share_token
     services.set_sharing(shared_set, False)
-    for url in (f"/games/soylent/s/{token}/", f"/games/soylent/s/{token}/tokens.pdf", "/games/soylent/s/nope/",
-                f"/games/soylent/s/{'x' * 65}/"):
+    for url in (
+        f"/games/soylent/s/{token}/",
+        f"/games/soylent/s/{token}/tokens.pdf",
+        "/games/soylent/s/nope/",
+        f"/games/soylent/s/{'x' * 65}/",
+    ):
         assert client.get(url).status_code == 404
 
 
 def test_the_owners_own_table_views_hide_the_key_until_asked(shared_set, client, user):
     client.force_login(user)
-    public = [f"/games/soylent/sets/{shared_set.pk}/", f"/games/soylent/sets/{shared_set.pk}/cards.pdf",
-              f"/games/soylent/sets/{shared_set.pk}/tokens.pdf", f"/games/soylent/sets/{shared_set.pk}/export/",
-              "/games/soylent/", "/crews/"]
+    public = [
+        f"/games/soylent/sets/{shared_set.pk}/",
+        f"/games/soylent/sets/{shared_set.pk}/cards.pdf",
+        f"/games/soylent/sets/{shared_set.pk}/tokens.pdf",
+        f"/games/soylent/sets/{shared_set.pk}/export/",
+        "/games/soylent/",
+        "/crews/",
+    ]
     assert_blind(client, shared_set, public)
     # ... and the key views do show it
     key_page = client.get(f"/games/soylent/sets/{shared_set.pk}/?key=1").content.decode()
@@ -137,10 +160,13 @@ def test_the_owners_own_table_views_hide_the_key_until_asked(shared_set, client,
 
 def test_printables_html_does_not_depend_on_the_secret(drone_set):
     """Not only the PDF text: the HTML behind the cards and token sheet (classes, order, marks) is identical."""
+
     def html():
         view = services.public_view(drone_set)
-        return (render_to_string("soylent/pdf/cards.html", {**printing.cards_context(view), "paper_class": "a4"}),
-                render_to_string("soylent/pdf/tokens.html", {**printing.tokens_context(view), "paper_class": "a4"}))
+        return (
+            render_to_string("soylent/pdf/cards.html", {**printing.cards_context(view), "paper_class": "a4"}),
+            render_to_string("soylent/pdf/tokens.html", {**printing.tokens_context(view), "paper_class": "a4"}),
+        )
 
     before = html()
     move_truth(drone_set)
@@ -149,6 +175,9 @@ def test_printables_html_does_not_depend_on_the_secret(drone_set):
 
 def test_secret_pages_are_not_cached(drone_set, client, user):
     client.force_login(user)
-    for url in (f"/games/soylent/sets/{drone_set.pk}/?key=1", f"/games/soylent/sets/{drone_set.pk}/key.pdf",
-                f"/games/soylent/sets/{drone_set.pk}/export/?true_tokens=1"):
+    for url in (
+        f"/games/soylent/sets/{drone_set.pk}/?key=1",
+        f"/games/soylent/sets/{drone_set.pk}/key.pdf",
+        f"/games/soylent/sets/{drone_set.pk}/export/?true_tokens=1",
+    ):
         assert "no-store" in client.get(url)["Cache-Control"], url

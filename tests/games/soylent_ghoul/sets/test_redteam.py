@@ -44,16 +44,22 @@ def test_the_owners_refused_and_accepted_edits_never_put_the_key_on_screen(drone
     """At the table the key stays hidden: an edit's answer (htmx or not, 422 or 200) is the same whatever the truth."""
     c = logged_in(user)
     drone = drone_set.drones.first()
-    posts = [("rename", {"name": ""}), ("group", {"group": "nonsense"}), ("rename-drone", {"drone": "abc", "name": "x"}),
-             ("remove-drone", {"drone": "999999"}), ("add-drone", {"name": "x" * 500}),
-             ("rename-drone", {"drone": drone.pk, "name": drone.name})]
+    posts = [
+        ("rename", {"name": ""}),
+        ("group", {"group": "nonsense"}),
+        ("rename-drone", {"drone": "abc", "name": "x"}),
+        ("remove-drone", {"drone": "999999"}),
+        ("add-drone", {"name": "x" * 500}),
+        ("rename-drone", {"drone": drone.pk, "name": drone.name}),
+    ]
 
     def answers():
         out = {}
         for action, data in posts:
             for hx in (True, False):
-                out[(action, hx)] = stable(c.post(f"/games/soylent/sets/{drone_set.pk}/edit/{action}/", data,
-                                                  **(HX if hx else {})))
+                out[(action, hx)] = stable(
+                    c.post(f"/games/soylent/sets/{drone_set.pk}/edit/{action}/", data, **(HX if hx else {}))
+                )
         out["messages"] = stable(c.get(f"/games/soylent/sets/{drone_set.pk}/"))
         return out
 
@@ -93,9 +99,13 @@ REFUSED = {
 @pytest.mark.parametrize("action", views.EDIT_ACTIONS)
 def test_bad_input_on_every_edit_is_a_422_and_changes_nothing(drone_set, user, action):
     c = logged_in(user)
-    before = (list(Drone.objects.filter(drone_set=drone_set).values()), truth(drone_set), drone_set.crew.name,
-              DroneSet.objects.get(pk=drone_set.pk).group)
-    (field, values), = REFUSED[action].items()
+    before = (
+        list(Drone.objects.filter(drone_set=drone_set).values()),
+        truth(drone_set),
+        drone_set.crew.name,
+        DroneSet.objects.get(pk=drone_set.pk).group,
+    )
+    ((field, values),) = REFUSED[action].items()
     for bad in values:
         data = {"name": "Fine name", "drone": drone_set.drones.first().pk, field: bad}
         for hx in (True, False):
@@ -103,16 +113,25 @@ def test_bad_input_on_every_edit_is_a_422_and_changes_nothing(drone_set, user, a
             assert r.status_code == 422, (action, bad, hx, r.status_code)
     assert c.post(f"/games/soylent/sets/{drone_set.pk}/edit/nonsense/").status_code == 404
     fresh = DroneSet.objects.select_related("crew").get(pk=drone_set.pk)
-    assert (list(Drone.objects.filter(drone_set=drone_set).values()), truth(drone_set), fresh.crew.name,
-            fresh.group) == before
+    assert (
+        list(Drone.objects.filter(drone_set=drone_set).values()),
+        truth(drone_set),
+        fresh.crew.name,
+        fresh.group,
+    ) == before
 
 
 def test_bad_input_on_create_is_a_422(catalogue, user):
     c = logged_in(user)
-    for data in ({}, {"name": "x", "group": "nonsense", "drones": "4"}, {"name": "", "group": "gardeners", "drones": "4"},
-                 {"name": "x", "group": "gardeners", "drones": "abc"}, {"name": "x", "group": "gardeners", "drones": "-1"},
-                 {"name": "x", "group": "gardeners", "drones": "99999999999999999999999"},
-                 {"name": "x" * 500, "group": "gardeners", "drones": "4"}):
+    for data in (
+        {},
+        {"name": "x", "group": "nonsense", "drones": "4"},
+        {"name": "", "group": "gardeners", "drones": "4"},
+        {"name": "x", "group": "gardeners", "drones": "abc"},
+        {"name": "x", "group": "gardeners", "drones": "-1"},
+        {"name": "x", "group": "gardeners", "drones": "99999999999999999999999"},
+        {"name": "x" * 500, "group": "gardeners", "drones": "4"},
+    ):
         assert c.post("/games/soylent/", data).status_code == 422, data
     assert DroneSet.objects.count() == 0
 
@@ -142,8 +161,21 @@ def test_a_redeal_can_keep_or_move_the_truth(make_set, user):
 
 
 def test_only_post_changes_and_csrf_is_on(drone_set, user):
-    for name in ("soylent_home", "set_detail", "set_edit", "set_redeal", "set_share", "set_delete", "set_export",
-                 "cards_pdf", "tokens_pdf", "key_pdf", "set_shared", "shared_cards_pdf", "shared_tokens_pdf"):
+    for name in (
+        "soylent_home",
+        "set_detail",
+        "set_edit",
+        "set_redeal",
+        "set_share",
+        "set_delete",
+        "set_export",
+        "cards_pdf",
+        "tokens_pdf",
+        "key_pdf",
+        "set_shared",
+        "shared_cards_pdf",
+        "shared_tokens_pdf",
+    ):
         assert not getattr(getattr(views, name), "csrf_exempt", False), name
     c = logged_in(user)
     old = truth(drone_set)

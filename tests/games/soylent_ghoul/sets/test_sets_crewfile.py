@@ -13,8 +13,13 @@ from tests.games.soylent_ghoul.sets.conftest import codes, truth
 
 
 def body(**overrides):
-    data = {"format": "crewbuilder.crew/1", "system": "soylent-ghoul", "name": "Gazers", "group": "eyes",
-            "drones": [{"name": f"Eye {i}"} for i in range(1, 5)]}
+    data = {
+        "format": "crewbuilder.crew/1",
+        "system": "soylent-ghoul",
+        "name": "Gazers",
+        "group": "eyes",
+        "drones": [{"name": f"Eye {i}"} for i in range(1, 5)],
+    }
     data.update(overrides)
     return data
 
@@ -43,15 +48,18 @@ def test_a_minimal_file_is_valid_with_the_groups_numbers(catalogue):
     assert report["characters"][0] == {"name": "Eye 1", "move": 12, "nerve": 3, "tokens": 5}
 
 
-@pytest.mark.parametrize("overrides, where", [
-    ({"name": 7}, "name"),
-    ({"group": None}, "group"),
-    ({"drones": {"name": "x"}}, "drones"),
-    ({"drones": [{"nom": "x"}]}, "drones[0].name"),
-    ({"drones": [{"name": "x", "tokens": "AAAA"}]}, "drones[0].tokens"),
-    ({"drones": [{"name": "x", "tokens": ["AAAA", 4]}]}, "drones[0].tokens[1]"),
-    ({"drones": [{"name": "x", "true_token": ["AAAA"]}]}, "drones[0].true_token"),
-])
+@pytest.mark.parametrize(
+    "overrides, where",
+    [
+        ({"name": 7}, "name"),
+        ({"group": None}, "group"),
+        ({"drones": {"name": "x"}}, "drones"),
+        ({"drones": [{"nom": "x"}]}, "drones[0].name"),
+        ({"drones": [{"name": "x", "tokens": "AAAA"}]}, "drones[0].tokens"),
+        ({"drones": [{"name": "x", "tokens": ["AAAA", 4]}]}, "drones[0].tokens[1]"),
+        ({"drones": [{"name": "x", "true_token": ["AAAA"]}]}, "drones[0].true_token"),
+    ],
+)
 def test_mistyped_fields_are_bad_format(catalogue, overrides, where):
     crew, report, code = core.check_crew_file(raw(**overrides))
     assert crew is None and code == 2
@@ -66,17 +74,30 @@ def test_missing_group_or_drones_is_bad_format(catalogue):
         assert code == 2 and report["errors"][0]["message"].startswith(key)
 
 
-@pytest.mark.parametrize("overrides, code", [
-    ({"group": "vampires"}, "unknown-group"),
-    ({"drones": []}, "too-few-drones"),
-    ({"drones": [{"name": f"D{i}"} for i in range(13)]}, "too-many-drones"),
-    ({"drones": [{"name": "D", "tokens": ["AAAA", "BBBB"]}]}, "token-count"),
-    ({"drones": [{"name": "D", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "S0S0"]}]}, "token-code"),
-    ({"drones": [{"name": "D", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"]},
-                 {"name": "E", "tokens": ["AAAA", "FFFF", "GGGG", "HHHH", "JJJJ"]}]}, "duplicate-token-code"),
-    ({"drones": [{"name": "D", "true_token": "AAAA"}]}, "true-token-unknown"),
-    ({"drones": [{"name": "D", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"], "true_token": "FFFF"}]}, "true-token-unknown"),
-])
+@pytest.mark.parametrize(
+    "overrides, code",
+    [
+        ({"group": "vampires"}, "unknown-group"),
+        ({"drones": []}, "too-few-drones"),
+        ({"drones": [{"name": f"D{i}"} for i in range(13)]}, "too-many-drones"),
+        ({"drones": [{"name": "D", "tokens": ["AAAA", "BBBB"]}]}, "token-count"),
+        ({"drones": [{"name": "D", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "S0S0"]}]}, "token-code"),
+        (
+            {
+                "drones": [
+                    {"name": "D", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"]},
+                    {"name": "E", "tokens": ["AAAA", "FFFF", "GGGG", "HHHH", "JJJJ"]},
+                ]
+            },
+            "duplicate-token-code",
+        ),
+        ({"drones": [{"name": "D", "true_token": "AAAA"}]}, "true-token-unknown"),
+        (
+            {"drones": [{"name": "D", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"], "true_token": "FFFF"}]},
+            "true-token-unknown",
+        ),
+    ],
+)
 def test_rules_findings_make_it_invalid_and_import_refuses_it(catalogue, user, overrides, code):
     _, report, exit_code = core.check_crew_file(raw(**overrides))
     assert exit_code == 1 and code in [e["code"] for e in report["errors"]]
@@ -102,9 +123,13 @@ def test_import_deals_fresh_codes_and_truth_when_the_file_has_none(catalogue, us
 def test_export_then_import_gives_the_same_set_without_the_secret(drone_set, other_user):
     text = core.export_crew(drone_set.crew)
     data = json.loads(text)
-    assert data == {"format": "crewbuilder.crew/1", "system": "soylent-ghoul", "name": "The Lamplit",
-                    "group": "gardeners",
-                    "drones": [{"name": f"Drone {i + 1}", "tokens": codes(drone_set)[5 * i:5 * i + 5]} for i in range(4)]}
+    assert data == {
+        "format": "crewbuilder.crew/1",
+        "system": "soylent-ghoul",
+        "name": "The Lamplit",
+        "group": "gardeners",
+        "drones": [{"name": f"Drone {i + 1}", "tokens": codes(drone_set)[5 * i : 5 * i + 5]} for i in range(4)],
+    }
     assert "true" not in text.lower()
     copy = DroneSet.objects.get(crew=core.import_crew_file(text.encode(), other_user)[0])
     assert crewfile.export_data(copy) == data  # same codes; the truth is dealt afresh
@@ -157,7 +182,9 @@ def test_cli_pdf_prints_the_drone_cards(catalogue, tmp_path):
     import subprocess
 
     path, out = tmp_path / "set.json", tmp_path / "cards.pdf"
-    path.write_bytes(raw(drones=[{"name": "Iris", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"], "true_token": "CCCC"}]))
+    path.write_bytes(
+        raw(drones=[{"name": "Iris", "tokens": ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"], "true_token": "CCCC"}])
+    )
     code, _, _ = run("pdf", str(path), "-o", str(out))
     assert code == 0 and out.read_bytes().startswith(b"%PDF")
     text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True, check=True).stdout

@@ -32,15 +32,18 @@ def test_named_drones_and_counts(make_set, user):
     assert six.drones.count() == 6 and Token.objects.filter(drone__drone_set=six).count() == 30
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"name": "", "group": "eyes"}, "Set name must not be empty"),
-    ({"name": "x" * 101, "group": "eyes"}, "longer than 100"),
-    ({"name": "Bad\u202eName", "group": "eyes"}, "control character"),
-    ({"name": "Ok", "group": "vampires"}, "Choose a Ghoul group"),
-    ({"name": "Ok", "group": "eyes", "count": 0}, "from 1 to 12"),
-    ({"name": "Ok", "group": "eyes", "count": 13}, "from 1 to 12"),
-    ({"name": "Ok", "group": "eyes", "drone_names": ["A", ""]}, "Drone name must not be empty"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"name": "", "group": "eyes"}, "Set name must not be empty"),
+        ({"name": "x" * 101, "group": "eyes"}, "longer than 100"),
+        ({"name": "Bad\u202eName", "group": "eyes"}, "control character"),
+        ({"name": "Ok", "group": "vampires"}, "Choose a Ghoul group"),
+        ({"name": "Ok", "group": "eyes", "count": 0}, "from 1 to 12"),
+        ({"name": "Ok", "group": "eyes", "count": 13}, "from 1 to 12"),
+        ({"name": "Ok", "group": "eyes", "drone_names": ["A", ""]}, "Drone name must not be empty"),
+    ],
+)
 def test_bad_input_is_refused_and_stores_nothing(catalogue, user, kwargs, message):
     with pytest.raises(services.DroneSetError, match=message):
         services.create_drone_set(user, **kwargs)
@@ -55,12 +58,15 @@ def test_imported_codes_and_true_tokens_are_kept(catalogue, user):
     assert found["A"] == "CCCC" and found["B"] in tokens[1]
 
 
-@pytest.mark.parametrize("tokens, true_tokens, message", [
-    ([["AAAA", "BBBB", "CCCC", "DDDD"]], None, "5 tokens"),
-    ([["AAAA", "BBBB", "CCCC", "DDDD", "SSSS"]], None, "5 tokens"),  # S is not in the code alphabet
-    ([["AAAA", "AAAA", "CCCC", "DDDD", "EEEE"]], None, "different"),
-    ([["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"]], ["FFFF"], "not one of its tokens"),
-])
+@pytest.mark.parametrize(
+    "tokens, true_tokens, message",
+    [
+        ([["AAAA", "BBBB", "CCCC", "DDDD"]], None, "5 tokens"),
+        ([["AAAA", "BBBB", "CCCC", "DDDD", "SSSS"]], None, "5 tokens"),  # S is not in the code alphabet
+        ([["AAAA", "AAAA", "CCCC", "DDDD", "EEEE"]], None, "different"),
+        ([["AAAA", "BBBB", "CCCC", "DDDD", "EEEE"]], ["FFFF"], "not one of its tokens"),
+    ],
+)
 def test_bad_imported_tokens_are_refused(catalogue, user, tokens, true_tokens, message):
     with pytest.raises(services.DroneSetError, match=message):
         services.create_drone_set(user, "Bad", "eyes", ["A"], tokens=tokens, true_tokens=true_tokens)
@@ -172,7 +178,7 @@ def test_sharing_and_delete(drone_set):
 
 def test_public_view_has_no_truth_in_it(drone_set):
     view = services.public_view(drone_set)
-    assert [d.codes for d in view["drones"]] == [codes(drone_set)[i:i + 5] for i in range(0, 20, 5)]
+    assert [d.codes for d in view["drones"]] == [codes(drone_set)[i : i + 5] for i in range(0, 20, 5)]
     for drone in view["drones"]:
         assert set(vars(drone)) == {"pk", "number", "name", "codes"}
     assert "true" not in repr(view).lower()

@@ -23,15 +23,21 @@ def owner(client, user):
 
 def pdf_text(response) -> str:
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    return subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True, check=True).stdout.decode()
+    return subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True, check=True
+    ).stdout.decode()
 
 
 def test_home_lists_my_sets_and_offers_the_four_groups(owner, drone_set, make_set, other_user):
     make_set(other_user, name="Not mine")
     page = owner.get("/games/soylent/").content.decode()
     assert "The Lamplit" in page and "Not mine" not in page
-    for name, numbers in (("Scene Shifters", 'M 3" · Nerve 7'), ("Eyes", 'M 12" · Nerve 3'),
-                          ("Mannikins", 'M 24" · Nerve 6'), ("Gardeners", 'M 3" · Nerve 6')):
+    for name, numbers in (
+        ("Scene Shifters", 'M 3" · Nerve 7'),
+        ("Eyes", 'M 12" · Nerve 3'),
+        ("Mannikins", 'M 24" · Nerve 6'),
+        ("Gardeners", 'M 3" · Nerve 6'),
+    ):
         assert name in page and numbers in page
     assert 'value="4"' in page  # the suggested number of drones
 
@@ -53,12 +59,15 @@ def test_create_a_set(owner, catalogue, user):
     assert drone_set.crew.name == "Gazers" and drone_set.drones.count() == 3
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"name": "", "group": "eyes", "drones": "4"}, "Set name must not be empty"),
-    ({"name": "X", "group": "", "drones": "4"}, "Choose a Ghoul group"),
-    ({"name": "X", "group": "eyes", "drones": "four"}, "whole number"),
-    ({"name": "X", "group": "eyes", "drones": "40"}, "from 1 to 12"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"name": "", "group": "eyes", "drones": "4"}, "Set name must not be empty"),
+        ({"name": "X", "group": "", "drones": "4"}, "Choose a Ghoul group"),
+        ({"name": "X", "group": "eyes", "drones": "four"}, "whole number"),
+        ({"name": "X", "group": "eyes", "drones": "40"}, "from 1 to 12"),
+    ],
+)
 def test_create_with_bad_input_is_a_422_with_the_reason(owner, catalogue, data, message):
     response = owner.post("/games/soylent/", data)
     assert response.status_code == 422 and message in response.content.decode()
@@ -78,7 +87,11 @@ def test_show_key_full_page_and_htmx_partial(owner, drone_set):
     full = owner.get(f"/games/soylent/sets/{drone_set.pk}/?key=1").content.decode()
     part = owner.get(f"/games/soylent/sets/{drone_set.pk}/?key=1&part=key", **HTMX).content.decode()
     hidden = owner.get(f"/games/soylent/sets/{drone_set.pk}/?part=key", **HTMX).content.decode()
-    assert "<html" in full and "<html" not in part and part.lstrip().startswith('<section class="card sg-key" id="secret-key"')
+    assert (
+        "<html" in full
+        and "<html" not in part
+        and part.lstrip().startswith('<section class="card sg-key" id="secret-key"')
+    )
     for name, code in truth(drone_set).items():
         assert f">{code}</span>" in full and f">{code}</span>" in part and code not in hidden
     assert "Hide my secret key" in part and "Show my secret key" in hidden
@@ -117,7 +130,7 @@ def test_edits_without_js_redirect_and_bad_edits_are_422(owner, drone_set):
 
 def test_redeal_asks_first_then_deals(owner, drone_set):
     page = owner.get(f"/games/soylent/sets/{drone_set.pk}/redeal/").content.decode()
-    assert "Re-deal the true tokens" in page and "<form method=\"post\">" in page
+    assert "Re-deal the true tokens" in page and '<form method="post">' in page
     before_codes, dealt = codes(drone_set), drone_set.dealt_at
     response = owner.post(f"/games/soylent/sets/{drone_set.pk}/redeal/")
     assert response.status_code == 302
@@ -132,7 +145,9 @@ def test_share_and_revoke(owner, drone_set):
     page = owner.get(f"/games/soylent/sets/{drone_set.pk}/").content.decode()
     assert f"/games/soylent/s/{token}/" in page
     shared = owner.get(f"/games/soylent/s/{token}/")
-    assert shared.status_code == 200 and shared["X-Robots-Tag"] == "noindex" and shared["Referrer-Policy"] == "no-referrer"
+    assert (
+        shared.status_code == 200 and shared["X-Robots-Tag"] == "noindex" and shared["Referrer-Policy"] == "no-referrer"
+    )
     owner.post(f"/games/soylent/sets/{drone_set.pk}/share/", {"revoke": "1"})
     assert owner.get(f"/games/soylent/s/{token}/").status_code == 404
 
@@ -192,9 +207,20 @@ def test_crew_list_links_drone_sets(owner, drone_set):
     assert "Soylent Ghoul drone sets" in page and f'href="/games/soylent/sets/{drone_set.pk}/"' in page
 
 
-@pytest.mark.parametrize("path, method", [("/", "get"), ("/edit/", "get"), ("/export/", "get"), ("/delete/", "get"),
-                                          ("/delete/", "post"), ("/duplicate/", "post"), ("/share/", "post"),
-                                          ("/edit/rename/", "post"), ("/pick/1/traits/", "get")])
+@pytest.mark.parametrize(
+    "path, method",
+    [
+        ("/", "get"),
+        ("/edit/", "get"),
+        ("/export/", "get"),
+        ("/delete/", "get"),
+        ("/delete/", "post"),
+        ("/duplicate/", "post"),
+        ("/share/", "post"),
+        ("/edit/rename/", "post"),
+        ("/pick/1/traits/", "get"),
+    ],
+)
 def test_crew_pages_send_a_drone_set_to_its_page(owner, drone_set, path, method):
     response = getattr(owner, method)(f"/crews/{drone_set.crew_id}{path}")
     assert response.status_code == 302 and response["Location"] == f"/games/soylent/sets/{drone_set.pk}/"
@@ -209,8 +235,13 @@ def test_roster_pdf_of_a_drone_set_is_404(owner, drone_set):
 def test_importing_a_drone_set_file_on_the_crew_import_page(owner, catalogue, user):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    data = {"format": "crewbuilder.crew/1", "system": "soylent-ghoul", "name": "Shifted", "group": "scene-shifters",
-            "drones": [{"name": "Brush"}, {"name": "Easel"}]}
+    data = {
+        "format": "crewbuilder.crew/1",
+        "system": "soylent-ghoul",
+        "name": "Shifted",
+        "group": "scene-shifters",
+        "drones": [{"name": "Brush"}, {"name": "Easel"}],
+    }
     upload = SimpleUploadedFile("set.json", json.dumps(data).encode(), content_type="application/json")
     response = owner.post("/crews/import/", {"file": upload}, follow=True)
     drone_set = DroneSet.objects.get(crew__owner=user)
