@@ -231,6 +231,10 @@ def read_trait(value, where: str):
     for key, choice in trait.items():
         check_text(key, f"{where} key", limit=SLUG_MAX)
         check_shallow(choice, f"{where}.{key}", CHOICE_DEPTH)
+    if "raise" in trait:  # crew-format.md: "raise" is a list of attribute names; its values are the rules'
+        for index, name in enumerate(check_list(trait["raise"], f"{where}.raise")):
+            if not isinstance(name, str):
+                raise BadFormat(f"{where}.raise[{index}]", "expected an attribute name")
     return dict(trait)  # choices are judged by the rules (trait-choice), not here
 
 

@@ -170,11 +170,17 @@ def test_deeply_nested_trait_choice_is_refused():
     assert bad_format_message(data).startswith("characters[0].traits[1].raise[0][0][0]:")
 
 
-def test_a_wrong_but_shallow_trait_choice_is_a_rules_error():
+def test_a_wrong_but_well_typed_trait_choice_is_a_rules_error():
     data = crew_data()
-    data["characters"][0]["traits"][1]["raise"] = {"strength": 1}
+    data["characters"][0]["traits"][1]["raise"] = ["strength", "strength"]
     _, report, code = check(data)
     assert code == EXIT_ERRORS and [e["code"] for e in report["errors"]] == ["trait-choice"]
+
+
+def test_a_mistyped_trait_choice_is_bad_format():
+    data = crew_data()
+    data["characters"][0]["traits"][1]["raise"] = {"strength": 1}
+    assert bad_format_message(data).startswith("characters[0].traits[1].raise:")
 
 
 def test_unpaired_surrogate_is_bad_format():

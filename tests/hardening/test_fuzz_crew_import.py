@@ -124,8 +124,25 @@ def test_one_wrong_field_in_a_good_crew_is_reported_never_raised(field, value):
     assert not bad or (len(report["errors"]) == 1 and bad[0]["message"])
 
 
-@pytest.mark.parametrize("raised", [["strength", ["agility"]], [{"a": 1}, "strength"], [["x"], ["y"]]])
-def test_a_raise_holding_a_list_or_dict_is_judged_not_a_crash(raised):
+@pytest.mark.parametrize(
+    "raised, where",
+    [
+        (["strength", ["agility"]], "characters[0].traits[0].raise[1]"),
+        ([{"a": 1}, "strength"], "characters[0].traits[0].raise[0]"),
+        ([["x"], ["y"]], "characters[0].traits[0].raise[0]"),
+        ({"strength": 1}, "characters[0].traits[0].raise"),
+        ("strength", "characters[0].traits[0].raise"),
+    ],
+)
+def test_a_raise_holding_a_list_or_dict_is_bad_format_saying_where(raised, where):
+    data = _one_character(traits=[{"slug": "deformed", "raise": raised}])
+    _crew, report, _code = check_crew_file(json.dumps(data), _file_catalogue)
+    assert [e["code"] for e in report["errors"]] == ["bad-format"]
+    assert report["errors"][0]["message"].startswith(where + ":")
+
+
+@pytest.mark.parametrize("raised", [["strength"], ["strength", "strength"], ["luck", "agility"], []])
+def test_a_raise_of_names_the_rules_refuse_is_a_trait_choice(raised):
     data = _one_character(traits=[{"slug": "deformed", "raise": raised}])
     _crew, report, _code = check_crew_file(json.dumps(data), _file_catalogue)
     assert "trait-choice" in [e["code"] for e in report["errors"]]
