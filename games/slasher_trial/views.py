@@ -20,6 +20,8 @@ from games.slasher_trial.forms import ActForm, TrialForm
 from games.slasher_trial.models import Participant, Trial
 from rules import slasher_trial as sl
 
+LOG_SHOWN = 20  # log entries on the board; the log page has the rest
+
 
 def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
     """The trial if the user takes part in it (the Monster or a Survivor); else 404."""
@@ -99,6 +101,7 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
         odds = [
             (n, f"{o.numerator}/{o.denominator}", f"{100 * float(o):.0f}") for n, o in sl.winner_odds(state).items()
         ]
+    latest = list(trial.log.all()[: LOG_SHOWN + 1])
     return {
         "trial": trial,
         "participants": participants,
@@ -109,7 +112,9 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
         "legal": legal,
         "grid": services.grid(state, legal),
         "columns": range(1, sl.COLUMNS + 1),
-        "log": list(trial.log.all()),
+        # the latest entries only: a poll that redraws the board never sends the whole log
+        "log": latest[:LOG_SHOWN],
+        "older_log": len(latest) > LOG_SHOWN,
         "error": error,
         "energy_each": sl.survivor_energy_per_advance(counted, rules.survivor_energy_pool) if counted else None,
         "counted": counted,
@@ -159,3 +164,15 @@ def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
         return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial, error), status=422))
 
     return kit.act_and_redraw(request, move, redraw, after_plain_post)
+
+
+@login_required
+@require_GET
+def trial_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole log, a page at a time (the board shows only the latest entries)."""
+    trial = _get_trial_for_user(request, pk)
+    return render(
+        request,
+        "trials/trial_log.html",
+        {"trial": trial, "page": kit.events_page(trial.log.all(), request.GET.get("page"))},
+    )
