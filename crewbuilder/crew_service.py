@@ -56,7 +56,7 @@ class CrewRow:
 
 
 LIST_PAGE_SIZE = 12
-ROW_URLS = ("crew-edit", "crew-detail", "crew-duplicate", "crew-delete")
+ROW_URLS = ("crew-edit", "crew-detail", "crew-duplicate", "crew-delete", "campaign-detail")
 
 
 def _url_makers() -> dict:
@@ -94,6 +94,7 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
     from django.utils.timesince import timesince
 
     makers, now = _url_makers(), timezone.now()
+    campaign_url = makers.pop("campaign_detail")
     # Links and times made here once per row: the template's per-row filters cost more than the rows' data.
     page.rows = [
         CrewRow(
@@ -101,7 +102,12 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
             c.summary_points,
             c.summary_status,
             c.summary_errors,
-            {name: url.format(c.pk) for name, url in makers.items()},
+            {name: url.format(c.pk) for name, url in makers.items()}
+            | (
+                {"campaign_detail": campaign_url.format(c.campaign_entry.campaign_id)}
+                if getattr(c, "campaign_entry", None)  # a campaign copy (the reverse one-to-one raises when none)
+                else {}
+            ),
             c.updated_at.isoformat(),
             timesince(c.updated_at, now),
         )
