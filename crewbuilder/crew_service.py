@@ -44,17 +44,6 @@ def status_of(report: dict) -> str:
 # --- list -------------------------------------------------------------------
 
 
-@dataclass
-class CrewRow:
-    crew: Crew
-    points: int
-    status: str
-    errors: int = 0
-    urls: dict | None = None
-    changed_iso: str = ""
-    changed_ago: str = ""
-
-
 LIST_PAGE_SIZE = 12
 ROW_URLS = ("crew-edit", "crew-detail", "crew-duplicate", "crew-delete", "campaign-detail")
 
@@ -96,38 +85,28 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
     makers, now = _url_makers(), timezone.now()
     campaign_url = makers.pop("campaign_detail")
     # Links and times made here once per row: the template's per-row filters cost more than the rows' data.
-    page.rows = [
-        CrewRow(
-            c,
-            c.summary_points,
-            c.summary_status,
-            c.summary_errors,
-            {name: url.format(c.pk) for name, url in makers.items()}
-            | (
-                {"campaign_detail": campaign_url.format(c.campaign_entry.campaign_id)}
-                if getattr(c, "campaign_entry", None)  # a campaign copy (the reverse one-to-one raises when none)
-                else {}
-            ),
-            c.updated_at.isoformat(),
-            timesince(c.updated_at, now),
+    # Each row a flat dict of what it shows: a template looks a dict key up at once, where an object's
+    # attribute costs a failed subscript first; and a reverse one-to-one with no campaign copy raises,
+    # which in a template costs a dir() of the crew. Links and times made here once per page.
+    page.rows = []
+    for c in page.object_list:
+        entry = getattr(c, "campaign_entry", None)  # set when the crew is a campaign copy
+        page.rows.append(
+            {
+                "name": c.name,
+                "system": c.system.name,
+                "points": c.summary_points,
+                "budget": c.budget,
+                "status": c.summary_status,
+                "errors": c.summary_errors,
+                "changed_iso": c.updated_at.isoformat(),
+                "changed_ago": timesince(c.updated_at, now),
+                "campaign": entry.campaign.name if entry is not None else "",
+                "campaign_url": campaign_url.format(entry.campaign_id) if entry is not None else "",
+            }
+            | {name: url.format(c.pk) for name, url in makers.items()}
         )
-        for c in page.object_list
-    ]
     return page
-
-
-def list_rows(owner) -> list[CrewRow]:
-    """Every crew of the owner, as list rows (stored summaries)."""
-    from crewbuilder import crew_summary
-
-    crews = list(
-        Crew.objects.select_related("system", "campaign_entry__campaign")
-        .filter(owner=owner)
-        .exclude(system__slug="soylent-ghoul")
-        .order_by("-updated_at", "-id")
-    )
-    crew_summary.refresh_stale(crews)
-    return [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors) for c in crews]
 
 
 # --- create, duplicate, delete, import, export ---------------------------------
