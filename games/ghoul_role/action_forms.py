@@ -52,6 +52,9 @@ class WholeNumberField(forms.Field):
 class FlagField(forms.BooleanField):
     """A ticked box: on only for the values a checkbox or a button sends ("1", "on", "true")."""
 
+    # a checkbox widget reads any non-empty value as ticked: this one hands on what was sent
+    widget = forms.HiddenInput
+
     def __init__(self, **kwargs):
         super().__init__(required=False, **kwargs)
 
@@ -69,8 +72,10 @@ class ActionForm(forms.Form):
     )
 
     def refusal(self) -> str:
-        """The first thing wrong, in the sheet's words (the page shows one message)."""
-        for errors in (self.errors.get("__all__", []), *(self.errors.get(name, []) for name in self.fields)):
+        """The first thing wrong, in the sheet's words (the page shows one message): a page without its
+        version first, then the action's choices."""
+        names = ["v", "__all__", *(name for name in self.fields if name != "v")]
+        for errors in (self.errors.get(name, []) for name in names):
             if errors:
                 return str(errors[0])
         return ""
