@@ -43,7 +43,10 @@ def home(request: HttpRequest) -> HttpResponse:
         elif form.is_valid():
             try:
                 sheet = services.create_sheet(
-                    request.user, form.cleaned_data["goals"], form.cleaned_data["name"], form.cleaned_data.get("chart")
+                    request.user,
+                    form.cleaned_data["goals"],
+                    name=form.cleaned_data["name"],
+                    chart=form.cleaned_data.get("chart"),
                 )
             except services.SheetError as exc:
                 form.add_error(None, str(exc))
