@@ -36,8 +36,6 @@ SYSTEM = "ghoul-role"
 LONG = 30  # events shown on the sheet
 LABEL = GhoulSheet._meta.label_lower  # the key of the sheet's version in the cache (the kit's polls)
 
-__all__ = ["SheetError", "StaleSheet"]  # the refusals, reachable here for existing callers
-
 
 # --- catalogue ------------------------------------------------------------------------------
 
