@@ -1,40 +1,19 @@
 """The Ghoul role's actions, one handler each. ``services.act`` first asks the engine whether the sheet may take
 the action now (``rules.ghoul_role.check``: the role, the phase, the game not over, something to act on); a
-handler reads the action's own choices, calls the engine and writes the sheet back."""
+handler takes the action's own choices as typed keyword arguments (read from the POST by
+``action_forms``), calls the engine and writes the sheet back."""
 
 from __future__ import annotations
 
 import random
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Mapping
 
 from games.ghoul_role import services
 from games.ghoul_role.goals import TARGET_NAMES
 from games.ghoul_role.models import GhoulSheet, TerrorCard
 from games.ghoul_role.state import chart, deck_left, engine_state, store_state, vile_board
 from rules import ghoul_role as rules
-
-
-def _int(data: Mapping, key: str, label: str, low: int = 0, high: int = 20, default: int | None = None) -> int:
-    raw = data.get(key)
-    if isinstance(raw, str):
-        raw = raw.strip()
-    if raw in ("", None):
-        if default is not None:
-            return default
-        raise services.SheetError(f"Give {label}.")
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise services.SheetError(f"{label[0].upper() + label[1:]} must be a whole number.") from None
-    if not low <= value <= high:
-        raise services.SheetError(f"{label[0].upper() + label[1:]} must be {low} to {high}.")
-    return value
-
-
-def _flag(data: Mapping, key: str) -> bool:
-    return data.get(key) in ("1", "on", "true", True)
 
 
 def _engine(check, *args) -> None:
@@ -71,9 +50,8 @@ def _apply_statistics(sheet: GhoulSheet, keep: tuple[int, int]) -> tuple[int, in
     return state.movement, state.attack_discs
 
 
-def do_roll(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_roll(sheet: GhoulSheet, *, backstab: int = 0) -> Outcome:
     """Roll and Set Statistics: discs back to the supply, roll (seeded), Terror on a low sum."""
-    backstab = _int(data, "backstab", "the Thief's Backstab Action cubes", 0, 20, default=0)
     seed = secrets.randbits(32)
     roll = rules.roll_ghoul_dice(random.Random(seed), sheet.dice, seed)
     sheet.turn += 1
@@ -95,15 +73,8 @@ def do_roll(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(summary + ".", data_out, seed, ["roll"] if roll.terror else [])
 
 
-def do_choose(sheet: GhoulSheet, data) -> Outcome:
-    if data.get("pair"):  # "0-2": the positions of the two dice kept
-        raw = str(data.get("pair")).split("-")
-    else:
-        raw = data.getlist("keep") if hasattr(data, "getlist") else data.get("keep", [])
-    try:
-        keep = tuple(int(k) for k in raw)
-    except (TypeError, ValueError):
-        raise services.SheetError("Choose two of the dice.") from None
+def do_choose(sheet: GhoulSheet, *, keep: tuple[int, int]) -> Outcome:
+    """``keep``: the positions of the two dice kept."""
     if len(keep) != 2:
         raise services.SheetError("Choose exactly two of the dice.")
     movement, attack = _apply_statistics(sheet, keep)
@@ -115,10 +86,17 @@ def _won(sheet: GhoulSheet) -> None:
     sheet.result, sheet.phase = GhoulSheet.WON, GhoulSheet.OVER
 
 
-def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    wall, occupied, attacking = _flag(data, "wall"), _flag(data, "occupied"), _flag(data, "attacking")
-    entrance = _flag(data, "entrance")
-    unattackable = _flag(data, "unattackable")
+def do_move(
+    sheet: GhoulSheet,
+    *,
+    wall: bool = False,
+    occupied: bool = False,
+    attacking: bool = False,
+    entrance: bool = False,
+    unattackable: bool = False,
+    defense: int | None = None,
+) -> Outcome:
+    """``defense``: the Vile Ghoul entering an occupied space: that piece's defense statistic."""
     _engine(rules.check_move_choice, sheet.is_vile, sheet.attack_discs, occupied, attacking, unattackable)
     extras = [
         w
@@ -127,7 +105,8 @@ def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
     ]
     if sheet.is_vile:
         if occupied:
-            defense = _int(data, "defense", "the piece's defense statistic", 0, 20)
+            if defense is None:
+                raise services.SheetError("Give the piece's defense statistic.")
             cost = rules.vile_enter_cost(sheet.attack_discs, defense, attacking, sheet.bonus, wall, unattackable)
             extras.append(f"defense {defense}")
         else:
@@ -161,10 +140,8 @@ def do_move(sheet: GhoulSheet, data: Mapping) -> Outcome:
     )
 
 
-def do_spend(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_spend(sheet: GhoulSheet, *, points: int, why: str = "") -> Outcome:
     """Movement spent on something else (a Terror card's effect, Flare on your space)."""
-    points = _int(data, "points", "the movement points to spend", 1, 20)
-    why = (data.get("why") or "").strip()[:60]
     try:
         store_state(sheet, rules.spend_movement(engine_state(sheet), points))
     except rules.IllegalGhoulAction as exc:
@@ -175,10 +152,8 @@ def do_spend(sheet: GhoulSheet, data: Mapping) -> Outcome:
     )
 
 
-def do_gain(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_gain(sheet: GhoulSheet, *, what: str, points: int) -> Outcome:
     """Movement or attack points gained (from a Terror card: the player knows its text)."""
-    what = data.get("what")
-    points = _int(data, "points", "the points gained", 1, 20)
     if what == "movement":
         sheet.movement += points
     elif what == "attack" and not sheet.is_vile:
@@ -192,8 +167,7 @@ def do_gain(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(f"Gained {points} {what} point{'s' if points != 1 else ''}.", {"what": what, "points": points})
 
 
-def do_collect(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    what = data.get("what")
+def do_collect(sheet: GhoulSheet, *, what: str) -> Outcome:
     if what not in ("treasure", "gem", "trap"):
         raise services.SheetError("Collect a Treasure token or a Dragon Gem.")
     before = engine_state(sheet)
@@ -227,20 +201,13 @@ def do_collect(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(summary, {"what": what}, cards=cards)
 
 
-def _target(data: Mapping) -> tuple[str, str]:
-    role = data.get("target")
+def do_attack(sheet: GhoulSheet, *, target: str, defense: int, label: str = "", loot: int = 1) -> Outcome:
+    """``target``: the player piece attacked (``label``: which one); ``loot``: the Thief's Loot Drop Level."""
+    role = target
     if role not in TARGET_NAMES:
         raise services.SheetError("Choose the player piece you attack.")
-    label = (data.get("label") or "").strip()[:30]
     name = TARGET_NAMES[role] + (f" ({label})" if label else "")
-    return role, name
-
-
-def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    role, name = _target(data)
-    defense = _int(data, "defense", f"the {name}'s defense statistic", 0, 20)
     thief_killed = role == "thief"
-    loot = _int(data, "loot", "the Thief's Loot Drop Level", 0, 20, default=1) if thief_killed else 0
     before = engine_state(sheet)
     cards: list[str] = []
     if sheet.is_vile:
@@ -283,7 +250,7 @@ def do_attack(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(summary, data_out, cards=cards)
 
 
-def do_crystal(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_crystal(sheet: GhoulSheet) -> Outcome:
     if sheet.is_vile:
         _engine(rules.check_vile_crystal, sheet.attack_discs, sheet.bonus)
         sheet.crystals += 1
@@ -297,7 +264,7 @@ def do_crystal(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(f"Smashed a Crystal ({sheet.crystals}{goal}), then skitter.", {})
 
 
-def do_end(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_end(sheet: GhoulSheet) -> Outcome:
     """Set Defense: the discs left on the Attack space (the Vile Ghoul: its Attack)."""
     if sheet.is_vile:
         sheet.defense = sheet.attack_discs
@@ -316,10 +283,9 @@ def do_end(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(f"End of turn {sheet.turn}: Defense {sheet.defense}.{removed}", {"defense": sheet.defense})
 
 
-def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_prepare(sheet: GhoulSheet, *, backstab: int = 0) -> Outcome:
     """The Vile Ghoul's Prepare Board: roll an empty supply (seeded) or slide the left die right.
     The Thief's Backstab cubes are entered here, as the Ghoul enters them with its roll (GS13)."""
-    backstab = _int(data, "backstab", "the Thief's Backstab Action cubes", 0, 20, default=0)
     seed = secrets.randbits(32)
     rolled = not sheet.supply
     board = rules.prepare_board(vile_board(sheet), random.Random(seed), sheet.dice)
@@ -343,8 +309,7 @@ def do_prepare(sheet: GhoulSheet, data: Mapping) -> Outcome:
     )
 
 
-def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
-    face = _int(data, "face", "the die you select", 1, 6)
+def do_select(sheet: GhoulSheet, *, face: int) -> Outcome:
     try:
         board, stats = rules.select_statistics(vile_board(sheet), face, chart(sheet))
     except ValueError as exc:
@@ -363,12 +328,10 @@ def do_select(sheet: GhoulSheet, data: Mapping) -> Outcome:
     )
 
 
-def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_boost(sheet: GhoulSheet, *, use: str | None, source: str | None, points: int) -> Outcome:
     """A temporary Attack bonus (a Boost die or a Hunt card), or a Boost die spent as movement.
     What a Boost die is worth is printed on the board, not in the text: the player types it."""
-    use, source = data.get("use"), data.get("source")
     _engine(rules.check_boost, use, source)
-    points = _int(data, "points", "what it is worth", 1, 12)
     if source == "boost":
         _engine(rules.check_boost_die, sheet.boost_dice - sheet.boost_spent)
         sheet.boost_spent += 1
@@ -384,19 +347,18 @@ def do_boost(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(summary, {"use": use, "source": source, "points": points})
 
 
-def do_spores(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_spores(sheet: GhoulSheet) -> Outcome:
     store_state(sheet, rules.lose_fury(engine_state(sheet), 1))
     return Outcome(f"Soporific Spores: −1 Fury (now {sheet.fury}); Terror cards are kept.")
 
 
-def do_pickpocket(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_pickpocket(sheet: GhoulSheet) -> Outcome:
     sheet.treasures -= 1
     return Outcome("The Thief's Pickpocket steals a Treasure token.")
 
 
-def do_health(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_health(sheet: GhoulSheet, *, delta: int) -> Outcome:
     """The kill target's Health changed by something else (other players, effects)."""
-    delta = _int(data, "delta", "the change", -20, 20)
     if delta == 0:
         raise services.SheetError("Give a change other than 0.")
     sheet.target_health += delta
@@ -404,29 +366,25 @@ def do_health(sheet: GhoulSheet, data: Mapping) -> Outcome:
     return Outcome(f"The {who}'s Health {'+' if delta > 0 else '−'}{abs(delta)} (now {sheet.target_health}).")
 
 
-def do_killed(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_killed(sheet: GhoulSheet) -> Outcome:
     _won(sheet)
     who = TARGET_NAMES[sheet.kill_goal]
     return Outcome(f"The {who} is killed: {'the Vile Ghoul' if sheet.is_vile else 'the Ghoul'} wins!")
 
 
-def do_lost(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_lost(sheet: GhoulSheet) -> Outcome:
     sheet.result, sheet.phase = GhoulSheet.LOST, GhoulSheet.OVER
     return Outcome("The game ended without the Ghoul's win (the Cave collapsed or another player won).")
 
 
-def do_draw(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_draw(sheet: GhoulSheet) -> Outcome:
     """A Terror card drawn by hand (an effect the sheet does not count); none from an empty deck (the engine's
     check)."""
     return Outcome("Drew a Terror card.", cards=["manual"])
 
 
-def _card(sheet: GhoulSheet, data: Mapping) -> TerrorCard:
-    try:
-        card_id = int(data.get("card", ""))
-    except (TypeError, ValueError):
-        raise services.SheetError("Choose a Terror card.") from None
-    card = sheet.terror_cards.filter(pk=card_id, status=TerrorCard.HAND).first()
+def _card(sheet: GhoulSheet, card_id: int) -> TerrorCard:
+    card = sheet.terror_cards.in_hand().filter(pk=card_id).first()
     if card is None:
         raise services.SheetError("That Terror card is not in your hand.")
     return card
@@ -435,42 +393,41 @@ def _card(sheet: GhoulSheet, data: Mapping) -> TerrorCard:
 def _cards_used_this_turn(sheet: GhoulSheet, kind: str) -> set:
     """The cards whose effect (``use``: persistent or once per turn; ``play``: once per game) was
     recorded this turn, from the standing events."""
-    events = sheet.events.filter(turn=sheet.turn, kind=kind, undone=False)
+    events = sheet.events.standing().filter(turn=sheet.turn, kind=kind)
     return {e.data.get("card") for e in events}
 
 
-def do_use(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_use(sheet: GhoulSheet, *, card: int) -> Outcome:
     """A card's persistent or once per turn effect used this turn (recorded so that its once per
     game effect is refused this turn: "You cannot use both of a card's effects on the same turn")."""
-    card = _card(sheet, data)
-    return Outcome(f"Used the persistent or once per turn effect of {card}.", {"card": card.pk})
+    chosen = _card(sheet, card)
+    return Outcome(f"Used the persistent or once per turn effect of {chosen}.", {"card": chosen.pk})
 
 
-def do_play(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_play(sheet: GhoulSheet, *, card: int, during: bool = False) -> Outcome:
     """The once per game effect: the card leaves the game now, or at the end of the turn when the
     effect begins "During this turn" (GS14)."""
-    card = _card(sheet, data)
-    _engine(rules.check_once_per_game, str(card), card.pk in _cards_used_this_turn(sheet, "use"))
-    name = card.name.strip().casefold()
+    chosen = _card(sheet, card)
+    _engine(rules.check_once_per_game, str(chosen), chosen.pk in _cards_used_this_turn(sheet, "use"))
+    name = chosen.name.strip().casefold()
     if name:
-        played = sheet.terror_cards.filter(pk__in=_cards_used_this_turn(sheet, "play")).exclude(pk=card.pk)
+        played = sheet.terror_cards.filter(pk__in=_cards_used_this_turn(sheet, "play")).exclude(pk=chosen.pk)
         _engine(
             rules.check_once_per_game,
-            str(card),
+            str(chosen),
             False,
-            card.name,
+            chosen.name,
             any(other.name.strip().casefold() == name for other in played),
         )
-    during = _flag(data, "during")
-    card.status = TerrorCard.ACTIVE if during else TerrorCard.PLAYED
-    card.save(update_fields=["status"])
+    chosen.status = TerrorCard.ACTIVE if during else TerrorCard.PLAYED
+    chosen.save(update_fields=["status"])
     if during:
         return Outcome(
-            f"Used the once per game effect of {card} (\u201cDuring this turn\u201d): it stays in play "
+            f"Used the once per game effect of {chosen} (\u201cDuring this turn\u201d): it stays in play "
             "until the end of the turn, then leaves the game.",
-            {"card": card.pk, "during": True},
+            {"card": chosen.pk, "during": True},
         )
-    return Outcome(f"Used the once per game effect of {card}: removed from the game.", {"card": card.pk})
+    return Outcome(f"Used the once per game effect of {chosen}: removed from the game.", {"card": chosen.pk})
 
 
 # Why a Terror card is discarded (the text's cases) -> (its status afterwards, the log's words).
@@ -489,17 +446,16 @@ DISCARD_CHOICES = [
 ]
 
 
-def do_discard(sheet: GhoulSheet, data: Mapping) -> Outcome:
+def do_discard(sheet: GhoulSheet, *, card: int, why: str = "other") -> Outcome:
     """Discard a card from the hand. Pickpocket shuffles it back into the Terror deck; the text
     names no place for the other discards, which stay out of the deck (GS16)."""
-    why = data.get("why") or "other"
     if why not in DISCARDS:
         raise services.SheetError("Choose why the card is discarded.")
-    card = _card(sheet, data)  # a card in play "During this turn" is not in the hand to discard
+    chosen = _card(sheet, card)  # a card in play "During this turn" is not in the hand to discard
     status, words = DISCARDS[why]
-    card.status = status
-    card.save(update_fields=["status"])
-    return Outcome(f"Discarded {card}{words}.", {"card": card.pk, "why": why})
+    chosen.status = status
+    chosen.save(update_fields=["status"])
+    return Outcome(f"Discarded {chosen}{words}.", {"card": chosen.pk, "why": why})
 
 
 ACTIONS = {

@@ -8,7 +8,7 @@ from .models import GhoulSheet
 
 
 def in_progress(user, limit: int) -> list[InProgress]:
-    sheets = GhoulSheet.objects.filter(owner=user, result="").order_by("-id")[:limit]
+    sheets = GhoulSheet.objects.owned_by(user).in_progress().order_by("-id")[:limit]
     return [
         InProgress(
             url=reverse("ghoulrole-sheet", args=[sheet.pk]),

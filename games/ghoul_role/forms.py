@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from games.ghoul_role import services
-from games.ghoul_role.models import GhoulSheet
+from games.ghoul_role.models import GhoulSheet, Kind
 
 
 class CaveSheetForm(forms.Form):
@@ -92,3 +92,9 @@ class VileSheetForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
         data["chart"] = {face: (data[f"movement_{face}"], data[f"attack_{face}"]) for face in range(1, 7)}
         return data
+
+
+class SheetKindForm(forms.Form):
+    """Which of the two new-sheet forms was sent."""
+
+    kind = forms.ChoiceField(choices=Kind.choices)

@@ -14,26 +14,56 @@ from django.db import models
 from django.urls import reverse
 
 
-class GhoulSheet(models.Model):
-    CAVE, VILE = "cave", "vile"
-    KIND_CHOICES = [(CAVE, "The Ghoul"), (VILE, "The Vile Ghoul")]
+class Kind(models.TextChoices):
+    CAVE = "cave", "The Ghoul"
+    VILE = "vile", "The Vile Ghoul"
 
-    # Turn phases. The Ghoul: roll -> choose -> act -> (end turn) roll ...
-    # The Vile Ghoul: prepare -> select -> act -> (end turn) prepare ...
-    ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = "roll", "choose", "prepare", "select", "act", "over"
-    PHASE_CHOICES = [
-        (ROLL, "Roll and Set Statistics"),
-        (CHOOSE, "Choose two dice"),
-        (PREPARE, "Prepare Board"),
-        (SELECT, "Select Statistics"),
-        (ACT, "Move and Act"),
-        (OVER, "Game over"),
-    ]
-    WON, LOST = "won", "lost"
+
+class Phase(models.TextChoices):
+    """Turn phases. The Ghoul: roll -> choose -> act -> (end turn) roll ...
+    The Vile Ghoul: prepare -> select -> act -> (end turn) prepare ..."""
+
+    ROLL = "roll", "Roll and Set Statistics"
+    CHOOSE = "choose", "Choose two dice"
+    PREPARE = "prepare", "Prepare Board"
+    SELECT = "select", "Select Statistics"
+    ACT = "act", "Move and Act"
+    OVER = "over", "Game over"
+
+
+class Result(models.TextChoices):
+    WON = "won", "Won"
+    LOST = "lost", "Lost"
+
+
+class GhoulSheetQuerySet(models.QuerySet):
+    def owned_by(self, user):
+        return self.filter(owner_id=user.pk)
+
+    def in_progress(self):
+        return self.filter(result="")
+
+    def shared(self, token: str):
+        """The sheet behind a read-only link (never one whose sharing is off)."""
+        return self.filter(share_token=token).exclude(share_token="")
+
+
+class GhoulSheet(models.Model):
+    # the choices' values under their old names, for the engine's callers
+    CAVE, VILE = Kind.CAVE, Kind.VILE
+    ROLL, CHOOSE, PREPARE, SELECT, ACT, OVER = (
+        Phase.ROLL,
+        Phase.CHOOSE,
+        Phase.PREPARE,
+        Phase.SELECT,
+        Phase.ACT,
+        Phase.OVER,
+    )
+    WON, LOST = Result.WON, Result.LOST
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoul_sheets")
     name = models.CharField(max_length=100, blank=True)
-    kind = models.CharField(max_length=4, choices=KIND_CHOICES)
+    kind = models.CharField(max_length=4, choices=Kind.choices)
     difficulty = models.CharField(max_length=40)
     difficulty_name = models.CharField(max_length=60)
     players = models.PositiveSmallIntegerField()
@@ -52,8 +82,8 @@ class GhoulSheet(models.Model):
 
     # State.
     turn = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=8, choices=PHASE_CHOICES)
-    result = models.CharField(max_length=4, blank=True)
+    phase = models.CharField(max_length=8, choices=Phase.choices)
+    result = models.CharField(max_length=4, blank=True, choices=Result.choices)
     roll = models.JSONField(default=list, blank=True)
     backstab = models.PositiveSmallIntegerField(default=0)
     movement = models.PositiveSmallIntegerField(default=0)
@@ -72,8 +102,13 @@ class GhoulSheet(models.Model):
     bonus = models.PositiveSmallIntegerField(default=0)
 
     share_token = models.CharField(max_length=40, blank=True, db_index=True)
+    # bumped by every change under the lock (core.locking.run_locked): a move made from a page that
+    # shows an older version is refused (kit.Stale)
+    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GhoulSheetQuerySet.as_manager()
 
     STATE_FIELDS = (
         "turn",
@@ -115,6 +150,12 @@ class GhoulSheet(models.Model):
         return reverse("ghoulrole-sheet", args=[self.pk])
 
 
+class EventQuerySet(models.QuerySet):
+    def standing(self):
+        """The actions not undone (the sheet's creation is no action)."""
+        return self.filter(undone=False).exclude(kind="created")
+
+
 class Event(models.Model):
     """One action on a sheet: what was done, its seed if dice were rolled, and the state before it."""
 
@@ -128,6 +169,8 @@ class Event(models.Model):
     undone = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = EventQuerySet.as_manager()
+
     class Meta:
         ordering = ["-id"]
 
@@ -135,17 +178,32 @@ class Event(models.Model):
         return self.summary
 
 
+class CardStatus(models.TextChoices):
+    HAND = "hand", "In hand"
+    # a once per game effect that begins "During this turn": removed at the end of the turn
+    ACTIVE = "active", "In play until the end of this turn"
+    PLAYED = "played", "Once per game effect used (removed)"
+    DISCARDED = "discarded", "Discarded"
+    # discarded "shuffling it back into the Terror deck" (Pickpocket): in the deck again
+    RETURNED = "returned", "Shuffled back into the Terror deck"
+
+
+class TerrorCardQuerySet(models.QuerySet):
+    def in_hand(self):
+        return self.filter(status=CardStatus.HAND)
+
+    def out_of_deck(self):
+        return self.filter(status__in=TerrorCard.OUT_OF_DECK)
+
+
 class TerrorCard(models.Model):
-    HAND, ACTIVE, PLAYED, DISCARDED, RETURNED = "hand", "active", "played", "discarded", "returned"
-    # ACTIVE: a once per game effect that begins "During this turn": removed at the end of the turn
-    # RETURNED: discarded "shuffling it back into the Terror deck" (Pickpocket): in the deck again
-    STATUS_CHOICES = [
-        (HAND, "In hand"),
-        (ACTIVE, "In play until the end of this turn"),
-        (PLAYED, "Once per game effect used (removed)"),
-        (DISCARDED, "Discarded"),
-        (RETURNED, "Shuffled back into the Terror deck"),
-    ]
+    HAND, ACTIVE, PLAYED, DISCARDED, RETURNED = (
+        CardStatus.HAND,
+        CardStatus.ACTIVE,
+        CardStatus.PLAYED,
+        CardStatus.DISCARDED,
+        CardStatus.RETURNED,
+    )
     OUT_OF_DECK = (HAND, ACTIVE, PLAYED, DISCARDED)
     REASONS = {
         "roll": "low roll",
@@ -161,7 +219,9 @@ class TerrorCard(models.Model):
     name = models.CharField(max_length=60, blank=True)
     drawn_turn = models.PositiveIntegerField()
     reason = models.CharField(max_length=12)
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=HAND)
+    status = models.CharField(max_length=10, choices=CardStatus.choices, default=CardStatus.HAND)
+
+    objects = TerrorCardQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]

@@ -2,41 +2,39 @@
 
 The numbers come from the catalogue rows in the database (house rules
 included) and every rule from ``rules.ghoul_role``. Each action
-runs in one transaction on the locked sheet and writes an Event holding the
+runs in one transaction holding the sheet's lock (``core.locking.run_locked``,
+which bumps the sheet's version: a move sent from a page that shows an older
+version is refused with the kit's ``Stale``) and writes an Event holding the
 state before it, so the last action can be undone and every roll replayed
 from its seed. A roll and a Terror card draw are final: such an event (and
 so every event before it) cannot be undone (GS12). Cards are drawn from a
 Terror deck of the catalogue's size: an empty deck gives none (GS15-GS17).
 
-This module holds the refusals, the catalogue reader, the lock, ``act`` and
-undo; the rest is in modules by role: ``goals`` (difficulties, variants,
-goals, a new sheet), ``state`` (the sheet
-as the engine sees it, the Terror deck) and ``actions`` (one handler per
-action). Their public names are still reachable here for existing callers.
+This module holds the catalogue reader, the lock, ``act`` and undo; the rest
+is in modules by role: ``errors`` (the refusals), ``goals`` (difficulties,
+variants, goals, a new sheet), ``state`` (the sheet as the engine sees it, the
+Terror deck), ``actions`` (one handler per action, its choices as typed keyword
+arguments) and ``presenter`` (the page). Their public names are still reachable
+here for existing callers.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
-from typing import Mapping
-
-from django.db import transaction
 
 from catalogue.loader import current_system
 from core.games import kit
+from core.locking import run_locked
 from crewbuilder.models import RulesEntry
-from games.ghoul_role import actions, goals, state
+from games.ghoul_role import actions, goals, permissions, state
+from games.ghoul_role.errors import SheetError, StaleSheet
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
 from games.ghoul_role.state import deck_left, sheet_state, snapshot
 from rules import ghoul_role as rules
 
 SYSTEM = "ghoul-role"
 LONG = 30  # events shown on the sheet
-
-
-class SheetError(kit.Refused, ValueError):
-    """The action is not allowed now; the message says why, for people (the game kit's refusal)."""
+LABEL = GhoulSheet._meta.label_lower  # the key of the sheet's version in the cache (the kit's polls)
 
 
 # --- catalogue ------------------------------------------------------------------------------
@@ -67,24 +65,48 @@ def _allowed(sheet: GhoulSheet, action: str) -> None:
         raise SheetError(str(exc)) from None
 
 
-def _locked(sheet_id: int, user) -> GhoulSheet:
-    sheet = GhoulSheet.objects.select_for_update().filter(pk=sheet_id, owner=user).first()
-    if sheet is None:
-        raise SheetError("No such sheet.")
-    return sheet
+def current_version(pk: int) -> int | None:
+    """The sheet's version from the database (the kit's polls' fallback when the cache has none)."""
+    return GhoulSheet.objects.filter(pk=pk).values_list("version", flat=True).first()
 
 
-@transaction.atomic
-def act(sheet_id: int, user, action: str, data: Mapping) -> Event:
-    """Apply one action to the owner's sheet (locked), with its Event and Terror cards."""
+def _locked(sheet_id: int, user, seen_version: int | None, work):
+    """``work(sheet)`` in one transaction holding the owner's sheet's lock (``core.locking``, which bumps
+    its version, so ``sheet.version - 1`` is the version the page showed). ``seen_version``: the version
+    of the page the move was sent from (None: a caller with no page); an older one is refused (409).
+    The new version is published to the kit's polls once committed."""
+
+    def locked(sheet: GhoulSheet):
+        permissions.check_user_owns_sheet(user, sheet)
+        if seen_version is not None and seen_version != sheet.version - 1:
+            raise StaleSheet("The sheet changed since this page was drawn: here it is as it is now.")
+        result = work(sheet)
+        kit.bump_version(LABEL, sheet.pk, sheet.version)
+        return result
+
+    return run_locked(
+        GhoulSheet,
+        sheet_id,
+        locked,
+        missing=SheetError("No such sheet."),
+        busy=SheetError("The sheet is busy: try again."),
+    )
+
+
+def act(sheet_id: int, user, action: str, *, seen_version: int | None = None, **choices) -> Event:
+    """Apply one action to the owner's sheet (locked), with its Event and Terror cards. ``choices``: the
+    action's own, as its handler's typed keyword arguments (``action_forms`` reads them from a POST)."""
     handler = actions.ACTIONS.get(action)
     if handler is None:
         raise SheetError("Unknown action.")
-    sheet = _locked(sheet_id, user)
+    return _locked(sheet_id, user, seen_version, lambda sheet: _act(sheet, action, handler, choices))
+
+
+def _act(sheet: GhoulSheet, action: str, handler, choices: dict) -> Event:
     _allowed(sheet, action)
     before = snapshot(sheet, sheet.terror_cards.all())
     turn = sheet.turn
-    outcome = handler(sheet, data)
+    outcome = handler(sheet, **choices)
     cards = outcome.cards
     if cards:  # cards come off the Terror deck while it has any (GS15)
         drawn, _short = rules.draw_terror_cards(deck_left(sheet), len(cards))
@@ -127,12 +149,14 @@ def last_standing(events) -> Event | None:
     return next((e for e in events if not e.undone and e.kind != "created"), None)
 
 
-@transaction.atomic
-def undo(sheet_id: int, user) -> Event:
+def undo(sheet_id: int, user, *, seen_version: int | None = None) -> Event:
     """Undo the last action not yet undone: its state back, its card plays undone.
     A roll or a Terror card draw cannot be undone (GS12)."""
-    sheet = _locked(sheet_id, user)
-    event = sheet.events.filter(undone=False).exclude(kind="created").first()
+    return _locked(sheet_id, user, seen_version, _undo)
+
+
+def _undo(sheet: GhoulSheet) -> Event:
+    event = sheet.events.standing().first()
     if event is None:
         raise SheetError("Nothing to undo.")
     final = why_final(event, event.cards.exists())
@@ -153,29 +177,33 @@ def undo(sheet_id: int, user) -> Event:
     return event
 
 
-@transaction.atomic
-def name_card(sheet_id: int, user, card_id, name: str) -> TerrorCard:
-    sheet = _locked(sheet_id, user)
-    name = (name or "").strip()
+def name_card(sheet_id: int, user, *, card_id: int, name: str, seen_version: int | None = None) -> TerrorCard:
+    name = name.strip()
     if not name:
         raise SheetError("Type the card's name.")
     if len(name) > 60:
         raise SheetError("A card name is at most 60 characters.")
-    try:
-        card = sheet.terror_cards.get(pk=int(card_id))
-    except (TypeError, ValueError, TerrorCard.DoesNotExist):
-        raise SheetError("No such Terror card on this sheet.") from None
-    card.name = name
-    card.save(update_fields=["name"])
-    return card
+
+    def work(sheet: GhoulSheet) -> TerrorCard:
+        card = sheet.terror_cards.filter(pk=card_id).first()
+        if card is None:
+            raise SheetError("No such Terror card on this sheet.")
+        card.name = name
+        card.save(update_fields=["name"])
+        return card
+
+    return _locked(sheet_id, user, seen_version, work)
 
 
-@transaction.atomic
-def set_sharing(sheet_id: int, user, on: bool) -> GhoulSheet:
-    sheet = _locked(sheet_id, user)
-    sheet.share_token = secrets.token_urlsafe(18) if on else ""
-    sheet.save(update_fields=["share_token", "updated_at"])
-    return sheet
+def set_sharing(sheet_id: int, user, *, on: bool) -> GhoulSheet:
+    """A read-only link on (a new token: an older link stays dead) or off."""
+
+    def work(sheet: GhoulSheet) -> GhoulSheet:
+        sheet.share_token = kit.new_share_token() if on else ""
+        sheet.save(update_fields=["share_token", "updated_at"])
+        return sheet
+
+    return _locked(sheet_id, user, None, work)
 
 
 def replay_roll(sheet: GhoulSheet, event: Event) -> tuple[int, ...]:

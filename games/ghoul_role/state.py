@@ -19,7 +19,7 @@ def deck_left(sheet: GhoulSheet, cards=None) -> int:
     of it; a card shuffled back (Pickpocket) is in it again. ``cards``: the sheet's cards if
     already fetched (no query)."""
     if cards is None:
-        out = sheet.terror_cards.filter(status__in=TerrorCard.OUT_OF_DECK).count()
+        out = sheet.terror_cards.out_of_deck().count()
     else:
         out = sum(1 for c in cards if c.status in TerrorCard.OUT_OF_DECK)
     return rules.terror_cards_left(deck_size(sheet), out)

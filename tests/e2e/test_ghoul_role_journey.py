@@ -120,3 +120,42 @@ def test_ghoul_sheet_turn_fury_and_terror_card(
     expect(friend.locator(".terror-card")).to_contain_text("Chase")
     expect(friend.get_by_role("button", name="Roll 3 Ghoul dice")).to_have_count(0)
     friend.context.close()
+
+
+def test_a_move_from_an_older_tab_shows_the_sheet_as_it_is(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
+    """Two tabs of one sheet (or a phone and a tablet): the older tab's move is refused (409) and
+    the tab is redrawn with the sheet as it is now, its message on it; nothing is applied twice."""
+    from games.ghoul_role import services
+    from games.ghoul_role.models import GhoulSheet
+
+    owner = django_user_model.objects.create_user("ghoul", password=PASSWORD)
+    goals = services.goals_for(services.catalogue(), "cave", "ghoul", "4-players", 4, None)
+    sheet = services.create_sheet(owner, goals, name="Two tabs")
+    GhoulSheet.objects.filter(pk=sheet.pk).update(phase=GhoulSheet.ACT, turn=1, movement=6, attack_discs=3)
+
+    first = _login(browser, server_url, "ghoul")
+    first.goto(server_url + sheet.get_absolute_url())
+    second = first.context.new_page()  # the same session, another tab
+    second.goto(server_url + sheet.get_absolute_url())
+    second.evaluate("window.__noReload = 1")
+
+    spend = "form.ghoul-action:has(#spend-points)"
+    first.locator(spend).get_by_label("Movement points").fill("2")
+    first.locator(spend).get_by_role("button", name="Spend").click()
+    wait_for_htmx(first)
+    expect(first.locator("#stat-movement")).to_have_text("4")
+
+    second.locator(spend).get_by_label("Movement points").fill("3")
+    second.locator(spend).get_by_role("button", name="Spend").click()
+    wait_for_htmx(second)
+    expect(second.locator("#sheet-error")).to_contain_text("The sheet changed since this page was drawn")
+    expect(second.locator("#stat-movement")).to_have_text("4")  # the sheet as it is now, 3 not spent
+    assert second.evaluate("window.__noReload") == 1  # redrawn in place
+    # sent again from the redrawn sheet, the move goes through
+    second.locator(spend).get_by_label("Movement points").fill("3")
+    second.locator(spend).get_by_role("button", name="Spend").click()
+    wait_for_htmx(second)
+    expect(second.locator("#stat-movement")).to_have_text("1")
+    assert GhoulSheet.objects.get(pk=sheet.pk).movement == 1

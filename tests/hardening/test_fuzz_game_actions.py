@@ -176,13 +176,18 @@ def sheet(catalogue, make_user):
 @FUZZ
 @given(data=st.data())
 def test_ghoul_role_actions(client, sheet, data):
+    from games.ghoul_role.models import GhoulSheet
     from games.ghoul_role.services import ACTIONS
 
     client.force_login(sheet.owner)
     action = data.draw(st.sampled_from([*ACTIONS, "undo", "name"]), label="action")
-    post = _fields(
-        data, [], ("card", "label", "pair", "source", "target", "use", "what", "why", "name", "kind"), ("keep",)
-    )
+    version = GhoulSheet.objects.get(pk=sheet.pk).version
+    post = {
+        "v": data.draw(st.one_of(st.just(str(version)), JUNK), label="v"),
+        **_fields(
+            data, [], ("card", "label", "pair", "source", "target", "use", "what", "why", "name", "kind"), ("keep",)
+        ),
+    }
     if action == "undo":
         url = reverse("ghoulrole-undo", args=[sheet.pk])
     elif action == "name":

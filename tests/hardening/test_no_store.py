@@ -69,7 +69,7 @@ def test_pages_with_a_share_or_join_link(client, catalogue, make_user):
     )
     trial = trials.create_trial(owner, "Night at the yard")
     sheet = role.create_sheet(owner, role.goals_for(role.catalogue(), "cave", "ghoul", "4-players", 4, None))
-    role.set_sharing(sheet.pk, owner, True)
+    role.set_sharing(sheet.pk, owner, on=True)
     client.force_login(owner)
     for url in (
         reverse("crew-detail", args=[crew.pk]),

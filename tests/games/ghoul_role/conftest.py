@@ -47,3 +47,24 @@ def make_sheet(cat, owner):
         return sheet
 
     return make
+
+
+def with_version(sheet, data: dict | None = None) -> dict:
+    """A move's POST as the page sends it: with the version of the sheet the page shows (``v``)."""
+    from games.ghoul_role.models import GhoulSheet
+
+    return {"v": str(GhoulSheet.objects.get(pk=sheet.pk).version), **(data or {})}
+
+
+def post_act(sheet_pk: int, user, action: str, data: dict):
+    """A move as the page posts it: read by the action's form (a refusal of the form is the sheet's
+    refusal, as in the view), then ``services.act`` with the form's typed choices."""
+    from games.ghoul_role import services
+    from games.ghoul_role.action_forms import ACTION_FORMS
+    from games.ghoul_role.models import GhoulSheet
+
+    version = GhoulSheet.objects.filter(pk=sheet_pk).values_list("version", flat=True).first()
+    form = ACTION_FORMS[action]({"v": str(version or 1), **data})
+    if not form.is_valid():
+        raise services.SheetError(form.refusal())
+    return services.act(sheet_pk, user, action, seen_version=form.seen_version, **form.choices())

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.ghoul_role import services, views
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
 from tests.clients import logged_in
+from tests.games.ghoul_role.conftest import post_act, with_version
 
 HX = {"HTTP_HX_REQUEST": "true"}
 FIELDS = (
@@ -65,7 +66,7 @@ def state(sheet) -> dict:
 @pytest.fixture
 def shared(make_sheet, owner):
     sheet = make_sheet()
-    return services.set_sharing(sheet.pk, owner, True)
+    return services.set_sharing(sheet.pk, owner, on=True)
 
 
 def test_a_visitor_is_sent_to_log_in_everywhere(client, shared):
@@ -109,7 +110,7 @@ def test_the_read_only_link_has_no_way_to_change_anything(client, shared, strang
 
 def test_a_revoked_or_empty_link_is_404(client, shared, owner):
     token = shared.share_token
-    services.set_sharing(shared.pk, owner, False)
+    services.set_sharing(shared.pk, owner, on=False)
     for t in (token, "x", token[:-1], "x" * 300):
         assert client.get(reverse("ghoulrole-shared", args=[t])).status_code == 404
     assert client.get("/games/ghoul-role/shared//").status_code == 404
@@ -120,14 +121,14 @@ def test_a_revoked_or_empty_link_is_404(client, shared, owner):
 def test_a_card_of_another_sheet_cannot_be_named_played_or_discarded(make_sheet, owner, stranger):
     mine = make_sheet()
     theirs = make_sheet(user=stranger)
-    services.act(theirs.pk, stranger, "draw", {})
+    post_act(theirs.pk, stranger, "draw", {})
     card = TerrorCard.objects.get(sheet=theirs)
     c = logged_in(owner)
     before = state(theirs)
-    r = c.post(reverse("ghoulrole-card-name", args=[mine.pk, card.pk]), {"name": "Stolen"}, **HX)
+    r = c.post(reverse("ghoulrole-card-name", args=[mine.pk, card.pk]), with_version(mine, {"name": "Stolen"}), **HX)
     assert r.status_code == 422
     for action in ("play", "discard"):
-        r = c.post(reverse("ghoulrole-action", args=[mine.pk, action]), {"card": card.pk}, **HX)
+        r = c.post(reverse("ghoulrole-action", args=[mine.pk, action]), with_version(mine, {"card": card.pk}), **HX)
         assert r.status_code == 422, action
     assert state(theirs) == before and TerrorCard.objects.get(pk=card.pk).name == ""
 
@@ -139,13 +140,13 @@ def test_no_input_is_a_500(make_sheet, owner, kind):
     for action in services.ACTIONS:
         for bad in BAD:
             data = {f: bad for f in FIELDS}
-            r = c.post(reverse("ghoulrole-action", args=[sheet.pk, action]), data, **HX)
+            r = c.post(reverse("ghoulrole-action", args=[sheet.pk, action]), with_version(sheet, data), **HX)
             assert r.status_code in (200, 422), (action, bad, r.status_code)
-        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, action]), {}, **HX)
+        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, action]), with_version(sheet, {}), **HX)
         assert r.status_code in (200, 422), (action, r.status_code)
     assert c.post(reverse("ghoulrole-action", args=[sheet.pk, "nonsense"]), **HX).status_code == 404
     for card in (0, 99999999, 2**63):
-        r = c.post(reverse("ghoulrole-card-name", args=[sheet.pk, card]), {"name": "x"}, **HX)
+        r = c.post(reverse("ghoulrole-card-name", args=[sheet.pk, card]), with_version(sheet, {"name": "x"}), **HX)
         assert r.status_code == 422, card
 
 
@@ -153,19 +154,26 @@ def test_choosing_dice_that_were_not_rolled_is_refused(make_sheet, owner):
     """The Cave Ghoul keeps two of its three dice: positions outside the roll (or negative) are refused."""
     sheet = make_sheet()
     c = logged_in(owner)
-    assert c.post(reverse("ghoulrole-action", args=[sheet.pk, "roll"]), {}, **HX).status_code == 200
+    assert (
+        c.post(reverse("ghoulrole-action", args=[sheet.pk, "roll"]), with_version(sheet, {}), **HX).status_code == 200
+    )
     sheet.refresh_from_db()
     if sheet.phase != GhoulSheet.CHOOSE:
         pytest.fail(f"after a roll the sheet should wait for a choice, not {sheet.phase}")
     before = state(sheet)
     for keep in (["0", "0"], ["-1", "0"], ["0", "7"], ["2", "-3"], ["a", "b"], ["0"], ["0", "1", "2"]):
-        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "choose"]), {"keep": keep}, **HX)
+        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "choose"]), with_version(sheet, {"keep": keep}), **HX)
         assert r.status_code == 422, keep
     for pair in ("-1-0", "0-7", "1-1", "2--1"):
-        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "choose"]), {"pair": pair}, **HX)
+        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "choose"]), with_version(sheet, {"pair": pair}), **HX)
         assert r.status_code == 422, pair
     assert state(sheet) == before
-    assert c.post(reverse("ghoulrole-action", args=[sheet.pk, "choose"]), {"pair": "0-2"}, **HX).status_code == 200
+    assert (
+        c.post(
+            reverse("ghoulrole-action", args=[sheet.pk, "choose"]), with_version(sheet, {"pair": "0-2"}), **HX
+        ).status_code
+        == 200
+    )
 
 
 def test_bad_input_on_the_home_page_is_a_422(client, cat, owner):
@@ -202,17 +210,21 @@ def test_no_view_is_csrf_exempt_and_csrf_is_enforced(make_sheet, owner):
 
 def test_bad_loot_levels_and_discard_reasons_are_422(make_sheet, owner):
     sheet = make_sheet(phase="act", turn=1, movement=6, attack_discs=9)
-    services.act(sheet.pk, owner, "draw", {})
+    post_act(sheet.pk, owner, "draw", {})
     card = TerrorCard.objects.get(sheet=sheet)
     c = logged_in(owner)
     before = state(sheet)
     for bad in [b for b in BAD[1:] if b != "\u0661"] + ["21"]:  # "\u0661" is the digit 1
         r = c.post(
             reverse("ghoulrole-action", args=[sheet.pk, "attack"]),
-            {"target": "thief", "defense": "0", "loot": bad},
+            with_version(sheet, {"target": "thief", "defense": "0", "loot": bad}),
             **HX,
         )
         assert r.status_code == 422, bad
-        r = c.post(reverse("ghoulrole-action", args=[sheet.pk, "discard"]), {"card": card.pk, "why": bad}, **HX)
+        r = c.post(
+            reverse("ghoulrole-action", args=[sheet.pk, "discard"]),
+            with_version(sheet, {"card": card.pk, "why": bad}),
+            **HX,
+        )
         assert r.status_code == 422, bad
     assert state(sheet) == before

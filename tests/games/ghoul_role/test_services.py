@@ -6,9 +6,9 @@ import pytest
 
 from crewbuilder.models import RulesEntry
 from games.ghoul_role import services
-from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
+from games.ghoul_role.models import Event, GhoulSheet, Kind, Phase, TerrorCard
 from rules import ghoul_role as rules
-from tests.games.ghoul_role.conftest import CHART
+from tests.games.ghoul_role.conftest import CHART, post_act
 
 # The numbers below are typed from vast-ghoul-role.txt, not read from the catalogue.
 FURY_BASE = {"ragpicker": 5, "scavenger": 6, "ghoul": 7, "stalker": 7, "hunter": 8}  # Difficulty Variants
@@ -151,7 +151,7 @@ def _seed_for(dice: int, wanted) -> int:
 
 
 def _act(sheet, action, **data):
-    services.act(sheet.pk, sheet.owner, action, {k: str(v) for k, v in data.items()})
+    post_act(sheet.pk, sheet.owner, action, {k: str(v) for k, v in data.items()})
     sheet.refresh_from_db()
     return sheet
 
@@ -225,7 +225,7 @@ def test_two_dice_need_no_choice_and_terror_at_four(make_sheet, monkeypatch):
 def test_choosing_needs_two_different_dice(make_sheet, data):
     sheet = _act(make_sheet(), "roll")
     with pytest.raises(services.SheetError):
-        services.act(sheet.pk, sheet.owner, "choose", data)
+        post_act(sheet.pk, sheet.owner, "choose", data)
     sheet.refresh_from_db()
     assert sheet.phase == GhoulSheet.CHOOSE and sheet.events.count() == 2
 
@@ -234,10 +234,10 @@ def test_actions_belong_to_their_phase(make_sheet):
     sheet = make_sheet()
     for action in ("choose", "move", "attack", "end", "prepare", "select"):
         with pytest.raises(services.SheetError):
-            services.act(sheet.pk, sheet.owner, action, {})
+            post_act(sheet.pk, sheet.owner, action, {})
     _act(sheet, "roll")
     with pytest.raises(services.SheetError, match="Roll and Set Statistics"):
-        services.act(sheet.pk, sheet.owner, "roll", {})
+        post_act(sheet.pk, sheet.owner, "roll", {})
 
 
 # --- move and act ----------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_move_costs(make_sheet, flags, cost):
 def test_a_move_too_dear_changes_nothing(make_sheet):
     sheet = _acting(make_sheet, movement=1)
     with pytest.raises(services.SheetError, match="costs 2"):
-        services.act(sheet.pk, sheet.owner, "move", {"wall": "1"})
+        post_act(sheet.pk, sheet.owner, "move", {"wall": "1"})
     sheet.refresh_from_db()
     assert sheet.movement == 1 and sheet.events.count() == 1
 
@@ -277,7 +277,7 @@ def test_two_treasures_make_one_fury_and_even_fury_draws(make_sheet):
     assert (sheet.movement, sheet.treasures, sheet.fury) == (1, 0, 2)
     assert [c.reason for c in sheet.terror_cards.all()] == ["fury"]
     with pytest.raises(services.SheetError, match="2 movement"):
-        services.act(sheet.pk, sheet.owner, "collect", {"what": "treasure"})
+        post_act(sheet.pk, sheet.owner, "collect", {"what": "treasure"})
 
 
 def test_a_trapped_gem_costs_movement_and_gives_nothing(make_sheet):
@@ -290,9 +290,9 @@ def test_attack_costs_one_plus_defense_and_gains_fury(make_sheet):
     assert (sheet.attack_discs, sheet.fury, sheet.attacked) == (3, 1, ["Knight"])
     assert not sheet.terror_cards.exists()
     with pytest.raises(services.SheetError, match="already attacked"):
-        services.act(sheet.pk, sheet.owner, "attack", {"target": "knight", "defense": "0"})
+        post_act(sheet.pk, sheet.owner, "attack", {"target": "knight", "defense": "0"})
     with pytest.raises(services.SheetError, match="costs 4"):
-        services.act(sheet.pk, sheet.owner, "attack", {"target": "dragon", "defense": "3"})
+        post_act(sheet.pk, sheet.owner, "attack", {"target": "dragon", "defense": "3"})
     _act(sheet, "attack", target="goblins", label="Red", defense=0)
     assert (sheet.attack_discs, sheet.fury) == (2, 2)
     assert [c.reason for c in sheet.terror_cards.all()] == ["fury"]  # Fury 2 is even
@@ -312,7 +312,7 @@ def test_attack_costs_one_plus_defense_and_gains_fury(make_sheet):
 def test_attack_bad_input(make_sheet, data):
     sheet = _acting(make_sheet)
     with pytest.raises(services.SheetError):
-        services.act(sheet.pk, sheet.owner, "attack", data)
+        post_act(sheet.pk, sheet.owner, "attack", data)
 
 
 def test_killing_the_thief_keeps_one_terror_card(make_sheet):
@@ -336,7 +336,7 @@ def test_crystal_costs_three_discs_and_gives_no_fury(make_sheet):
     sheet = _act(_acting(make_sheet, attack=4), "crystal")
     assert (sheet.attack_discs, sheet.crystals, sheet.fury) == (1, 1, 0)
     with pytest.raises(services.SheetError, match="3 Ghoul discs"):
-        services.act(sheet.pk, sheet.owner, "crystal", {})
+        post_act(sheet.pk, sheet.owner, "crystal", {})
 
 
 def test_end_turn_sets_defense_from_the_discs_left(make_sheet):
@@ -351,7 +351,7 @@ def test_spend_and_gain_points(make_sheet):
     _act(sheet, "gain", what="attack", points=2)
     assert (sheet.movement, sheet.attack_discs) == (6, 3)
     with pytest.raises(services.SheetError):
-        services.act(sheet.pk, sheet.owner, "spend", {"points": "7"})
+        post_act(sheet.pk, sheet.owner, "spend", {"points": "7"})
 
 
 def test_spores_lose_fury_and_regaining_an_even_space_draws_again(make_sheet):
@@ -365,7 +365,7 @@ def test_pickpocket(make_sheet):
     sheet = _act(make_sheet(treasures=1), "pickpocket")
     assert sheet.treasures == 0
     with pytest.raises(services.SheetError):
-        services.act(sheet.pk, sheet.owner, "pickpocket", {})
+        post_act(sheet.pk, sheet.owner, "pickpocket", {})
 
 
 # --- winning ----------------------------------------------------------------------------------
@@ -383,7 +383,7 @@ def test_win_needs_the_fury_goal_then_the_entrance(make_sheet):
     _act(sheet, "move", entrance=1)
     assert (sheet.result, sheet.phase) == ("won", GhoulSheet.OVER)
     with pytest.raises(services.SheetError, match="over"):
-        services.act(sheet.pk, sheet.owner, "move", {})
+        post_act(sheet.pk, sheet.owner, "move", {})
 
 
 def test_cave_vs_ghoul_crystals_also_win(make_sheet):
@@ -398,7 +398,7 @@ def test_kill_goals(make_sheet):
     assert sheet.result == "won"
     plain = make_sheet()
     with pytest.raises(services.SheetError, match="not a goal"):
-        services.act(plain.pk, plain.owner, "killed", {})
+        post_act(plain.pk, plain.owner, "killed", {})
     lost = _act(make_sheet(), "lost")
     assert (lost.result, lost.phase) == ("lost", GhoulSheet.OVER)
 
@@ -410,25 +410,25 @@ def test_cards_are_named_played_and_discarded(make_sheet, stranger):
     sheet = _act(make_sheet(), "draw")
     _act(sheet, "draw")
     first, second = sheet.terror_cards.all()
-    services.name_card(sheet.pk, sheet.owner, first.pk, "  Chase ")
+    services.name_card(sheet.pk, sheet.owner, card_id=first.pk, name="  Chase ")
     first.refresh_from_db()
     assert first.name == "Chase" and first.reason == "manual"
     with pytest.raises(services.SheetError):
-        services.name_card(sheet.pk, sheet.owner, first.pk, "")
+        services.name_card(sheet.pk, sheet.owner, card_id=first.pk, name="")
     with pytest.raises(services.SheetError):
-        services.name_card(sheet.pk, stranger, first.pk, "Hunt")
+        services.name_card(sheet.pk, stranger, card_id=first.pk, name="Hunt")
     _act(sheet, "play", card=first.pk)
     _act(sheet, "discard", card=second.pk)
     assert [c.status for c in sheet.terror_cards.all()] == [TerrorCard.PLAYED, TerrorCard.DISCARDED]
     with pytest.raises(services.SheetError, match="not in your hand"):
-        services.act(sheet.pk, sheet.owner, "play", {"card": str(first.pk)})
+        post_act(sheet.pk, sheet.owner, "play", {"card": str(first.pk)})
 
 
 def test_a_card_of_another_sheet_cannot_be_played(make_sheet):
     one, two = make_sheet(), make_sheet()
     _act(two, "draw")
     with pytest.raises(services.SheetError):
-        services.act(one.pk, one.owner, "play", {"card": str(two.terror_cards.get().pk)})
+        post_act(one.pk, one.owner, "play", {"card": str(two.terror_cards.get().pk)})
 
 
 # --- undo ---------------------------------------------------------------------------------------
@@ -519,7 +519,7 @@ def test_vile_attack_draw_is_final(make_sheet):
 def test_only_the_owner_acts(make_sheet, stranger):
     sheet = make_sheet()
     with pytest.raises(services.SheetError, match="No such sheet"):
-        services.act(sheet.pk, stranger, "roll", {})
+        post_act(sheet.pk, stranger, "roll", {})
     with pytest.raises(services.SheetError, match="No such sheet"):
         services.undo(sheet.pk, stranger)
     assert Event.objects.filter(sheet=sheet).count() == 1
@@ -553,19 +553,19 @@ def test_vile_turns_slide_dice_and_give_boost_dice(make_sheet):
     _act(sheet, "select", face=3)
     assert sheet.boost_dice == 1
     with pytest.raises(services.SheetError):
-        services.act(sheet.pk, sheet.owner, "select", {"face": "6"})
+        post_act(sheet.pk, sheet.owner, "select", {"face": "6"})
 
 
 def test_vile_select_needs_a_die_in_the_supply(make_sheet):
     sheet = _vile(make_sheet, phase=GhoulSheet.SELECT, turn=1, supply=[2, 4, 6])
     with pytest.raises(services.SheetError, match="no die showing 5"):
-        services.act(sheet.pk, sheet.owner, "select", {"face": "5"})
+        post_act(sheet.pk, sheet.owner, "select", {"face": "5"})
 
 
 def test_vile_attack_must_beat_defense_and_draws_a_card(make_sheet):
     sheet = _vile(make_sheet, phase=GhoulSheet.ACT, turn=1, attack_discs=3, movement=4, boost_dice=1)
     with pytest.raises(services.SheetError, match="not greater"):
-        services.act(sheet.pk, sheet.owner, "attack", {"target": "knight", "defense": "3"})
+        post_act(sheet.pk, sheet.owner, "attack", {"target": "knight", "defense": "3"})
     _act(sheet, "boost", source="boost", use="attack", points=1)
     assert (sheet.bonus, sheet.boost_spent) == (1, 1)
     _act(sheet, "attack", target="knight", defense=3)
@@ -573,7 +573,7 @@ def test_vile_attack_must_beat_defense_and_draws_a_card(make_sheet):
     assert sheet.target_health == 6  # "The Knight must lose 1 Health" (7 at standard)
     assert [c.reason for c in sheet.terror_cards.all()] == ["attack"]
     with pytest.raises(services.SheetError, match="No unspent Boost die"):
-        services.act(sheet.pk, sheet.owner, "boost", {"source": "boost", "use": "movement", "points": "1"})
+        post_act(sheet.pk, sheet.owner, "boost", {"source": "boost", "use": "movement", "points": "1"})
     _act(sheet, "attack", target="dragon", defense=2)
     assert sheet.terror_cards.count() == 2 and sheet.fury == 0
 
@@ -594,7 +594,7 @@ def test_vile_treasure_pairs_draw_cards_and_crystals_need_attack_three(make_shee
     _act(sheet, "collect", what="gem")
     assert (sheet.treasures, sheet.fury, [c.reason for c in sheet.terror_cards.all()]) == (0, 0, ["treasures"])
     with pytest.raises(services.SheetError, match="at least 3 Attack"):
-        services.act(sheet.pk, sheet.owner, "crystal", {})
+        post_act(sheet.pk, sheet.owner, "crystal", {})
     _act(sheet, "boost", source="hunt", use="attack", points=1)
     _act(sheet, "crystal")
     assert (sheet.crystals, sheet.attack_discs, sheet.terror_cards.count()) == (1, 2, 1)
@@ -615,7 +615,7 @@ def test_vile_cannot_roll_or_lose_fury(make_sheet):
     sheet = _vile(make_sheet)
     for action in ("roll", "choose", "spores"):
         with pytest.raises(services.SheetError):
-            services.act(sheet.pk, sheet.owner, action, {})
+            post_act(sheet.pk, sheet.owner, action, {})
     _act(sheet, "health", delta=-2)
     assert sheet.target_health == 5
 
@@ -634,7 +634,7 @@ def test_vile_backstab_lowers_movement_not_below_zero(make_sheet):
     assert sheet.movement == 0
     _act(sheet, "end")
     with pytest.raises(services.SheetError, match="Backstab"):
-        services.act(sheet.pk, sheet.owner, "prepare", {"backstab": "-1"})
+        post_act(sheet.pk, sheet.owner, "prepare", {"backstab": "-1"})
     _act(sheet, "prepare")  # no cubes this time
     _act(sheet, "select", face=sheet.supply[0])
     assert sheet.backstab == 0 and sheet.movement == CHART[sheet.left][0]
@@ -649,7 +649,7 @@ def test_not_both_effects_of_one_card_on_the_same_turn(make_sheet):
     _act(sheet, "use", card=card.pk)
     _act(sheet, "use", card=card.pk)  # a persistent effect applies every time it is triggered
     with pytest.raises(services.SheetError, match="cannot use both of a card's effects"):
-        services.act(sheet.pk, sheet.owner, "play", {"card": str(card.pk)})
+        post_act(sheet.pk, sheet.owner, "play", {"card": str(card.pk)})
     _act(sheet, "end")
     _act(sheet, "roll")  # the next turn
     _act(sheet, "play", card=card.pk)
@@ -673,11 +673,11 @@ def test_not_the_once_per_game_effect_of_identical_cards_on_the_same_turn(make_s
         _act(sheet, "draw")
     chase, chase_too, hunt = sheet.terror_cards.all()
     for card, name in ((chase, "Chase"), (chase_too, " chase"), (hunt, "Hunt")):
-        services.name_card(sheet.pk, sheet.owner, card.pk, name)
+        services.name_card(sheet.pk, sheet.owner, card_id=card.pk, name=name)
     _act(sheet, "play", card=chase.pk)
     _act(sheet, "play", card=hunt.pk)  # "the once per game effect of a Chase card and ... a Hunt card"
     with pytest.raises(services.SheetError, match="identical cards"):
-        services.act(sheet.pk, sheet.owner, "play", {"card": str(chase_too.pk)})
+        post_act(sheet.pk, sheet.owner, "play", {"card": str(chase_too.pk)})
     _act(sheet, "end")
     _act(sheet, "roll")
     _act(sheet, "play", card=chase_too.pk)
@@ -690,7 +690,7 @@ def test_a_during_this_turn_card_stays_in_play_until_the_end_of_the_turn(make_sh
     card.refresh_from_db()
     assert card.status == TerrorCard.ACTIVE and "until the end of the turn" in sheet.events.first().summary
     with pytest.raises(services.SheetError, match="not in your hand"):
-        services.act(sheet.pk, sheet.owner, "discard", {"card": str(card.pk)})
+        post_act(sheet.pk, sheet.owner, "discard", {"card": str(card.pk)})
     _act(sheet, "end")
     card.refresh_from_db()
     assert card.status == TerrorCard.PLAYED and "leaves the game" in sheet.events.first().summary
@@ -727,7 +727,7 @@ def test_no_fourteenth_terror_card(make_sheet):
     _act(sheet, "draw")
     assert sheet.terror_cards.count() == DECK and services.deck_left(sheet) == 0
     with pytest.raises(services.SheetError, match="Terror deck is empty: all 13 Terror cards"):
-        services.act(sheet.pk, sheet.owner, "draw", {})
+        post_act(sheet.pk, sheet.owner, "draw", {})
     assert sheet.terror_cards.count() == DECK
 
 
@@ -747,7 +747,7 @@ def test_cards_removed_or_discarded_stay_out_of_the_deck_pickpocket_returns_one(
     assert "shuffling it back into the Terror deck" in sheet.events.first().summary
     _act(sheet, "draw")
     with pytest.raises(services.SheetError, match="empty"):
-        services.act(sheet.pk, sheet.owner, "draw", {})
+        post_act(sheet.pk, sheet.owner, "draw", {})
 
 
 def test_undoing_a_pickpocket_puts_the_card_back_in_the_hand(make_sheet):
@@ -766,7 +766,7 @@ def test_discard_needs_a_known_reason(make_sheet, why):
     sheet = _acting(make_sheet)
     _out_of_deck(sheet, 1)
     with pytest.raises(services.SheetError, match="why"):
-        services.act(sheet.pk, sheet.owner, "discard", {"card": str(sheet.terror_cards.get().pk), "why": why})
+        post_act(sheet.pk, sheet.owner, "discard", {"card": str(sheet.terror_cards.get().pk), "why": why})
     assert sheet.terror_cards.get().status == TerrorCard.HAND
 
 
@@ -802,7 +802,7 @@ def test_killing_the_thief_draws_his_loot_drop_level_and_keeps_one(make_sheet):
     zero = _act(_acting(make_sheet, attack=6), "attack", target="thief", defense=0, loot=0)
     assert "drew 1 Terror card (Loot Drop Level 0, minimum 1), keep one." in zero.events.first().summary
     with pytest.raises(services.SheetError, match="Loot Drop Level"):
-        services.act(zero.pk, zero.owner, "attack", {"target": "thief", "label": "2", "defense": "0", "loot": "x"})
+        post_act(zero.pk, zero.owner, "attack", {"target": "thief", "label": "2", "defense": "0", "loot": "x"})
 
 
 def test_the_thiefs_card_comes_before_the_even_fury_card(make_sheet):
@@ -842,7 +842,7 @@ def test_vile_entering_a_space_that_also_holds_a_piece_it_cannot_attack(make_she
     _act(sheet, "move", occupied=1, attacking=1, defense=1, unattackable=1)
     assert sheet.movement == 4 and "holding a piece you cannot attack" in sheet.events.first().summary
     with pytest.raises(services.SheetError, match="only there if the space is occupied"):
-        services.act(sheet.pk, sheet.owner, "move", {"unattackable": "1"})
+        post_act(sheet.pk, sheet.owner, "move", {"unattackable": "1"})
 
 
 def test_cards_cannot_be_played_or_discarded_after_the_game(make_sheet):
@@ -851,7 +851,7 @@ def test_cards_cannot_be_played_or_discarded_after_the_game(make_sheet):
     _act(sheet, "lost")
     for action in ("play", "discard", "use"):
         with pytest.raises(services.SheetError, match="over"):
-            services.act(sheet.pk, sheet.owner, action, {"card": str(card.pk)})
+            post_act(sheet.pk, sheet.owner, action, {"card": str(card.pk)})
 
 
 def test_no_discs_no_attack_on_entering(make_sheet):
@@ -859,11 +859,11 @@ def test_no_discs_no_attack_on_entering(make_sheet):
     "immediately attack", so entering an occupied space costs +1."""
     sheet = _acting(make_sheet, movement=3, attack=0)
     with pytest.raises(services.SheetError, match="cannot attack"):
-        services.act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1"})
+        post_act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1"})
     _act(sheet, "move", occupied=1)
     assert sheet.movement == 1
 
 
 def test_the_engine_names_the_phases_and_roles_as_the_sheet_does():
-    assert rules.PHASES == dict(GhoulSheet.PHASE_CHOICES)
-    assert rules.KINDS == dict(GhoulSheet.KIND_CHOICES)
+    assert rules.PHASES == dict(Phase.choices)
+    assert rules.KINDS == dict(Kind.choices)

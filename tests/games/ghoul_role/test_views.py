@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.ghoul_role.models import Event, GhoulSheet, TerrorCard
+from tests.games.ghoul_role.conftest import with_version
 
 HOME = "/games/ghoul-role/"
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -150,7 +151,7 @@ def test_sheet_page_shows_the_engines_odds(owner_client, make_sheet):
 
 def test_htmx_roll_returns_the_partial(owner_client, make_sheet):
     sheet = make_sheet()
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", {"backstab": "0"}, **HX)
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", with_version(sheet, {"backstab": "0"}), **HX)
     body = response.content.decode()
     assert response.status_code == 200 and "HX-Request" in response["Vary"]
     assert body.lstrip().startswith('<div id="sheet"') and "<html" not in body
@@ -172,7 +173,7 @@ def test_the_dice_choice_preselects_the_best_pair(owner_client, make_sheet, monk
         seed = _seed_for(3, wanted)
         monkeypatch.setattr(services.secrets, "randbits", lambda bits, seed=seed: seed)
         sheet = make_sheet()
-        body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
+        body = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", with_version(sheet), **HX).content.decode()
         pairs = re.findall(
             r'<input type="radio" name="pair" value="(\d-\d)" required( checked)?> Keep \d and \d: '
             r"movement (\d+), attack (\d+)",
@@ -181,21 +182,21 @@ def test_the_dice_choice_preselects_the_best_pair(owner_client, make_sheet, monk
         assert len(pairs) == 3 and [p[1] for p in pairs].count(" checked") == 1
         best = next(p for p in pairs if p[1])
         assert all(int(best[2]) >= int(p[2]) and int(best[3]) >= int(p[3]) for p in pairs)
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {}, **HX)  # sent with no choice
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", with_version(sheet, {}), **HX)  # sent with no choice
     assert response.status_code == 422 and "Choose exactly two of the dice." in response.content.decode()
 
 
 def test_full_turn_through_the_views(owner_client, make_sheet):
     sheet = make_sheet()
-    owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX)
-    owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {"pair": "0-1"}, **HX)
+    owner_client.post(f"{HOME}{sheet.pk}/act/roll/", with_version(sheet), **HX)
+    owner_client.post(f"{HOME}{sheet.pk}/act/choose/", with_version(sheet, {"pair": "0-1"}), **HX)
     sheet.refresh_from_db()
     assert sheet.phase == "act"
     sheet.movement, sheet.attack_discs = 4, 4
     sheet.save()
-    owner_client.post(f"{HOME}{sheet.pk}/act/move/", {"wall": "1"}, **HX)
-    owner_client.post(f"{HOME}{sheet.pk}/act/attack/", {"target": "dragon", "defense": "1"}, **HX)
-    body = owner_client.post(f"{HOME}{sheet.pk}/act/end/", **HX).content.decode()
+    owner_client.post(f"{HOME}{sheet.pk}/act/move/", with_version(sheet, {"wall": "1"}), **HX)
+    owner_client.post(f"{HOME}{sheet.pk}/act/attack/", with_version(sheet, {"target": "dragon", "defense": "1"}), **HX)
+    body = owner_client.post(f"{HOME}{sheet.pk}/act/end/", with_version(sheet), **HX).content.decode()
     sheet.refresh_from_db()
     assert (sheet.movement, sheet.fury, sheet.defense, sheet.phase) == (0, 1, 2, "roll")
     assert "End of turn 1: Defense 2." in body
@@ -203,13 +204,17 @@ def test_full_turn_through_the_views(owner_client, make_sheet):
 
 def test_bad_action_answers_422_with_the_message(owner_client, make_sheet):
     sheet = make_sheet(phase="act", turn=1, movement=1, attack_discs=1)
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/attack/", {"target": "knight", "defense": "2"}, **HX)
+    response = owner_client.post(
+        f"{HOME}{sheet.pk}/act/attack/", with_version(sheet, {"target": "knight", "defense": "2"}), **HX
+    )
     assert response.status_code == 422
     assert "costs 3 Ghoul discs" in response.content.decode()
     sheet.refresh_from_db()
     assert sheet.attack_discs == 1 and sheet.events.count() == 1
     # without htmx: the message and back to the page
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/attack/", {"target": "knight", "defense": "x"}, follow=True)
+    response = owner_client.post(
+        f"{HOME}{sheet.pk}/act/attack/", with_version(sheet, {"target": "knight", "defense": "x"}), follow=True
+    )
     assert "must be a whole number" in response.content.decode()
 
 
@@ -223,15 +228,17 @@ def test_actions_need_post(owner_client, make_sheet):
 
 def test_terror_card_named_then_undo(owner_client, make_sheet):
     sheet = make_sheet(phase="act", turn=1, attack_discs=2, fury=1)
-    owner_client.post(f"{HOME}{sheet.pk}/act/attack/", {"target": "unicorn", "defense": "0"}, **HX)
+    owner_client.post(f"{HOME}{sheet.pk}/act/attack/", with_version(sheet, {"target": "unicorn", "defense": "0"}), **HX)
     card = TerrorCard.objects.get(sheet=sheet)
-    body = owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": "Hunt"}, **HX).content.decode()
+    body = owner_client.post(
+        f"{HOME}{sheet.pk}/cards/{card.pk}/name/", with_version(sheet, {"name": "Hunt"}), **HX
+    ).content.decode()
     assert 'value="Hunt"' in body and "even Fury" in body
-    response = owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": " "}, **HX)
+    response = owner_client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", with_version(sheet, {"name": " "}), **HX)
     assert response.status_code == 422
     assert 'id="undo"' not in body  # a card drawn is final (GS12): no undo button, one line says why
     assert "The last action cannot be undone: it drew a Terror card, and a card drawn is final." in body
-    response = owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX)
+    response = owner_client.post(f"{HOME}{sheet.pk}/undo/", with_version(sheet), **HX)
     assert response.status_code == 422 and "a card drawn is final" in response.content.decode()
     sheet.refresh_from_db()
     assert (sheet.fury, sheet.attack_discs, TerrorCard.objects.count()) == (2, 1, 1)
@@ -239,14 +246,16 @@ def test_terror_card_named_then_undo(owner_client, make_sheet):
 
 def test_no_undo_button_after_a_roll(owner_client, make_sheet):
     sheet = make_sheet()
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", **HX).content.decode()
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/roll/", with_version(sheet), **HX).content.decode()
     assert 'id="undo"' not in page and "it rolled dice, and a roll is final" in page
-    assert owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX).status_code == 422
+    assert owner_client.post(f"{HOME}{sheet.pk}/undo/", with_version(sheet), **HX).status_code == 422
     sheet.refresh_from_db()
     roll = sheet.roll
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/choose/", {"pair": "0-1"}, **HX).content.decode()
+    page = owner_client.post(
+        f"{HOME}{sheet.pk}/act/choose/", with_version(sheet, {"pair": "0-1"}), **HX
+    ).content.decode()
     assert 'id="undo"' in page and 'id="undo-final"' not in page  # bookkeeping can be taken back
-    owner_client.post(f"{HOME}{sheet.pk}/undo/", **HX)
+    owner_client.post(f"{HOME}{sheet.pk}/undo/", with_version(sheet), **HX)
     sheet.refresh_from_db()
     assert sheet.roll == roll and sheet.phase == "choose"
 
@@ -255,11 +264,13 @@ def test_vile_prepare_takes_backstab_cubes(owner_client, make_sheet):
     sheet = make_sheet("vile", variant="knight", players=3)
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert 'name="backstab"' in page.split('id="prepare-heading"')[1].split("</section>")[0]
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/prepare/", {"backstab": "1"}, **HX).content.decode()
+    page = owner_client.post(
+        f"{HOME}{sheet.pk}/act/prepare/", with_version(sheet, {"backstab": "1"}), **HX
+    ).content.decode()
     assert "Backstab: −1 movement this turn" in page
     sheet.refresh_from_db()
     face = sheet.supply[0]
-    owner_client.post(f"{HOME}{sheet.pk}/act/select/", {"face": str(face)}, **HX)
+    owner_client.post(f"{HOME}{sheet.pk}/act/select/", with_version(sheet, {"face": str(face)}), **HX)
     sheet.refresh_from_db()
     assert sheet.movement == max(face - 1, 0)  # the test chart's Movement is the face
 
@@ -289,7 +300,7 @@ def test_other_users_get_404_everywhere(client, make_sheet, stranger):
 def test_anonymous_is_sent_to_log_in(client, make_sheet):
     sheet = make_sheet()
     assert client.get(sheet.get_absolute_url()).status_code == 302
-    assert client.post(f"{HOME}{sheet.pk}/act/roll/").status_code == 302
+    assert client.post(f"{HOME}{sheet.pk}/act/roll/", with_version(sheet)).status_code == 302
     sheet.refresh_from_db()
     assert sheet.turn == 0
 
@@ -323,8 +334,8 @@ def test_owner_deletes(owner_client, make_sheet):
 def test_sheet_page_query_budget_does_not_grow(owner_client, make_sheet, django_assert_num_queries, cards):
     sheet = make_sheet(phase="act", turn=1, movement=20, attack_discs=9)
     for n in range(cards):
-        owner_client.post(f"{HOME}{sheet.pk}/act/draw/")
-        owner_client.post(f"{HOME}{sheet.pk}/act/move/")
+        owner_client.post(f"{HOME}{sheet.pk}/act/draw/", with_version(sheet))
+        owner_client.post(f"{HOME}{sheet.pk}/act/move/", with_version(sheet))
     # session, user, sheet, cards, events
     with django_assert_num_queries(5):
         response = owner_client.get(sheet.get_absolute_url())
@@ -335,16 +346,16 @@ def test_sheet_page_query_budget_does_not_grow(owner_client, make_sheet, django_
 def test_vile_page_query_budget_does_not_grow(owner_client, make_sheet, django_assert_num_queries, cards):
     sheet = make_sheet("vile", variant="knight", players=3)
     for n in range(cards):
-        owner_client.post(f"{HOME}{sheet.pk}/act/draw/")
+        owner_client.post(f"{HOME}{sheet.pk}/act/draw/", with_version(sheet))
     with django_assert_num_queries(5):
         owner_client.get(sheet.get_absolute_url(), **HX)
 
 
 def _draw_named(client, sheet, name: str) -> TerrorCard:
     """Draw the sheet's one Terror card and write its name on it."""
-    client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
+    client.post(f"{HOME}{sheet.pk}/act/draw/", with_version(sheet), **HX)
     card = TerrorCard.objects.get(sheet=sheet)
-    client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", {"name": name}, **HX)
+    client.post(f"{HOME}{sheet.pk}/cards/{card.pk}/name/", with_version(sheet, {"name": name}), **HX)
     return card
 
 
@@ -354,10 +365,10 @@ def test_a_during_this_turn_card_is_shown_in_play(owner_client, make_sheet):
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert 'name="during"' in page and "/act/use/" in page
     page = owner_client.post(
-        f"{HOME}{sheet.pk}/act/play/", {"card": str(card.pk), "during": "1"}, **HX
+        f"{HOME}{sheet.pk}/act/play/", with_version(sheet, {"card": str(card.pk), "during": "1"}), **HX
     ).content.decode()
     assert "In play until the end of this turn: Hunt" in page
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/use/", {"card": str(card.pk)}, **HX)
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/use/", with_version(sheet, {"card": str(card.pk)}), **HX)
     assert response.status_code == 422
 
 
@@ -369,10 +380,10 @@ def test_the_page_counts_the_terror_deck_and_stops_at_thirteen(owner_client, mak
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert "Terror deck: 13 of 13 cards left." in page and "/act/draw/" in page
     TerrorCard.objects.bulk_create([TerrorCard(sheet=sheet, drawn_turn=1, reason="manual") for _ in range(12)])
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX).content.decode()
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/draw/", with_version(sheet), **HX).content.decode()
     assert "Terror deck: 0 of 13 cards left: no more cards can be drawn." in page
     assert "/act/draw/" not in page and 'id="deck-empty"' in page
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/draw/", **HX)
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/draw/", with_version(sheet), **HX)
     assert response.status_code == 422 and "The Terror deck is empty" in response.content.decode()
     assert TerrorCard.objects.filter(sheet=sheet).count() == 13
 
@@ -383,11 +394,13 @@ def test_a_pickpocketed_card_goes_back_into_the_deck(owner_client, make_sheet):
     page = owner_client.get(sheet.get_absolute_url()).content.decode()
     assert f'id="discard-why-{card.pk}"' in page and 'value="pickpocket"' in page and 'value="scratch"' in page
     page = owner_client.post(
-        f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "pickpocket"}, **HX
+        f"{HOME}{sheet.pk}/act/discard/", with_version(sheet, {"card": str(card.pk), "why": "pickpocket"}), **HX
     ).content.decode()
     assert "Terror deck: 13 of 13 cards left." in page
     assert "Gone: Drawn (shuffled back into the Terror deck)" in page
-    response = owner_client.post(f"{HOME}{sheet.pk}/act/discard/", {"card": str(card.pk), "why": "nope"}, **HX)
+    response = owner_client.post(
+        f"{HOME}{sheet.pk}/act/discard/", with_version(sheet, {"card": str(card.pk), "why": "nope"}), **HX
+    )
     assert response.status_code == 422
 
 
@@ -397,7 +410,7 @@ def test_thief_loot_field_and_defense_help(owner_client, make_sheet):
     assert 'name="loot"' in page and 'name="unattackable"' in page
     vile = make_sheet("vile", variant="knight", players=3, phase="act", turn=1, movement=3, attack_discs=3)
     assert 'name="unattackable"' in owner_client.get(vile.get_absolute_url()).content.decode()
-    page = owner_client.post(f"{HOME}{sheet.pk}/act/end/", **HX).content.decode()
+    page = owner_client.post(f"{HOME}{sheet.pk}/act/end/", with_version(sheet), **HX).content.decode()
     assert "can enter your space only if that statistic is greater than your Defense 3" in page
 
 
