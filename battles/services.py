@@ -195,6 +195,25 @@ def game_master_candidates(campaign: Campaign) -> list:
     return list(chosen.order_by("username"))
 
 
+def join_as_game_master(pk: int, user) -> None:
+    """A campaign member with no crew in the battle becomes its game master before it starts (at most one)."""
+
+    def work(battle: Battle):
+        if battle.status != Battle.SETUP:
+            raise Refused("The battle has started.")
+        if battle.campaign_id is None or not user_is_member(user, battle.campaign):
+            raise Refused("Only the campaign's members join its battles.")
+        if battle.seats.filter(user=user).exists():
+            raise Refused("The game master plays no crew: you have one in this battle.")
+        if battle.game_master_id is not None:
+            raise Refused("The battle already has a game master.")
+        battle.game_master = user
+        battle.save()
+        bump_version(LABEL, battle.pk, battle.version)
+
+    _locked(pk, work)
+
+
 def pick_scenario(pk: int, user, *, scenario: str) -> None:
     """The card drawn names a scenario the free rules lack: "you can simply agree on which one to play"."""
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:pk>/start/", views.battle_start, name="battle-start"),
     path("<int:pk>/act/", views.battle_act, name="battle-act"),
     path("<int:pk>/scenario/", views.battle_scenario, name="battle-scenario"),
+    path("<int:pk>/game-master/", views.battle_game_master, name="battle-game-master"),
     path("<int:pk>/initiative/", views.battle_initiative, name="battle-initiative"),
     path("<int:pk>/share/", views.battle_share, name="battle-share"),
     path("<int:pk>/export.json", views.battle_export, name="battle-export"),

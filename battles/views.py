@@ -137,12 +137,34 @@ def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
             error = str(exc)
         else:
             return redirect(battle)
+    waiting = list(
+        campaign.battles.filter(status=Battle.SETUP, game_master__isnull=True)
+        .select_related("creator")
+        .exclude(seats__user=request.user)
+        .order_by("-created_at")
+    )
     return render(
         request,
         "battles/campaign_battle.html",
-        {"form": form, "campaign": campaign, "error": error},
+        {"form": form, "campaign": campaign, "error": error, "waiting": waiting},
         status=422 if request.method == "POST" else 200,
     )
+
+
+@login_required
+@require_POST
+def battle_game_master(request: HttpRequest, pk: int) -> HttpResponse:
+    """Join a campaign battle that has not started as its game master (reading B33)."""
+    battle = Battle.objects.filter(pk=pk, campaign__isnull=False).select_related("campaign").first()
+    if battle is None or not user_is_member(request.user, battle.campaign):
+        raise Http404("No such battle.")
+    try:
+        services.join_as_game_master(battle.pk, request.user)
+    except Refused as exc:
+        messages.error(request, str(exc))
+        return redirect("battle-campaign", battle.campaign_id)
+    messages.success(request, "You are the battle's game master: you decide the NPCs' actions.")
+    return redirect(battle)
 
 
 @login_required

@@ -145,6 +145,7 @@ def test_a_game_master_sees_the_battle_holds_no_seat_and_makes_no_players_move(
     page = master.get(f"/battles/{battle.pk}/").content.decode()
     assert "game master" in page and "Tap to show my hand" not in page
     assert "Battles you are the game master of" in master.get("/battles/").content.decode()
+    assert f"/battles/{battle.pk}/" in master.get("/").content.decode()  # in progress on the home page
     r = post_step(master, battle, "deployment_initiative")  # a player's step
     assert r.status_code == 422 and state(battle).phase is Phase.SETUP
     r = master.post(f"/battles/{battle.pk}/initiative/", {"model": "0-0"}, headers={"HX-Request": "true"})
@@ -241,3 +242,32 @@ def test_a_campaign_battle_s_game_master_is_a_member_with_no_crew(
     battle = Battle.objects.get()
     assert r.status_code == 302 and battle.game_master == referee
     assert logged_in(referee).get(f"/battles/{battle.pk}/").status_code == 200
+
+
+def test_a_campaign_member_with_no_crew_joins_a_waiting_battle_as_its_only_game_master(
+    campaign, two_crews, user, other_user, make_user, password
+):
+    referee, second = make_user("referee"), make_user("second")
+    for member in (referee, second):
+        campaign_services.invite(campaign, user, member.username)
+        campaign_services.respond(campaign, member, accept=True)
+    battle = services.create_from_campaign(user, campaign, "exploration")
+    ref = logged_in(referee)
+    page = ref.get(f"/battles/campaign/{campaign.pk}/").content.decode()
+    assert f"/battles/{battle.pk}/game-master/" in page
+    assert (
+        f"/battles/{battle.pk}/game-master/"
+        not in logged_in(user).get(f"/battles/campaign/{campaign.pk}/").content.decode()
+    )
+    assert logged_in(make_user("outsider")).post(f"/battles/{battle.pk}/game-master/").status_code == 404
+    logged_in(user).post(f"/battles/{battle.pk}/game-master/")  # a player: refused, with a message
+    assert Battle.objects.get().game_master is None
+    r = ref.post(f"/battles/{battle.pk}/game-master/")
+    assert r.status_code == 302 and Battle.objects.get().game_master == referee
+    logged_in(second).post(f"/battles/{battle.pk}/game-master/")  # at most one
+    assert Battle.objects.get().game_master == referee
+    assert ref.get(f"/battles/{battle.pk}/").status_code == 200
+    services.start(battle.pk, user, seed=1)
+    assert state(battle).game_master
+    with pytest.raises(Refused, match="started"):
+        services.join_as_game_master(battle.pk, second)
