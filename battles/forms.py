@@ -15,7 +15,7 @@ USERNAMES_MAX = 500
 
 
 HOW_CHOICES = [
-    ("choose", "Choose the scenario"),
+    ("choose", "Choose it"),
     ("deck", "Draw a card (52-card deck)"),
     ("d12", "Roll a D12 (1 = Ace, 11 = Jack, 12 = Queen)"),
 ]
@@ -37,9 +37,9 @@ class ScenarioChoiceMixin:
 
 class NewBattleForm(ScenarioChoiceMixin, forms.Form):
     how = forms.ChoiceField(
-        choices=HOW_CHOICES, initial="choose", required=False, widget=forms.RadioSelect, label="Scenario"
+        choices=HOW_CHOICES, initial="choose", required=False, widget=forms.RadioSelect, label="Choose or draw"
     )
-    scenario = forms.ChoiceField(choices=(), required=False, label="Scenario chosen")
+    scenario = forms.ChoiceField(choices=(), required=False, label="Scenario", help_text="When you choose it.")
     crew = forms.TypedChoiceField(
         coerce=int,
         choices=(),
@@ -70,7 +70,9 @@ class NewBattleForm(ScenarioChoiceMixin, forms.Form):
     def __init__(self, *args, crews=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["scenario"].choices = [("", "—")] + services.scenario_choices()
+        self.fields["scenario"].initial = services.scenario_choices()[0][0]
         self.fields["crew"].choices = [("", "—")] + [(c.pk, c.name) for c in crews]
+        self.fields["crew"].initial = crews[0].pk if crews else None
 
     def usernames(self) -> list[str]:
         return [n for n in self.cleaned_data["players"].replace("\n", ",").split(",") if n.strip()]
@@ -81,9 +83,9 @@ class NewBattleForm(ScenarioChoiceMixin, forms.Form):
 
 class CampaignBattleForm(ScenarioChoiceMixin, forms.Form):
     how = forms.ChoiceField(
-        choices=HOW_CHOICES, initial="choose", required=False, widget=forms.RadioSelect, label="Scenario"
+        choices=HOW_CHOICES, initial="choose", required=False, widget=forms.RadioSelect, label="Choose or draw"
     )
-    scenario = forms.ChoiceField(choices=(), required=False, label="Scenario chosen")
+    scenario = forms.ChoiceField(choices=(), required=False, label="Scenario", help_text="When you choose it.")
     game_master = forms.TypedChoiceField(
         coerce=int,
         choices=(),
