@@ -12,8 +12,8 @@ from fractions import Fraction
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue, codec, fate, legal, odds_table, scenario_steps
 from rules.cybernekro.battle.rounds import ap_models
+from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
-from rules.cybernekro.battle.state import Phase
 
 from . import steps
 
@@ -139,7 +139,9 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
 def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation()) -> dict:
     """The context of the battle's page for ``user`` (a spectator when they hold no seat)."""
     me = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
-    context = {"battle": battle, "seats": seats, "me": me, "events": events_page}
+    # the game master sees what a spectator sees (no hand, view_for None) and moves as the GM seat (B33)
+    gm = me is None and battle.game_master_id is not None and battle.game_master_id == getattr(user, "pk", None)
+    context = {"battle": battle, "seats": seats, "me": me, "gm": gm, "events": events_page}
     if not battle.state:
         return context
     state = codec.loads(battle.state)
@@ -150,10 +152,15 @@ def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.S
     context["npcs"] = [m for m in view.models if m.seat is None]
     context["hand"] = [{"card": c, "kind": fate.kind(c)} for c in view.player(seat).hand] if seat else []
     context["hand_counts"] = [(p.name, len(p.hand), len(p.deck), len(p.discard)) for p in view.players]
-    if seat is None or view.phase is Phase.ENDED:
+    context["scenario_text"] = (
+        battle.campaign_scenario.text if view.scenario.campaign and battle.campaign_scenario else ""
+    )
+    if (seat is None and not gm) or view.phase is Phase.ENDED:
         context["summary"] = scenario_steps.summary(view) if view.phase is Phase.ENDED else None
         context["options"] = []
         return context
+    if seat is None:
+        return _game_master_context(context, state, view, situation)
     opts = steps.options(state, seat)
     context["options"] = [
         {
@@ -185,4 +192,19 @@ def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.S
         for p in view.players
         if not steps.chosen_by_seat(view, picks).get(p.seat) and any(not m.imprisoned for m in view.crew(p.seat))
     ]
+    return context
+
+
+def _game_master_context(context: dict, state: State, view: State, situation: cn.Situation) -> dict:
+    """The game master's moves: the NPCs' steps (legal for the GM seat) and undo; no hand, no crew."""
+    opts = steps.options(state, GM)
+    context["options"] = [
+        {"key": steps.key(o), "label": label(view, o), "step": o.step, "args": o.args, "card": False, "signed": False}
+        for o in opts
+    ]
+    context["undoable"] = bool(state.game_master and state.previous and state.log and not state.log[-1].final)
+    context["pending"] = view.pending[0] if view.pending else None
+    context["odds"] = _odds_rows(view, GM, situation)
+    context["conditions"] = situation
+    context["targets"] = [m for m in view.models if m.in_play]
     return context

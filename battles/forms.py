@@ -14,9 +14,40 @@ from . import services, steps
 USERNAMES_MAX = 500
 
 
-class NewBattleForm(forms.Form):
-    scenario = forms.ChoiceField(choices=())
-    crew = forms.TypedChoiceField(coerce=int, choices=(), label="Your crew")
+HOW_CHOICES = [
+    ("choose", "Choose it"),
+    ("deck", "Draw a card (52-card deck)"),
+    ("d12", "Roll a D12 (1 = Ace, 11 = Jack, 12 = Queen)"),
+]
+
+
+class ScenarioChoiceMixin:
+    """Choose the scenario, or draw it as the rules allow (a card or a D12, reading B30)."""
+
+    def clean(self):
+        data = super().clean()
+        data["how"] = data.get("how") or "choose"  # a post without the radio chooses
+        if data["how"] == "choose" and not data.get("scenario"):
+            self.add_error("scenario", "Choose the scenario, or draw it.")
+        return data
+
+    def draw(self) -> str:
+        return "" if self.cleaned_data["how"] == "choose" else self.cleaned_data["how"]
+
+
+class NewBattleForm(ScenarioChoiceMixin, forms.Form):
+    how = forms.ChoiceField(
+        choices=HOW_CHOICES, initial="choose", required=False, widget=forms.RadioSelect, label="Choose or draw"
+    )
+    scenario = forms.ChoiceField(choices=(), required=False, label="Scenario", help_text="When you choose it.")
+    crew = forms.TypedChoiceField(
+        coerce=int,
+        choices=(),
+        required=False,
+        empty_value=None,
+        label="Your crew",
+        help_text="Leave empty only if you are the game master.",
+    )
     players = forms.CharField(
         required=False,
         max_length=USERNAMES_MAX,
@@ -29,11 +60,19 @@ class NewBattleForm(forms.Form):
         label="Crews by share link",
         help_text="One crew share link per line.",
     )
+    game_master = forms.CharField(
+        required=False,
+        max_length=150,
+        label="Game master (optional)",
+        help_text="A username (yours if you run the game and play no crew): decides the NPCs' actions.",
+    )
 
     def __init__(self, *args, crews=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["scenario"].choices = services.scenario_choices()
-        self.fields["crew"].choices = [(c.pk, c.name) for c in crews]
+        self.fields["scenario"].choices = [("", "—")] + services.scenario_choices()
+        self.fields["scenario"].initial = services.scenario_choices()[0][0]
+        self.fields["crew"].choices = [("", "—")] + [(c.pk, c.name) for c in crews]
+        self.fields["crew"].initial = crews[0].pk if crews else None
 
     def usernames(self) -> list[str]:
         return [n for n in self.cleaned_data["players"].replace("\n", ",").split(",") if n.strip()]
@@ -42,12 +81,38 @@ class NewBattleForm(forms.Form):
         return [t for t in self.cleaned_data["share_links"].splitlines() if t.strip()]
 
 
-class CampaignBattleForm(forms.Form):
-    scenario = forms.ChoiceField(choices=())
+class CampaignBattleForm(ScenarioChoiceMixin, forms.Form):
+    how = forms.ChoiceField(
+        choices=HOW_CHOICES, initial="choose", required=False, widget=forms.RadioSelect, label="Choose or draw"
+    )
+    scenario = forms.ChoiceField(choices=(), required=False, label="Scenario", help_text="When you choose it.")
+    game_master = forms.TypedChoiceField(
+        coerce=int,
+        choices=(),
+        required=False,
+        empty_value=None,
+        label="Game master (optional)",
+        help_text="A member with no crew enrolled: decides the NPCs' actions.",
+    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, campaign, members=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["scenario"].choices = services.scenario_choices()
+        self.fields["scenario"].choices = [("", "—")] + services.scenario_choices(campaign)
+        self.members = {u.pk: u for u in members}
+        self.fields["game_master"].choices = [("", "none")] + [(u.pk, u.username) for u in members]
+
+    def game_master_user(self):
+        return self.members.get(self.cleaned_data["game_master"])
+
+
+class ScenarioForm(forms.Form):
+    """The scenario the group agreed on after a card whose scenario the free rules lack."""
+
+    scenario = forms.ChoiceField(choices=(), label="The scenario you agreed on")
+
+    def __init__(self, *args, campaign=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["scenario"].choices = services.scenario_choices(campaign)
 
 
 class JoinForm(forms.Form):
@@ -138,6 +203,10 @@ class StepForm(forms.Form):
         data["chosen"] = option
         data["split"] = {mid: data.get(f"ap_{mid}") for mid in self.ap_ids}
         return data
+
+    def inputs(self) -> dict:
+        """The checked inputs of the move, for ``services.act`` (the option and the version apart)."""
+        return {k: v for k, v in self.cleaned_data.items() if k not in ("v", "option", "chosen")}
 
     def first_error(self) -> str:
         for field, errors in self.errors.items():

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 
 class Battle(models.Model):
+    CAMPAIGN_SCENARIO = "campaign"
     SETUP, PLAYING, FINISHED = "setup", "playing", "finished"
     STATUSES = [(SETUP, "waiting for players"), (PLAYING, "playing"), (FINISHED, "finished")]
 
@@ -20,7 +21,18 @@ class Battle(models.Model):
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.SET_NULL, null=True, blank=True, related_name="battles"
     )
-    scenario = models.SlugField(max_length=100)
+    # a rules scenario's slug, CAMPAIGN_SCENARIO for ``campaign_scenario``, or "" while the card drawn names a
+    # scenario the free rules lack and the group has not agreed on one yet (B30)
+    scenario = models.SlugField(max_length=100, blank=True)
+    campaign_scenario = models.ForeignKey(
+        "campaigns.CampaignScenario", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # the scenario card drawn: {"method", "number", "label", "seed", "on_card"} (empty when chosen)
+    scenario_draw = models.JSONField(default=dict, blank=True)
+    # decides the NPCs' actions and may undo; sees what a spectator sees (B33); never holds a seat
+    game_master = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="battles_mastered"
+    )
     state = models.TextField(blank=True, default="")  # codec JSON; empty until every seat has joined
     version = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=10, choices=STATUSES, default=SETUP)

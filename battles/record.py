@@ -29,8 +29,9 @@ def campaign_prefill(campaign, user, battle_id) -> dict:
     summary = scenario_steps.summary(state)
     seats = {str(s.seat): s for s in battle.seats.all()}
     post = {
-        "scenario": catalogue.entry("scenarios", summary.scenario)["name"],
-        "result": "draw" if summary.draw or not summary.winners else "",
+        "scenario": state.scenario.name,  # the rules' name, or the campaign scenario's
+        # a campaign scenario has no engine rules: its winner is the players' to record (B32)
+        "result": "draw" if summary.draw else "",
     }
     for side in summary.sides:
         seat = seats[side.seat]

@@ -1,15 +1,17 @@
 """The one place a posted move becomes an engine step.
 
 ``legal.legal(state, seat)`` lists what the seat may do now; the page shows
-each option as a button whose value is its ``key``; ``run`` reads the post
+each option as a button whose value is its ``key``; the view reads the post
 with ``forms.StepForm`` (the option must be one of the legal ones, its extra
-inputs checked) and calls the engine's step function. No rule is decided here:
+inputs checked) and ``run`` calls the engine's step function. No rule is decided here:
 the engine refuses what the rules do not allow.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, equipment, morale, npcs, rounds, scenario_steps, setup, sorcery
@@ -44,15 +46,21 @@ def chosen_by_seat(state: Battle, picks: dict) -> dict:
     return out
 
 
-def run(state: Battle, seat: str, data, rng: random.Random, seed: int, picks: dict | None = None) -> Battle:
-    """``picks``: each seat's Initiative character (BattleSeat.initiative)."""
-    from .forms import StepForm  # cycle: forms imports this module (key, options, EXTRA)
-
-    form = StepForm(data, state=state, seat=seat)
-    if not form.is_valid():
-        raise Refused(form.first_error())
-    cleaned = dict(form.cleaned_data, initiative=picks or {})
-    return call(state, seat, cleaned["chosen"], cleaned, rng, seed)
+def run(
+    state: Battle,
+    seat: str,
+    option: str,
+    inputs: Mapping[str, Any],
+    rng: random.Random,
+    seed: int,
+    picks: dict | None = None,
+) -> Battle:
+    """``option``: the key of one of the seat's legal steps; ``inputs``: its inputs as ``forms.StepForm``
+    checked them; ``picks``: each seat's Initiative character (BattleSeat.initiative)."""
+    chosen = {key(o): o for o in options(state, seat) + EXTRA}.get(option)
+    if chosen is None:
+        raise Refused("that step is not open to you now (the battle may have moved on)")
+    return call(state, seat, chosen, dict(inputs, initiative=picks or {}), rng, seed)
 
 
 def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, seed: int) -> Battle:

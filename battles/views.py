@@ -13,20 +13,30 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.models import Campaign
 from campaigns.permissions import user_is_member
-from core.games.kit import Refused, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
+from core.games.kit import Refused, Stale, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
 from crewbuilder.models import Crew
 from rules.cybernekro.battle import codec, scenario_steps
 from rules.cybernekro.battle.legal import view_for
 
 from . import roster, services
 from .board import board
-from .forms import CampaignBattleForm, ConditionsForm, JoinForm, NewBattleForm, VersionForm
+from .forms import (
+    CampaignBattleForm,
+    ConditionsForm,
+    InitiativeForm,
+    JoinForm,
+    NewBattleForm,
+    ScenarioForm,
+    StepForm,
+    VersionForm,
+)
 from .models import Battle, BattleSeat
 
 BOARD = "battles/battle_detail.html#board"
@@ -39,7 +49,9 @@ def _own_crews(user):
 
 
 def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Battle:
-    battles = Battle.objects.filter(pk=pk, seats__user=request.user)
+    """A battle the user plays in or is the game master of (404 for anyone else)."""
+    mine = BattleSeat.objects.filter(battle=OuterRef("pk"), user=request.user)
+    battles = Battle.objects.filter(Q(Exists(mine)) | Q(game_master=request.user), pk=pk)
     if polling:  # most polls answer 204: the state (every hand, the whole log) is read only to redraw
         battles = battles.defer("state")
     battle = battles.first()
@@ -61,6 +73,11 @@ def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:
         context["join_form"] = JoinForm(crews=_own_crews(request.user))
+    if battle.status == Battle.SETUP:
+        own = battle.campaign_scenario
+        context["scenario_name"] = own.name if own else dict(services.scenario_choices()).get(battle.scenario, "")
+        if not battle.scenario and battle.creator_id == request.user.pk:
+            context["scenario_form"] = ScenarioForm(campaign=battle.campaign)
     return context
 
 
@@ -73,7 +90,13 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             battle = services.create_battle(
-                request.user, form.cleaned_data["scenario"], form.cleaned_data["crew"], form.usernames(), form.tokens()
+                request.user,
+                form.cleaned_data["scenario"],
+                form.cleaned_data["crew"],
+                form.usernames(),
+                form.tokens(),
+                draw=form.draw(),
+                game_master=form.cleaned_data["game_master"],
             )
         except Refused as exc:
             error = str(exc)
@@ -81,11 +104,12 @@ def battle_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Battle set up. Invited players choose their crews on its page.")
             return redirect(battle)
     seats = list(BattleSeat.objects.filter(user=request.user).select_related("battle").order_by("-battle__updated_at"))
+    mastered = list(Battle.objects.filter(game_master=request.user).order_by("-updated_at"))
     bad = request.method == "POST" and (error or form.errors)
     return render(
         request,
         "battles/battle_list.html",
-        {"form": form, "seats": seats, "error": error, "crews": crews},
+        {"form": form, "seats": seats, "mastered": mastered, "error": error, "crews": crews},
         status=422 if bad else 200,
     )
 
@@ -96,21 +120,51 @@ def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=campaign_pk)
     if not user_is_member(request.user, campaign):
         raise Http404("No such campaign.")
-    form = CampaignBattleForm(request.POST or None)
+    form = CampaignBattleForm(
+        request.POST or None, campaign=campaign, members=services.game_master_candidates(campaign)
+    )
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
-            battle = services.create_from_campaign(request.user, campaign, form.cleaned_data["scenario"])
+            battle = services.create_from_campaign(
+                request.user,
+                campaign,
+                form.cleaned_data["scenario"],
+                draw=form.draw(),
+                game_master=form.game_master_user(),
+            )
         except Refused as exc:
             error = str(exc)
         else:
             return redirect(battle)
+    waiting = list(
+        campaign.battles.filter(status=Battle.SETUP, game_master__isnull=True)
+        .select_related("creator")
+        .exclude(seats__user=request.user)
+        .order_by("-created_at")
+    )
     return render(
         request,
         "battles/campaign_battle.html",
-        {"form": form, "campaign": campaign, "error": error},
+        {"form": form, "campaign": campaign, "error": error, "waiting": waiting},
         status=422 if request.method == "POST" else 200,
     )
+
+
+@login_required
+@require_POST
+def battle_game_master(request: HttpRequest, pk: int) -> HttpResponse:
+    """Join a campaign battle that has not started as its game master (reading B33)."""
+    battle = Battle.objects.filter(pk=pk, campaign__isnull=False).select_related("campaign").first()
+    if battle is None or not user_is_member(request.user, battle.campaign):
+        raise Http404("No such battle.")
+    try:
+        services.join_as_game_master(battle.pk, request.user)
+    except Refused as exc:
+        messages.error(request, str(exc))
+        return redirect("battle-campaign", battle.campaign_id)
+    messages.success(request, "You are the battle's game master: you decide the NPCs' actions.")
+    return redirect(battle)
 
 
 @login_required
@@ -140,21 +194,38 @@ def _after_plain(request: HttpRequest, battle: Battle):
     return after
 
 
-def _version(request: HttpRequest):
-    form = VersionForm(request.POST)
-    return form.cleaned_data["v"] if form.is_valid() else None
+def _move_form(request: HttpRequest, battle: Battle, form_class, **kwargs):
+    """The POST read against the battle as the player saw it: a page drawn before the battle moved on is
+    answered Stale (its options may be gone) before its inputs are checked."""
+    seat = services.seat_of(battle, request.user)
+    if battle.status != Battle.PLAYING or seat is None:
+        raise Refused("The battle is not being played.")
+    seen = VersionForm(request.POST)
+    if form_class is StepForm:
+        if not seen.is_valid():
+            raise Refused("The page's version is missing: reload the page.")
+        if seen.cleaned_data["v"] != battle.version:
+            raise Stale("The battle moved on since your page was drawn: here it is now.")
+    form = form_class(request.POST, state=codec.loads(battle.state), seat=seat, **kwargs)
+    if not form.is_valid():
+        raise Refused(form.first_error() if form_class is StepForm else "Choose one of your characters on the board.")
+    return form
 
 
 @login_required
 @require_POST
 def battle_act(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for(request, pk)
-    seen = _version(request)
 
     def move():
-        if seen is None:
-            raise Refused("The page's version is missing: reload the page.")
-        services.act(battle.pk, request.user, seen, request.POST)
+        form = _move_form(request, battle, StepForm)
+        services.act(
+            battle.pk,
+            request.user,
+            seen_version=form.cleaned_data["v"],
+            option=form.cleaned_data["option"],
+            inputs=form.inputs(),
+        )
 
     return act_and_redraw(request, move, _redraw(request, pk), _after_plain(request, battle))
 
@@ -163,12 +234,27 @@ def battle_act(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def battle_initiative(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle_for(request, pk)
-    return act_and_redraw(
-        request,
-        lambda: services.choose_initiative(battle.pk, request.user, request.POST),
-        _redraw(request, pk),
-        _after_plain(request, battle),
-    )
+
+    def choose():
+        form = _move_form(request, battle, InitiativeForm)
+        services.choose_initiative(battle.pk, request.user, model=form.cleaned_data["model"])
+
+    return act_and_redraw(request, choose, _redraw(request, pk), _after_plain(request, battle))
+
+
+@login_required
+@require_POST
+def battle_scenario(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scenario the group agreed on, after a card the free rules do not name (B30)."""
+    battle = _battle_for(request, pk)
+    form = ScenarioForm(request.POST, campaign=battle.campaign)
+
+    def pick():
+        if not form.is_valid():
+            raise Refused("Choose one of the scenarios listed.")
+        services.pick_scenario(battle.pk, request.user, scenario=form.cleaned_data["scenario"])
+
+    return act_and_redraw(request, pick, _redraw(request, pk), _after_plain(request, battle))
 
 
 @login_required

@@ -19,7 +19,7 @@ def started(user, other_user, geared_crew):
             services.join(battle.pk, u, crew.pk)
         services.start(battle.pk, players[0], seed=seed)
         for index, u in enumerate(players):  # each player's Initiative character: their first
-            services.choose_initiative(battle.pk, u, {"model": f"{index}-0"})
+            services.choose_initiative(battle.pk, u, model=f"{index}-0")
         return Battle.objects.get(pk=battle.pk)
 
     return make

@@ -1,7 +1,6 @@
 """Two players act at once on the same version: one move is made, the other is cleanly refused."""
 
 import pytest
-from django.utils.datastructures import MultiValueDict
 
 from battles import services, steps
 from battles.models import BattleEvent
@@ -21,7 +20,7 @@ def test_two_players_acting_at_once_make_one_move(started, user, other_user, att
     events = BattleEvent.objects.filter(battle=battle).count()
 
     def move(who):
-        return lambda: services.act(battle.pk, who, seen, MultiValueDict({"v": [str(seen)], "option": [option]}))
+        return lambda: services.act(battle.pk, who, seen_version=seen, option=option, inputs={})
 
     outcomes = race([move(user), move(other_user)], Refused)
     assert sorted(outcomes) == ["The battle moved on since your page was drawn: here it is now.", "ok"], outcomes

@@ -261,7 +261,7 @@ def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, pass
     services.join(battle.pk, other_user, geared_crew(other_user).pk)
     services.start(battle.pk, user, seed=2)
     for index, u in enumerate((user, other_user)):
-        services.choose_initiative(battle.pk, u, {"model": f"{index}-0"})
+        services.choose_initiative(battle.pk, u, model=f"{index}-0")
     me, them = client_for(user, password), client_for(other_user, password)
     clients = {"0": me, "1": them}
     s = advance(battle, clients, lambda s: s.phase.value == "sorceries")

@@ -8,6 +8,7 @@ other player's page catches up by polling. The rolls are seeded in order.
 
 import itertools
 import os
+import random
 
 import pytest
 from django.core.management import call_command
@@ -236,3 +237,80 @@ def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
     b.goto(game_url)
     b.get_by_role("button", name="Confirm this result").click()
     expect(b.get_by_text("The result now counts")).to_be_visible()
+
+
+def test_a_drawn_scenario_and_a_game_master_who_moves_the_npcs(
+    browser: Browser, server_url: str, catalogue, django_user_model
+):
+    """vox rolls a D12 for the scenario (the free rules do not say which card gives which: the group agrees
+    on one), rex is the game master: he sees no hand and decides an NPC's action on his own phone."""
+    from battles import steps
+    from battles.models import Battle
+    from rules.cybernekro import scenarios
+    from rules.cybernekro.battle import codec, npcs, rounds
+    from rules.cybernekro.battle.state import GM, Phase
+
+    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
+    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
+    django_user_model.objects.create_user("rex", password=PASSWORD)
+    _crew(vox, "Saints")
+    _crew(mara, "Sinners")
+    a = log_in(browser, server_url, "vox", PASSWORD, viewport=PHONE)
+    b = log_in(browser, server_url, "mara", PASSWORD, viewport=PHONE)
+    g = log_in(browser, server_url, "rex", PASSWORD, viewport=PHONE)
+
+    a.goto(server_url + "/battles/")
+    a.get_by_label("Roll a D12").check()
+    a.get_by_label("Your crew").select_option(label="Saints")
+    a.get_by_label("Players").fill("mara")
+    a.get_by_label("Game master (optional)").fill("rex")
+    a.get_by_role("button", name="Set up the battle").click()
+    url = a.url
+    card = scenarios.draw(random.Random(7001), "d12")  # the first seed of the journey
+    expect(a.locator(".bt-drawn")).to_contain_text(f"Scenario card: {card.label}")
+    expect(a.locator(".bt-drawn")).to_contain_text("not in the free rules")
+    assert_fits_a_phone(a)
+    a.get_by_label("The scenario you agreed on").select_option(label="Exploration")
+    a.get_by_role("button", name="Play this scenario").click()
+    wait_for_htmx(a)
+    expect(a.get_by_text("Scenario: Exploration")).to_be_visible()
+    b.goto(url)
+    b.get_by_role("button", name="Join with this crew").click()
+    expect(a.get_by_text("Sinners", exact=True)).to_be_visible()
+    a.get_by_role("button", name="Start the battle").click()
+    expect(a.get_by_role("heading", name="Exploration")).to_be_visible()
+    battle_id = Battle.objects.get().pk
+    g.goto(url)
+    expect(g.get_by_text("You decide the NPCs' actions")).to_be_visible()
+    expect(g.get_by_text("Tap to show my hand")).to_have_count(0)
+    expect(g.locator(".bt-log")).to_contain_text(f"Scenario card: {card.label}")
+    b.goto(url)
+    _choose_initiative(a, b)
+
+    for _ in range(60):  # the players set up and split their AP, on their own phones
+        state = _state(battle_id)
+        if state.phase is Phase.ACTION and not state.pending:
+            break
+        seat, option = _next(state, True)
+        _press({"0": a, "1": b}[seat], url, option, steps.key(option))
+    # a Flesh Drone comes on the table (as an exploration roll would place it) and both players pass
+    state = npcs.place_npc(_state(battle_id), None, "flesh-drones")
+    drone = state.models[-1].id
+    for _ in range(2):
+        state = rounds.pass_turn(state, state.active_seat)
+    assert state.phase is Phase.NPCS
+    Battle.objects.filter(pk=battle_id).update(state=codec.dumps(state))
+
+    a.goto(url)
+    expect(a.locator(f'button[value="activate_npc:{drone}"]')).to_have_count(0)  # the game master's to decide
+    g.goto(url)
+    g.locator(f'button[value="activate_npc:{drone}"]').click()
+    wait_for_htmx(g)
+    expect(g.locator(".bt-error")).to_have_count(0)
+    g.locator('button[value="act:move"]').click()
+    wait_for_htmx(g)
+    expect(g.locator(".bt-error")).to_have_count(0)
+    assert_fits_a_phone(g)
+    after = _state(battle_id)
+    assert after.active_model == drone and [e.seat for e in after.log[-2:]] == [GM, GM]
+    expect(a.locator(".bt-log")).to_contain_text("activates (two actions)")  # vox's page, by polling

@@ -46,10 +46,12 @@ def test_battle_actions(client, battle, user, other_user, stranger, data):
     for name in FIELDS:
         if data.draw(st.booleans(), label=f"has {name}"):
             post[name] = data.draw(JUNK, label=name)
-    endpoint = data.draw(st.sampled_from(["act", "initiative", "start", "join"]), label="endpoint")
+    endpoint = data.draw(st.sampled_from(["act", "initiative", "start", "join", "scenario"]), label="endpoint")
     if endpoint == "initiative":
         post["model"] = data.draw(st.one_of(st.sampled_from(["0-0", "1-0", "0-1"]), JUNK), label="model")
     if endpoint == "join":
         post["crew"] = data.draw(JUNK, label="crew")
+    if endpoint == "scenario":
+        post["scenario"] = data.draw(st.one_of(st.sampled_from(["prisoner", "campaign:1"]), JUNK), label="scenario")
     headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
     _check(client.post(f"/battles/{game.pk}/{endpoint}/", post, headers=headers), post)

@@ -18,12 +18,14 @@ from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
+    GM,
     Battle,
     Model,
     Pending,
     Phase,
     Refused,
     Status,
+    controls_npcs,
     drop_items,
     gain_dread,
     step,
@@ -51,10 +53,12 @@ def acting_model(state: Battle, seat: str) -> Model:
         raise Refused("answer the open question first: " + state.pending[0].kind.replace("_", " "))
     if state.reaction:
         model = state.model(state.reaction[0])
-        if model.npc or model.seat == seat:
+        if (model.npc and controls_npcs(state, seat)) or model.seat == seat:
             return model
         raise Refused("another model is reacting")
     if state.phase is Phase.NPCS:
+        if not controls_npcs(state, seat):
+            raise Refused("the game master decides the NPCs' actions")
         if not state.active_model:
             raise Refused("activate an NPC first (the closest to any Player Character)")
         return state.model(state.active_model)  # NPCs are moved by any player or the game master
@@ -637,7 +641,7 @@ def _open_miss_reaction(state: Battle, attacker: Model, target: Model, parry: bo
     """ "If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
     if not target.in_play or (not target.npc and target.ap <= 0):
         return state
-    seat = target.seat if not target.npc else attacker.seat
+    seat = target.seat if not target.npc else (GM if state.game_master else attacker.seat)
     return replace(
         state,
         pending=state.pending

@@ -27,6 +27,14 @@ def entry(section: str, slug: str) -> dict:
     raise KeyError(f"no {section} entry {slug!r} in the catalogue")
 
 
+def scenario_rules(scenario) -> dict:
+    """The catalogue entry of a battle's scenario (a ``state.Scenario``); a campaign's own scenario has none,
+    only its name and whether its organiser said it draws a Complication (B32)."""
+    if scenario.campaign:
+        return {"slug": scenario.slug, "name": scenario.name, "draws_complication": scenario.draws_complication}
+    return entry("scenarios", scenario.slug)
+
+
 def by_number(section: str, number: int) -> dict | None:
     return next((item for item in data().get(section, []) if item.get("number") == number), None)
 

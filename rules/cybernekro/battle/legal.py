@@ -15,7 +15,7 @@ from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.npcs import npcs_to_activate
 from rules.cybernekro.battle.rounds import ap_models, ap_order
 from rules.cybernekro.battle.setup import _next_sorcerer_seat
-from rules.cybernekro.battle.state import Battle, Phase
+from rules.cybernekro.battle.state import GM, Battle, Phase, controls_npcs
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
     out: list[Option] = []
     if state.phase is Phase.ENDED:
         return ()
+    if seat == GM:
+        return _game_master_options(state)
     state.player(seat)
     if state.pending:
         p = state.pending[0]
@@ -95,10 +97,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return tuple(out)
         return ()
     if state.phase is Phase.SETUP:
-        if (
-            catalogue.entry("scenarios", state.scenario.slug).get("draws_complication")
-            and not state.scenario.complication
-        ):
+        if catalogue.scenario_rules(state.scenario).get("draws_complication") and not state.scenario.complication:
             return (Option("draw_complication"),)
         if not state.active_seat:
             return (Option("deployment_initiative"),)
@@ -120,17 +119,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
     if state.phase is Phase.ACTION:
         return tuple(_action_options(state, seat))
     if state.phase is Phase.NPCS:
-        if state.reaction:
-            reacting = state.model(state.reaction[0])
-            if reacting.seat != seat and not reacting.npc:
-                return ()
-            return tuple(_acting_options(state, reacting)) + (Option("end_reaction"),)
-        if state.active_model:
-            return tuple(_acting_options(state, state.model(state.active_model))) + (Option("end_npc_activation"),)
-        waiting = npcs_to_activate(state)
-        if waiting:
-            return tuple(Option("activate_npc", (m.id,)) for m in waiting)
-        return (Option("end_npc_phase"),)
+        return _npc_phase_options(state, seat)
     if state.phase is Phase.MORALE:
         if not state.morale_started:
             return (Option("begin_morale"),)
@@ -143,10 +132,47 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
     return ()
 
 
+def _npc_phase_options(state: Battle, seat: str) -> tuple[Option, ...]:
+    """The NPC Phase: the NPCs' actions are decided by any player, or only by the game master (B33)."""
+    if state.reaction:
+        reacting = state.model(state.reaction[0])
+        if reacting.seat != seat and not (reacting.npc and controls_npcs(state, seat)):
+            return ()
+        return tuple(_acting_options(state, reacting)) + (Option("end_reaction"),)
+    if not controls_npcs(state, seat):
+        return ()
+    if state.active_model:
+        return tuple(_acting_options(state, state.model(state.active_model))) + (Option("end_npc_activation"),)
+    waiting = npcs_to_activate(state)
+    if waiting:
+        return tuple(Option("activate_npc", (m.id,)) for m in waiting)
+    return (Option("end_npc_phase"),)
+
+
+def _game_master_options(state: Battle) -> tuple[Option, ...]:
+    """The game master holds no crew and no card: the NPCs' steps, and the tests of the NPCs they rolled."""
+    if not state.game_master:
+        return ()
+    if state.pending:
+        p = state.pending[0]
+        if p.seat != GM:
+            return ()
+        if p.kind in ("to_hit", "test"):
+            return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
+        if p.kind == "reaction" and p.model:  # an NPC missed: "they will always choose to react"
+            return (Option("react", (p.model,)),)
+        return ()
+    if state.phase is Phase.NPCS:
+        return _npc_phase_options(state, GM)
+    if state.phase is Phase.ACTION and state.reaction and state.model(state.reaction[0]).npc:
+        return tuple(_acting_options(state, state.model(state.reaction[0]))) + (Option("end_reaction"),)
+    return ()
+
+
 def _action_options(state: Battle, seat: str):
     if state.reaction:
         model = state.model(state.reaction[0])
-        if model.seat == seat or model.npc:  # NPCs are moved by any player (or the game master)
+        if model.seat == seat or (model.npc and controls_npcs(state, seat)):  # NPCs: any player, or the GM
             yield from _acting_options(state, model)
             yield Option("end_reaction")
         return

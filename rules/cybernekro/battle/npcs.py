@@ -16,7 +16,7 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue
 from rules.cybernekro.battle.actions import _spend
-from rules.cybernekro.battle.state import Battle, Model, Phase, Refused, WeaponUse, step
+from rules.cybernekro.battle.state import Battle, Model, Phase, Refused, WeaponUse, controls_npcs, step
 
 NPC_ACTIONS = 2  # "they will perform two actions"
 
@@ -70,12 +70,18 @@ def place_npc(state: Battle, seat: str | None, slug: str, why: str = "") -> Batt
     return after.logged(seat, f"{model.name} {n} enters the table" + (f" ({why})" if why else ""))
 
 
+def _check_controller(state: Battle, seat: str) -> None:
+    if not controls_npcs(state, seat):
+        raise Refused("the game master decides the NPCs' actions")
+
+
 def npcs_to_activate(state: Battle) -> tuple[Model, ...]:
     return tuple(m for m in state.models if m.npc and m.in_play and m.id not in state.npcs_done)
 
 
 def activate_npc(state: Battle, seat: str, npc_id: str) -> Battle:
     """The players name the NPC closest to any Player Character; it gets its two actions."""
+    _check_controller(state, seat)
     if state.phase is not Phase.NPCS or state.pending or state.reaction:
         raise Refused("NPCs are activated at the end of the round, once all players have passed")
     if state.active_model:
@@ -89,6 +95,7 @@ def activate_npc(state: Battle, seat: str, npc_id: str) -> Battle:
 
 def npc_action(state: Battle, seat: str, action: str) -> Battle:
     """An NPC action with no roll (Move, Get up ...): counted, carried out on the table."""
+    _check_controller(state, seat)
     if state.phase is not Phase.NPCS or not state.active_model or state.pending:
         raise Refused("activate an NPC first")
     model = state.model(state.active_model)
@@ -100,6 +107,7 @@ def npc_action(state: Battle, seat: str, action: str) -> Battle:
 
 def end_npc_activation(state: Battle, seat: str) -> Battle:
     """An NPC with nothing to do (no enemy to reach) ends its activation early."""
+    _check_controller(state, seat)
     if state.phase is not Phase.NPCS or not state.active_model or state.pending:
         raise Refused("no NPC is acting")
     model = state.model(state.active_model)
@@ -109,6 +117,7 @@ def end_npc_activation(state: Battle, seat: str) -> Battle:
 
 def end_npc_phase(state: Battle, seat: str) -> Battle:
     """Every NPC has acted: the Morale Phase."""
+    _check_controller(state, seat)
     if state.phase is not Phase.NPCS or state.active_model or state.pending or state.reaction:
         raise Refused("the NPCs are still acting")
     waiting = npcs_to_activate(state)

@@ -101,7 +101,7 @@ def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed
     winner, rolls, text = initiative_test(state, chosen, rng)
     scenario = replace(state.scenario, environment=None, interacts_this_round=0)
     lines = [f"Round {number}. Initiative: {text}"]
-    if catalogue.entry("scenarios", state.scenario.slug).get("environment_effects"):
+    if catalogue.scenario_rules(state.scenario).get("environment_effects"):
         face = rng.randint(1, 6)
         effect = catalogue.by_number("environment_effects", face)
         assert effect is not None, f"the catalogue's environment effects have no {face}"

@@ -339,6 +339,8 @@ def finish_round(state: Battle, seat: str) -> Battle:
 
 def end(state: Battle, seat: str | None, result: tuple[str, ...]) -> Battle:
     text = ("Winner: " + ", ".join(state.player(s).name for s in result)) if result else "The game ends in a draw"
+    if state.scenario.campaign and not result:  # no engine rules to decide it (B32)
+        text = f"{state.scenario.name} is a campaign scenario: the players decide who won"
     return replace(state, phase=Phase.ENDED, winner=tuple(result), pending=(), reaction=None, active_model=None).logged(
         seat, f"The game ends. {text}"
     )
@@ -405,5 +407,10 @@ def summary(state: Battle) -> Summary:
         )
     complication = state.scenario.complication if state.scenario.complication != "no-complication" else None
     return Summary(
-        state.scenario.slug, complication, state.round, tuple(won), state.phase is Phase.ENDED and not won, tuple(sides)
+        state.scenario.slug,
+        complication,
+        state.round,
+        tuple(won),
+        state.phase is Phase.ENDED and not won and not state.scenario.campaign,
+        tuple(sides),
     )

@@ -12,23 +12,61 @@ Reroll any duplicates."
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from rules.cybernekro import scenarios as draws
 from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.rounds import initiative_test, seats_from
-from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Player, Refused, Scenario, step
+from rules.cybernekro.battle.state import GM, Battle, Model, Pending, Phase, Player, Refused, Scenario, step
 
 
-def new_battle(players, models, scenario: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """A battle of ``players`` ((seat, name) pairs) with their ``models``, playing ``scenario`` (a catalogue slug).
+@dataclass(frozen=True)
+class OwnScenario:
+    """A campaign's own scenario (C8): a name and whether it draws a Complication; no engine rules (B32)."""
+
+    name: str
+    draws_complication: bool = False
+
+
+@dataclass(frozen=True)
+class ScenarioDraw:
+    """ "Draw a card ... or use a D12 die": the card, and the key of the scenario on it (the group's own, C8)
+    or None when its scenario is not in the free rules (C4)."""
+
+    card: draws.Draw
+    on_card: str | None = None
+
+
+def draw_scenario(rng: random.Random, method: str = "deck", cards: Mapping[int, str] | None = None) -> ScenarioDraw:
+    """The scenario card (52-card deck, or a D12: 1 = Ace, 11 = Jack, 12 = Queen, never a King), looked up in
+    ``cards`` (card number -> scenario key: the scenarios an organiser put on a card); the free rules put
+    none of theirs on a card (C4)."""
+    card = draws.draw(rng, method)
+    return ScenarioDraw(card, (cards or {}).get(card.number))
+
+
+def new_battle(
+    players,
+    models,
+    scenario: str | OwnScenario,
+    rng: random.Random,
+    seed: int | None = None,
+    *,
+    drawn: ScenarioDraw | None = None,
+    draw_seed: int | None = None,
+    game_master: bool = False,
+) -> Battle:
+    """A battle of ``players`` ((seat, name) pairs) with their ``models``, playing ``scenario`` (a catalogue
+    slug, or a campaign's own scenario: the general rules only, B32). ``drawn``: the scenario card drawn
+    (with ``draw_seed``), logged first. ``game_master``: the NPCs' actions are the game master's (B33).
 
     The decks are shuffled here (red for the first seat, black for the second, B3).
     """
     if len(players) < 2:
         raise Refused("a battle needs at least two players")
     seats = [seat for seat, _ in players]
-    if len(set(seats)) != len(seats):
+    if len(set(seats)) != len(seats) or GM in seats:
         raise Refused("two players share a seat")
     ids = [m.id for m in models]
     if len(set(ids)) != len(ids):
@@ -36,33 +74,43 @@ def new_battle(players, models, scenario: str, rng: random.Random, seed: int | N
     for seat in seats:
         if not any(m.seat == seat for m in models):
             raise Refused(f"seat {seat} has no models")
-    try:
-        entry = catalogue.entry("scenarios", scenario)
-    except KeyError:
-        raise Refused(f"no scenario {scenario!r} in the rules") from None
-    built = []
-    for index, (seat, name) in enumerate(players):
-        deck = list(fate.new_deck(fate.colour_for(index)))
-        rng.shuffle(deck)
-        built.append(Player(seat, name, deck=tuple(deck)))
-    state = Battle(
-        tuple(built),
-        tuple(models),
-        Scenario(
+    if isinstance(scenario, OwnScenario):
+        played = Scenario(
+            slug="campaign", name=scenario.name, campaign=True, draws_complication=scenario.draws_complication
+        )
+    else:
+        try:
+            entry = catalogue.entry("scenarios", scenario)
+        except KeyError:
+            raise Refused(f"no scenario {scenario!r} in the rules") from None
+        played = Scenario(
             slug=entry["slug"],
             name=entry["name"],
             rounds=entry.get("rounds"),
             terminals=tuple((n, None) for n in range(1, entry.get("terminals", 0) + 1)),
             rooms=entry.get("rooms", 0),
             ritual_target=entry.get("ritual_counter_target", 6),
-        ),
-    )
-    return state.logged(None, f"Battle set up: {entry['name']}, {len(players)} players", seed=seed, final=True)
-
-
-def draw_scenario(rng: random.Random, method: str = "deck", seed: int | None = None) -> draws.Draw:
-    """ "Draw a card ... or use a D12 die": the card drawn (which scenario it names is the group's, C4)."""
-    return draws.draw(rng, method)
+        )
+    built = []
+    for index, (seat, name) in enumerate(players):
+        deck = list(fate.new_deck(fate.colour_for(index)))
+        rng.shuffle(deck)
+        built.append(Player(seat, name, deck=tuple(deck)))
+    state = Battle(tuple(built), tuple(models), played, game_master=game_master)
+    if drawn is not None:
+        found = (
+            f"it gives {played.name}"
+            if drawn.on_card
+            else f"its scenario is not in the free rules; the players agreed on {played.name}"
+        )
+        state = state.logged(
+            None,
+            f"Scenario card: {drawn.card.label}: {found}",
+            seed=draw_seed,
+            rolls=({"what": "scenario", "method": drawn.card.method, "card": drawn.card.label},),
+        )
+    gm = ", a game master decides the NPCs' actions" if game_master else ""
+    return state.logged(None, f"Battle set up: {played.name}, {len(players)} players{gm}", seed=seed, final=True)
 
 
 def draw_complication(
@@ -71,7 +119,7 @@ def draw_complication(
     """ "Draw a card for a Complication before starting the game" (Ace = the first printed, C4)."""
     if state.phase is not Phase.SETUP:
         raise Refused("the complication is drawn before the game starts")
-    if not catalogue.entry("scenarios", state.scenario.slug).get("draws_complication"):
+    if not catalogue.scenario_rules(state.scenario).get("draws_complication"):
         raise Refused(f"{state.scenario.name} does not call for a complication")
     if state.scenario.complication:
         raise Refused("the complication is already drawn")
@@ -96,7 +144,7 @@ def deployment_initiative(
     """ "Roll For Deployment: Roll an Initiative Test": D6 + Intellect of the character each player chose."""
     if state.phase is not Phase.SETUP or state.pending or state.active_seat:
         raise Refused("deployment initiative is rolled once, during setup")
-    if catalogue.entry("scenarios", state.scenario.slug).get("draws_complication") and not state.scenario.complication:
+    if catalogue.scenario_rules(state.scenario).get("draws_complication") and not state.scenario.complication:
         raise Refused("draw the complication first")
     winner, rolls, text = initiative_test(state, chosen, rng)
     state = replace(state, pending=(Pending("choose_active", winner, data=(("for", "deployment"),)),))
@@ -113,7 +161,7 @@ def deployed(state: Battle, seat: str, rng: random.Random, seed: int | None = No
         raise Refused("roll for deployment and choose the Active Player first")
     before = state
     rolls = []
-    entry = catalogue.entry("scenarios", state.scenario.slug)
+    entry = catalogue.scenario_rules(state.scenario)
     # "The Active Player is the kidnapper" (Prisoner); "The First Player is the defender" (Stop the Ritual, B13)
     if state.scenario.slug == "prisoner":
         state = replace(state, scenario=replace(state.scenario, kidnapper=state.active_seat))

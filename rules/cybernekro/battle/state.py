@@ -14,6 +14,7 @@ from enum import Enum
 from rules.cybernekro import engine as cn
 
 SHIELD_ARMOR = 3  # Shield: "gains 3 extra armor points. The shield disappears after reducing damage once."
+GM = "gm"  # the game master's seat: no crew, no hand; decides the NPCs' actions when the battle has one (B33)
 
 
 class Refused(Exception):
@@ -196,6 +197,9 @@ class Scenario:
     kidnapper: str | None = None  # Prisoner: the Active Player
     defender: str | None = None  # Stop the Ritual: the First Player
     carried_off: tuple = ()  # (seat, treasure tokens, artifact) that left the table
+    # a campaign's own scenario (C8): no engine rules, its Complication drawn if its organiser said so (B32)
+    campaign: bool = False
+    draws_complication: bool = False
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,7 @@ class Battle:
     armed: tuple = ()  # (seat, model id, card, signed value) played before a test, face down
     log: tuple[Entry, ...] = ()
     winner: tuple[str, ...] | None = None  # seats; () is a draw
+    game_master: bool = False  # a game master (seat GM) decides the NPCs' actions instead of the players (B10, B33)
     previous: "Battle | None" = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ lookups
@@ -290,6 +295,11 @@ class Battle:
         return replace(self, log=self.log + (entry,))
 
 
+def controls_npcs(state: Battle, seat: str) -> bool:
+    """Who decides the NPCs' actions: the game master if the battle has one, else any player (B10, B33)."""
+    return seat == GM if state.game_master else seat != GM
+
+
 def step(before: Battle, after: Battle) -> Battle:
     """Record ``before`` as the state undo returns to (one step deep)."""
     return replace(after, previous=replace(before, previous=None))
@@ -306,8 +316,8 @@ def undo(state: Battle, seat: str) -> Battle:
     last = state.log[-1]
     if last.final:
         raise Refused("the last step rolled dice or showed a card: a roll once seen stays rolled")
-    if last.seat != seat:
-        raise Refused("only the player who made the last step can undo it")
+    if last.seat != seat and not (seat == GM and state.game_master):
+        raise Refused("only the player who made the last step (or the game master) can undo it")
     before = state.previous
     return replace(before, previous=None).logged(seat, f"undid: {last.text}")
 
