@@ -12,12 +12,13 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
@@ -177,8 +178,6 @@ def _editor_context(request: HttpRequest, crew: Crew, open_character=None, **ext
 
 def _campaign_entry(crew: Crew):
     """The crew's enrolment when it is a campaign copy (it then changes only through the campaign)."""
-    from django.core.exceptions import ObjectDoesNotExist
-
     try:
         return crew.campaign_entry
     except ObjectDoesNotExist:
@@ -380,8 +379,6 @@ def crew_shared(request: HttpRequest, token: str) -> HttpResponse:
 
 def _pdf_links(crew: Crew, token: str | None = None) -> dict:
     """The roster PDF link, once the PDF views are installed."""
-    from django.urls import NoReverseMatch
-
     try:
         url = reverse("crew-roster-shared", args=[token]) if token else reverse("crew-roster", args=[crew.pk])
     except NoReverseMatch:
