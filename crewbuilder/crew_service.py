@@ -68,8 +68,8 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
     # campaign copies are marked with their campaign
     crews = (
         Crew.objects.select_related("system", "campaign_entry__campaign")
-        .filter(owner=owner)
-        .exclude(system__slug="soylent-ghoul")
+        .owned_by(owner)
+        .without_drone_sets()
         .defer("notes", "accepted_findings", "system__rules")
     )  # JSON a row never shows
     if search:
@@ -104,8 +104,8 @@ def list_rows(owner) -> list[CrewRow]:
     """Every crew of the owner, as list rows (stored summaries)."""
     crews = list(
         Crew.objects.select_related("system", "campaign_entry__campaign")
-        .filter(owner=owner)
-        .exclude(system__slug="soylent-ghoul")
+        .owned_by(owner)
+        .without_drone_sets()
         .order_by("-updated_at", "-id")
     )
     crew_summary.refresh_stale(crews)
@@ -115,7 +115,7 @@ def list_rows(owner) -> list[CrewRow]:
 # --- create, duplicate, delete, import, export ---------------------------------
 
 
-def create_crew(owner, system, name: str) -> Crew:
+def create_crew(*, owner, system, name: str) -> Crew:
     name = crew_edits._clean_text(name, "Crew name", crew_edits.NAME_MAX, required=True)
     budget = snapshot_for_system(system).rules["budget"]
     return Crew.objects.create(owner=owner, system=system, name=name, budget=budget)
