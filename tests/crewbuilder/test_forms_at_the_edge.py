@@ -306,3 +306,20 @@ def test_choices_are_text_choices_with_the_stored_values():
     assert User.PaperSize.choices == [("A4", "A4"), ("LETTER", "US Letter")]
     assert Item.WEAPON == Item.Category.WEAPON == "weapon"
     assert Item.Kind.NONE == "" and TableRow.DAMAGE_TABLE == "damage_table"
+
+
+def test_the_locked_out_login_page_keeps_the_username_and_where_to_go(client, user):
+    for _ in range(10):
+        client.post(reverse("login"), {"username": "Vox ", "password": "wrong"}, REMOTE_ADDR="10.0.0.7")
+    response = client.post(
+        reverse("login") + "?next=/ignored/",
+        {"username": "Vox ", "password": "wrong", "next": "/crews/"},
+        REMOTE_ADDR="10.0.0.7",
+    )
+    page = response.content.decode()
+    assert response.status_code == 429 and "Too many wrong passwords" in page
+    assert 'value="Vox "' in page and 'name="next" value="/crews/"' in page
+    response = client.post(
+        reverse("login") + "?next=/dice/", {"username": "vox", "password": "x"}, REMOTE_ADDR="10.0.0.7"
+    )
+    assert response.status_code == 429 and 'name="next" value="/dice/"' in response.content.decode()
