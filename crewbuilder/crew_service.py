@@ -100,18 +100,6 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
     return page
 
 
-def list_rows(owner) -> list[CrewRow]:
-    """Every crew of the owner, as list rows (stored summaries)."""
-    crews = list(
-        Crew.objects.select_related("system", "campaign_entry__campaign")
-        .owned_by(owner)
-        .without_drone_sets()
-        .order_by("-updated_at", "-id")
-    )
-    crew_summary.refresh_stale(crews)
-    return [CrewRow(c, c.summary_points, c.summary_status, c.summary_errors) for c in crews]
-
-
 # --- create, duplicate, delete, import, export ---------------------------------
 
 
