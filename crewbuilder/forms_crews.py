@@ -65,12 +65,13 @@ class NumberField(forms.Field):
         if value is None and self.keep_when_absent:
             return None
         try:
-            number = int(str(value).strip())
+            if self.low is not None:
+                return crew_edits._parse_int(value, self.number_label, self.low, self.high)
+            return int(str(value).strip())
+        except crew_edits.EditError as exc:
+            raise ValidationError(str(exc)) from None
         except (TypeError, ValueError):
             raise ValidationError(self.message or f"{self.number_label} must be a whole number.") from None
-        if self.low is not None and not self.low <= number <= self.high:
-            raise ValidationError(f"{self.number_label} must be between {self.low} and {self.high}.")
-        return number
 
 
 class RaisedAttributesField(forms.Field):
