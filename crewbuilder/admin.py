@@ -7,8 +7,11 @@ in lists and choosers; the loader never overwrites or deletes them.
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import F
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from crewbuilder.crew_reports import report_for
 from crewbuilder.models import (
     BodyMod,
     Character,
@@ -29,7 +32,6 @@ from crewbuilder.models import (
     Trait,
     User,
 )
-from crewbuilder.validation import validate_crew_model
 
 
 @admin.register(GameSystem)
@@ -159,9 +161,6 @@ class CharacterAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         # A new crew version: an editor open on the old one is told, and the kept editor is drawn again.
-        from django.db.models import F
-        from django.utils import timezone
-
         Crew.objects.filter(pk=form.instance.crew_id).update(version=F("version") + 1, updated_at=timezone.now())
 
 
@@ -186,7 +185,7 @@ class CrewAdmin(admin.ModelAdmin):
         if obj.pk is None:
             return "-"
         crew = Crew.objects.with_everything().get(pk=obj.pk)
-        report = validate_crew_model(crew)
+        report = report_for(crew)
         findings = [
             (f["code"], f.get("character") or "crew", f["message"]) for f in report["errors"] + report["warnings"]
         ]

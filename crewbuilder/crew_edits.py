@@ -5,6 +5,11 @@ Each edit runs in a transaction, checks the version the browser last saw
 and bumps it. Edits refuse only what cannot be stored (bad input, unknown
 catalogue slugs); rules breaches (over budget, too many characters, ...) are
 stored and shown by validation, so a draft never loses the player's work.
+
+The edits take typed keyword arguments: the editor's forms
+(crewbuilder/forms_crews.py) read the POST and clean its text and numbers
+with ``clean_text`` and ``parse_int`` below, so their messages are the same
+wherever a crew is changed (the editor, the crew file, campaigns).
 """
 
 from __future__ import annotations
@@ -32,6 +37,20 @@ class EditError(ValueError):
 
 class StaleCrew(Exception):
     """The crew changed since the editor loaded it (another tab or device)."""
+
+
+CAMPAIGN_COPY_MESSAGE = (
+    "This crew is enrolled in a campaign: hire, buy, rename and write notes through the "
+    "campaign's page, so every change is in its history."
+)
+
+
+class CampaignCopy(EditError):
+    """A crew enrolled in a campaign changes through the campaign (treasury, injuries, names and notes), so
+    every change is in the campaign's history."""
+
+    def __init__(self, message: str = CAMPAIGN_COPY_MESSAGE):
+        super().__init__(message)
 
 
 def _clean_text(value: str, field: str, max_length: int, *, required: bool) -> str:
@@ -68,11 +87,14 @@ def claim_version(crew_id: int, expected_version: int | str | None) -> None:
         raise StaleCrew()
 
 
-def _character(crew: Crew, character_id) -> Character:
+CHARACTER_GONE = "That character is not in this crew (it may have been removed)."
+
+
+def _character(crew: Crew, character_id: int) -> Character:
     try:
-        return Character.objects.get(pk=int(character_id), crew=crew)
-    except (TypeError, ValueError, Character.DoesNotExist):
-        raise EditError("That character is not in this crew (it may have been removed).") from None
+        return Character.objects.get(pk=character_id, crew=crew)
+    except (TypeError, ValueError, OverflowError, Character.DoesNotExist):
+        raise EditError(CHARACTER_GONE) from None
 
 
 def _next_position(queryset) -> int:
@@ -83,26 +105,25 @@ def _next_position(queryset) -> int:
 # --- crew -------------------------------------------------------------------
 
 
-def update_crew(crew: Crew, data) -> None:
-    crew.name = _clean_text(data.get("name", crew.name), "Crew name", NAME_MAX, required=True)
-    crew.budget = _parse_int(data.get("budget", crew.budget), "Budget", 0, BUDGET_MAX)
-    crew.notes = _clean_text(data.get("notes", crew.notes), "Notes", NOTES_MAX, required=False)
+def update_crew(crew: Crew, *, name: str | None = None, budget: int | None = None, notes: str | None = None) -> None:
+    """Rename the crew, set its budget and notes; a value left out (None) stays as it is."""
+    crew.name = _clean_text(crew.name if name is None else name, "Crew name", NAME_MAX, required=True)
+    crew.budget = _parse_int(crew.budget if budget is None else budget, "Budget", 0, BUDGET_MAX)
+    crew.notes = _clean_text(crew.notes if notes is None else notes, "Notes", NOTES_MAX, required=False)
     crew.save(update_fields=["name", "budget", "notes", "updated_at"])
 
 
-def accept_finding(crew: Crew, data) -> None:
-    code = _clean_text(data.get("code"), "Finding", 60, required=True)
-    character = (data.get("character") or "").strip() or None
-    note = _clean_text(data.get("note"), "House-rule note", 300, required=True)
+def accept_finding(crew: Crew, *, code: str, note: str, character: str | None = None) -> None:
+    """Accept a finding (of the crew, or of the character named ``character``) as a house rule."""
+    code = _clean_text(code, "Finding", 60, required=True)
+    note = _clean_text(note, "House-rule note", 300, required=True)
     kept = [f for f in crew.accepted_findings if not (f.get("code") == code and f.get("character") == character)]
     kept.append({"code": code, "character": character, "note": note})
     crew.accepted_findings = kept
     crew.save(update_fields=["accepted_findings", "updated_at"])
 
 
-def unaccept_finding(crew: Crew, data) -> None:
-    code = (data.get("code") or "").strip()
-    character = (data.get("character") or "").strip() or None
+def unaccept_finding(crew: Crew, *, code: str, character: str | None = None) -> None:
     crew.accepted_findings = [
         f for f in crew.accepted_findings if not (f.get("code") == code and f.get("character") == character)
     ]
@@ -112,32 +133,34 @@ def unaccept_finding(crew: Crew, data) -> None:
 # --- characters -------------------------------------------------------------
 
 
-def add_character(crew: Crew, data) -> Character:
+def add_character(crew: Crew, *, name: str | None = None) -> Character:
+    """A new character at the end of the roster; without a name, "Character <n>"."""
     count = crew.characters.count()
     if count >= CHARACTERS_HARD_LIMIT:
         raise EditError(f"A crew can hold at most {CHARACTERS_HARD_LIMIT} characters here.")
-    name = _clean_text(data.get("name") or f"Character {count + 1}", "Character name", NAME_MAX, required=True)
+    name = _clean_text(name or f"Character {count + 1}", "Character name", NAME_MAX, required=True)
     return Character.objects.create(crew=crew, name=name, position=_next_position(crew.characters))
 
 
-def update_character(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
-    character.name = _clean_text(data.get("name", character.name), "Character name", NAME_MAX, required=True)
-    character.notes = _clean_text(
-        data.get("notes", character.notes), "Notes", limits.CHARACTER_NOTES_MAX, required=False
-    )
-    character.save(update_fields=["name", "notes"])
+def update_character(crew: Crew, *, character: int, name: str | None = None, notes: str | None = None) -> None:
+    """Rename a character and set its notes; a value left out (None) stays as it is."""
+    row = _character(crew, character)
+    row.name = _clean_text(row.name if name is None else name, "Character name", NAME_MAX, required=True)
+    row.notes = _clean_text(row.notes if notes is None else notes, "Notes", limits.CHARACTER_NOTES_MAX, required=False)
+    row.save(update_fields=["name", "notes"])
 
 
-def remove_character(crew: Crew, data) -> None:
-    _character(crew, data.get("character")).delete()
+def remove_character(crew: Crew, *, character: int) -> None:
+    _character(crew, character).delete()
 
 
-def move_character(crew: Crew, data) -> None:
+MOVE_DIRECTIONS = ("up", "down")
+
+
+def move_character(crew: Crew, *, character: int, direction: str) -> None:
     """Swap a character with its neighbour ("up" or "down") in the roster order."""
-    character = _character(crew, data.get("character"))
-    direction = data.get("direction")
-    if direction not in ("up", "down"):
+    character = _character(crew, character)
+    if direction not in MOVE_DIRECTIONS:
         raise EditError("Move a character up or down.")
     ordered = list(crew.characters.order_by("position", "id"))
     index = ordered.index(character)
@@ -151,11 +174,11 @@ def move_character(crew: Crew, data) -> None:
             each.save(update_fields=["position"])
 
 
-def place_character(crew: Crew, data) -> None:
+def place_character(crew: Crew, *, character: int, place: int) -> None:
     """Put a character at a 0-based place in the roster order (a drag and drop)."""
-    character = _character(crew, data.get("character"))
+    character = _character(crew, character)
     ordered = [c for c in crew.characters.order_by("position", "id") if c.pk != character.pk]
-    place = _parse_int(data.get("place"), "Place", 0, len(ordered))
+    place = _parse_int(place, "Place", 0, len(ordered))
     ordered.insert(place, character)
     for position, each in enumerate(ordered):
         if each.position != position:
@@ -163,9 +186,9 @@ def place_character(crew: Crew, data) -> None:
             each.save(update_fields=["position"])
 
 
-def duplicate_character(crew: Crew, data) -> Character:
+def duplicate_character(crew: Crew, *, character: int) -> Character:
     """A copy of a character (every choice) placed right after it."""
-    source = _character(crew, data.get("character"))
+    source = _character(crew, character)
     if crew.characters.count() >= CHARACTERS_HARD_LIMIT:
         raise EditError(f"A crew can hold at most {CHARACTERS_HARD_LIMIT} characters here.")
     name = f"{source.name} (copy)"[:NAME_MAX]
@@ -191,25 +214,23 @@ def duplicate_character(crew: Crew, data) -> Character:
     return copy
 
 
-def set_attribute(crew: Crew, data) -> None:
-    """Set a base attribute, or step it with delta=+1/-1.
+def set_attribute(
+    crew: Crew, *, character: int, attribute: str, delta: int | None = None, value: int | None = None
+) -> None:
+    """Set a base attribute to ``value``, or step it by ``delta`` (+1 or -1).
 
     Values outside the rules' -2..+3 are stored (and reported by validation)
     so that a player can pass through an illegal state while rearranging.
     """
-    character = _character(crew, data.get("character"))
-    attribute = data.get("attribute")
-    if data.get("step"):  # a stepper button: "strength:1" or "strength:-1"
-        attribute, _, delta = str(data.get("step")).partition(":")
-        data = {"delta": delta}
+    character = _character(crew, character)
     if attribute not in ATTRIBUTES:
         raise EditError("Unknown attribute.")
     low, high = ATTRIBUTE_STORAGE_RANGE
-    if data.get("delta") not in (None, ""):
-        delta = _parse_int(data.get("delta"), "Change", -1, 1)
+    if delta is not None:
+        delta = _parse_int(delta, "Change", -1, 1)
         value = getattr(character, attribute) + delta
     else:
-        value = _parse_int(data.get("value"), attribute.capitalize(), low, high)
+        value = _parse_int(value, attribute.capitalize(), low, high)
     if not low <= value <= high:
         raise EditError(f"{attribute.capitalize()} cannot go below {low} or above {high}.")
     setattr(character, attribute, value)
@@ -226,43 +247,46 @@ def _catalogue_entry(model, crew: Crew, slug: str, label: str):
         raise EditError(f"Unknown {label}: {slug!r}.") from None
 
 
-def add_trait(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
-    trait = _catalogue_entry(Trait, crew, (data.get("slug") or "").strip(), "trait")
+UNKNOWN_RAISED = "Unknown attribute in the trait's choice."
+TRAIT_GONE = "That trait is no longer on this character."
+
+
+def _check_raised(raised: list[str]) -> list[str]:
+    if any(a not in ATTRIBUTES for a in raised):
+        raise EditError(UNKNOWN_RAISED)
+    return list(raised)
+
+
+def add_trait(crew: Crew, *, character: int, slug: str, raised: list[str] | None = None) -> None:
+    """Give a character a trait; ``raised`` holds the attributes a trait's choice raises."""
+    character = _character(crew, character)
+    trait = _catalogue_entry(Trait, crew, slug, "trait")
     if character.traits.count() >= limits.TRAITS_MAX_PER_CHARACTER:
         raise EditError(f"A character can hold at most {limits.TRAITS_MAX_PER_CHARACTER} traits here.")
-    choices = {}
-    raised = [a for a in data.getlist("raise") if a] if hasattr(data, "getlist") else data.get("raise") or []
-    if raised:
-        if any(a not in ATTRIBUTES for a in raised):
-            raise EditError("Unknown attribute in the trait's choice.")
-        choices["raise"] = list(raised)
+    choices = {"raise": _check_raised(raised)} if raised else {}
     CharacterTrait.objects.create(
         character=character, trait=trait, choices=choices, position=_next_position(character.traits)
     )
 
 
-def update_trait_choice(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
+def update_trait_choice(crew: Crew, *, character: int, row: int, raised: list[str]) -> None:
+    character = _character(crew, character)
     try:
-        row = character.traits.get(pk=int(data.get("row")))
-    except (TypeError, ValueError, CharacterTrait.DoesNotExist):
-        raise EditError("That trait is no longer on this character.") from None
-    raised = [a for a in data.getlist("raise") if a] if hasattr(data, "getlist") else data.get("raise") or []
-    if any(a not in ATTRIBUTES for a in raised):
-        raise EditError("Unknown attribute in the trait's choice.")
-    row.choices = {**row.choices, "raise": list(raised)}
-    row.save(update_fields=["choices"])
+        trait_row = character.traits.get(pk=row)
+    except (TypeError, ValueError, OverflowError, CharacterTrait.DoesNotExist):
+        raise EditError(TRAIT_GONE) from None
+    trait_row.choices = {**trait_row.choices, "raise": _check_raised(raised)}
+    trait_row.save(update_fields=["choices"])
 
 
-def remove_trait(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
-    character.traits.filter(pk=_row_id(data)).delete()
+def remove_trait(crew: Crew, *, character: int, row: int) -> None:
+    character = _character(crew, character)
+    character.traits.filter(pk=row).delete()
 
 
-def add_body_mod(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
-    body_mod = _catalogue_entry(BodyMod, crew, (data.get("slug") or "").strip(), "body-mod")
+def add_body_mod(crew: Crew, *, character: int, slug: str) -> None:
+    character = _character(crew, character)
+    body_mod = _catalogue_entry(BodyMod, crew, slug, "body-mod")
     if character.body_mods.count() >= limits.BODY_MODS_MAX_PER_CHARACTER:
         raise EditError(f"A character can hold at most {limits.BODY_MODS_MAX_PER_CHARACTER} body-mods here.")
     CharacterBodyMod.objects.create(
@@ -270,14 +294,14 @@ def add_body_mod(crew: Crew, data) -> None:
     )
 
 
-def remove_body_mod(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
-    character.body_mods.filter(pk=_row_id(data)).delete()
+def remove_body_mod(crew: Crew, *, character: int, row: int) -> None:
+    character = _character(crew, character)
+    character.body_mods.filter(pk=row).delete()
 
 
-def add_gear(crew: Crew, data) -> None:
-    character = _character(crew, data.get("character"))
-    item = _catalogue_entry(Item, crew, (data.get("slug") or "").strip(), "item")
+def add_gear(crew: Crew, *, character: int, slug: str) -> None:
+    character = _character(crew, character)
+    item = _catalogue_entry(Item, crew, slug, "item")
     if not item.purchasable:
         raise EditError(f"{item.name} cannot be bought (every model has fists already).")
     if (character.gear.aggregate(total=Sum("copies"))["total"] or 0) >= limits.GEAR_MAX_PER_CHARACTER:
@@ -289,24 +313,17 @@ def add_gear(crew: Crew, data) -> None:
         CharacterGear.objects.create(character=character, item=item, position=_next_position(character.gear))
 
 
-def remove_gear(crew: Crew, data) -> None:
+def remove_gear(crew: Crew, *, character: int, row: int) -> None:
     """Remove one copy of a gear row."""
-    character = _character(crew, data.get("character"))
-    row = character.gear.filter(pk=_row_id(data)).first()
-    if row is None:
+    character = _character(crew, character)
+    gear_row = character.gear.filter(pk=row).first()
+    if gear_row is None:
         return
-    if row.copies > 1:
-        row.copies -= 1
-        row.save(update_fields=["copies"])
+    if gear_row.copies > 1:
+        gear_row.copies -= 1
+        gear_row.save(update_fields=["copies"])
     else:
-        row.delete()
-
-
-def _row_id(data) -> int:
-    try:
-        return int(data.get("row"))
-    except (TypeError, ValueError):
-        raise EditError("Which entry? The form did not say.") from None
+        gear_row.delete()
 
 
 # Edits that change one character only: the editor re-renders just that card.
@@ -343,33 +360,19 @@ EDITS = {
 }
 
 
-# A crew enrolled in a campaign changes through the campaign (treasury,
-# injuries, names and notes), so every change is in the campaign's history.
-CAMPAIGN_COPY_EDITS: frozenset = frozenset()
+def apply_edit(crew: Crew, action: str, *, expected_version: int | None, **fields):
+    """Apply one edit (``fields`` are its keyword arguments) atomically and return what it made (a new
+    character), if anything.
 
-
-def _guard_campaign_copy(crew: Crew, action: str, data) -> None:
-    if not hasattr(crew, "campaign_entry"):
-        return
-    changes_budget = action == "crew" and str(data.get("budget", crew.budget)).strip() != str(crew.budget)
-    if action not in CAMPAIGN_COPY_EDITS or changes_budget:
-        raise EditError(
-            "This crew is enrolled in a campaign: hire, buy, rename and write notes through the "
-            "campaign's page, so every change is in its history."
-        )
-
-
-def apply_edit(crew: Crew, action: str, data, expected_version):
-    """Apply one edit atomically and return what it made (a new character), if anything.
-
-    Raises EditError, StaleCrew or KeyError (unknown action)."""
+    Raises EditError (CampaignCopy for a campaign's crew), StaleCrew or KeyError (unknown action)."""
     edit = EDITS[action]
-    _guard_campaign_copy(crew, action, data)
+    if hasattr(crew, "campaign_entry"):
+        raise CampaignCopy()
     with transaction.atomic():
         claim_version(crew.pk, expected_version)
         roster_tasks.roster_saved(crew.pk, int(expected_version) + 1)  # after the commit: "Print roster" finds it ready
         crew.version = int(expected_version) + 1
-        return edit(crew, data)
+        return edit(crew, **fields)
 
 
 def _now():

@@ -9,13 +9,19 @@ validator what an option would break by validating the crew with it added.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from catalogue.loader import snapshot_for_system
-from crewbuilder import crew_edits
-from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
+from crewbuilder import crew_edits, crew_summary, crewfile
+from crewbuilder.crew_reports import report_for, status_of
+from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Keyword
 from crewbuilder.validation import crew_to_data, validate_crew
 from rules.cybernekro.character import keyword_parts
 
@@ -28,19 +34,6 @@ ATTRIBUTE_LABELS = {
 }
 
 
-def report_for(crew: Crew, catalogue=None) -> dict:
-    catalogue = catalogue or snapshot_for_system(crew.system)
-    return validate_crew(crew_to_data(crew), catalogue, crew.accepted_findings)
-
-
-def status_of(report: dict) -> str:
-    if report["valid"]:
-        return "valid"
-    if report.get("accepted") and report.get("valid_with_house_rules"):
-        return "house_rules"
-    return "invalid"
-
-
 # --- list -------------------------------------------------------------------
 
 
@@ -50,8 +43,6 @@ ROW_URLS = ("crew-edit", "crew-detail", "crew-duplicate", "crew-delete", "campai
 
 def _url_makers() -> dict:
     """Each row's links from one reverse() per name, not one per row: a page of rows costs the same as one."""
-    from django.urls import reverse
-
     marker = 987654321
     return {name.replace("-", "_"): reverse(name, args=[marker]).replace(str(marker), "{}") for name in ROW_URLS}
 
@@ -62,16 +53,12 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
     The same number of queries for 1 crew or 200: the summaries are stored on
     the crew (crew_summary.py); only a stale one is validated again.
     """
-    from django.core.paginator import Paginator
-
-    from crewbuilder import crew_summary
-
     # Other games' crews (Soylent Ghoul drone sets) are listed by their own apps (the game registry).
     # campaign copies are marked with their campaign
     crews = (
         Crew.objects.select_related("system", "campaign_entry__campaign")
-        .filter(owner=owner)
-        .exclude(system__slug="soylent-ghoul")
+        .owned_by(owner)
+        .without_drone_sets()
         .defer("notes", "accepted_findings", "system__rules")
     )  # JSON a row never shows
     if search:
@@ -79,9 +66,6 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
     page = Paginator(crews.order_by("-updated_at", "-id"), per_page).get_page(page_number)
     page.object_list = list(page.object_list)
     crew_summary.refresh_stale(page.object_list)
-    from django.utils import timezone
-    from django.utils.timesince import timesince
-
     makers, now = _url_makers(), timezone.now()
     campaign_url = makers.pop("campaign_detail")
     # Links and times made here once per row: the template's per-row filters cost more than the rows' data.
@@ -112,7 +96,7 @@ def list_page(owner, search: str = "", page_number=1, per_page: int = LIST_PAGE_
 # --- create, duplicate, delete, import, export ---------------------------------
 
 
-def create_crew(owner, system, name: str) -> Crew:
+def create_crew(*, owner, system, name: str) -> Crew:
     name = crew_edits._clean_text(name, "Crew name", crew_edits.NAME_MAX, required=True)
     budget = snapshot_for_system(system).rules["budget"]
     return Crew.objects.create(owner=owner, system=system, name=name, budget=budget)
@@ -161,15 +145,11 @@ def delete(crew: Crew) -> None:
 
 def export_file(crew: Crew) -> str:
     """The crew file text (crew-format.md) of a crew loaded with ``with_everything()``."""
-    from crewbuilder import crewfile
-
     return crewfile.export_crew(crew)
 
 
 def import_file(owner, raw: bytes) -> tuple[Crew | None, list[str]]:
     """Import a crew file; returns the crew, or None and one message per problem."""
-    from crewbuilder import crewfile
-
     try:
         crew, _report = crewfile.import_crew_file(raw, owner)
     except crewfile.ImportRefused as refused:
@@ -222,14 +202,10 @@ def _keyword_details(keywords: list, glossary: dict) -> list:
 
 
 def keyword_glossary(system) -> dict:
-    from crewbuilder.models import Keyword
-
     return {k.slug: {"name": k.name, "text": k.text} for k in Keyword.objects.filter(system=system)}
 
 
 def _slug(text: str) -> str:
-    import re
-
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 

@@ -11,7 +11,7 @@ always true without any writer having to remember the summary.
 
 from __future__ import annotations
 
-from crewbuilder.crew_service import report_for, status_of
+from crewbuilder.crew_reports import report_for, status_of
 from crewbuilder.models import Crew
 
 

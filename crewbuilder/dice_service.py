@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Q
 
-from crewbuilder import crew_service
+from crewbuilder import crew_service, permissions
 from crewbuilder.models import BodyMod, Character, Crew, Item, Keyword, Npc, Trait
 from rules.cybernekro import engine as cn
 from rules.odds import BODY_MODS, GEAR, TRAITS
@@ -123,7 +123,8 @@ def visible_characters(user, share_tokens=(), search: str = "", picked=()) -> li
     else:
         mine = Q(pk__in=[])
     rows = (
-        Character.objects.filter(mine | shared, crew__system__slug="cybernekro")
+        Character.objects.filter(permissions.dice_assistant_crews(user, share_tokens))
+        .filter(mine | shared, crew__system__slug="cybernekro")
         .values("id", "name", "crew_id", "crew__name", "crew__owner_id")
         .order_by("crew__owner_id", "crew__name", "crew_id", "position", "id")
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.db.models import prefetch_related_objects
+from django.middleware.csrf import get_token
 
 from crewbuilder.models import Character, Crew
 from crewbuilder.models.crews import character_prefetches
@@ -66,8 +67,6 @@ def rendered(request, crew: Crew, piece: str, draw) -> str:
     """A piece of the editor (the editor itself with one character open, a character's controls) as HTML,
     drawn once per crew version. ``draw(csrf_token)`` draws it, with ``csrf_token`` in its template context
     (it overrides the context processor's, so every ``{% csrf_token %}`` writes the marker)."""
-    from django.middleware.csrf import get_token
-
     key = f"{_key(crew)}:{piece}"
     html = cache.get(key)
     if html is None:

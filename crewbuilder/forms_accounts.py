@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
@@ -17,3 +18,10 @@ class SignUpForm(UserCreationForm):
         if get_user_model().objects.with_username(username).exists():
             raise ValidationError("That username is taken (usernames ignore upper and lower case).")
         return username
+
+
+class LockedOutLoginForm(forms.Form):
+    """A refused login's username and ``next``, put back in the login page that says why it was refused."""
+
+    username = forms.CharField(required=False, strip=False)
+    next = forms.CharField(required=False, strip=False)

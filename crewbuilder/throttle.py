@@ -20,6 +20,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import render
 from django.utils import timezone
 
+from crewbuilder.forms_accounts import LockedOutLoginForm
 from crewbuilder.models import ThrottleHit
 
 
@@ -98,11 +99,13 @@ def refusal(limit: Limit, what: str) -> str:
 
 def login_locked_out(request, original_response=None, credentials=None):
     """django-axes's lockout answer: the login page again, saying why (429)."""
-    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    sent = LockedOutLoginForm(request.POST)
+    sent.is_valid()  # two optional texts: always valid
+    form = AuthenticationForm(request, initial={"username": sent.cleaned_data["username"]})
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     context = {
         "form": form,
         "locked_out": LOGIN_LOCKED_MESSAGE.format(minutes=minutes),
-        "next": request.POST.get("next", request.GET.get("next", "")),
+        "next": sent.cleaned_data["next"] if "next" in sent.data else request.GET.get("next", ""),
     }
     return render(request, "registration/login.html", context, status=429)

@@ -556,10 +556,3 @@ def character_to_data(character) -> dict:
     if character.notes:
         data["notes"] = character.notes
     return data
-
-
-def validate_crew_model(crew) -> dict:
-    """The report of a Crew (load it with ``Crew.objects.with_everything()``)."""
-    from catalogue.loader import snapshot_for_system  # cycle: catalogue.loader imports this module
-
-    return validate_crew(crew_to_data(crew), snapshot_for_system(crew.system), crew.accepted_findings)

@@ -98,7 +98,7 @@ def _undo_purchase(entry, skip):
         raise CampaignError("Cannot reverse this: the item is no longer carried by that character.")
     tokens = entry.after.get("tokens", entry.before["treasury"] - entry.after["treasury"])
     cost = entry.after.get("cost", entry.after["budget"] - entry.before["budget"])
-    crew_edits.remove_gear(entry.campaign_crew.crew, {"character": character.pk, "row": gear.pk})
+    crew_edits.remove_gear(entry.campaign_crew.crew, character=character.pk, row=gear.pk)
     was_t, now_t = _change_treasury(entry.campaign_crew, tokens)
     was_b, now_b = _change_budget(entry.campaign_crew, -cost)
     return (

@@ -47,7 +47,7 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
             f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
         )
     before = {"treasury": entry.treasury, "budget": crew.budget}
-    crew_edits.add_gear(crew, {"character": character_id, "slug": slug})
+    crew_edits.add_gear(crew, character=character_id, slug=slug)
     crew.budget += item.cost
     crew.version += 1
     crew.save(update_fields=["budget", "version", "updated_at"])

@@ -16,6 +16,10 @@ class UserQuerySet(models.QuerySet):
         """
         return self.alias(username_lower=Lower("username")).filter(username_lower=Lower(Value(username or "")))
 
+    def named(self, username: str | None):
+        """The user a form or command names (surrounding spaces ignored, any case), or None."""
+        return self.with_username((username or "").strip()).first()
+
 
 class CaseInsensitiveUserManager(UserManager.from_queryset(UserQuerySet)):
     def get_by_natural_key(self, username):
@@ -25,8 +29,11 @@ class CaseInsensitiveUserManager(UserManager.from_queryset(UserQuerySet)):
 class User(AbstractUser):
     """A player. Usernames are unique regardless of case ("Vox" == "vox")."""
 
-    PAPER_CHOICES = [("A4", "A4"), ("LETTER", "US Letter")]
-    paper_size = models.CharField(max_length=8, choices=PAPER_CHOICES, default="A4")
+    class PaperSize(models.TextChoices):
+        A4 = "A4", "A4"
+        LETTER = "LETTER", "US Letter"
+
+    paper_size = models.CharField(max_length=8, choices=PaperSize.choices, default=PaperSize.A4)
 
     objects = CaseInsensitiveUserManager()
 

@@ -137,19 +137,23 @@ class BodyMod(CatalogueEntry):
 class Item(CatalogueEntry):
     """Anything carried: equipment, armor, shields, suits and weapons."""
 
-    EQUIPMENT, ARMOR, WEAPON = "equipment", "armor", "weapon"
-    CATEGORY_CHOICES = [(EQUIPMENT, "equipment"), (ARMOR, "armor"), (WEAPON, "weapon")]
-    KIND_CHOICES = [
-        ("", "-"),
-        ("melee", "melee weapon"),
-        ("ranged", "ranged weapon"),
-        ("armor", "armor"),
-        ("shield", "shield"),
-        ("suit", "suit"),
-    ]
+    class Category(models.TextChoices):
+        EQUIPMENT = "equipment", "equipment"
+        ARMOR = "armor", "armor"
+        WEAPON = "weapon", "weapon"
 
-    category = models.CharField(max_length=10, choices=CATEGORY_CHOICES)
-    kind = models.CharField(max_length=10, choices=KIND_CHOICES, blank=True)
+    class Kind(models.TextChoices):
+        NONE = "", "-"
+        MELEE = "melee", "melee weapon"
+        RANGED = "ranged", "ranged weapon"
+        ARMOR = "armor", "armor"
+        SHIELD = "shield", "shield"
+        SUIT = "suit", "suit"
+
+    EQUIPMENT, ARMOR, WEAPON = Category.EQUIPMENT, Category.ARMOR, Category.WEAPON
+
+    category = models.CharField(max_length=10, choices=Category.choices)
+    kind = models.CharField(max_length=10, choices=Kind.choices, blank=True)
     small = models.BooleanField(default=False, help_text="[small]: counts as half an item.")
     single_use = models.BooleanField(default=False)
     hands = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -214,10 +218,13 @@ class EnvironmentEffect(CatalogueEntry):
 class TableRow(CatalogueEntry):
     """A row of a results table; ``number`` is the lowest roll that reaches it."""
 
-    NEURAL_OVERLOAD, DAMAGE_TABLE = "neural_overload", "damage_table"
-    TABLE_CHOICES = [(NEURAL_OVERLOAD, "Neural Overload"), (DAMAGE_TABLE, "Damage table")]
+    class Table(models.TextChoices):
+        NEURAL_OVERLOAD = "neural_overload", "Neural Overload"
+        DAMAGE_TABLE = "damage_table", "Damage table"
 
-    table = models.CharField(max_length=20, choices=TABLE_CHOICES)
+    NEURAL_OVERLOAD, DAMAGE_TABLE = Table.NEURAL_OVERLOAD, Table.DAMAGE_TABLE
+
+    table = models.CharField(max_length=20, choices=Table.choices)
 
     class Meta(CatalogueEntry.Meta):
         ordering = ["table", "position", "id"]

@@ -32,10 +32,26 @@ def character_prefetches() -> list:
     ]
 
 
+SHARE_TOKEN_MAX = 64
+
+
 class CrewQuerySet(models.QuerySet):
     def with_everything(self):
         """Crews with every choice loaded: a constant number of queries whatever the size."""
         return self.select_related("system", "owner").prefetch_related(*character_prefetches())
+
+    def owned_by(self, user):
+        return self.filter(owner=user)
+
+    def without_drone_sets(self):
+        """Crews of the crew builder: a Soylent Ghoul drone set is a Crew too, with its own pages."""
+        return self.exclude(system__slug="soylent-ghoul")
+
+    def shared_by_token(self, token: str | None):
+        """The crew a share link names; a token no link can have finds nothing, without a query."""
+        if not token or len(token) > SHARE_TOKEN_MAX:
+            return self.none()
+        return self.filter(share_token=token)
 
 
 class Crew(models.Model):
@@ -48,7 +64,7 @@ class Crew(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # Optimistic locking: a save sends the version it read and fails if it moved.
     version = models.PositiveIntegerField(default=1)
-    share_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    share_token = models.CharField(max_length=SHARE_TOKEN_MAX, null=True, blank=True, unique=True)
     # House-rule overrides: [{"code", "character", "note"}]; matching findings
     # are reported as accepted, the strict "valid" answer does not change.
     accepted_findings = models.JSONField(default=list, blank=True)

@@ -1,8 +1,10 @@
 """Crew pages: list, create, editor (htmx and plain forms), read-only page,
 export/import, duplicate, delete and share links.
 
-Each view loads, checks access (another user's crew is a 404), calls the
-edit service or validation, and renders. No rule is computed here.
+Each view loads, checks access (crewbuilder/permissions.py: another user's
+crew is a 404), reads its POST with a form (crewbuilder/forms_crews.py), calls
+the edit service or validation with typed keyword arguments, and renders. No
+rule is computed here.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
@@ -26,12 +28,9 @@ from django_htmx.http import retarget
 
 from core.games import registry
 from core.htmx import vary_on_htmx
-from crewbuilder import crew_edits, crew_service, editor_cache
+from crewbuilder import crew_edits, crew_service, editor_cache, forms_crews, permissions
 from crewbuilder.models import Crew, GameSystem
 from crewbuilder.models.crews import character_prefetches
-
-CREW_FILE_MAX_BYTES = 256 * 1024
-
 
 # --- access helpers ---------------------------------------------------------
 
@@ -71,7 +70,7 @@ def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> 
         if full
         else Crew.objects.select_related("system", "campaign_entry")
     )
-    crew = get_object_or_404(queryset, pk=pk, owner=request.user)
+    crew = permissions.get_crew_for_user(request.user, pk, queryset)
     url = _other_game_url(crew)
     if url:
         raise _OtherGame(url)
@@ -80,8 +79,8 @@ def _get_crew_for_user(request: HttpRequest, pk: int, *, full: bool = False) -> 
 
 def _get_editor_crew(request: HttpRequest, pk: int) -> Crew:
     """As ``_get_crew_for_user(full=True)``, with the characters from the cache while the crew's version holds."""
-    crew = get_object_or_404(
-        Crew.objects.select_related("system", "owner", "campaign_entry__campaign"), pk=pk, owner=request.user
+    crew = permissions.get_crew_for_user(
+        request.user, pk, Crew.objects.select_related("system", "owner", "campaign_entry__campaign")
     )
     url = _other_game_url(crew)
     if url:
@@ -90,9 +89,7 @@ def _get_editor_crew(request: HttpRequest, pk: int) -> Crew:
 
 
 def _get_shared_crew(token: str) -> Crew:
-    if not token or len(token) > 64:
-        raise Http404
-    crew = get_object_or_404(Crew.objects.with_everything(), share_token=token)
+    crew = permissions.get_shared_crew(token, Crew.objects.with_everything())
     url = _other_game_url(crew, token)
     if url:
         raise _OtherGame(url)
@@ -128,19 +125,17 @@ def crew_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def crew_create(request: HttpRequest) -> HttpResponse:
     systems = list(GameSystem.objects.filter(slug="cybernekro").order_by("-edition"))
+    form = forms_crews.CrewCreateForm(request.POST or None, systems=systems)
     error = None
-    name = request.POST.get("name", "") if request.method == "POST" else ""
     if request.method == "POST":
-        system = next((s for s in systems if str(s.pk) == request.POST.get("system")), systems[0] if systems else None)
-        try:
-            if system is None:
-                raise crew_edits.EditError("The rules catalogue is not loaded: run `python manage.py loadcatalogue`.")
-            crew = crew_service.create_crew(request.user, system, name)
-        except crew_edits.EditError as exc:
-            error = str(exc)
-        else:
+        if form.is_valid():
+            crew = crew_service.create_crew(
+                owner=request.user, system=form.cleaned_data["system"], name=form.cleaned_data["name"]
+            )
             messages.success(request, f"Crew “{crew.name}” created. Add 3 to 7 characters.")
             return redirect("crew-edit", pk=crew.pk)
+        error = forms_crews.first_error(form)
+    name = form.data.get("name", "")  # as typed, to put back in the form
     return render(
         request,
         "crewbuilder/crew_create.html",
@@ -154,13 +149,11 @@ def crew_create(request: HttpRequest) -> HttpResponse:
 def crew_import(request: HttpRequest) -> HttpResponse:
     problems: list[str] = []
     if request.method == "POST":
-        upload = request.FILES.get("file")
-        if upload is None:
-            problems = ["Choose a crew file (.json) to import."]
-        elif upload.size > CREW_FILE_MAX_BYTES:
-            problems = [f"The file is {upload.size // 1024} KiB; crew files are at most 256 KiB."]
+        form = forms_crews.CrewFileForm(request.POST, request.FILES)
+        if not form.is_valid():
+            problems = [forms_crews.first_error(form)]
         else:
-            crew, problems = crew_service.import_file(request.user, upload.read())
+            crew, problems = crew_service.import_file(request.user, form.cleaned_data["file"].read())
             if crew is not None:
                 messages.success(request, f"Imported “{crew.name}”.")
                 return redirect("crew-edit", pk=crew.pk)
@@ -175,22 +168,12 @@ def _editor_context(request: HttpRequest, crew: Crew, open_character=None, **ext
     return {"crew": crew, "view": crew_service.crew_view(crew), "open_character": str(open_character or ""), **extra}
 
 
-def _campaign_entry(crew: Crew):
-    """The crew's enrolment when it is a campaign copy (it then changes only through the campaign)."""
-    from django.core.exceptions import ObjectDoesNotExist
-
-    try:
-        return crew.campaign_entry
-    except ObjectDoesNotExist:
-        return None
-
-
 @login_required
 @require_GET
 @_redirect_other_games
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_editor_crew(request, pk)
-    if _campaign_entry(crew) is not None:
+    if not permissions.user_can_edit_crew(request.user, crew):
         # A campaign copy is read-only here: its page says how to change it through the campaign.
         if request.htmx:
             response = HttpResponse()
@@ -220,17 +203,22 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @_redirect_other_games
 def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
-    if action not in crew_edits.EDITS:
+    if action not in forms_crews.EDIT_FORMS:
         raise Http404
-    # htmx sends the editor's one current version; plain forms carry their own.
-    version = request.POST.get("current_version") or request.POST.get("version")
+    form = forms_crews.EDIT_FORMS[action](request.POST)
     try:
-        made = crew_edits.apply_edit(crew, action, request.POST, version)
+        # In the order the edit itself checks: a campaign's crew, then a stale page, then the input.
+        permissions.check_user_can_edit_crew(request.user, crew)
+        if not form.is_valid():
+            if form.expected_version != crew.version:
+                raise crew_edits.StaleCrew()
+            raise crew_edits.EditError(forms_crews.first_error(form))
+        made = crew_edits.apply_edit(crew, action, expected_version=form.expected_version, **form.edit_arguments())
     except crew_edits.StaleCrew:
-        return _conflict(request, crew)
+        return _conflict(request, crew, form)
     except crew_edits.EditError as exc:
         fresh = _get_crew_for_user(request, pk, full=True)
-        if _campaign_entry(fresh) is not None:
+        if permissions.campaign_entry_of(fresh) is not None:
             # An editor left open before the crew was enrolled: say why on the read-only page.
             messages.error(request, str(exc))
             if request.htmx:
@@ -241,13 +229,14 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         rejected = {
             "action": action,
             "message": str(exc),
-            "values": request.POST.dict(),
-            "character": request.POST.get("character", ""),
+            # What the player sent, put back in the refused form.
+            "values": form.data.dict(),
+            "character": form.data.get("character", ""),
         }
         template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
-        context = _editor_context(request, fresh, _open_after(request, action=action), rejected=rejected)
+        context = _editor_context(request, fresh, form.open_after(action=action), rejected=rejected)
         return vary_on_htmx(render(request, template, context, status=422))
-    open_character = _open_after(request, made, action)
+    open_character = form.open_after(made, action)
     if not request.htmx:
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
@@ -255,7 +244,7 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     prefetch_related_objects([crew], *character_prefetches())
     context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
-        return _character_update(request, context, request.POST.get("character"))
+        return _character_update(request, context, form.cleaned_data["character"])
     return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
 
 
@@ -266,7 +255,7 @@ def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
     """A folded character's controls, fetched when the player opens it (the editor draws only the open one)."""
     crew = _get_editor_crew(request, pk)
     editor = reverse("crew-edit", args=[pk])
-    if not request.htmx or _campaign_entry(crew) is not None:
+    if not request.htmx or permissions.campaign_entry_of(crew) is not None:
         # Not a piece of a page: the editor with this character open (a campaign copy's editor says where to go).
         url = f"{editor}?open={character_id}#character-{character_id}"
         if request.htmx:
@@ -290,18 +279,6 @@ def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
     return vary_on_htmx(HttpResponse(editor_cache.rendered(request, crew, f"card:{character_id}", draw)))
 
 
-def _open_after(request: HttpRequest, made=None, action: str = "") -> str:
-    """Which character to show expanded after an edit: a new one, the edited one, else the one open before.
-
-    A drag (place-character) moves a collapsed card by its handle: what was open stays open."""
-    if made is not None and getattr(made, "pk", None):
-        return str(made.pk)
-    opened = (request.POST.get("open") or "").strip()
-    edited = (request.POST.get("character") or "").strip()
-    chosen = opened if action in ("place-character", "remove-character") else (edited or opened)
-    return chosen if chosen.isdigit() else ""  # it goes into a redirect URL: an id or nothing
-
-
 def _character_update(request: HttpRequest, context: dict, character_id) -> HttpResponse:
     """Only the edited character's card, with out-of-band updates: constant size whatever the crew."""
     edited = next((ch for ch in context["view"]["characters"] if str(ch["model"].pk) == str(character_id)), None)
@@ -317,8 +294,8 @@ def _character_update(request: HttpRequest, context: dict, character_id) -> Http
     return vary_on_htmx(response)
 
 
-def _conflict(request: HttpRequest, crew: Crew) -> HttpResponse:
-    context = {"crew": crew, "submitted": request.POST.dict()}
+def _conflict(request: HttpRequest, crew: Crew, form: forms_crews.EditForm) -> HttpResponse:
+    context = {"crew": crew, "submitted": form.data.dict()}
     if request.htmx:
         response = render(request, "crewbuilder/_conflict.html", context, status=409)
         return vary_on_htmx(retarget(response, "#conflict"))
@@ -355,7 +332,7 @@ def crew_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "crew": crew,
             "view": crew_service.crew_view(crew, glossary=True),
             "owner_view": True,
-            "campaign_entry": _campaign_entry(crew),
+            "campaign_entry": permissions.campaign_entry_of(crew),
             **_pdf_links(crew),
         },
     )
@@ -380,8 +357,6 @@ def crew_shared(request: HttpRequest, token: str) -> HttpResponse:
 
 def _pdf_links(crew: Crew, token: str | None = None) -> dict:
     """The roster PDF link, once the PDF views are installed."""
-    from django.urls import NoReverseMatch
-
     try:
         url = reverse("crew-roster-shared", args=[token]) if token else reverse("crew-roster", args=[crew.pk])
     except NoReverseMatch:
@@ -398,6 +373,7 @@ def _pdf_links(crew: Crew, token: str | None = None) -> dict:
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
+    permissions.check_user_can_copy_crew(request.user, crew)
     response = HttpResponse(crew_service.export_file(crew), content_type="application/json; charset=utf-8")
     filename = (slugify(crew.name) or "crew") + ".json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -409,7 +385,8 @@ def crew_export(request: HttpRequest, pk: int) -> HttpResponse:
 @_redirect_other_games
 def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk, full=True)
-    copy = crew_service.duplicate(crew, request.user)
+    permissions.check_user_can_copy_crew(request.user, crew)
+    copy = crew_service.duplicate(crew, owner=request.user)
     messages.success(request, f"Duplicated as “{copy.name}”.")
     return redirect("crew-edit", pk=copy.pk)
 
@@ -419,8 +396,8 @@ def crew_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 @_redirect_other_games
 def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
-    entry = _campaign_entry(crew)
-    if entry is not None:
+    if not permissions.user_can_delete_crew(request.user, crew):
+        entry = permissions.campaign_entry_of(crew)
         # The campaign's record of the crew (its history points at it): it stays while enrolled.
         status = 422 if request.method == "POST" else 200
         return render(request, "crewbuilder/crew_delete.html", {"crew": crew, "campaign_entry": entry}, status=status)
@@ -437,8 +414,11 @@ def crew_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @_redirect_other_games
 def crew_share(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_crew_for_user(request, pk)
+    permissions.check_user_can_share_crew(request.user, crew)
+    form = forms_crews.ShareForm(request.POST)
+    form.is_valid()  # one flag, always valid: a "revoke" sent (not empty, not "false") revokes
     with transaction.atomic():
-        if request.POST.get("revoke"):
+        if form.cleaned_data["revoke"]:
             crew.share_token = None
             messages.success(request, "Share link revoked: the old link no longer works.")
         else:

@@ -1,19 +1,18 @@
 """PDF downloads: a crew's roster (owner or share link) and the rules quick reference.
 
-Each view loads, checks access (another user's crew is a 404, like the crew
-page), picks the paper (core.pdf_views.paper_for) and calls crewbuilder.pdf.
+Each view loads, checks access (crewbuilder/permissions.py: another user's
+crew is a 404, like the crew page), picks the paper (core.pdf_views.paper_for) and calls crewbuilder.pdf.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from catalogue.loader import current_system
 from core.pdf_views import paper_for, pdf_response
-from crewbuilder import pdf
+from crewbuilder import pdf, permissions
 from crewbuilder.models import Crew
 from crewbuilder.roster_tasks import roster_pdf_for
 
@@ -29,15 +28,14 @@ def _roster(request: HttpRequest, crew: Crew, *, shared: bool = False) -> HttpRe
 @require_GET
 def crew_roster(request: HttpRequest, pk: int) -> HttpResponse:
     # A Soylent Ghoul drone set has no roster (its printables are on its own page).
-    crew = get_object_or_404(Crew.objects.exclude(system__slug="soylent-ghoul"), pk=pk, owner=request.user)
+    crew = permissions.get_crew_for_user(request.user, pk, Crew.objects.without_drone_sets())
+    permissions.check_user_can_print_crew(request.user, crew)
     return _roster(request, crew)
 
 
 @require_GET
 def crew_roster_shared(request: HttpRequest, token: str) -> HttpResponse:
-    if not token or len(token) > 64:
-        raise Http404
-    crew = get_object_or_404(Crew.objects.exclude(system__slug="soylent-ghoul"), share_token=token)
+    crew = permissions.get_shared_crew(token, Crew.objects.without_drone_sets())
     return _roster(request, crew, shared=True)
 
 

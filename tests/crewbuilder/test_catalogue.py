@@ -416,7 +416,7 @@ def test_editing_the_crew_rules_bumps_the_catalogue_version():
     assert system.catalogue_version == before + 1
     assert GameSystem.objects.get(pk=system.pk).catalogue_version == before + 1
     owner = get_user_model().objects.create_user("org")
-    crew = create_crew(owner, GameSystem.objects.get(pk=system.pk), "Big game")
+    crew = create_crew(owner=owner, system=GameSystem.objects.get(pk=system.pk), name="Big game")
     assert Crew.objects.get(pk=crew.pk).budget == 200
 
 

@@ -7,9 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.db import IntegrityError
 
+from crewbuilder.crew_reports import report_for as validate_crew_model
 from crewbuilder.crewfile import import_crew_data
 from crewbuilder.models import Crew, GameSystem
-from crewbuilder.validation import validate_crew_model
 
 LEGAL = {"strength": 2, "toughness": 1, "agility": 0, "intellect": -1, "discipline": -1}
 

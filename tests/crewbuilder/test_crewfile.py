@@ -308,9 +308,9 @@ def test_the_limits_are_the_editors_so_an_import_can_be_edited(catalogue, user):
         dict(data["characters"][2], name=f"Extra {i}") for i in range(limits.CHARACTERS_MAX - len(data["characters"]))
     )
     crew, _ = import_crew_file(json.dumps(data), user)
-    crew_edits.update_crew(crew, {"name": "Renamed"})
+    crew_edits.update_crew(crew, name="Renamed")
     character = crew.characters.order_by("position").first()
-    crew_edits.update_character(crew, {"character": character.pk, "notes": character.notes + ""})
+    crew_edits.update_character(crew, character=character.pk, notes=character.notes + "")
     assert Crew.objects.get(pk=crew.pk).name == "Renamed"
 
 

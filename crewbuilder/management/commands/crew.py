@@ -63,7 +63,7 @@ def add_import_arguments(parser):
 
 
 def run_import(command, options) -> int:
-    owner = get_user_model().objects.with_username(options["owner"]).first()
+    owner = get_user_model().objects.named(options["owner"])
     if owner is None:
         raise CommandError(f"no user named {options['owner']!r}")
     try:
