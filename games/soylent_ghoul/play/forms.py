@@ -7,8 +7,8 @@ and nothing more: whether the move is allowed is the engine's to say, under the 
 from __future__ import annotations
 
 from django import forms
-from django.core.exceptions import ValidationError
 
+from core.games.fields import IdField, IdListField, first_error
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.errors import GameError, StaleVersion
 from games.soylent_ghoul.sets.models import DroneSet
@@ -16,45 +16,6 @@ from games.soylent_ghoul.sets.models import DroneSet
 NO_SUCH_CHARACTER = "There is no such character in this game."
 OWN_SET = "Choose one of your own drone sets."
 STALE = "The game moved on since your page was drawn; here is the board as it is now."
-
-
-def _id(value, message: str) -> int:
-    text = str(value).strip()
-    if not text.isascii():
-        raise ValidationError(message)
-    try:
-        return int(text)
-    except ValueError:
-        raise ValidationError(message) from None
-
-
-class IdField(forms.Field):
-    """One id (a piece's), or None when left blank."""
-
-    def __init__(self, *, message: str = NO_SUCH_CHARACTER, **kwargs):
-        self.message = message
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value) -> int | None:
-        if value in self.empty_values:
-            return None
-        return _id(value, self.message)
-
-
-class IdListField(forms.Field):
-    """The ids of ticked boxes (blanks left out)."""
-
-    widget = forms.SelectMultiple
-
-    def __init__(self, *, message: str = NO_SUCH_CHARACTER, **kwargs):
-        self.message = message
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value) -> list[int]:
-        if value in self.empty_values:
-            return []
-        values = value if isinstance(value, (list, tuple)) else [value]
-        return [_id(v, self.message) for v in values if str(v).strip() != ""]
 
 
 class OwnDroneSetField(forms.ModelChoiceField):
@@ -93,6 +54,13 @@ class StartForm(forms.Form):
     first = IdField(message="Choose who goes first (the most morally suspect player).")
 
 
+# the choices each move reads (the services' ACTIONS, and perform's own); undo reads none
+MOVE_CHOICES: dict[str, tuple[str, ...]] = {
+    kind: tuple("piece" if f == "pieces" else f for f in fields) for kind, (_, fields, _) in services.ACTIONS.items()
+}
+MOVE_CHOICES["perform"] += ("level", "reduction", "lit", "marker", "section")
+
+
 class MoveForm(forms.Form):
     """One move on the board: its ``kind``, the version of the board it was made on, and its choices.
 
@@ -103,16 +71,23 @@ class MoveForm(forms.Form):
         error_messages={"required": "Unknown action.", "invalid_choice": "Unknown action."},
     )
     version = IdField(message=STALE)
-    piece = IdListField()
+    piece = IdListField(message=NO_SUCH_CHARACTER)
     effect = forms.CharField(required=False)
     action = forms.CharField(required=False)
     answer = forms.CharField(required=False)
-    seer = IdField()
+    seer = IdField(message=NO_SUCH_CHARACTER)
     level = IdField(message="Lighter sets a light level from 1 to 7.")
     reduction = IdField(message="Reduce the lantern number by a whole number.")
-    lit = IdListField()
+    lit = IdListField(message=NO_SUCH_CHARACTER)
     marker = IdListField(message="Select markers that are on the table.")
     section = IdListField(message="Only Characters on the table can be in a section.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the form is the move's: only the choices that move reads are read (and can be refused)
+        used = MOVE_CHOICES.get(self.data.get("kind") or "", ())
+        for name in [n for n in self.fields if n not in ("kind", "version") and n not in used]:
+            del self.fields[name]
 
     def refusal(self) -> GameError:
         """What an invalid form answers: an unreadable version is a page out of date (409), else a 422."""
@@ -123,10 +98,7 @@ class MoveForm(forms.Form):
     def choices(self) -> dict:
         """The move's choices as the service's keyword arguments."""
         data = dict(self.cleaned_data)
-        pieces = data.pop("piece")
-        data["markers"] = data.pop("marker")
+        pieces = data.pop("piece", [])
+        if "marker" in data:
+            data["markers"] = data.pop("marker")
         return {**data, "piece": pieces[-1] if pieces else None, "pieces": pieces}
-
-
-def first_error(form: forms.Form) -> str:
-    return next(e for errors in form.errors.values() for e in errors)

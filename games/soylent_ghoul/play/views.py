@@ -18,10 +18,11 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.games import kit
+from core.games.fields import first_error
 from core.htmx import vary_on_htmx
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.board import board, key
-from games.soylent_ghoul.play.forms import JoinForm, MoveForm, NewGameForm, StartForm, first_error
+from games.soylent_ghoul.play.forms import JoinForm, MoveForm, NewGameForm, StartForm
 from games.soylent_ghoul.play.models import Game, Player
 from games.soylent_ghoul.play.permissions import get_game_for_user, user_set_up_game
 

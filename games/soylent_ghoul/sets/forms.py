@@ -70,8 +70,3 @@ class ShareForm(forms.Form):
     """The share link: created, or revoked (``revoke``)."""
 
     revoke = forms.BooleanField(required=False)
-
-
-def first_error(form: forms.Form) -> str:
-    """The form's first message, for pages that show one refusal."""
-    return next(e for errors in form.errors.values() for e in errors)

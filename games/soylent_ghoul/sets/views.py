@@ -17,12 +17,13 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.games.fields import first_error
 from core.htmx import vary_on_htmx
 from core.pdf import pdf_filename
 from core.pdf_views import paper_for, pdf_response
 
 from . import crewfile, printing, services
-from .forms import EDIT_FORMS, DroneSetForm, ShareForm, first_error
+from .forms import EDIT_FORMS, DroneSetForm, ShareForm
 from .models import DroneSet
 from .permissions import get_drone_set_for_user, get_shared_drone_set, user_owns_drone_set
 

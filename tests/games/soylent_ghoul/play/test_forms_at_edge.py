@@ -16,11 +16,22 @@ def post(client, game, name, data):
 
 
 def test_the_move_form_reads_ids_as_numbers_and_darker_ticks_as_a_list():
-    form = MoveForm({"kind": "dark", "version": "7", "piece": ["3", "", "5"], "lit": ["2"], "marker": "4"})
+    form = MoveForm({"kind": "dark", "version": "7", "piece": ["3", "", "5"]})
     assert form.is_valid(), form.errors
     choices = form.choices()
     assert (choices["version"], choices["piece"], choices["pieces"]) == (7, 5, [3, 5])
-    assert (choices["lit"], choices["markers"], choices["section"], choices["level"]) == ([2], [4], [], None)
+    form = MoveForm({"kind": "perform", "version": "7", "action": "lighter", "level": "3", "lit": ["2"], "marker": "4"})
+    assert form.is_valid(), form.errors
+    choices = form.choices()
+    assert (choices["lit"], choices["markers"], choices["section"], choices["level"]) == ([2], [4], [], 3)
+
+
+def test_a_move_reads_only_its_own_choices(client):
+    """Ending the turn reads no piece: a garbled one left on the page does not refuse it."""
+    assert MoveForm({"kind": "end-turn", "version": "7", "piece": "abc", "level": "x"}).is_valid()
+    form = MoveForm({"kind": "place", "version": "7", "piece": "abc"})
+    assert not form.is_valid()
+    assert str(form.refusal()) == "There is no such character in this game."
 
 
 @pytest.mark.parametrize("piece", ["abc", "1.5", "１"])
