@@ -382,10 +382,6 @@ def sets_for(owner):
     )
 
 
-def owned_set(owner, pk) -> DroneSet | None:
-    return DroneSet.objects.owned_by(owner).for_page().filter(pk=pk).first()
-
-
 def shared_set(token: str) -> DroneSet | None:
     return DroneSet.objects.shared_by_token(token).for_page().first()
 
