@@ -27,7 +27,7 @@ from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
 from games.ghoulash import actions, boxes, decks, presenter, setup, state
-from games.ghoulash.errors import GameError, SetupProblems
+from games.ghoulash.errors import GameError, SetupProblems  # noqa: F401 (services.SetupProblems: its callers' name)
 from games.ghoulash.models import Event, Game
 from games.ghoulash.moves import NO_CHOICES, Move
 from games.ghoulash.permissions import check_user_is_playing
@@ -35,9 +35,6 @@ from rules import ghoulash as gh
 
 SYSTEM = "ghoulash"
 PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")
-
-# the refusals, defined in errors.py, raised and caught by these names across the app
-REFUSALS = (GameError, SetupProblems)
 
 
 # ---------------------------------------------------------------------------
