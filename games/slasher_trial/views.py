@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.games import kit
 from core.htmx import vary_on_htmx
 from games.slasher_trial import services
-from games.slasher_trial.forms import ActForm, TrialForm
+from games.slasher_trial.forms import ActForm, Adjacency, TrialForm
 from games.slasher_trial.models import Participant, Trial
 from games.slasher_trial.permissions import get_trial_for_user, participant_of, user_takes_part
 from rules import slasher_trial as sl
@@ -35,7 +35,9 @@ def trial_list(request: HttpRequest) -> HttpResponse:
     form = TrialForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         trial = services.create_trial(
-            request.user, name=form.cleaned_data["name"], diagonals=form.cleaned_data["adjacency"] == "diagonals"
+            request.user,
+            name=form.cleaned_data["name"],
+            diagonals=form.cleaned_data["adjacency"] == Adjacency.DIAGONALS,
         )
         messages.success(request, "Trial opened. Send the join link to your Survivors.")
         return redirect(trial)

@@ -8,7 +8,7 @@ from games.slasher_trial import permissions
 from games.slasher_trial.errors import TrialError
 
 
-def test_participants_see_the_trial_and_outsiders_get_404(open_trial, monster, survivors, make_user):
+def test_participants_see_the_trial_and_outsiders_get_404(open_trial, monster, survivors):
     stranger = survivors[2]  # not joined
     for user in (monster, *survivors[:2]):
         assert permissions.user_takes_part(user, open_trial)
