@@ -10,6 +10,7 @@ import secrets
 from games.ghoulash import services
 from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, engine_card, is_card
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
+from games.ghoulash.moves import Move
 from games.ghoulash.state import PENDING, current_icv, debris_in_game, piles_of, store_piles, table_state
 from rules import ghoulash as gh
 
@@ -23,11 +24,11 @@ def _log(game: Game, actor, kind: str, text: str, seed: int | None = None):
 WOUND_FIELDS = ["hand", "draw", "discard", "wounds", "dead", "victory_points"]
 
 
-def _card_ids(raw) -> list[int]:
-    try:
-        return [int(x) for x in raw]
-    except (TypeError, ValueError):
-        raise services.GameError("Choose cards from your hand.") from None
+def _card_ids(ids) -> list[int]:
+    """The cards chosen (a card not chosen, None, is refused)."""
+    if any(i is None for i in ids):
+        raise services.GameError("Choose cards from your hand.")
+    return list(ids)
 
 
 def _from_hand(player: Player, ids: list[int]) -> list[dict]:
@@ -174,8 +175,8 @@ def _battle_result(
         raise services.GameError(str(exc)) from None
 
 
-def _do_replenish(game, players, tokens, me, current, data) -> None:
-    ids = _card_ids(data.getlist("cards"))
+def _do_replenish(game, players, tokens, me, current, move: Move) -> None:
+    ids = _card_ids(move.cards)
     discards = _from_hand(me, ids)
     seed = secrets.randbits(32)
     before = len(me.hand)
@@ -194,20 +195,18 @@ def _do_replenish(game, players, tokens, me, current, data) -> None:
     )
 
 
-def _token(tokens: list[TileToken], raw) -> TileToken:
-    try:
-        pk = int(raw)
-    except (TypeError, ValueError):
-        raise services.GameError("Choose a token.") from None
+def _token(tokens: list[TileToken], pk: int | None) -> TileToken:
+    if pk is None:
+        raise services.GameError("Choose a token.")
     token = next((t for t in tokens if t.pk == pk), None)
     if token is None:
         raise services.GameError("Choose a token on this board.")
     return token
 
 
-def _chosen_token(tokens: list[TileToken], raw, action: str) -> TileToken:
+def _chosen_token(tokens: list[TileToken], pk: int | None, action: str) -> TileToken:
     """The token the play ``action`` acts on, one the engine allows for it."""
-    token = _token(tokens, raw)
+    token = _token(tokens, pk)
     _engine(gh.check_token_choice, action, token.kind, token.revealed, token.state == TileToken.ON_BOARD)
     return token
 
@@ -228,9 +227,9 @@ def _start_battle(game: Game, me: Player, token: TileToken) -> None:
     }
 
 
-def _do_reveal(game, players, tokens, me, current, data) -> None:
+def _do_reveal(game, players, tokens, me, current, move: Move) -> None:
     game.moved = True
-    token = _chosen_token(tokens, data.get("token"), "reveal")
+    token = _chosen_token(tokens, move.token, "reveal")
     token.revealed = True
     game.encountered = True
     _log(game, me.user, "reveal", f"{me.user.username} enters {token.label.lower()} and reveals {_what(token)}.")
@@ -308,20 +307,20 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
     token.save(update_fields=["revealed", "holder", "state"])
 
 
-def _do_enter(game, players, tokens, me, current, data) -> None:
+def _do_enter(game, players, tokens, me, current, move: Move) -> None:
     """The player enters a square holding a revealed Hole or Ghoo Gun (one left face up: by a Hole that took
     someone earlier, or by Cornealius' specialty). A Hole "can be encountered by other players"; Stacking,
     Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
     turn". A Ghoul is battled ("fight") and a First-Aid Kit used ("first-aid") through their own buttons."""
     game.moved = True
-    token = _chosen_token(tokens, data.get("token"), "enter")
+    token = _chosen_token(tokens, move.token, "enter")
     game.encountered = True
     _log(game, me.user, "enter", f"{me.user.username} enters {token.label.lower()}, {_what(token)}, and stops.")
     _encounter(game, players, tokens, me, token)
 
 
-def _do_fight(game, players, tokens, me, current, data) -> None:
-    token = _chosen_token(tokens, data.get("token"), "fight")
+def _do_fight(game, players, tokens, me, current, move: Move) -> None:
+    token = _chosen_token(tokens, move.token, "fight")
     game.encountered = True
     _log(
         game,
@@ -348,28 +347,28 @@ def _heal(game: Game, me: Player, token: TileToken) -> None:
     )
 
 
-def _do_first_aid(game, players, tokens, me, current, data) -> None:
+def _do_first_aid(game, players, tokens, me, current, move: Move) -> None:
     if game.phase == Game.FIRST_AID:
         token = _token(tokens, game.battle["token"])
     else:
-        token = _chosen_token(tokens, data.get("token"), "first-aid")
+        token = _chosen_token(tokens, move.token, "first-aid")
         game.encountered = True
     _heal(game, me, token)
     game.phase, game.battle = Game.TURN, None
 
 
-def _do_leave_first_aid(game, players, tokens, me, current, data) -> None:
+def _do_leave_first_aid(game, players, tokens, me, current, move: Move) -> None:
     game.phase, game.battle = Game.TURN, None
     _log(game, me.user, "first-aid", f"{me.user.username} leaves the First-Aid Kit on the square, revealed.")
 
 
-def _do_play(game, players, tokens, me, current, data) -> None:
+def _do_play(game, players, tokens, me, current, move: Move) -> None:
     battle = game.battle
     token = _token(tokens, battle["token"])
-    ids = _card_ids(data.getlist("cards"))
+    ids = _card_ids(move.cards)
     cards = _from_hand(me, ids)
     _values(cards)
-    reveals = _specialty_reveals(me, tokens, cards, data)
+    reveals = _specialty_reveals(me, tokens, cards, move)
     battle["played"] = ids
     _put_down(me, ids)
     me.save(update_fields=["hand"])
@@ -395,13 +394,13 @@ def _do_play(game, players, tokens, me, current, data) -> None:
         game.phase = Game.CHALLENGE
 
 
-def _do_challenge(game, players, tokens, me, current, data) -> None:
+def _do_challenge(game, players, tokens, me, current, move: Move) -> None:
     battle = game.battle
-    ids = _card_ids(data.getlist("cards"))
+    ids = _card_ids(move.cards)
     _engine(gh.check_challenge, len(ids))
     cards = _from_hand(me, ids)
     values = _values(cards)
-    reveals = _specialty_reveals(me, tokens, cards, data)
+    reveals = _specialty_reveals(me, tokens, cards, move)
     _put_down(me, ids)
     me.save(update_fields=["hand"])
     battle.update({"challenger": me.seat, "challenge": ids, "challenge_values": list(values), "offers": []})
@@ -422,7 +421,7 @@ def _do_challenge(game, players, tokens, me, current, data) -> None:
         game.phase = Game.RESPONSE
 
 
-def _do_decline(game, players, tokens, me, current, data) -> None:
+def _do_decline(game, players, tokens, me, current, move: Move) -> None:
     battle = game.battle
     battle["offers"] = battle["offers"][1:]
     _log(game, me.user, "decline", f"{me.user.username} declines to challenge.")
@@ -434,10 +433,10 @@ def _do_decline(game, players, tokens, me, current, data) -> None:
         )
 
 
-def _do_respond(game, players, tokens, me, current, data) -> None:
+def _do_respond(game, players, tokens, me, current, move: Move) -> None:
     battle = game.battle
-    ids = _card_ids(data.getlist("cards"))
-    parry_ids = _card_ids(data.getlist("parry"))
+    ids = _card_ids(move.cards)
+    parry_ids = _card_ids(move.parry)
     if set(ids) & set(parry_ids):
         _engine(gh.check_parries, True, True, 0, 0)
     cards = _from_hand(me, ids)
@@ -450,7 +449,7 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
         len(battle["challenge_values"]),
     )
     _values(cards)
-    reveals = _specialty_reveals(me, tokens, cards, data)
+    reveals = _specialty_reveals(me, tokens, cards, move)
     # each Parry ignores one challenge card: the highest ones (the battling player's best choice)
     battle["parried_values"] = sorted(battle["challenge_values"], reverse=True)[: len(parries)]
     battle["parry"] = parry_ids
@@ -473,11 +472,11 @@ def _do_respond(game, players, tokens, me, current, data) -> None:
     _finish_battle(game, players, tokens, result)
 
 
-def _specialty_reveals(me: Player, tokens: list[TileToken], cards: list[dict], data) -> list[TileToken]:
+def _specialty_reveals(me: Player, tokens: list[TileToken], cards: list[dict], move: Move) -> list[TileToken]:
     """The face-down tokens Cornealius reveals with the Specialty cards of this play ("Cornealius can reveal a
     token on his tile every time he uses a Specialty card"): at most one per Specialty card, all on one tile
     (his), each face down on the board. Checked before anything changes (GT16)."""
-    raw = [x for x in data.getlist("reveal") if x]
+    raw = list(move.reveal)
     if not raw:
         return []
     used = sum(1 for c in cards if c["type"] in SPECIALTY_TYPES)
@@ -514,18 +513,18 @@ def _reveal_on_tile(game: Game, me: Player, chosen: list[TileToken]) -> None:
         )
 
 
-def _do_card(game, players, tokens, me, current, data) -> None:
+def _do_card(game, players, tokens, me, current, move: Move) -> None:
     """Play an Action, Rescue or Specialty card from the hand: it goes to the discard pile and the log;
     its effect is applied at the table (the tracker referees battles, tokens and wounds), except Heavy
     Artillery / The Right Ghoo for the Job, which set the battle's Initial Combat Value (GT13)."""
-    ids = _card_ids([data.get("card")])
+    ids = _card_ids([move.card])
     card = _from_hand(me, ids)[0]
     if card["type"] == BoxCard.VALUE:
         raise services.GameError("Value cards are put down in a Ghoul battle or a challenge.")
     is_action = card["type"] in (BoxCard.ACTION, BoxCard.SPECIALTY_ACTION)
     sets_icv = any(is_card(card, slug) for slug in STRENGTH_ICV_CARDS)
     _engine(gh.check_card, table_state(game, players), me.seat, is_action, sets_icv, card["name"])
-    reveals = _specialty_reveals(me, tokens, [card], data)
+    reveals = _specialty_reveals(me, tokens, [card], move)
     if is_action:
         _count_action_card(game)
     _discard(me, ids)
@@ -555,27 +554,23 @@ def _discard(player: Player, ids: list[int]) -> None:
     player.discard = player.discard + ids
 
 
-def _action_card(me: Player, data, slug: str, name: str) -> dict:
-    card = _from_hand(me, _card_ids([data.get("card")]))[0]
+def _action_card(me: Player, move: Move, slug: str, name: str) -> dict:
+    card = _from_hand(me, _card_ids([move.card]))[0]
     if card["type"] != BoxCard.ACTION or not is_card(card, slug):
         raise services.GameError(f"Choose a {name} Action card from your hand.")
     return card
 
 
-def _targets(players: list[Player], me: Player, data) -> list[Player]:
+def _targets(players: list[Player], me: Player, move: Move) -> list[Player]:
     """The opponents standing on the square an Action card targets (FAQ: every player on it is hit)."""
-    targets = _players_on_a_square(players, data.getlist("targets"), "Choose the opponents on the target square.")
+    targets = _players_on_a_square(players, move.targets, "Choose the opponents on the target square.")
     if not targets or me in targets:
         raise services.GameError("Choose the opponents on the target square.")
     return targets
 
 
-def _players_on_a_square(players: list[Player], raw_seats: list, message: str) -> list[Player]:
+def _players_on_a_square(players: list[Player], seats: tuple[int, ...], message: str) -> list[Player]:
     """The living players a form names by seat, each once; ``message`` for anything else."""
-    try:
-        seats = [int(x) for x in raw_seats if x != ""]
-    except (TypeError, ValueError):
-        raise services.GameError(message) from None
     by_seat = {p.seat: p for p in players}
     if len(set(seats)) != len(seats) or any(x not in by_seat for x in seats):
         raise services.GameError(message)
@@ -590,11 +585,11 @@ def _names(targets: list[Player]) -> str:
     return " and ".join(t.user.username for t in targets)
 
 
-def _do_hole(game, players, tokens, me, current, data) -> None:
+def _do_hole(game, players, tokens, me, current, move: Move) -> None:
     """A Hole Action card played on a square where opponents stand (l.385-402, FAQ): each falls into the Hole,
     out of the game until the beginning of their next turn (GT14)."""
-    card = _action_card(me, data, "hole", "Hole")
-    targets = _targets(players, me, data)
+    card = _action_card(me, move, "hole", "Hole")
+    targets = _targets(players, me, move)
     _engine(gh.check_hole_targets, [t.user.username for t in targets if t.in_hole])
     _count_action_card(game)
     _discard(me, [card["id"]])
@@ -613,12 +608,12 @@ def _do_hole(game, players, tokens, me, current, data) -> None:
     )
 
 
-def _do_debris(game, players, tokens, me, current, data) -> None:
+def _do_debris(game, players, tokens, me, current, move: Move) -> None:
     """A Debris Action card, perhaps with one Value card, played on a square where opponents stand
     (l.421-461, FAQ): each suffers 1 wound plus the Value, taken like battle wounds (GT15)."""
-    card = _action_card(me, data, "debris", "Debris")
-    targets = _targets(players, me, data)
-    value_ids = _card_ids([v for v in data.getlist("value") if v])
+    card = _action_card(me, move, "debris", "Debris")
+    targets = _targets(players, me, move)
+    value_ids = list(move.value)
     _engine(gh.check_debris_values, len(value_ids))
     value_cards = _from_hand(me, [card["id"]] + value_ids)[1:]
     value = _values(value_cards)[0] if value_cards else None
@@ -638,15 +633,12 @@ def _do_debris(game, players, tokens, me, current, data) -> None:
     Player.objects.bulk_update(players, WOUND_FIELDS)
 
 
-def _do_debris_square(game, players, tokens, me, current, data) -> None:
+def _do_debris_square(game, players, tokens, me, current, move: Move) -> None:
     """The player enters a square holding Debris tokens: one wound per token, cumulative (l.421-461); it is the
     turn's encounter (Stacking, Example 2) (GT15)."""
     game.moved = True
     most = debris_in_game(players)
-    try:
-        count = int(data.get("tokens"))
-    except (TypeError, ValueError):
-        count = 0
+    count = move.tokens or 0
     _engine(gh.check_debris_tokens, count, most)
     game.encountered = True
     wounds = gh.debris_wounds(by_action=False, tokens=count)
@@ -660,7 +652,7 @@ def _do_debris_square(game, players, tokens, me, current, data) -> None:
     Player.objects.bulk_update([me], WOUND_FIELDS)
 
 
-def _do_hole_square(game, players, tokens, me, current, data) -> None:
+def _do_hole_square(game, players, tokens, me, current, move: Move) -> None:
     """The player enters a square where a Hole Action card placed a Hole token: "The Hole token stays on the
     square for the remainder of the game and can be encountered by other players" (l.385-390); Stacking,
     Example 1: "Because the Hole is the uppermost token, he is out of the game until the beginning of his next
@@ -701,7 +693,7 @@ def _count_action_card(game: Game) -> None:
     game.action_taken = True
 
 
-def _do_give_up_movement(game, players, tokens, me, current, data) -> None:
+def _do_give_up_movement(game, players, tokens, me, current, move: Move) -> None:
     """Zone's specialty: "sacrifice movement during a turn in order to play two Action cards in that turn,
     rather than one" (GT9). Declared before the second Action card; no square is entered afterwards."""
     game.gave_up_movement = True
@@ -714,30 +706,26 @@ def _do_give_up_movement(game, players, tokens, me, current, data) -> None:
     )
 
 
-def _tile(raw, message: str) -> int:
-    try:
-        tile = int(raw)
-    except (TypeError, ValueError):
-        raise services.GameError(message) from None
-    if not 1 <= tile <= gh.TILES:
+def _tile(tile: int | None, message: str) -> int:
+    if tile is None or not 1 <= tile <= gh.TILES:
         raise services.GameError(message)
     return tile
 
 
-def _do_move_token(game, players, tokens, me, current, data) -> None:
+def _do_move_token(game, players, tokens, me, current, move: Move) -> None:
     """The Action's option B: "move an unrevealed Encounter Token up to five spaces ... The token being moved
     cannot be on the tile currently occupied by the player, nor can the player move the token onto their
     tile" (Lake excepted: "Lake can move tokens that are on his own tile"). "A token can be moved into a square
     occupied by another player, in which case that player must resolve that encounter immediately, even though
     it is not their turn" (GT17, GT18). The tracker has no squares: the player gives their tile, the tile the
     token goes to and who stands on the square it lands on; the spaces and walls are counted at the table."""
-    token = _chosen_token(tokens, data.get("token"), "move-token")
-    to_tile = _tile(data.get("to_tile"), f"Choose the tile the token is moved to (1 to {gh.TILES}).")
+    token = _chosen_token(tokens, move.token, "move-token")
+    to_tile = _tile(move.to_tile, f"Choose the tile the token is moved to (1 to {gh.TILES}).")
     my_tile = (
         None
         if me.dead
         else _tile(
-            data.get("my_tile"),
+            move.my_tile,
             f"Give the tile your playing piece is on (1 to {gh.TILES}): the tracker has no squares.",
         )
     )
@@ -747,7 +735,7 @@ def _do_move_token(game, players, tokens, me, current, data) -> None:
         msg = str(exc)
         raise services.GameError(msg[0].upper() + msg[1:] + ".") from None
     on_square = _players_on_a_square(
-        players, data.getlist("on_square"), "Choose the players standing on the square the token is moved to."
+        players, move.on_square, "Choose the players standing on the square the token is moved to."
     )
     _engine(gh.check_landing, me in on_square, my_tile, to_tile)
     old_label, from_tile = token.label, token.tile
@@ -816,7 +804,7 @@ def _end_turn(game: Game, players: list[Player], me: Player) -> None:
         _log(game, nxt.user, "hole", f"{nxt.user.username} climbs out of the Hole.")
 
 
-def _do_end_turn(game, players, tokens, me, current, data) -> None:
+def _do_end_turn(game, players, tokens, me, current, move: Move) -> None:
     _end_turn(game, players, me)
 
 
@@ -842,10 +830,10 @@ HANDLERS = {
 }
 
 
-def play(game: Game, players: list[Player], tokens: list[TileToken], me: Player, action: str, data) -> None:
-    """``me`` makes the play ``action`` (``data``: the POST, ``getlist`` for cards): the engine says whether
+def play(game: Game, players: list[Player], tokens: list[TileToken], me: Player, action: str, move: Move) -> None:
+    """``me`` makes the play ``action`` with the choices of ``move``: the engine says whether
     they may now, the handler reads the play's choices and applies it, then the end check (GT4, GT12)."""
     _engine(gh.check, table_state(game, players), me.seat, action)
     current = next(p for p in players if p.seat == game.current_seat)
-    HANDLERS[action](game, players, tokens, me, current, data)
+    HANDLERS[action](game, players, tokens, me, current, move)
     _end_if_over(game, players, tokens, me.user)

@@ -1,16 +1,37 @@
-"""Forms of the Ghoulash pages: a box, the owner's numbers, a card, a new game."""
+"""Forms of the Ghoulash pages: a box, the owner's numbers, a card, a new game, a play at the table."""
 
 from __future__ import annotations
 
 from django import forms
 from django.core.validators import MaxLengthValidator, MaxValueValidator
 
+from core.games.fields import IdField, IdListField, first_error
 from crewbuilder import limits
+from games.ghoulash.errors import GameError
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, GhoulashBox
+from games.ghoulash.moves import Move
 from rules import ghoulash as gh
 
 STAT_MIN = {"initial_combat_value": 0, "movement": 1, "health": 1}
 COUNT_MAX = 99
+
+
+def posted_with(form, changes: dict[str, str]):
+    """What was posted to the form (or formset), with ``changes`` (full field names): a stale form is
+    shown again with the newer version, to be saved over it on purpose."""
+    data = form.data.copy()
+    for name, value in changes.items():
+        data[name] = value
+    return data
+
+
+class HomeForm(forms.Form):
+    """Which of the home page's two forms was posted."""
+
+    form = forms.ChoiceField(choices=[("box", "box"), ("game", "game")], required=False)
+
+    def which(self) -> str:
+        return self.cleaned_data["form"] if self.is_valid() else ""
 
 
 class BoxForm(forms.Form):
@@ -205,3 +226,57 @@ class GameForm(forms.Form):
             (self.cleaned_data.get(f"player_{i}") or "", self.cleaned_data.get(f"character_{i}") or "")
             for i in range(1, len(CHARACTER_SLUGS) + 1)
         ]
+
+
+# the choices each play reads (games.ghoulash.actions); the form of a play checks only its own
+PLAY_CHOICES: dict[str, tuple[str, ...]] = {
+    "replenish": ("cards",),
+    "reveal": ("token",),
+    "enter": ("token",),
+    "fight": ("token",),
+    "first-aid": ("token",),
+    "play": ("cards", "reveal"),
+    "challenge": ("cards", "reveal"),
+    "respond": ("cards", "parry", "reveal"),
+    "card": ("card", "reveal"),
+    "hole": ("card", "targets"),
+    "debris": ("card", "targets", "value"),
+    "debris-square": ("tokens",),
+    "move-token": ("token", "to_tile", "my_tile", "on_square"),
+}
+
+
+class PlayForm(forms.Form):
+    """One play at the table: the ``action`` and its choices (ids, counts and tiles), read into a ``Move``.
+    The form is the action's: only the choices that play reads are read (and can be refused). Whether the
+    cards are in the hand, the token on the board or the seats at the table is the play's to check, under
+    the game's lock."""
+
+    action = forms.ChoiceField(
+        choices=[(a, a) for a in gh.ACTIONS],
+        error_messages={"required": "Unknown action.", "invalid_choice": "Unknown action."},
+    )
+    token = IdField(message="Choose a token.")
+    card = IdField(message="Choose cards from your hand.")
+    cards = IdListField(message="Choose cards from your hand.", blank_is_error=True)
+    parry = IdListField(message="Choose cards from your hand.", blank_is_error=True)
+    reveal = IdListField(message="Choose a token.")
+    value = IdListField(message="Choose cards from your hand.")
+    targets = IdListField(message="Choose the opponents on the target square.")
+    on_square = IdListField(message="Choose the players standing on the square the token is moved to.")
+    tokens = IdField(message="Give the number of Debris tokens on the square as a whole number.")
+    to_tile = IdField(message=f"Choose the tile the token is moved to (1 to {gh.TILES}).")
+    my_tile = IdField(message=f"Give the tile your playing piece is on (1 to {gh.TILES}): the tracker has no squares.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        used = PLAY_CHOICES.get(self.data.get("action") or "", ())
+        for name in [n for n in self.fields if n != "action" and n not in used]:
+            del self.fields[name]
+
+    def refusal(self) -> GameError:
+        return GameError(first_error(self))
+
+    def move(self) -> Move:
+        data = {k: v for k, v in self.cleaned_data.items() if k != "action"}
+        return Move(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})

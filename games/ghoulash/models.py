@@ -19,6 +19,11 @@ from django.urls import reverse
 CHARACTER_SLUGS = ("lake", "gray", "cornealius", "zone")
 
 
+class GhoulashBoxQuerySet(models.QuerySet):
+    def owned_by(self, user):
+        return self.filter(owner=user)
+
+
 class GhoulashBox(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoulash_boxes")
     name = models.CharField(max_length=100)
@@ -30,6 +35,8 @@ class GhoulashBox(models.Model):
     # bumped by every save of the numbers: a numbers form opened before another tab's save is stale (409)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GhoulashBoxQuerySet.as_manager()
 
     class Meta:
         ordering = ["name", "id"]
@@ -43,24 +50,26 @@ class GhoulashBox(models.Model):
 
 
 class BoxCard(models.Model):
-    VALUE, ACTION, RESCUE, SPECIALTY = "value", "action", "rescue", "specialty"
-    SPECIALTY_VALUE, SPECIALTY_ACTION, SPECIALTY_RESCUE = "specialty-value", "specialty-action", "specialty-rescue"
-    TYPES = [
-        (VALUE, "Value"),
-        (ACTION, "Action"),
-        (RESCUE, "Rescue"),
-        (SPECIALTY, "Specialty"),
-        (SPECIALTY_VALUE, "Specialty Value"),
-        (SPECIALTY_ACTION, "Specialty Action"),
-        (SPECIALTY_RESCUE, "Specialty Rescue"),
-    ]
+    class CardType(models.TextChoices):
+        VALUE = "value", "Value"
+        ACTION = "action", "Action"
+        RESCUE = "rescue", "Rescue"
+        SPECIALTY = "specialty", "Specialty"
+        SPECIALTY_VALUE = "specialty-value", "Specialty Value"
+        SPECIALTY_ACTION = "specialty-action", "Specialty Action"
+        SPECIALTY_RESCUE = "specialty-rescue", "Specialty Rescue"
+
+    VALUE, ACTION, RESCUE, SPECIALTY = CardType.VALUE, CardType.ACTION, CardType.RESCUE, CardType.SPECIALTY
+    SPECIALTY_VALUE, SPECIALTY_ACTION = CardType.SPECIALTY_VALUE, CardType.SPECIALTY_ACTION
+    SPECIALTY_RESCUE = CardType.SPECIALTY_RESCUE
+    TYPES = CardType.choices
     # the types put down as a Value in a battle or a challenge (a double label is played as its second label)
     VALUE_TYPES = (VALUE, SPECIALTY_VALUE)
 
     box = models.ForeignKey(GhoulashBox, on_delete=models.CASCADE, related_name="cards")
     character = models.CharField(max_length=20, choices=[(s, s.title()) for s in CHARACTER_SLUGS])
     # "" = not given: a catalogue card whose type the rules text does not name (Steal)
-    card_type = models.CharField(max_length=20, choices=TYPES, blank=True)
+    card_type = models.CharField(max_length=20, choices=CardType.choices, blank=True)
     name = models.CharField(max_length=100)
     value = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.TextField(blank=True)
@@ -83,9 +92,20 @@ class BoxCard(models.Model):
         return self.value is not None and self.card_type not in self.VALUE_TYPES
 
 
+class GameQuerySet(models.QuerySet):
+    def for_player(self, user):
+        """The games where the user has a seat."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(players__user=user)
+
+
 class Game(models.Model):
-    PLAYING, FINISHED = "playing", "finished"
-    STATUSES = [(PLAYING, "playing"), (FINISHED, "finished")]
+    class Status(models.TextChoices):
+        PLAYING = "playing", "playing"
+        FINISHED = "finished", "finished"
+
+    PLAYING, FINISHED = Status.PLAYING, Status.FINISHED
     # what the game waits for
     TURN_START, TURN, BATTLE, CHALLENGE, RESPONSE, FIRST_AID = (
         "turn-start",
@@ -99,7 +119,7 @@ class Game(models.Model):
     box = models.ForeignKey(GhoulashBox, on_delete=models.SET_NULL, null=True, blank=True, related_name="games")
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ghoulash_games")
     name = models.CharField(max_length=100)
-    status = models.CharField(max_length=10, choices=STATUSES, default=PLAYING)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     scenario_lock_and_load = models.BooleanField(default=False)
     deal_seed = models.BigIntegerField()  # SECRET until the game is over: it replays the whole token deal
     turn = models.PositiveIntegerField(default=1)
@@ -119,6 +139,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)  # bumped by every change; the page polls with it
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
 
@@ -127,6 +149,12 @@ class Game(models.Model):
 
     def get_absolute_url(self):
         return reverse("ghoulash-game", args=[self.pk])
+
+
+class PlayerQuerySet(models.QuerySet):
+    def seats_of(self, user):
+        """The user's seats, newest game first, with each game (the home page's list)."""
+        return self.filter(user=user).select_related("game").order_by("-game__created_at")
 
 
 class Player(models.Model):
@@ -149,6 +177,8 @@ class Player(models.Model):
     in_hole = models.BooleanField(default=False)
     dead = models.BooleanField(default=False)
     victory_points = models.IntegerField(default=0)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["seat"]

@@ -27,23 +27,14 @@ from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
 from games.ghoulash import actions, boxes, decks, presenter, setup, state
+from games.ghoulash.errors import GameError, SetupProblems  # noqa: F401 (services.SetupProblems: its callers' name)
 from games.ghoulash.models import Event, Game
+from games.ghoulash.moves import NO_CHOICES, Move
+from games.ghoulash.permissions import check_user_is_playing
 from rules import ghoulash as gh
 
 SYSTEM = "ghoulash"
 PARTS = ("characters", "encounter_tokens", "other_tokens", "cards", "rules")
-
-
-class GameError(kit.Refused):
-    """A refused change, with a message for the player."""
-
-
-class SetupProblems(GameError):
-    """A game box not ready for these characters: every gap at once (``problems``), not one per try."""
-
-    def __init__(self, problems: list[str]):
-        super().__init__("The game box is not ready for this game: " + " ".join(problems))
-        self.problems = problems
 
 
 # ---------------------------------------------------------------------------
@@ -102,8 +93,8 @@ def _log(game: Game, actor, kind: str, text: str, seed: int | None = None) -> Ev
     )
 
 
-def act(game_pk: int, user, action: str, data) -> Game:
-    """One player's move; ``data`` is the POST (``getlist`` for cards)."""
+def act(game_pk: int, user, *, action: str, move: Move = NO_CHOICES) -> Game:
+    """One player's move, its choices read by the game page's ``PlayForm``."""
     if action not in gh.ACTIONS:
         raise GameError("Unknown action.")
 
@@ -111,11 +102,9 @@ def act(game_pk: int, user, action: str, data) -> Game:
         if game.status != Game.PLAYING:
             raise GameError("The game is over.")
         players = list(game.players.select_related("user").order_by("seat"))
-        me = next((p for p in players if p.user_id == user.pk), None)
-        if me is None:
-            raise GameError("You are not playing in this game.")
+        me = check_user_is_playing(user, players)
         tokens = list(game.tokens.all())
-        actions.play(game, players, tokens, me, action, data)
+        actions.play(game, players, tokens, me, action, move)
         game.save()
         return game
 

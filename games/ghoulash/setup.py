@@ -18,6 +18,7 @@ from games.ghoulash.decks import (
     profiles,
 )
 from games.ghoulash.models import Game, GhoulashBox, Player, TileToken
+from games.ghoulash.permissions import check_user_can_play_box
 from rules import ghoulash as gh
 
 
@@ -52,8 +53,7 @@ def create_game(
     creator, box: GhoulashBox, name: str, seats: list[tuple[str, str]], lock_and_load: bool = False
 ) -> Game:
     """Set up and start a game: ``seats`` are (username, character slug) in table order, the first plays first."""
-    if box.owner_id != creator.pk:
-        raise services.GameError("Choose one of your own game boxes.")
+    check_user_can_play_box(creator, box)
     name = (name or "").strip()[:100] or f"{box.name} game"
     seats = [(u.strip(), c) for u, c in seats if u.strip() or c]
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:

@@ -21,26 +21,21 @@ from core.games import kit
 from core.htmx import vary_on_htmx
 from core.pdf_views import paper_for, pdf_response
 from games.ghoulash import services
-from games.ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, NumbersForm
+from games.ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, HomeForm, NumbersForm, PlayForm, posted_with
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
+from games.ghoulash.permissions import get_box_for_user, get_card_for_user, get_game_for_user
 
 TABLE = "ghoulash/game_detail.html#table"
 
 
 def _get_box_for_user(request: HttpRequest, pk: int) -> GhoulashBox:
     """The box, if the user owns it; anyone else gets a 404."""
-    box = GhoulashBox.objects.filter(pk=pk, owner=request.user).first()
-    if box is None:
-        raise Http404("No such game box.")
-    return box
+    return get_box_for_user(request.user, pk)
 
 
 def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
     """The game, if the user has a seat at it; anyone else gets a 404."""
-    game = Game.objects.filter(pk=pk, players__user=request.user).first()
-    if game is None:
-        raise Http404("No such game.")
-    return game
+    return get_game_for_user(request.user, pk)
 
 
 def _names(cat: dict) -> dict:
@@ -57,7 +52,7 @@ def _names(cat: dict) -> dict:
 def home(request: HttpRequest) -> HttpResponse:
     cat = services.catalogue()
     names = _names(cat)
-    which = request.POST.get("form") if request.method == "POST" else None
+    which = HomeForm(request.POST).which() if request.method == "POST" else None
     box_form = BoxForm(request.POST if which == "box" else None, auto_id="box_%s")
     game_form = GameForm(request.POST if which == "game" else None, user=request.user, names=names, auto_id="game_%s")
     error, setup_problems = "", []
@@ -69,10 +64,10 @@ def home(request: HttpRequest) -> HttpResponse:
         try:
             game = services.create_game(
                 request.user,
-                game_form.cleaned_data["box"],
-                game_form.cleaned_data["name"],
-                game_form.seats(),
-                game_form.cleaned_data["lock_and_load"],
+                box=game_form.cleaned_data["box"],
+                name=game_form.cleaned_data["name"],
+                seats=game_form.seats(),
+                lock_and_load=game_form.cleaned_data["lock_and_load"],
             )
         except services.GameError as exc:
             error = str(exc)
@@ -80,8 +75,8 @@ def home(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "The tokens are dealt face down and every hand is dealt.")
             return redirect(game)
-    boxes = list(GhoulashBox.objects.filter(owner=request.user))
-    seats = list(Player.objects.filter(user=request.user).select_related("game").order_by("-game__created_at"))
+    boxes = list(GhoulashBox.objects.owned_by(request.user))
+    seats = list(Player.objects.seats_of(request.user))
     invalid = bool(error or (which == "box" and box_form.errors) or (which == "game" and game_form.errors))
     return render(
         request,
@@ -158,8 +153,7 @@ def box_detail(request: HttpRequest, pk: int) -> HttpResponse:
             # the newer numbers stay; what this tab typed is shown again, to be saved over them on purpose
             box = exc.box
             context = _box_context(box, cat)
-            data = request.POST.copy()
-            data["seen_version"] = str(box.version)
+            data = posted_with(form, {"seen_version": str(box.version)})
             form = NumbersForm(data, profiles=context["profiles"], ghouls=context["ghouls"], version=box.version)
             context["numbers_stale"] = True
             status = 409
@@ -193,11 +187,12 @@ def box_decks(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.save_cards(changes)
         except services.StaleCards as exc:
-            data = request.POST.copy()
-            for f in table.forms:
-                if f.instance.pk in exc.cards and exc.cards[f.instance.pk] is not None:
-                    data[f"{f.prefix}-seen_version"] = str(exc.cards[f.instance.pk].version)
-            table = DeckTable(data, queryset=box.cards.all(), prefix="cards")
+            newer = {
+                f"{f.prefix}-seen_version": str(exc.cards[f.instance.pk].version)
+                for f in table.forms
+                if exc.cards.get(f.instance.pk) is not None
+            }
+            table = DeckTable(posted_with(table, newer), queryset=box.cards.all(), prefix="cards")
             stale = [c for c in exc.cards.values() if c is not None]
             status = 409
         else:
@@ -234,11 +229,7 @@ def box_card_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _get_card(request: HttpRequest, pk: int, card_pk: int) -> BoxCard:
-    box = _get_box_for_user(request, pk)
-    card = box.cards.filter(pk=card_pk).first()
-    if card is None:
-        raise Http404("No such card.")
-    return card
+    return get_card_for_user(request.user, pk, card_pk)
 
 
 @login_required
@@ -254,9 +245,7 @@ def box_card_edit(request: HttpRequest, pk: int, card_pk: int) -> HttpResponse:
             if exc.card is None:
                 raise Http404("No such card.") from None
             # the newer card stays; what this tab typed is shown again, to be saved over it on purpose
-            data = request.POST.copy()
-            data["seen_version"] = str(exc.card.version)
-            form = CardForm(data, instance=exc.card, names=names)
+            form = CardForm(posted_with(form, {"seen_version": str(exc.card.version)}), instance=exc.card, names=names)
             return render(
                 request,
                 "ghoulash/card_edit.html",
@@ -335,6 +324,12 @@ def game_log(request: HttpRequest, pk: int) -> HttpResponse:
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
+    form = PlayForm(request.POST)
+
+    def move():
+        if not form.is_valid():  # refused before the game's lock is taken: no card is drawn, no die rolled
+            raise form.refusal()
+        return services.act(game.pk, request.user, action=form.cleaned_data["action"], move=form.move())
 
     def redraw(error: str, status: int) -> HttpResponse:
         return render(request, TABLE, _table_context(request, Game.objects.get(pk=game.pk), error), status=status)
@@ -344,9 +339,4 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error)
         return redirect(game)
 
-    return kit.act_and_redraw(
-        request,
-        lambda: services.act(game.pk, request.user, request.POST.get("action", ""), request.POST),
-        redraw,
-        after_plain_post,
-    )
+    return kit.act_and_redraw(request, move, redraw, after_plain_post)

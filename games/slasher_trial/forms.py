@@ -1,17 +1,20 @@
 from django import forms
+from django.db import models
 
 from rules import slasher_trial as sl
+
+
+class Adjacency(models.TextChoices):
+    DIAGONALS = "diagonals", "The 8 surrounding Squares (diagonals included)"
+    ORTHOGONAL = "orthogonal", "Only the 4 Squares sharing a side"
 
 
 class TrialForm(forms.Form):
     name = forms.CharField(max_length=100, label="Name of the trial")
     adjacency = forms.ChoiceField(
         label="Adjacent Squares",
-        choices=[
-            ("diagonals", "The 8 surrounding Squares (diagonals included)"),
-            ("orthogonal", "Only the 4 Squares sharing a side"),
-        ],
-        initial="diagonals",
+        choices=Adjacency.choices,
+        initial=Adjacency.DIAGONALS,
         help_text="The rules do not define adjacency: choose before the trial (shown on the trial page).",
     )
 

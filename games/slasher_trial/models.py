@@ -28,19 +28,23 @@ class TrialQuerySet(models.QuerySet):
 
 
 class Trial(models.Model):
-    OPEN, PLAYING, OVER = "open", "playing", "over"
-    STATE_CHOICES = [(OPEN, "Gathering Survivors"), (PLAYING, "Under way"), (OVER, "Over")]
-    OUTCOME_CHOICES = [
-        ("", "Not over"),
-        ("monster", "The Monster won"),
-        ("survivor", "A Survivor won"),
-        ("nobody", "Nobody took part"),
-    ]
+    class State(models.TextChoices):
+        OPEN = "open", "Gathering Survivors"
+        PLAYING = "playing", "Under way"
+        OVER = "over", "Over"
+
+    class Outcome(models.TextChoices):
+        NOT_OVER = "", "Not over"
+        MONSTER = "monster", "The Monster won"
+        SURVIVOR = "survivor", "A Survivor won"
+        NOBODY = "nobody", "Nobody took part"
+
+    OPEN, PLAYING, OVER = State.OPEN, State.PLAYING, State.OVER
 
     name = models.CharField(max_length=100)
     monster = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="monster_trials")
     join_token = models.CharField(max_length=32, unique=True, default=_token)
-    state = models.CharField(max_length=10, choices=STATE_CHOICES, default=OPEN)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
     # The reading of "adjacent" chosen for this trial (docs: "Slasher trial pages").
     diagonals = models.BooleanField(default=True)
     generators_placed = models.BooleanField(default=False)
@@ -50,7 +54,7 @@ class Trial(models.Model):
     hit_since_advance = models.JSONField(default=list, blank=True)
     # Bumped by every change: the page polls with it and gets 204 when nothing changed.
     version = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=10, choices=OUTCOME_CHOICES, default="", blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.NOT_OVER, blank=True)
     winner = models.CharField(max_length=150, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -67,12 +71,15 @@ class Trial(models.Model):
 
 
 class Participant(models.Model):
-    MONSTER, SURVIVOR = "monster", "survivor"
-    ROLE_CHOICES = [(MONSTER, "Monster"), (SURVIVOR, "Survivor")]
+    class Role(models.TextChoices):
+        MONSTER = "monster", "Monster"
+        SURVIVOR = "survivor", "Survivor"
+
+    MONSTER, SURVIVOR = Role.MONSTER, Role.SURVIVOR
 
     trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="participants")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trial_participations")
-    role = models.CharField(max_length=10, choices=ROLE_CHOICES)
+    role = models.CharField(max_length=10, choices=Role.choices)
     position = models.PositiveIntegerField(default=0)
     energy = models.PositiveIntegerField(default=0)
     location = models.CharField(max_length=4, blank=True)  # "" = blank

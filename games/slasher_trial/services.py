@@ -19,7 +19,9 @@ from django.db import transaction
 from core.games import kit
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
+from games.slasher_trial.errors import TrialError
 from games.slasher_trial.models import Generator, LogEntry, Participant, Trial
+from games.slasher_trial.permissions import check_is_monster, check_user_is_participant
 from rules import slasher_trial as sl
 
 SYSTEM = "slasher-trial"
@@ -28,10 +30,6 @@ SURVIVOR_ACTIONS = ("move", "repair", "heal", "rescue")
 MONSTER_ACTIONS = ("move", "hit", "cage")
 # Escaping is a house reading (the text defines no way out): free, needs the Repaired Generators.
 ESCAPE_COST = 0
-
-
-class TrialError(kit.Refused):
-    """A refused change, with a message for the player."""
 
 
 LABEL = Trial._meta.label_lower  # the key of the trial's version in the cache (the polls')
@@ -260,9 +258,7 @@ def act(trial: Trial, user, action: str, target: str = "", times: int = 1) -> Ou
 
     def work(t: Trial) -> Outcome:
         participants = list(t.participants.select_related("user"))
-        me = next((p for p in participants if p.user_id == user.pk), None)
-        if me is None:
-            raise TrialError("Only the trial's participants act in it.")
+        me = check_user_is_participant(user, participants)
         if t.state == Trial.OVER:
             raise TrialError("The trial is over.")
         generators = list(t.generators.all())
@@ -273,8 +269,7 @@ def act(trial: Trial, user, action: str, target: str = "", times: int = 1) -> Ou
             return _repeat(t, participants, generators, state, me, user, action, target, times)
         try:
             if action == "generators":
-                if not me.is_monster:
-                    raise TrialError("Only the Monster places the Generators.")
+                check_is_monster(me)
                 if not any(not p.is_monster for p in participants):
                     raise TrialError("Wait for at least one Survivor to join.")
                 seed = secrets.randbits(32)
@@ -449,14 +444,14 @@ def _finish(t: Trial, state: sl.Trial) -> LogEntry:
     t.state = Trial.OVER
     t.winner = winner or ""
     if sl.monster_wins(state):
-        t.outcome = "monster"
+        t.outcome = Trial.Outcome.MONSTER
         text = f"Every Survivor is Dead: the Monster, {winner}, wins."
         seed = None
     elif winner is None:
-        t.outcome = "nobody"
+        t.outcome = Trial.Outcome.NOBODY
         text = "The trial is over; no Survivor took part, so nobody is drawn."
     else:
-        t.outcome = "survivor"
+        t.outcome = Trial.Outcome.SURVIVOR
         chances = ", ".join(f"{n} {o.numerator}/{o.denominator}" for n, o in odds.items())
         text = f"The trial is over. Winner drawn by Points among those who took part ({chances}): {winner}."
     return _log(t, None, "winner", text, target=t.winner, seed=seed)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -16,8 +16,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.games import kit
 from core.htmx import vary_on_htmx
 from games.slasher_trial import services
-from games.slasher_trial.forms import ActForm, TrialForm
+from games.slasher_trial.forms import ActForm, Adjacency, TrialForm
 from games.slasher_trial.models import Participant, Trial
+from games.slasher_trial.permissions import get_trial_for_user, participant_of, user_takes_part
 from rules import slasher_trial as sl
 
 LOG_SHOWN = 20  # log entries on the board; the log page has the rest
@@ -25,10 +26,7 @@ LOG_SHOWN = 20  # log entries on the board; the log page has the rest
 
 def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
     """The trial if the user takes part in it (the Monster or a Survivor); else 404."""
-    trial = Trial.objects.filter(pk=pk, participants__user=request.user).select_related("monster").first()
-    if trial is None:
-        raise Http404("No such trial.")
-    return trial
+    return get_trial_for_user(request.user, pk)
 
 
 @login_required
@@ -37,7 +35,9 @@ def trial_list(request: HttpRequest) -> HttpResponse:
     form = TrialForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         trial = services.create_trial(
-            request.user, form.cleaned_data["name"], diagonals=form.cleaned_data["adjacency"] == "diagonals"
+            request.user,
+            name=form.cleaned_data["name"],
+            diagonals=form.cleaned_data["adjacency"] == Adjacency.DIAGONALS,
         )
         messages.success(request, "Trial opened. Send the join link to your Survivors.")
         return redirect(trial)
@@ -49,7 +49,7 @@ def trial_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def trial_join(request: HttpRequest, token: str) -> HttpResponse:
     trial = get_object_or_404(Trial.objects.select_related("monster"), join_token=token)
-    if trial.participants.filter(user=request.user).exists():
+    if user_takes_part(request.user, trial):
         return redirect(trial)
     error = ""
     if request.method == "POST":
@@ -75,7 +75,7 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
     sections = services.rules_sections()
     rules = services.numbers(sections)
     state = services.engine_trial(trial, participants, generators, rules)
-    me = next((p for p in participants if p.user_id == request.user.pk), None)
+    me = participant_of(request.user, participants)
     legal = (
         services.legal_moves(state, me, request.user.username)
         if trial.state == Trial.PLAYING
@@ -151,7 +151,8 @@ def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
     def move():
         if not form.is_valid():
             raise services.TrialError(" ".join(e for errors in form.errors.values() for e in errors))
-        services.act(trial, request.user, *form.action_target_times())
+        action, target, times = form.action_target_times()
+        services.act(trial, request.user, action=action, target=target, times=times)
 
     def redraw(error: str, status: int) -> HttpResponse:
         trial.refresh_from_db()

@@ -28,9 +28,9 @@ def _game(django_user_model):
     services.play(
         game.pk,
         vox,
-        game.version,
-        "place",
-        {"piece": str(Piece.objects.get(game=game, player__user=vox, kind="drone").pk)},
+        version=game.version,
+        kind="place",
+        piece=Piece.objects.get(game=game, player__user=vox, kind="drone").pk,
     )
     return game
 

@@ -13,14 +13,26 @@ from django.db import models
 from django.urls import reverse
 
 
+class GameQuerySet(models.QuerySet):
+    def for_player(self, user):
+        """The games where the user has a seat (joined, or invited and not yet joined)."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(players__user=user)
+
+
 class Game(models.Model):
-    SETUP, PLAYING, FINISHED = "setup", "playing", "finished"
-    STATUSES = [(SETUP, "waiting for players"), (PLAYING, "playing"), (FINISHED, "finished")]
+    class Status(models.TextChoices):
+        SETUP = "setup", "waiting for players"
+        PLAYING = "playing", "playing"
+        FINISHED = "finished", "finished"
+
+    SETUP, PLAYING, FINISHED = Status.SETUP, Status.PLAYING, Status.FINISHED
 
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="soylent_games_created"
     )
-    status = models.CharField(max_length=10, choices=STATUSES, default=SETUP)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     drone_count = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     # bumped by every change; a submission carries the version it was made on
@@ -45,6 +57,8 @@ class Game(models.Model):
     # {"seat", "piece"}: another player's Character said to be in a fatal area, for its owner to answer
     fatal_claim = models.JSONField(null=True, blank=True)
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
 
@@ -53,6 +67,12 @@ class Game(models.Model):
 
     def get_absolute_url(self):
         return reverse("soylent-game", args=[self.pk])
+
+
+class PlayerQuerySet(models.QuerySet):
+    def seats_of(self, user):
+        """The user's seats, newest game first, with each game and who set it up (the games list)."""
+        return self.filter(user=user).select_related("game", "game__creator").order_by("-game__created_at", "-game_id")
 
 
 class Player(models.Model):
@@ -74,6 +94,8 @@ class Player(models.Model):
     last_kind = models.CharField(max_length=10, null=True, blank=True)
     last_piece = models.PositiveIntegerField(null=True, blank=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["seat"]
         constraints = [
@@ -86,11 +108,15 @@ class Player(models.Model):
 
 
 class Piece(models.Model):
-    DRONE, TOKEN = "drone", "token"
+    class Kind(models.TextChoices):
+        DRONE = "drone", "drone"
+        TOKEN = "token", "token"
+
+    DRONE, TOKEN = Kind.DRONE, Kind.TOKEN
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pieces")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="pieces")
-    kind = models.CharField(max_length=5, choices=[(DRONE, "drone"), (TOKEN, "token")])
+    kind = models.CharField(max_length=5, choices=Kind.choices)
     drone = models.ForeignKey("self", on_delete=models.CASCADE, null=True, blank=True, related_name="tokens")
     code = models.CharField(max_length=100)  # a token's code, a drone's name
     position = models.PositiveSmallIntegerField(default=0)

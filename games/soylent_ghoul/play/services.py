@@ -20,20 +20,13 @@ from django.db.models import Count
 from catalogue.loader import rules_entries
 from core.games import kit
 from core.locking import run_locked
+from games.soylent_ghoul.play.errors import GameError, StaleVersion
 from games.soylent_ghoul.play.models import Event, Game, Piece, Player
+from games.soylent_ghoul.play.permissions import check_user_owns_drone_set, check_user_set_up_game
 from games.soylent_ghoul.sets.models import DroneSet
 from rules.soylent_ghoul import game as engine
 
 MAX_PLAYERS = 8
-
-
-class GameError(kit.Refused):
-    """A refusal with a message for the player."""
-
-
-class StaleVersion(kit.Stale, GameError):
-    """The game moved on since the page was drawn."""
-
 
 LABEL = Game._meta.label_lower  # the key of the game's version in the cache
 
@@ -64,7 +57,7 @@ def _under_lock(game_id: int, work):
 def own_sets(user):
     """The user's drone sets with their drone counts (one query)."""
     return list(
-        DroneSet.objects.filter(crew__owner=user)
+        DroneSet.objects.owned_by(user)
         .select_related("crew")
         .annotate(n_drones=Count("drones", distinct=True))
         .order_by("crew__name", "id")
@@ -142,8 +135,7 @@ def _take_seat(player: Player, drone_set: DroneSet, drones: list) -> None:
 
 @transaction.atomic
 def create_game(creator, drone_set: DroneSet, usernames: list[str]) -> Game:
-    if drone_set.crew.owner_id != creator.pk:
-        raise GameError("Choose one of your own drone sets.")
+    check_user_owns_drone_set(creator, drone_set)
     names = [u.strip() for u in usernames if u.strip()]
     if not names:
         raise GameError("Invite at least one other player by username.")
@@ -179,8 +171,7 @@ def _join(game: Game, user, drone_set: DroneSet) -> Game:
         raise GameError("You are not invited to this game.")
     if game.status != Game.SETUP or player.joined:
         raise GameError("You have already chosen your drone set.")
-    if drone_set.crew.owner_id != user.pk:
-        raise GameError("Choose one of your own drone sets.")
+    check_user_owns_drone_set(user, drone_set)
     drones = _check_set(drone_set)
     if len(drones) != game.drone_count:
         raise GameError(
@@ -204,13 +195,12 @@ def _decline(game: Game, user) -> None:
     Player.objects.filter(game=game, user=user).delete()
 
 
-def start(game_id: int, user, first_seat) -> Game:
+def start(game_id: int, user, first_seat: int | None) -> Game:
     return _under_lock(game_id, lambda game: _start(game, user, first_seat))
 
 
-def _start(game: Game, user, first_seat) -> Game:
-    if game.creator_id != user.pk:
-        raise GameError("Only the player who set up the game starts it.")
+def _start(game: Game, user, first_seat: int | None) -> Game:
+    check_user_set_up_game(user, game)
     if game.status != Game.SETUP:
         raise GameError("The game has already started.")
     players = list(game.players.select_related("user"))
@@ -220,10 +210,7 @@ def _start(game: Game, user, first_seat) -> Game:
     if waiting:
         raise GameError(f"Waiting for {', '.join(waiting)} to choose a drone set.")
     seats = [p.seat for p in players]
-    try:
-        first = int(first_seat)
-    except (TypeError, ValueError):
-        first = None
+    first = first_seat
     if first not in seats:
         raise GameError("Choose who goes first (the most morally suspect player).")
     game.status = Game.PLAYING
@@ -327,25 +314,21 @@ def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: e
     Piece.objects.bulk_update(pieces, list(engine.PIECE_FIELDS))
 
 
-def _load_for_play(game: Game, user, version) -> tuple[Game, list[Player], list[Piece], Player]:
+def _load_for_play(game: Game, user, version: int | None) -> tuple[Game, list[Player], list[Piece], Player]:
     players = list(game.players.select_related("user"))
     me = next((p for p in players if p.user_id == user.pk), None)
     if me is None:
         raise GameError("You are not playing in this game.")
     if game.status == Game.SETUP:
         raise GameError("The game has not started yet.")
-    try:
-        seen = int(version)
-    except (TypeError, ValueError):
-        seen = None
-    if seen != game.version - 1:  # the lock has bumped it already
+    if version != game.version - 1:  # the lock has bumped it already
         raise StaleVersion("The game moved on since your page was drawn; here is the board as it is now.")
     pieces = list(game.pieces.all())
     return game, players, pieces, me
 
 
 ACTIONS = {
-    # kind: (engine function, the POST fields it takes, rolls dice?)
+    # kind: (engine function, the move's choices it takes, rolls dice?)
     "place": (engine.place, ("piece",), False),
     "activate": (engine.activate, ("piece",), True),
     "panic": (engine.place_panic, ("piece", "effect"), True),
@@ -359,50 +342,62 @@ ACTIONS = {
     "fatal-answer": (engine.answer_fatal, ("answer",), False),  # SG21: the owner confirms or disputes
     "gaze": (engine.gaze, ("piece", "seer"), False),
     "fatal": (engine.fatal, ("piece",), False),
-    "dark": (engine.darken, ("piece*",), True),  # the Characters ticked as out of the light
+    "dark": (engine.darken, ("pieces",), True),  # the Characters ticked as out of the light
 }
 
-
-def _field(data, name: str):
-    """A POST field; ``name*`` is a list (ticked boxes)."""
-    if not name.endswith("*"):
-        return data.get(name)
-    name = name[:-1]
-    if hasattr(data, "getlist"):
-        return data.getlist(name)
-    value = data.get(name)
-    return value if isinstance(value, (list, tuple)) else ([] if value in (None, "") else [value])
+# what ``perform`` passes on to the engine besides the action (Lighter's, Darker's, the markers')
+PERFORM_CHOICES = ("level", "reduction", "lit", "markers", "section")
 
 
-def play(game_id: int, user, version, kind: str, data) -> Event:
-    """Apply one action for ``user``; raise GameError (nothing changed) if it is not allowed."""
+def play(
+    game_id: int,
+    user,
+    *,
+    version: int | None,
+    kind: str,
+    piece: int | None = None,
+    pieces: list[int] | None = None,
+    effect: str = "",
+    action: str = "",
+    answer: str = "",
+    seer: int | None = None,
+    level: int | None = None,
+    reduction: int | None = None,
+    lit: list[int] | None = None,
+    markers: list[int] | None = None,
+    section: list[int] | None = None,
+) -> Event:
+    """Apply one action for ``user`` (the game page's ``MoveForm`` reads it); raise GameError (nothing
+    changed) if it is not allowed."""
     if kind not in ACTIONS:
         raise GameError("Unknown action.")
-    return _under_lock(game_id, lambda game: _play(game, user, version, kind, data))
+    choices = {
+        "piece": piece,
+        "pieces": pieces or [],
+        "effect": effect,
+        "action": action,
+        "answer": answer,
+        "seer": seer,
+        "level": level,
+        "reduction": reduction,
+        "lit": lit or [],
+        "markers": markers or [],
+        "section": section or [],
+    }
+    return _under_lock(game_id, lambda game: _play(game, user, version, kind, choices))
 
 
-def _play(game: Game, user, version, kind: str, data) -> Event:
+def _play(game: Game, user, version: int | None, kind: str, choices: dict) -> Event:
     game, players, pieces, me = _load_for_play(game, user, version)
     state = build_state(game, players, pieces)
     before = engine.snapshot(state)
     func, fields, rolls = ACTIONS[kind]
     log = engine.Log()
     seed = secrets.randbits(32)
-    args = [_field(data, f) for f in fields]
+    args = [choices[f] for f in fields]
     try:
         if kind == "perform":
-            func(
-                state,
-                me.seat,
-                args[0],
-                random.Random(seed),
-                log,
-                level=data.get("level"),
-                reduction=data.get("reduction"),
-                lit=_field(data, "lit*"),
-                markers=_field(data, "marker*"),
-                section=_field(data, "section*"),
-            )
+            func(state, me.seat, args[0], random.Random(seed), log, **{k: choices[k] for k in PERFORM_CHOICES})
         elif rolls:
             func(state, me.seat, *args, random.Random(seed), log)
         else:
@@ -455,12 +450,12 @@ def why_final(event: Event) -> str | None:
     return None
 
 
-def undo(game_id: int, user, version) -> Event:
+def undo(game_id: int, user, version: int | None) -> Event:
     """Undo the latest event, by the player who made it; a revealed truth or a roll cannot be taken back."""
     return _under_lock(game_id, lambda game: _undo(game, user, version))
 
 
-def _undo(game: Game, user, version) -> Event:
+def _undo(game: Game, user, version: int | None) -> Event:
     game, players, pieces, me = _load_for_play(game, user, version)
     event = game.events.filter(undone=False).order_by("-number").first()
     if event is None or event.kind == "start":

@@ -18,28 +18,20 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.games import kit
+from core.games.fields import first_error
 from core.htmx import vary_on_htmx
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.board import board, key
+from games.soylent_ghoul.play.forms import JoinForm, MoveForm, NewGameForm, StartForm
 from games.soylent_ghoul.play.models import Game, Player
-from games.soylent_ghoul.sets.models import DroneSet
+from games.soylent_ghoul.play.permissions import get_game_for_user, user_set_up_game
 
 BOARD = "soylentgames/game_detail.html#board"
 
 
 def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
     """The game, if the user has a seat (or an invitation) at it; anyone else gets a 404."""
-    game = Game.objects.filter(pk=pk, players__user=request.user).first()
-    if game is None:
-        raise Http404("No such game.")
-    return game
-
-
-def _own_set(user, set_id) -> DroneSet:
-    try:
-        return DroneSet.objects.select_related("crew").get(pk=int(set_id), crew__owner=user)
-    except (DroneSet.DoesNotExist, TypeError, ValueError):
-        raise services.GameError("Choose one of your own drone sets.") from None
+    return get_game_for_user(request.user, pk)
 
 
 def _board_context(request: HttpRequest, game: Game) -> dict:
@@ -61,21 +53,20 @@ def _board_context(request: HttpRequest, game: Game) -> dict:
 @require_http_methods(["GET", "POST"])
 def game_list(request: HttpRequest) -> HttpResponse:
     error = None
-    if request.method == "POST":
+    form = NewGameForm(request.POST if request.method == "POST" else None, user=request.user)
+    if form.is_bound:
         try:
-            drone_set = _own_set(request.user, request.POST.get("drone_set"))
-            names = request.POST.get("players", "").replace("\n", ",").split(",")
-            game = services.create_game(request.user, drone_set, names)
+            if not form.is_valid():
+                raise services.GameError(first_error(form))
+            game = services.create_game(
+                request.user, drone_set=form.cleaned_data["drone_set"], usernames=form.cleaned_data["players"]
+            )
         except services.GameError as exc:
             error = str(exc)
         else:
             messages.success(request, "Game set up. The invited players choose their drone sets on its page.")
             return redirect(game)
-    seats = list(
-        Player.objects.filter(user=request.user)
-        .select_related("game", "game__creator")
-        .order_by("-game__created_at", "-game_id")
-    )
+    seats = list(Player.objects.seats_of(request.user))
     return render(
         request,
         "soylentgames/game_list.html",
@@ -83,7 +74,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "seats": seats,
             "my_sets": services.own_sets(request.user),
             "error": error,
-            "post": request.POST,
+            "post": form.data,  # what was typed, shown again
         },
         status=422 if error else 200,
     )
@@ -151,11 +142,14 @@ def _act(request: HttpRequest, game: Game, move) -> HttpResponse:
 @require_POST
 def game_join(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    return _act(
-        request,
-        game,
-        lambda: services.join(game.pk, request.user, _own_set(request.user, request.POST.get("drone_set"))),
-    )
+    form = JoinForm(request.POST, user=request.user)
+
+    def move():
+        if not form.is_valid():
+            raise services.GameError(first_error(form))
+        return services.join(game.pk, request.user, drone_set=form.cleaned_data["drone_set"])
+
+    return _act(request, game, move)
 
 
 @login_required
@@ -167,7 +161,9 @@ def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             return vary_on_htmx(_redraw(request, game, outcome.error, outcome.status))
         return _back_to_game(request, game, outcome.error)
-    messages.success(request, "The game is cancelled." if game.creator_id == request.user.pk else "You left the game.")
+    messages.success(
+        request, "The game is cancelled." if user_set_up_game(request.user, game) else "You left the game."
+    )
     return redirect("soylent-game-list")
 
 
@@ -175,7 +171,14 @@ def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_start(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    return _act(request, game, lambda: services.start(game.pk, request.user, request.POST.get("first")))
+    form = StartForm(request.POST)
+
+    def move():
+        if not form.is_valid():
+            raise services.GameError(first_error(form))
+        return services.start(game.pk, request.user, first_seat=form.cleaned_data["first"])
+
+    return _act(request, game, move)
 
 
 @login_required
@@ -183,12 +186,13 @@ def game_start(request: HttpRequest, pk: int) -> HttpResponse:
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
+    form = MoveForm(request.POST)
 
     def move():
-        if request.POST.get("kind") == "undo":
-            return services.undo(game.pk, request.user, request.POST.get("version"))
-        return services.play(
-            game.pk, request.user, request.POST.get("version"), request.POST.get("kind", ""), request.POST
-        )
+        if not form.is_valid():  # refused before the game's lock is taken: no die is rolled
+            raise form.refusal()
+        if form.cleaned_data["kind"] == "undo":
+            return services.undo(game.pk, request.user, version=form.cleaned_data["version"])
+        return services.play(game.pk, request.user, **form.choices())
 
     return _act(request, game, move)

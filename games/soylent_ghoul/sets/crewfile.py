@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import json
 
+from crewbuilder import crewfile
 from crewbuilder.crewfile import FORMAT, BadFormat, check_list, check_object, check_text, missing
 
 from . import services
+from .models import DroneSet
 
 NAME_MAX = services.NAME_MAX
 SECTION_TOKENS = "Gameplay Essentials (soylent-ghoul.txt)"
@@ -203,8 +205,6 @@ def export_text(drone_set, *, include_truth: bool = False) -> str:
 
 def export_crew(crew, *, true_tokens: bool = False, **_ignored) -> str:
     """crewbuilder.crewfile.export_crew for a soylent-ghoul crew."""
-    from .models import DroneSet
-
     return export_text(DroneSet.objects.select_related("crew", "crew__owner").get(crew=crew), include_truth=true_tokens)
 
 
@@ -215,8 +215,6 @@ def report_for(drone_set, view: dict | None = None, rules=None) -> dict:
 
 def register() -> None:
     """Plug the body into crewbuilder's crew files (called from SoylentConfig.ready)."""
-    from crewbuilder import crewfile
-
     crewfile.CREW_READERS[services.SYSTEM] = (read_soylent_crew, validate)
     crewfile.CREW_IMPORTERS[services.SYSTEM] = import_soylent
     crewfile.CREW_EXPORTERS[services.SYSTEM] = export_crew

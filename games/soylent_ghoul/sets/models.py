@@ -23,12 +23,32 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+# the longest share token looked up (``secrets.token_urlsafe(24)`` gives 32 characters)
+SHARE_TOKEN_MAX = 64
+
+
+class DroneSetQuerySet(models.QuerySet):
+    def owned_by(self, user):
+        return self.filter(crew__owner=user)
+
+    def shared_by_token(self, token: str):
+        """The set shared under this link; none for an empty or overlong token (not looked up)."""
+        if not token or len(token) > SHARE_TOKEN_MAX:
+            return self.none()
+        return self.filter(crew__share_token=token)
+
+    def for_page(self):
+        return self.select_related("crew", "crew__owner")
+
+
 class DroneSet(models.Model):
     crew = models.OneToOneField(Crew, on_delete=models.CASCADE, related_name="drone_set")
     # slug of a RulesEntry of part "ghoul_groups" (scene-shifters, eyes, mannikins, gardeners)
     group = models.SlugField(max_length=100)
     # when the true tokens were last dealt; the key sheet prints it so an old sheet is recognisable
     dealt_at = models.DateTimeField(auto_now_add=True)
+
+    objects = DroneSetQuerySet.as_manager()
 
     def __str__(self):
         return f"{self.crew.name} ({self.group})"

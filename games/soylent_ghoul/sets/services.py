@@ -14,6 +14,7 @@ independently, so neither a token's code nor its place tells anything.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets as _secrets
 from dataclasses import dataclass
@@ -22,8 +23,11 @@ from typing import Callable
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from catalogue.loader import current_system, load_catalogues
 from core.locking import run_locked
-from crewbuilder.models import Crew
+from crewbuilder.crewfile import BadFormat, check_text
+from crewbuilder.models import Crew, RulesEntry
+from rules.soylent_ghoul.panic import CATALOGUE
 
 from .models import CODE_ALPHABET, Drone, DroneSet, Token, new_code
 
@@ -61,9 +65,6 @@ class RulesData:
 
 def rules_data() -> RulesData:
     """The catalogue of the database (house rules included), else the shipped data file."""
-    from catalogue.loader import current_system
-    from crewbuilder.models import RulesEntry
-
     try:
         system = current_system(SYSTEM)
         rows = (
@@ -81,10 +82,6 @@ def rules_data() -> RulesData:
     except DatabaseError:  # no tables (the CLI validating a file)
         parts = {"ghoul_groups": [], "rules": []}
     if not parts["ghoul_groups"] or not parts["rules"]:
-        import json
-
-        from rules.soylent_ghoul.panic import CATALOGUE
-
         data = json.loads(CATALOGUE.read_text(encoding="utf-8"))
         parts = {
             "ghoul_groups": parts["ghoul_groups"] or data["ghoul_groups"],
@@ -129,8 +126,6 @@ def group_card(group: dict) -> dict:
 
 
 def clean_name(value, field: str) -> str:
-    from crewbuilder.crewfile import BadFormat, check_text
-
     value = (value or "").strip() if isinstance(value, str) else value
     try:
         return check_text(value, field, limit=NAME_MAX)
@@ -175,8 +170,6 @@ def _make_tokens(drone: Drone, codes: list[str], true_index: int) -> list[Token]
 
 
 def _system():
-    from catalogue.loader import current_system, load_catalogues
-
     system = current_system(SYSTEM)
     if system is None:
         load_catalogues()
@@ -237,14 +230,14 @@ def create_drone_set(
     return drone_set
 
 
-def _under_lock(drone_set: DroneSet, work, expected_version=None):
+def _under_lock(drone_set: DroneSet, work, expected_version: int | None = None):
     """``work(locked set)`` holding the set's lock (two requests cannot interleave): the lock of every
     game at the table (``core.locking.run_locked``) on the set's crew row, which bumps the crew's
     version. With the version the form was drawn with, a set changed since then refuses the edit (an
     older tab never overwrites)."""
 
     def locked(crew: Crew):
-        if expected_version is not None and str(expected_version).strip() != str(crew.version - 1):
+        if expected_version is not None and expected_version != crew.version - 1:
             raise StaleDroneSet(
                 "This drone set changed elsewhere (another tab or device saved a newer version), "
                 "so your change was not saved. Here it is as it is now."
@@ -290,7 +283,7 @@ def redeal(drone_set: DroneSet) -> DroneSet:
     return _under_lock(drone_set, work)
 
 
-def rename(drone_set: DroneSet, name: str, expected_version=None) -> DroneSet:
+def rename(drone_set: DroneSet, name: str, expected_version: int | None = None) -> DroneSet:
     def work(locked: DroneSet) -> DroneSet:
         locked.crew.name = clean_name(name, "set name")
         locked.crew.save(update_fields=["name", "version", "updated_at"])
@@ -299,7 +292,7 @@ def rename(drone_set: DroneSet, name: str, expected_version=None) -> DroneSet:
     return _under_lock(drone_set, work, expected_version)
 
 
-def set_group(drone_set: DroneSet, group: str, expected_version=None) -> DroneSet:
+def set_group(drone_set: DroneSet, group: str, expected_version: int | None = None) -> DroneSet:
     def work(locked: DroneSet) -> DroneSet:
         _guard(locked)
         locked.group = _check_group(group)
@@ -310,7 +303,7 @@ def set_group(drone_set: DroneSet, group: str, expected_version=None) -> DroneSe
     return _under_lock(drone_set, work, expected_version)
 
 
-def add_drone(drone_set: DroneSet, name: str = "", expected_version=None) -> Drone:
+def add_drone(drone_set: DroneSet, name: str = "", expected_version: int | None = None) -> Drone:
     def work(locked: DroneSet) -> Drone:
         _guard(locked)
         drones = list(locked.drones.all())
@@ -336,7 +329,7 @@ def _drone_of(drone_set: DroneSet, drone_id) -> Drone:
         raise DroneSetError("That drone is not in this set.") from None
 
 
-def rename_drone(drone_set: DroneSet, drone_id, name: str, expected_version=None) -> Drone:
+def rename_drone(drone_set: DroneSet, drone_id: int, name: str, expected_version: int | None = None) -> Drone:
     def work(locked: DroneSet) -> Drone:
         drone = _drone_of(locked, drone_id)
         drone.name = clean_name(name, "drone name")
@@ -347,7 +340,7 @@ def rename_drone(drone_set: DroneSet, drone_id, name: str, expected_version=None
     return _under_lock(drone_set, work, expected_version)
 
 
-def remove_drone(drone_set: DroneSet, drone_id, expected_version=None) -> None:
+def remove_drone(drone_set: DroneSet, drone_id: int, expected_version: int | None = None) -> None:
     def work(locked: DroneSet) -> None:
         _guard(locked)
         drone = _drone_of(locked, drone_id)
@@ -382,21 +375,15 @@ def delete(drone_set: DroneSet) -> None:
 def sets_for(owner):
     """The owner's drone sets, newest change first, with their drones (3 queries)."""
     return (
-        DroneSet.objects.filter(crew__owner=owner)
+        DroneSet.objects.owned_by(owner)
         .select_related("crew")
         .prefetch_related("drones")
         .order_by("-crew__updated_at", "-id")
     )
 
 
-def owned_set(owner, pk) -> DroneSet | None:
-    return DroneSet.objects.select_related("crew", "crew__owner").filter(pk=pk, crew__owner=owner).first()
-
-
 def shared_set(token: str) -> DroneSet | None:
-    if not token or len(token) > 64:
-        return None
-    return DroneSet.objects.select_related("crew", "crew__owner").filter(crew__share_token=token).first()
+    return DroneSet.objects.shared_by_token(token).for_page().first()
 
 
 @dataclass

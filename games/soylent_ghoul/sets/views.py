@@ -17,29 +17,24 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.games.fields import first_error
 from core.htmx import vary_on_htmx
 from core.pdf import pdf_filename
 from core.pdf_views import paper_for, pdf_response
 
 from . import crewfile, printing, services
+from .forms import EDIT_FORMS, DroneSetForm, ShareForm
 from .models import DroneSet
-
-EDIT_ACTIONS = ("rename", "group", "add-drone", "rename-drone", "remove-drone")
+from .permissions import get_drone_set_for_user, get_shared_drone_set, user_owns_drone_set
 
 
 def _get_set_for_user(request: HttpRequest, pk: int) -> DroneSet:
     """The signed-in user's drone set, or 404 (also for other users' sets)."""
-    found = services.owned_set(request.user, pk)
-    if found is None:
-        raise Http404
-    return found
+    return get_drone_set_for_user(request.user, pk)
 
 
 def _get_shared_set(token: str) -> DroneSet:
-    found = services.shared_set(token)
-    if found is None:
-        raise Http404
-    return found
+    return get_shared_drone_set(token)
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -64,17 +59,14 @@ def soylent_home(request: HttpRequest) -> HttpResponse:
     rules = services.rules_data()
     values = {"name": "", "group": "", "drones": rules.suggested_drones}
     if request.method == "POST":
-        values = {
-            "name": request.POST.get("name", ""),
-            "group": request.POST.get("group", ""),
-            "drones": request.POST.get("drones", ""),
-        }
+        form = DroneSetForm(request.POST)
+        values = {name: form.data.get(name, "") for name in form.fields}  # shown again as typed
         try:
-            try:
-                count = int(str(values["drones"]).strip())
-            except ValueError:
-                raise services.DroneSetError("Number of drones must be a whole number.") from None
-            drone_set = services.create_drone_set(request.user, values["name"], values["group"], count=count)
+            if not form.is_valid():
+                raise services.DroneSetError(first_error(form))
+            drone_set = services.create_drone_set(
+                request.user, form.cleaned_data["name"], form.cleaned_data["group"], count=form.cleaned_data["drones"]
+            )
         except services.DroneSetError as exc:
             error = str(exc)
         else:
@@ -131,22 +123,13 @@ def set_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     drone_set = _get_set_for_user(request, pk)
-    if action not in EDIT_ACTIONS:
+    if action not in EDIT_FORMS:
         raise Http404
-    data = request.POST
-    # every editor form carries the version it was drawn with: a form from an older tab answers 409
-    version = data.get("version")
+    form = EDIT_FORMS[action](request.POST)
     try:
-        if action == "rename":
-            services.rename(drone_set, data.get("name", ""), expected_version=version)
-        elif action == "group":
-            services.set_group(drone_set, data.get("group", ""), expected_version=version)
-        elif action == "add-drone":
-            services.add_drone(drone_set, data.get("name", ""), expected_version=version)
-        elif action == "rename-drone":
-            services.rename_drone(drone_set, data.get("drone"), data.get("name", ""), expected_version=version)
-        elif action == "remove-drone":
-            services.remove_drone(drone_set, data.get("drone"), expected_version=version)
+        if not form.is_valid():
+            raise services.DroneSetError(first_error(form))
+        _edit(drone_set, action, form.cleaned_data)
     except services.DroneSetError as exc:
         fresh = _get_set_for_user(request, pk)
         stale = isinstance(exc, services.StaleDroneSet)
@@ -154,7 +137,7 @@ def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             "action": action,
             "message": str(exc),
             "stale": stale,
-            "typed": data.get("name", "") if stale else "",
+            "typed": form.data.get("name", "") if stale else "",
         }
         context = _detail_context(request, fresh, show_key=False, rejected=rejected)
         template = "soylent/set_detail.html#editor" if request.htmx else "soylent/set_detail.html"
@@ -165,6 +148,22 @@ def set_edit(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return _private(
         vary_on_htmx(render(request, "soylent/set_detail.html#editor", _detail_context(request, fresh, show_key=False)))
     )
+
+
+def _edit(drone_set: DroneSet, action: str, data: dict) -> None:
+    """One editor change; every editor form carries the version it was drawn with, so a form from an
+    older tab is refused (409) and never overwrites."""
+    version = data["version"]
+    if action == "rename":
+        services.rename(drone_set, name=data["name"], expected_version=version)
+    elif action == "group":
+        services.set_group(drone_set, group=data["group"], expected_version=version)
+    elif action == "add-drone":
+        services.add_drone(drone_set, name=data["name"], expected_version=version)
+    elif action == "rename-drone":
+        services.rename_drone(drone_set, drone_id=data["drone"], name=data["name"], expected_version=version)
+    elif action == "remove-drone":
+        services.remove_drone(drone_set, drone_id=data["drone"], expected_version=version)
 
 
 @login_required
@@ -186,11 +185,13 @@ def set_redeal(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def set_share(request: HttpRequest, pk: int) -> HttpResponse:
     drone_set = _get_set_for_user(request, pk)
-    if request.POST.get("revoke"):
-        services.set_sharing(drone_set, False)
+    form = ShareForm(request.POST)
+    form.is_valid()  # one optional checkbox: never invalid
+    if form.cleaned_data["revoke"]:
+        services.set_sharing(drone_set, on=False)
         messages.success(request, "Share link revoked: the old link no longer works.")
     else:
-        services.set_sharing(drone_set, True)
+        services.set_sharing(drone_set, on=True)
         messages.success(
             request, "Share link created. Anyone with the link sees the drones and token codes, never the true tokens."
         )
@@ -264,7 +265,7 @@ def set_shared(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "view": services.public_view(drone_set),
         "token": token,
-        "is_owner": request.user.is_authenticated and request.user.pk == drone_set.crew.owner_id,
+        "is_owner": user_owns_drone_set(request.user, drone_set),
         "drone_set_pk": drone_set.pk,
     }
     return _shared_headers(render(request, "soylent/set_shared.html", context))

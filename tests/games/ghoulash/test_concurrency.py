@@ -6,6 +6,7 @@ from django.utils.datastructures import MultiValueDict
 
 from games.ghoulash import services
 from games.ghoulash.models import Event
+from tests.games.ghoulash import posted
 from tests.race import race
 
 from .conftest import complete_box, ghoul, player
@@ -21,12 +22,12 @@ def test_two_reveals_at_once_only_one_encounter(make_user, attempt):
     call_command("loadcatalogue", verbosity=0)
     del_, brian = make_user("del"), make_user("brian")
     game = services.create_game(del_, complete_box(del_), "Race", [("del", "lake"), ("brian", "gray")])
-    services.act(game.pk, del_, "replenish", MultiValueDict())
+    posted.act(game.pk, del_, "replenish", MultiValueDict())
     a, b = ghoul(game, 4), ghoul(game, 6)
     outcomes = _race(
         [
-            lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(a.pk)]})),
-            lambda: services.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(b.pk)]})),
+            lambda: posted.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(a.pk)]})),
+            lambda: posted.act(game.pk, del_, "reveal", MultiValueDict({"token": [str(b.pk)]})),
         ]
     )
     assert sorted(outcomes) == ["Put down your Value cards against the Ghoul first.", "ok"], outcomes

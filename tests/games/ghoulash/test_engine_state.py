@@ -3,9 +3,10 @@ page offers exactly what the engine's ``legal`` allows."""
 
 from django.utils.datastructures import MultiValueDict
 
-from games.ghoulash import presenter, services, state
+from games.ghoulash import presenter, state
 from games.ghoulash.models import Game
 from rules import ghoulash as gh
+from tests.games.ghoulash import posted
 
 # the page's buttons and the plays they post
 BUTTONS = {
@@ -51,8 +52,8 @@ def _offers(game: Game) -> dict[str, set[str]]:
 def test_the_page_offers_what_the_engine_allows(lake_vs_gray, del_brian):
     del_, _brian = del_brian
     assert _offers(lake_vs_gray) == {"del": {"replenish"}, "brian": set()}
-    services.act(lake_vs_gray.pk, del_, "replenish", MultiValueDict())
+    posted.act(lake_vs_gray.pk, del_, "replenish", MultiValueDict())
     offers = _offers(lake_vs_gray)
     assert {"turn", "here", "move", "move_token"} <= offers["del"] and offers["brian"] == set()
-    services.act(lake_vs_gray.pk, del_, "end-turn", MultiValueDict())
+    posted.act(lake_vs_gray.pk, del_, "end-turn", MultiValueDict())
     assert _offers(lake_vs_gray) == {"del": set(), "brian": {"replenish"}}

@@ -9,6 +9,7 @@ from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Event, Game, Player, TileToken
 from rules import ghoulash as gh
 from tests.clients import logged_in
+from tests.games.ghoulash import posted
 
 from .conftest import act_url, arrange_hand, ghoul, page_url, player, refresh, token_of
 
@@ -20,7 +21,7 @@ def data(**kw) -> MultiValueDict:
 
 
 def act(game, user, action, **kw):
-    return services.act(game.pk, user, action, data(**kw))
+    return posted.act(game.pk, user, action, data(**kw))
 
 
 def give(p: Player, slug: str) -> int:

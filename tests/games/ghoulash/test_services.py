@@ -9,6 +9,7 @@ from django.utils.datastructures import MultiValueDict
 from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Event, Game, TileToken
 from rules import ghoulash as gh
+from tests.games.ghoulash import posted
 
 from .conftest import arrange_hand, ghoul, player, refresh, token_of
 
@@ -18,7 +19,7 @@ def data(**kw) -> MultiValueDict:
 
 
 def act(game, user, action, **kw):
-    return services.act(game.pk, user, action, data(**kw))
+    return posted.act(game.pk, user, action, data(**kw))
 
 
 # --- setting up ------------------------------------------------------------------

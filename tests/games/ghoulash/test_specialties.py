@@ -6,10 +6,11 @@ import pytest
 
 from games.ghoulash import services
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
+from games.ghoulash.moves import Move
 from tests.clients import logged_in
 
 from .conftest import act_url, arrange_hand, ghoul, page_url, player, refresh, token_of
-from .test_rules_fixes import HTMX, act, data, give, texts
+from .test_rules_fixes import HTMX, act, give, texts
 
 
 def cornealius_box(box_factory, owner):
@@ -156,7 +157,7 @@ def test_the_specialty_reveal_is_refused_where_the_text_does_not_give_it(corneal
             player(game, del_),
             list(game.tokens.all()),
             [{"type": BoxCard.SPECIALTY_VALUE}, {"type": BoxCard.SPECIALTY_VALUE}],
-            data(reveal=[str(b.pk), str(elsewhere.pk)]),
+            Move(reveal=(b.pk, elsewhere.pk)),
         )
     Player.objects.filter(game=game, user=del_).update(dead=True)
     with pytest.raises(services.GameError, match="no tile"):

@@ -4,6 +4,7 @@ import pytest
 
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Event, Piece
+from tests.games.soylent_ghoul.play import posted
 from tests.race import race
 
 
@@ -17,7 +18,7 @@ def test_the_same_move_twice_at_once_applies_once(players, make_set, attempt):
     drone = Piece.objects.get(game=game, player__user=vox, kind="drone")
 
     def place():
-        services.play(game.pk, vox, game.version, "place", {"piece": str(drone.pk)})
+        posted.play(game.pk, vox, game.version, "place", {"piece": str(drone.pk)})
 
     outcomes = race([place, place], services.GameError)
     assert sorted(outcomes) == ["The game moved on since your page was drawn; here is the board as it is now.", "ok"], (

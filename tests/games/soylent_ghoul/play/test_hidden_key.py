@@ -5,8 +5,8 @@ import re
 
 from django.urls import reverse
 
-from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Piece
+from tests.games.soylent_ghoul.play import posted
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
@@ -23,7 +23,7 @@ def body(response) -> bytes:
 def place_both(game, players):
     for user in players:
         game.refresh_from_db()
-        services.play(
+        posted.play(
             game.pk,
             user,
             game.version,
@@ -90,7 +90,7 @@ def test_a_revealed_set_leaves_the_key(client, two_player_game, players):
     vox, mara = players
     game = place_both(two_player_game, players)
     drone = Piece.objects.get(game=game, player__user=vox, kind="drone")
-    services.play(game.pk, vox, game.version, "replace-drone", {"piece": str(drone.pk)})
+    posted.play(game.pk, vox, game.version, "replace-drone", {"piece": str(drone.pk)})
     client.force_login(vox)
     assert b"None of your true tokens is secret any more" in client.get(url(game, "soylent-game-key"), **HTMX).content
     assert b"Hold to see my key" not in client.get(url(game)).content

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Event, Piece
+from tests.games.soylent_ghoul.play import posted
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -22,7 +23,7 @@ def post_act(client, game, kind, **data):
 
 def act(game, user, kind, **data):
     game.refresh_from_db()
-    return services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
+    return posted.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
 
 
 def piece(game, code):

@@ -10,6 +10,7 @@ from django.urls import reverse
 from core.games import kit
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Event, Game, Piece
+from tests.games.soylent_ghoul.play import posted
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -20,7 +21,7 @@ def poll_url(page: str) -> str:
 
 def place(game, user):
     game.refresh_from_db()
-    services.play(
+    posted.play(
         game.pk,
         user,
         game.version,

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from games.soylent_ghoul.play import services, views
 from games.soylent_ghoul.play.models import Event, Game, Piece, Player
+from tests.games.soylent_ghoul.play import posted
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # like the CSRF token, the poll token is bound to the session, which each force_login makes anew
@@ -49,7 +50,7 @@ def tokens_of(game, user):
 def place_all(game, players):
     for u in players:
         game.refresh_from_db()
-        services.play(game.pk, u, game.version, "place", {"piece": str(drone_of(game, u).pk)})
+        posted.play(game.pk, u, game.version, "place", {"piece": str(drone_of(game, u).pk)})
     game.refresh_from_db()
     return game
 
@@ -86,12 +87,12 @@ def stage_game(game, players, stage):
         return game
     game = place_all(game, players)
     if stage in ("panic", "action"):
-        services.play(game.pk, vox, game.version, "activate", {"piece": str(tokens_of(game, vox)[0].pk)})
+        posted.play(game.pk, vox, game.version, "activate", {"piece": str(tokens_of(game, vox)[0].pk)})
         game.refresh_from_db()
     if stage == "action":
         for u in (vox, mara):
             game.refresh_from_db()
-            services.play(game.pk, u, game.version, "pass", {})
+            posted.play(game.pk, u, game.version, "pass", {})
         game.refresh_from_db()
         assert game.phase == "action"
     return game

@@ -7,6 +7,7 @@ import pytest
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Event, Game, Piece
 from games.soylent_ghoul.sets.models import Token
+from tests.games.soylent_ghoul.play import posted
 
 
 def seed_rolling(*faces):
@@ -34,7 +35,7 @@ def piece(game, code):
 
 def act(game, user, kind, **data):
     game.refresh_from_db()
-    return services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
+    return posted.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
 
 
 def place_both_drones(game, vox, mara):
@@ -127,11 +128,11 @@ def test_stale_submissions_cannot_double_apply(two_player_game, players):
     vox, _ = players
     drone = Piece.objects.get(game=game, player__user=vox, kind="drone")
     seen = game.version
-    services.play(game.pk, vox, seen, "place", {"piece": str(drone.pk)})
+    posted.play(game.pk, vox, seen, "place", {"piece": str(drone.pk)})
     with pytest.raises(services.StaleVersion):
-        services.play(game.pk, vox, seen, "place", {"piece": str(drone.pk)})
+        posted.play(game.pk, vox, seen, "place", {"piece": str(drone.pk)})
     with pytest.raises(services.StaleVersion):
-        services.play(game.pk, vox, seen, "place", {"piece": str(drone.pk)})
+        posted.play(game.pk, vox, seen, "place", {"piece": str(drone.pk)})
     assert Event.objects.filter(game=game, kind="place").count() == 1
     game.refresh_from_db()
     assert game.turn == 2 and game.version == seen + 1
@@ -239,7 +240,7 @@ def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_d
     act(game, vox, "pass")
     act(game, mara, "pass")
     game.refresh_from_db()
-    lighter = services.play(
+    lighter = posted.play(
         game.pk, vox, game.version, "perform", {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]}
     )
     assert piece(game, "Pale Hands 2").lantern == 3 and piece(game, "P2K").light == 1 and piece(game, "W1K").light == 1
@@ -248,7 +249,7 @@ def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_d
     services.undo(game.pk, vox, game.version)
     assert piece(game, "W1K").light == 0 and piece(game, "Pale Hands 2").lantern is None
     game.refresh_from_db()
-    services.play(
+    posted.play(
         game.pk, vox, game.version, "perform", {"action": "lighter", "level": "3", "lit": [str(piece(game, "W1K").pk)]}
     )
     with pytest.raises(services.GameError, match="Lighter gives no panic tokens"):
@@ -280,7 +281,7 @@ def test_a_gardener_snapped_in_the_panic_phase_gives_its_panic_tokens_then(two_d
         act(game, vox, "snap-panic", piece=piece(game, "W1K").pk)
     fixed_seed(1, 1, 1, 1, 1)
     game.refresh_from_db()
-    event = services.play(game.pk, vox, game.version, "dark", {"piece": [str(piece(game, "P2K").pk)]})
+    event = posted.play(game.pk, vox, game.version, "dark", {"piece": [str(piece(game, "P2K").pk)]})
     assert piece(game, "P2K").panic == 5 and piece(game, "W1K").panic == 0
     assert not event.undoable and event.seed is not None
     assert any("out of the light: it gains 5 panic tokens" in line for line in event.payload["lines"])
@@ -324,7 +325,7 @@ def test_refusals_change_nothing(two_player_game, players):
     vox, mara = players
     version = game.version
     with pytest.raises(services.GameError, match="vox's go"):
-        services.play(
+        posted.play(
             game.pk,
             mara,
             version,
@@ -332,7 +333,7 @@ def test_refusals_change_nothing(two_player_game, players):
             {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)},
         )
     with pytest.raises(services.GameError):
-        services.play(
+        posted.play(
             game.pk,
             vox,
             version,
@@ -340,6 +341,6 @@ def test_refusals_change_nothing(two_player_game, players):
             {"piece": str(Piece.objects.get(game=game, player__user=mara, kind="drone").pk)},
         )
     with pytest.raises(services.GameError, match="Unknown"):
-        services.play(game.pk, vox, version, "cheat", {})
+        posted.play(game.pk, vox, version, "cheat", {})
     game.refresh_from_db()
     assert game.version == version and Event.objects.filter(game=game).count() == 1

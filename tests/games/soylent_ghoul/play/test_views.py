@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Event, Game, Piece
+from tests.games.soylent_ghoul.play import posted
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -23,7 +24,7 @@ def post_act(client, game, kind, htmx=True, **data):
 
 def placed(game, players):
     vox, mara = players
-    services.play(
+    posted.play(
         game.pk,
         vox,
         game.version,
@@ -31,7 +32,7 @@ def placed(game, players):
         {"piece": str(Piece.objects.get(game=game, player__user=vox, kind="drone").pk)},
     )
     game.refresh_from_db()
-    services.play(
+    posted.play(
         game.pk,
         mara,
         game.version,
@@ -193,9 +194,7 @@ def test_another_player_cannot_tell_the_true_token(client, two_player_game, play
     if stage != "before placing":
         game = placed(game, players)
     if stage == "in the panic phase":
-        services.play(
-            game.pk, vox, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="P1K").pk)}
-        )
+        posted.play(game.pk, vox, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="P1K").pk)})
     client.force_login(vox)
     # CSRF tokens (64 random letters and digits) may hold a token's code by chance: they are not the board
     pages = [
@@ -277,7 +276,7 @@ def _play_a_little(game):
     for p in players:
         game.refresh_from_db()
         drone = Piece.objects.filter(game=game, player=p, kind="drone").first()
-        services.play(game.pk, p.user, game.version, "place", {"piece": str(drone.pk)})
+        posted.play(game.pk, p.user, game.version, "place", {"piece": str(drone.pk)})
 
 
 @pytest.mark.parametrize("size", [2, 3])
@@ -331,14 +330,14 @@ def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_
     for user in (vox, mara, vox, mara):
         game.refresh_from_db()
         drone = Piece.objects.filter(game=game, player__user=user, kind="drone", placed=False).first()
-        services.play(game.pk, user, game.version, "place", {"piece": str(drone.pk)})
+        posted.play(game.pk, user, game.version, "place", {"piece": str(drone.pk)})
     for user, kind, data in (
         (vox, "activate", {"piece": Piece.objects.get(game=game, code="P2K").pk}),
         (vox, "pass", {}),
         (mara, "pass", {}),
     ):
         game.refresh_from_db()
-        services.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
+        posted.play(game.pk, user, game.version, kind, {k: str(v) for k, v in data.items()})
     # the Lighter form: a light level and a box for every other Character on the table (SG14)
     client.force_login(vox)
     page = client.get(url(game)).content.decode()
@@ -353,7 +352,7 @@ def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_
     assert 'value="give-panic"' not in page  # Lighter gives no panic tokens
     assert post_act(client, game, "end-turn").status_code == 200
     game.refresh_from_db()
-    services.play(game.pk, mara, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="W1M").pk)})
+    posted.play(game.pk, mara, game.version, "activate", {"piece": str(Piece.objects.get(game=game, code="W1M").pk)})
     client.force_login(mara)
     _fix_seed(monkeypatch, 7, 8)
     post_act(client, game, "panic", piece=Piece.objects.get(game=game, code="P1N").pk, effect="spin")

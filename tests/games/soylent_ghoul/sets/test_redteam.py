@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from django.test import Client
 
-from games.soylent_ghoul.sets import services, views
+from games.soylent_ghoul.sets import forms, services, views
 from games.soylent_ghoul.sets.models import Drone, DroneSet, Token
 from tests.clients import logged_in
 from tests.games.soylent_ghoul.sets.conftest import truth
@@ -96,7 +96,7 @@ REFUSED = {
 }
 
 
-@pytest.mark.parametrize("action", views.EDIT_ACTIONS)
+@pytest.mark.parametrize("action", list(forms.EDIT_FORMS))
 def test_bad_input_on_every_edit_is_a_422_and_changes_nothing(drone_set, user, action):
     c = logged_in(user)
     before = (
