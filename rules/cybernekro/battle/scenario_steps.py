@@ -22,7 +22,9 @@ from rules.cybernekro.battle.actions import (
     attribute,
     begin,
     roll_model_test,
+    roll_with_cards,
 )
+from rules.cybernekro.battle.card_tests import after_test
 from rules.cybernekro.battle.npcs import place_npc
 from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
@@ -114,16 +116,10 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     if result == "corpses":
         state = replace(state, scenario=replace(state.scenario, corpses=state.scenario.corpses + CORPSE_TOKENS))
     elif result == "trap":
-        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state), "trap: Agility", rng)
-        rolls.append(roll)
-        if not outcome.passed:
-            planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), TRAP, replace(model.target(), strength=0))
-            hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
-            rolls += list(steps)
-            state, lines = apply_hit(state, state.model(model.id), hit, steps, planned.hit, None)
-            text += ": " + "; ".join(lines)
-        else:
-            text += ": avoided"
+        state = state.logged(seat, text, seed=seed, rolls=rolls)
+        agility = attribute(model, "agility", state)
+        state = roll_with_cards(state, seat, model, agility, "trap: Agility", "trap", rng, seed, attribute="agility")
+        return step(before, after_action(state))
     elif result == "awakened machine":
         state = place_npc(state, seat, "tomb-bots", "awakened machine")
     elif result == "hidden cache":
@@ -131,6 +127,17 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     elif result == "artifact":
         state = replace(state, scenario=replace(state.scenario, artifact_found=True, artifact_on_table=True))
     return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
+
+
+@after_test("trap")
+def _after_trap_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """Exploration's trap: a failed Agility test takes the trap's hit (Damage 2, rolled on the damage table)."""
+    if outcome.passed:
+        return state.logged(seat, f"{model.name} avoids the trap")
+    planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), TRAP, replace(model.target(), strength=0))
+    hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
+    state, lines = apply_hit(state, model, hit, steps, planned.hit, None)
+    return state.logged(seat, f"{model.name} springs the trap: " + "; ".join(lines), seed=seed, rolls=list(steps))
 
 
 def corpse_check(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -331,6 +338,10 @@ def finish_round(state: Battle, seat: str) -> Battle:
         result = ()
     if result is None and not any(_on_table(state, s) for s in state.seats):
         result = ()
+    if result is None and not any(m.in_play and not m.imprisoned for s in state.seats for m in state.crew(s)):
+        # only prisoners behind their door are left: nobody can take an Initiative Test or act again (B25),
+        # so the rounds still to come cannot change anything: the game is scored as at its last round
+        result = winners(state, True) or ()
     if result is not None:
         return step(state, end(state, seat, result))
     after = replace(state, phase=Phase.ROUND_START)

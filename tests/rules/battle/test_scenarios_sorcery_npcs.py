@@ -7,7 +7,7 @@ import pytest
 
 from rules.cybernekro.battle import actions, npcs, rounds, scenario_steps, sorcery
 from rules.cybernekro.battle.state import Phase, Refused, Status
-from tests.rules.battle.helpers import Dice, new, to_action
+from tests.rules.battle.helpers import Dice, new, settle, to_action
 
 
 def exploring(**scenario):
@@ -25,7 +25,10 @@ def test_exploration_room_table():
     machine = scenario_steps.explore(state, "A", Dice(3), 1)
     bot = machine.models[-1]
     assert bot.npc and bot.npc_kind == "tomb-bots" and bot.armor == 4 and "unstoppable" in bot.traits
-    trap = scenario_steps.explore(state, "A", Dice(2, 3, 4, 4, 2), 1)  # Agility 3+1 fails; 4+4 = 8 Serious; TiO fails
+    dice = Dice(2, 3, 4, 4, 2)  # the trap; Agility 3+1 fails (its window); 4+4 = 8 Serious; TiO fails
+    trap = scenario_steps.explore(state, "A", dice, 1)
+    assert trap.pending[0].get("then") == "trap" and trap.model("a0").wounds == 0
+    trap = settle(trap, dice)
     assert trap.model("a0").wounds == 1 and trap.model("a0").prone
     artifact = scenario_steps.explore(state, "A", Dice(6), 1)
     assert artifact.scenario.artifact_found and artifact.scenario.artifact_on_table
@@ -197,7 +200,8 @@ def test_under_maddening_terror_a_character_turned_npc_is_friendly_to_the_npcs()
     state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
     state = npcs.end_npc_phase(npcs.end_npc_activation(npcs.activate_npc(state, "A", horror.id), "A"), "A")
     state = morale.begin_morale(state, "A", Dice(), 1)
-    state = morale.roll_morale(state, "A", "a0", 0, Dice(2, 2, 2, 2), 1)
+    dice = Dice(2, 2, 2, 2)
+    state = settle(morale.roll_morale(state, "A", "a0", 0, dice, 1), dice)
     turned = state.model("a0")
     assert turned.npc and turned.npc_friendly
     assert turned not in state.enemies_of(state.model(horror.id))
