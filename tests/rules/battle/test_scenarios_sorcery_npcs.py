@@ -78,11 +78,11 @@ def test_a_corpse_rises_as_a_flesh_drone_on_four_or_more():
 
 def test_quick_start_terminals_need_an_interact_and_an_intellect_test():
     state = rounds.select_model(to_action(), "A", "a0")
-    taken = scenario_steps.take_terminal(state, "A", 3, Dice(10), 1)  # 10 + Intellect 1
+    taken = settle(scenario_steps.take_terminal(state, "A", 3, Dice(10), 1))  # 10 + Intellect 1
     assert dict(taken.scenario.terminals)[3] == "A" and taken.model("a0").ap == 2
-    crit = scenario_steps.take_terminal(state, "A", 3, Dice(20), 1)
+    crit = settle(scenario_steps.take_terminal(state, "A", 3, Dice(20), 1))
     assert crit.model("a0").ap == 3  # "On a Critical the action doesn't cost any AP"
-    fumble = scenario_steps.take_terminal(state, "A", 3, Dice(1), 1)
+    fumble = settle(scenario_steps.take_terminal(state, "A", 3, Dice(1), 1))
     assert fumble.model("a0").prone and dict(fumble.scenario.terminals)[3] is None
     with pytest.raises(Refused, match="terminals 1 to 5"):
         scenario_steps.take_terminal(state, "A", 6, Dice(10), 1)
@@ -238,7 +238,7 @@ def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is
     state = rounds.select_model(state, "B", helper)
     with pytest.raises(Refused, match="Strength or an Intellect"):
         scenario_steps.open_prison(state, "B", "agility", Dice(15), 1)
-    opened = scenario_steps.open_prison(state, "B", "strength", Dice(15), 1)
+    opened = settle(scenario_steps.open_prison(state, "B", "strength", Dice(15), 1))
     assert not opened.model(b_prisoner.id).imprisoned
     freed = replace(opened, active_model=b_prisoner.id).with_model(replace(opened.model(b_prisoner.id), ap=2))
     gone = scenario_steps.leave_table(freed, "B", b_prisoner.id)
