@@ -17,6 +17,7 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.card_tests import AFTER, after_test
+from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
     Battle,
@@ -625,21 +626,63 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     pending = _pending(state, "to_hit")
     if seat != pending.seat:
         raise Refused("the attacker's player rolls the damage")
-    attacker = state.model(pending.get("attacker"))
-    target = state.model(pending.get("target"))
-    outcome = cn.Outcome(pending.get("outcome"))
-    kind, planned = plan(
-        state, attacker, pending.get("weapon"), target, pending.get("situation"), pending.get("action")
-    )
-    use = attacker.weapon(pending.get("weapon"))
     before = state
     state = replace(state, pending=state.pending[1:])
+    if cn.Outcome(pending.get("outcome")).passed:
+        state = _roll_hit(state, seat, pending.data, (), rng, seed)
+    else:
+        state = _finish_attack(state, seat, pending.data, None, rng, seed)
+    return step(before, after_action(state))
+
+
+def _roll_hit(state: Battle, seat: str, attack: tuple, decided: tuple, rng: random.Random, seed) -> Battle:
+    """The hit on the target up to its next test (Tough it Out, Extra organs, Stagger: each held open for the
+    cards through :func:`roll_with_cards`, B34), or to the hit's end."""
+    a = dict(attack)
+    attacker, target = state.model(a["attacker"]), state.model(a["target"])
+    _, planned = plan(state, attacker, a["weapon"], target, a["situation"], a["action"])
+    try:
+        hit, steps = replay_hit(planned.hit, a["outcome"] == "critical", decided, rng)
+    except HitTest as paused:
+        return roll_with_cards(
+            state,
+            seat,
+            target,
+            0,
+            paused.event.what,
+            "hit",
+            rng,
+            seed,
+            event=paused.event,
+            attribute="toughness",
+            attack=attack,
+            decided=paused.decided,
+            test=paused.event.what,
+            by=seat,
+        )
+    return _finish_attack(state, seat, attack, (hit, steps, planned.hit), rng, seed)
+
+
+@after_test("hit")
+def _after_hit_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """The target's test stands: the hit goes on with its final outcome (a Jack's, a re-roll's, an Ace's)."""
+    decided = pending.get("decided") + ((outcome.value, {"what": pending.get("test"), "outcome": outcome.value}),)
+    return _roll_hit(state, pending.get("by"), pending.get("attack"), decided, rng, seed)
+
+
+def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: random.Random, seed) -> Battle:
+    """The attack's result: the hit applied (``hit_info``: the hit, its draws, its plan) or the miss."""
+    info = dict(attack)
+    attacker, target = state.model(info["attacker"]), state.model(info["target"])
+    outcome = cn.Outcome(info["outcome"])
+    kind = cn.Action(info["action"])
+    use = attacker.weapon(info["weapon"])
     rolls: list[dict] = []
     lines: list[str] = []
-    if outcome.passed:
-        hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, outcome is cn.Outcome.CRITICAL)
+    if hit_info is not None:
+        hit, steps, hit_plan = hit_info
         rolls += list(steps)
-        state, lines = apply_hit(state, target, hit, steps, planned.hit, attacker)
+        state, lines = apply_hit(state, target, hit, steps, hit_plan, attacker)
     else:
         lines.append("missed")
         if outcome is cn.Outcome.FUMBLE:
@@ -671,14 +714,14 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
     if outcome.passed and use.weapon.keywords.has("fire"):
         state = _catch_fire(state, seat, state.model(target.id), rng, seed)
-    if not outcome.passed and pending.get("reactable"):
+    if not outcome.passed and info["reactable"]:
         state = _open_miss_reaction(
             state,
             attacker,
             state.model(target.id),
             parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)),
         )
-    return step(before, after_action(state))
+    return state
 
 
 def _has_parry(model: Model) -> bool:

@@ -40,7 +40,7 @@ def test_an_attack_ends_as_the_reference_engine_rolls_it(seed):
     )
     rng = random.Random(seed)
     state = actions.attack(state, "A", "pistol", "b0", rng, seed)
-    state = actions.resolve_attack(state, "A", rng, seed)
+    state = settle(actions.resolve_attack(state, "A", rng, seed), rng, seed)
     after = state.model("b0")
     if reference.state is cn.TargetState.OUT_OF_ACTION:
         assert state.pending[0].kind == "ooa" or after.status is Status.OUT_OF_ACTION
@@ -58,7 +58,8 @@ def test_a_critical_hit_wounds_then_damage_and_a_failed_tough_it_out_gives_dread
     state = active(calm(to_action()))
     # to hit 20 (critical: +1 Wound); damage 4+4 +1 Wound = 9 Critical Injury; Tough it Out 5+1-1: failure
     state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
-    state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
+    dice = Dice(4, 4, 5)
+    state = settle(actions.resolve_attack(state, "A", dice, 2), dice)
     assert state.pending[0].kind == "ooa" and state.pending[0].seat == "B"
     assert state.model("b0").wounds == 2 and state.model("b0").dread == 1  # crit Wound + the Light row's Wound
 
@@ -66,7 +67,8 @@ def test_a_critical_hit_wounds_then_damage_and_a_failed_tough_it_out_gives_dread
 def test_queen_turns_out_of_action_into_a_wound_unless_countered():
     state = active(calm(to_action()))
     state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
-    state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
+    dice = Dice(4, 4, 5)
+    state = settle(actions.resolve_attack(state, "A", dice, 2), dice)
     state = state.with_player(replace(state.player("B"), hand=("Q♠",) + state.player("B").hand))
     state = state.with_player(replace(state.player("A"), hand=("Joker (red)",)))
     with pytest.raises(Refused, match="model's player"):
@@ -166,7 +168,8 @@ def test_a_jack_turns_a_regular_success_into_a_critical():
         actions.play_jack(hit, "A", "J♥", "fumble")
     jack = actions.answer_card(actions.play_jack(hit, "A", "J♥", "critical"), "B")
     assert jack.pending[0].get("outcome") == "critical"
-    done = actions.resolve_attack(jack, "A", Dice(1, 1, 5), 2)  # the critical's Wound, 1+1+1 = 3: Light; TiO fails
+    dice = Dice(1, 1, 5)
+    done = settle(actions.resolve_attack(jack, "A", dice, 2), dice)  # the critical's Wound, 1+1+1 = 3: Light; TiO fails
     assert done.model("b0").wounds == 2 and done.model("b0").dread == 1
 
 
@@ -308,7 +311,8 @@ def test_the_damage_tables_own_example_a_seven_wounds_then_knocks_prone():
     # "The results are cumulative, so for example a result of 7 means the target gains a Wound and then is
     # knocked Prone." 4+3 = 7, b0 (Toughness 1) fails its Tough it Out with 2.
     state = active(calm(to_action()))
-    state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(15), 1), "A", Dice(4, 3, 2), 1)
+    dice = Dice(4, 3, 2)
+    state = settle(actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(15), 1), "A", dice, 1), dice)
     b0 = state.model("b0")
     assert b0.wounds == 1 and b0.prone and b0.dread == 1 and b0.status is Status.IN_PLAY
 

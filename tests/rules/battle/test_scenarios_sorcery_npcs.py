@@ -148,7 +148,8 @@ def test_npcs_activate_after_the_players_pass_with_two_actions_and_attack():
     state = npcs.npc_action(state, "B", "move")
     assert state.npc_actions == 1
     state = actions.attack(state, "B", "melee-attack", "a0", Dice(15), 1)
-    state = actions.resolve_attack(state, "B", Dice(1, 1, 15), 1)  # 1+1 = 2: no injury
+    dice = Dice(1, 1, 15)
+    state = settle(actions.resolve_attack(state, "B", dice, 1), dice)  # 1+1 = 2: no injury
     assert state.active_model is None and drone in state.npcs_done
     state = npcs.end_npc_phase(state, "A")
     assert state.phase is Phase.MORALE
