@@ -218,7 +218,7 @@ def roll_with_cards(
     state, outcome, roll, rolled = roll_test_event(state, model, modifier, what, rng, event)
     state = state.logged(seat, f"{model.name} tests {what}: {outcome.value}", seed=seed, rolls=[roll])
     answer = model.seat if model.is_pc and model.seat else seat
-    return open_test_window(state, answer, model, outcome, rolled, then, attribute=attribute, **data)
+    return open_test_window(state, answer, model, outcome, rolled, then, attribute=attribute, what=what, **data)
 
 
 def attribute(model: Model, name: str, state: Battle) -> int:
@@ -615,6 +615,7 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
 
         after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
     elif pending.get("then") in AFTER:
+        after = after.logged(seat, f"{model.name}'s {pending.get('what')} stands: {outcome.value}")
         after = AFTER[pending.get("then")](after, seat, model, outcome, pending, rng, seed)
     else:
         raise Refused(f"unknown test {pending.get('then')!r}")
@@ -951,7 +952,11 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
     before rolling and reveal after the roll ... the player playing the card deciding if the modifier is
     positive or negative") on the next Attribute Test the engine rolls for ``model_id``."""
     top = state.pending[0] if state.pending else None
-    between = top is not None and top.kind == "test" and top.get("next") == model_id
+    # between a step's tests (the next one's model), or after a hit roll (the target's Tough it Out, Fire ...)
+    between = top is not None and (
+        (top.kind == "test" and top.get("next") == model_id)
+        or (top.kind == "to_hit" and top.get("target") == model_id and cn.Outcome(top.get("outcome")).passed)
+    )
     if state.phase not in (Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
         raise Refused("play it before an Attribute Test: in the Action or Morale Phase, or between a step's tests")
     model = state.model(model_id)

@@ -88,6 +88,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]
             if p.get("next"):  # the step's next test (the same model's next Morale Test, the next model's)
                 out += before_test_cards(state, seat, (p.get("next"),))
+            if p.kind == "to_hit" and p.get("outcome") in ("success", "critical"):  # the target's tests to come
+                out += before_test_cards(state, seat, (p.get("target"),))
             return tuple(out)
         if p.seat != seat:
             return ()
