@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, fate, legal, morale, next_tests, rounds, scenario_steps
+from rules.cybernekro.battle import actions, fate, legal, morale, next_tests, rounds, scenario_steps, sorcery
 from rules.cybernekro.battle.state import Phase, Refused, WeaponUse
 from tests.rules.battle.helpers import PISTOL, Dice, new, settle, to_action
 
@@ -70,6 +70,20 @@ def _shooting(weapon, situation=cn.Situation()):
         return actions.attack(state, "A", weapon.slug, "b0", Dice(15), 1, situation=situation)
 
     return prepare
+
+
+def _casting(spell, **kw):
+    def prepare():
+        state = acting()
+        state = state.with_model(replace(state.model("a0"), sorcerer=True, sorceries=(spell,), intellect=1))
+        state = state.with_model(replace(state.model("b0"), body_mods=frozenset({"extra-organs"})))
+        return sorcery.cast(state, "A", spell, Dice(15), 1, **kw)  # the sorcery's own test: a success, held open
+
+    return prepare
+
+
+def _cast_effect(*before):
+    return lambda s, d: actions.resolve_test(s, "A", Dice(*before, *d.faces), 1)
 
 
 KINDS = {
@@ -134,6 +148,18 @@ KINDS = {
             "A",
             1,
         ),
+        Kind("sleep", _casting("sleep", target_id="b0"), _cast_effect(), "b0", "B", 0),
+        Kind(
+            "technomancy",
+            _casting("technomancy", target_id="b0", body_mod="extra-organs"),
+            _cast_effect(),
+            "b0",
+            "B",
+            1,
+        ),
+        Kind("gut twist", _casting("gut-twist", target_id="b0"), _cast_effect(), "b0", "B", 1),
+        Kind("kinesis", _casting("kinesis", target_id="b0"), _cast_effect(2), "b0", "B", 0),
+        Kind("scream", _casting("scream", targets=["b0", "b1"]), _cast_effect(), "b0", "B", 1),
         Kind(
             "morale",
             lambda: morale.begin_morale(at_morale({"a0": 1}), "A", Dice(), 1),
@@ -342,3 +368,22 @@ def test_the_morale_phase_moves_on_only_when_every_window_is_closed():
         morale.end_morale(rolled, "A", Dice(), 1)
     done = settle(rolled, Dice(15, 15, 15, 15, 15))
     assert done.pending == () and "Morale Tests, in order" in done.log[-1].text
+
+
+def test_a_sorcerys_targets_test_one_by_one_and_the_final_result_is_applied():
+    scream = KINDS["scream"]
+    rolled = scream.roll(scream.prepare(), Dice(15))  # b0: 15 + 1, resists
+    assert rolled.pending[0].get("next") == "b1" and not rolled.model("b0").prone
+    assert legal.Option("play_before_test", ("5♥", "b1")) in legal.legal(rolled, "A")
+    worse = play_before(rolled, "A", "5♥", "b1", -1)
+    after_b0 = actions.resolve_test(worse, "B", Dice(12), 1)  # b1: 12 + 0 - 5 = 7: fails
+    assert after_b0.pending[0].model == "b1" and after_b0.pending[0].get("outcome") == "failure"
+    done = settle(after_b0)
+    assert done.model("b1").prone and not done.model("b0").prone and done.pending == ()
+    sleep = KINDS["sleep"]
+    passed = sleep.roll(sleep.prepare(), Dice(15))
+    assert not settle(passed).model("b0").asleep
+    fumbled = actions.answer_card(actions.play_jack(sleep.roll(sleep.prepare(), Dice(5)), "A", "J♥", "fumble"), "B")
+    assert settle(fumbled).model("b0").asleep
+    tech = KINDS["technomancy"]
+    assert settle(tech.roll(tech.prepare(), Dice(5))).model("b0").body_mods == frozenset()
