@@ -105,7 +105,7 @@ def after_action(state: Battle) -> Battle:
 
 def _fire_check(state: Battle, seat: str, model: Model, rng: random.Random, seed) -> tuple[Battle, bool]:
     """Being on Fire: "roll a Discipline test every time it attempts to take an action. On a success it can
-    perform the action normally" (B32: the test's window is held open for the cards; once it stands as a
+    perform the action normally" (B34: the test's window is held open for the cards; once it stands as a
     success the model takes the action it attempts, asked again, without another test)."""
     if not model.on_fire:
         return state, True
@@ -638,7 +638,7 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
 
 def _roll_hit(state: Battle, seat: str, attack: tuple, decided: tuple, rng: random.Random, seed) -> Battle:
     """The hit on the target up to its next test (Tough it Out, Extra organs, Stagger: each held open for the
-    cards through :func:`roll_with_cards`, B34), or to the hit's end."""
+    cards through :func:`roll_with_cards`, B35), or to the hit's end."""
     a = dict(attack)
     attacker, target = state.model(a["attacker"]), state.model(a["target"])
     _, planned = plan(state, attacker, a["weapon"], target, a["situation"], a["action"])

@@ -2,7 +2,7 @@
 
 ``cn.hit_process`` rolls a whole hit in one go (damage row, Tough it Out, the critical Wound,
 Extra organs, Stagger). In a battle each of the target's tests is held open for the fate cards
-(B34), so the hit is replayed: the draws already made are fed back in order (``decided``), new
+(B35), so the hit is replayed: the draws already made are fed back in order (``decided``), new
 dice are rolled, and the run stops at the first test not yet decided (:class:`HitTest`). The
 engine's process is not copied: the same function decides, only the dice are supplied.
 """

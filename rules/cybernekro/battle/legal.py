@@ -30,7 +30,7 @@ def _cards(state: Battle, seat: str, kinds) -> list[str]:
 
 
 def before_test_cards(state: Battle, seat: str, model_ids) -> list[Option]:
-    """An Ace or a numbered card played before a model's next test (B26, B33): an Ace on the seat's own
+    """An Ace or a numbered card played before a model's next test (B26, B35): an Ace on the seat's own
     models ("automatically pass that test"), a numbered card on any model ("the player playing the card
     deciding if the modifier is positive or negative")."""
     out = []

@@ -136,7 +136,7 @@ def cast(
 
 
 def _first_tested(state: Battle, sorcery: str, caster: Model, target, targets) -> str | None:
-    """The model whose test against the sorcery comes first: cards may be played on it before (B33)."""
+    """The model whose test against the sorcery comes first: cards may be played on it before (B35)."""
     if sorcery not in TESTED_EFFECTS:
         return None
     if sorcery == "scream":
@@ -183,7 +183,7 @@ def finish_sorcery(
     return state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
 
 
-# the effects that make their targets test, each test through the cards' window (B33)
+# the effects that make their targets test, each test through the cards' window (B35)
 TESTED_EFFECTS = {"scream", "kinesis", "sleep", "technomancy", "gut-twist"}
 EFFECT_TESTS = {
     "scream": ("toughness", "Scream: Toughness"),

@@ -1,4 +1,4 @@
-"""B36: a Prisoner game whose only characters left are behind the prison door is scored, not stuck."""
+"""B38: a Prisoner game whose only characters left are behind the prison door is scored, not stuck."""
 
 from dataclasses import replace
 
