@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
-from rules.cybernekro.battle.card_tests import AFTER, after_test
+from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
@@ -669,6 +669,53 @@ def _after_hit_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome,
     """The target's test stands: the hit goes on with its final outcome (a Jack's, a re-roll's, an Ace's)."""
     decided = pending.get("decided") + ((outcome.value, {"what": pending.get("test"), "outcome": outcome.value}),)
     return _roll_hit(state, pending.get("by"), pending.get("attack"), decided, rng, seed)
+
+
+def hit_with_cards(
+    state: Battle,
+    seat: str,
+    target: Model,
+    hit_plan: cn.HitPlan,
+    then: str,
+    rng: random.Random,
+    seed,
+    decided: tuple = (),
+    context: tuple = (),
+) -> Battle:
+    """A hit no attack made (a burn, a trap): its target's tests (Tough it Out, Extra organs) held open for the
+    cards like an attack's (B35); when the hit ends, the continuation ``then`` registered with
+    ``card_tests.after_hit`` applies it, with ``context`` (key, value) pairs."""
+    try:
+        hit, steps = replay_hit(hit_plan, False, decided, rng)
+    except HitTest as paused:
+        return roll_with_cards(
+            state,
+            seat,
+            target,
+            0,
+            paused.event.what,
+            "plain-hit",
+            rng,
+            seed,
+            event=paused.event,
+            attribute="toughness",
+            plan=hit_plan,
+            decided=paused.decided,
+            test=paused.event.what,
+            by=seat,
+            after=then,
+            context=context,
+        )
+    return AFTER_HIT[then](state, seat, target, hit, steps, hit_plan, dict(context), rng, seed)
+
+
+@after_test("plain-hit")
+def _after_plain_hit_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    decided = pending.get("decided") + ((outcome.value, {"what": pending.get("test"), "outcome": outcome.value}),)
+    by = pending.get("by")
+    return hit_with_cards(
+        state, by, model, pending.get("plan"), pending.get("after"), rng, seed, decided, pending.get("context")
+    )
 
 
 def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: random.Random, seed) -> Battle:

@@ -26,3 +26,18 @@ def after_test(then: str) -> Callable[[Callable], Callable]:
         return continuation
 
     return register
+
+
+# then -> continuation(state, seat, target, hit, steps, hit_plan, data, rng, seed) -> state: a hit outside an
+# attack (a burn, a trap) once every test of its target stood (``actions.hit_with_cards``)
+AFTER_HIT: dict[str, Callable] = {}
+
+
+def after_hit(then: str) -> Callable[[Callable], Callable]:
+    """Register what a finished hit outside an attack does."""
+
+    def register(continuation: Callable) -> Callable:
+        AFTER_HIT[then] = continuation
+        return continuation
+
+    return register

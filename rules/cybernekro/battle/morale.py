@@ -15,8 +15,8 @@ import random
 from dataclasses import replace
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle.actions import apply_hit, attribute, roll_with_cards
-from rules.cybernekro.battle.card_tests import after_test
+from rules.cybernekro.battle.actions import apply_hit, attribute, hit_with_cards, roll_with_cards
+from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.rounds import seats_from
 from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
 
@@ -232,24 +232,38 @@ def end_morale(state: Battle, seat: str, rng: random.Random, seed: int | None = 
     """
     if state.phase is not Phase.MORALE or not state.morale_started or state.morale_queue or state.pending:
         raise Refused("every Morale Test must be rolled first")
-    before, rolls, lines = state, [], []
-    burn = cn.Weapon(1, None)
-    for m in state.models:
-        m = state.model(m.id)
-        if not (m.on_fire and m.in_play):
-            continue
-        planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), burn, replace(m.target(), strength=0))
-        hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
-        rolls += list(steps)
-        state, got = apply_hit(state, m, hit, steps, planned.hit, None)
-        lines.append(f"{m.name} burns: " + "; ".join(got))
+    burning = tuple(m.id for m in state.models if m.on_fire and m.in_play)
+    return step(state, _next_burn(state, seat, burning, rng, seed))
+
+
+BURN = cn.Weapon(1, None)  # "every model on Fire suffers a Damage 1 hit"
+
+
+def _next_burn(state: Battle, seat: str, queue: tuple, rng: random.Random, seed: int | None) -> Battle:
+    """Each burning model's hit in turn, its Tough it Out held open for the cards; then Demonic, then Tremors."""
+    queue = tuple(i for i in queue if state.model(i).in_play)
+    if not queue:
+        return _after_burns(state, seat, rng, seed)
+    m = state.model(queue[0])
+    planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), BURN, replace(m.target(), strength=0))
+    return hit_with_cards(state, seat, m, planned.hit, "burn", rng, seed, context=(("queue", queue[1:]),))
+
+
+@after_hit("burn")
+def _after_burn(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, got = apply_hit(state, model, hit, steps, hit_plan, None)
+    state = state.logged(seat, f"{model.name} burns: " + "; ".join(got), seed=seed, rolls=list(steps))
+    return _next_burn(state, seat, context["queue"], rng, seed)
+
+
+def _after_burns(state: Battle, seat: str, rng: random.Random, seed: int | None) -> Battle:
+    lines = []
     for m in state.models:
         if "demonic" in m.traits and m.in_play and m.wounds:
             state = state.with_model(replace(m, wounds=m.wounds - 1))
             lines.append(f"{m.name} heals a Wound (Demonic)")
-    text = "End of the Morale Phase" + (": " + "; ".join(lines) if lines else "")
-    state = state.logged(seat, text, seed=seed if rolls else None, rolls=rolls)
-    return step(before, _next_tremors_test(state, seat, tremors_testers(state), rng, seed))
+    state = state.logged(seat, "End of the Morale Phase" + (": " + "; ".join(lines) if lines else ""))
+    return _next_tremors_test(state, seat, tremors_testers(state), rng, seed)
 
 
 def _next_tremors_test(state: Battle, seat: str, queue: tuple, rng: random.Random, seed: int | None) -> Battle:

@@ -21,9 +21,10 @@ from rules.cybernekro.battle.actions import (
     apply_hit,
     attribute,
     begin,
+    hit_with_cards,
     roll_with_cards,
 )
-from rules.cybernekro.battle.card_tests import after_test
+from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.npcs import place_npc
 from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
@@ -154,8 +155,12 @@ def _after_trap_test(state: Battle, seat: str, model, outcome: cn.Outcome, pendi
     if outcome.passed:
         return state.logged(seat, f"{model.name} avoids the trap")
     planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), TRAP, replace(model.target(), strength=0))
-    hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
-    state, lines = apply_hit(state, model, hit, steps, planned.hit, None)
+    return hit_with_cards(state, seat, model, planned.hit, "trap-hit", rng, seed)
+
+
+@after_hit("trap-hit")
+def _after_trap_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None)
     return state.logged(seat, f"{model.name} springs the trap: " + "; ".join(lines), seed=seed, rolls=list(steps))
 
 

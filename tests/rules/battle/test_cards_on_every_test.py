@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, fate, legal, morale, next_tests, rounds, scenario_steps, sorcery
+from rules.cybernekro.battle import actions, codec, fate, legal, morale, next_tests, rounds, scenario_steps, sorcery
 from rules.cybernekro.battle.state import Phase, Refused, WeaponUse
 from tests.rules.battle.helpers import PISTOL, Dice, new, settle, to_action
 
@@ -387,3 +387,21 @@ def test_a_sorcerys_targets_test_one_by_one_and_the_final_result_is_applied():
     assert settle(fumbled).model("b0").asleep
     tech = KINDS["technomancy"]
     assert settle(tech.roll(tech.prepare(), Dice(5))).model("b0").body_mods == frozenset()
+
+
+def test_a_hit_no_attack_made_holds_its_tough_it_out_open_for_the_cards():
+    state = KINDS["tremors"].prepare()
+    state = replace(state, scenario=replace(state.scenario, environment=None))
+    state = state.with_model(replace(state.model("b0"), on_fire=True))
+    burnt = morale.end_morale(state, "A", Dice(3, 15), 1)  # Damage 1: 3 = Light; Tough it Out 15 + 1 passes
+    top = burnt.pending[0]
+    assert top.kind == "test" and top.model == "b0" and top.get("outcome") == "success"
+    assert codec.loads(codec.dumps(burnt)) == burnt  # the held hit is stored with the battle
+    jacked = actions.answer_card(actions.play_jack(burnt, "A", "J♥", "critical"), "B")
+    assert settle(jacked).model("b0").wounds == 0  # a Critical Tough it Out: two rows down
+    fumbled = actions.answer_card(
+        actions.play_jack(morale.end_morale(state, "A", Dice(3, 5), 1), "A", "J♥", "fumble"), "B"
+    )
+    burned = settle(fumbled)  # a Fumble: one row up, Serious: a Wound and Prone, and 1 Dread
+    assert burned.model("b0").wounds == 1 and burned.model("b0").prone and burned.model("b0").dread == 1
+    assert burned.phase is Phase.ROUND_END

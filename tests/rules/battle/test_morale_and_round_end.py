@@ -92,7 +92,10 @@ def test_fire_burns_at_the_end_of_the_morale_phase_demonic_heals_and_the_round_e
     state = state.with_model(replace(state.model("a1"), traits=frozenset({"demonic"}), wounds=2))
     with pytest.raises(Refused, match="every Morale Test"):
         morale.end_morale(replace(state, morale_queue=("a0",)), "A", Dice(), 1)
-    after = morale.end_morale(state, "A", Dice(3, 5), 1)  # Damage 1: 3+0 = Light; Tough it Out 5+1: fails
+    dice = Dice(3, 5)  # Damage 1: 3+0 = Light; Tough it Out 5+1: fails (its window first)
+    held = morale.end_morale(state, "A", dice, 1)
+    assert held.pending[0].get("then") == "plain-hit" and held.model("b0").wounds == 0
+    after = settle(held, dice)
     assert after.model("b0").wounds == 1 and after.model("b0").dread == 1
     assert after.model("a1").wounds == 1
     assert after.phase is Phase.ROUND_END
