@@ -778,7 +778,7 @@ def _has_parry(model: Model) -> bool:
 
 def _open_miss_reaction(state: Battle, attacker: Model, target: Model, parry: bool) -> Battle:
     """ "If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
-    if not target.in_play or (not target.npc and target.ap <= 0):
+    if not target.in_play or (not target.npc and target.ap <= 0) or target.asleep:  # Sleep: no Reactions
         return state
     seat = target.seat if not target.npc else attacker.seat
     return replace(

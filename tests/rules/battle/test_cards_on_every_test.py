@@ -405,3 +405,12 @@ def test_a_hit_no_attack_made_holds_its_tough_it_out_open_for_the_cards():
     burned = settle(fumbled)  # a Fumble: one row up, Serious: a Wound and Prone, and 1 Dread
     assert burned.model("b0").wounds == 1 and burned.model("b0").prone and burned.model("b0").dread == 1
     assert burned.phase is Phase.ROUND_END
+
+
+def test_a_model_asleep_is_offered_no_reaction_when_missed():
+    state = acting()
+    state = state.with_model(replace(state.model("b0"), asleep=True))
+    missed = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
+    assert not any(p.kind == "reaction" for p in missed.pending)  # Sleep: "cannot perform Reactions this round"
+    awake = actions.resolve_attack(actions.attack(acting(), "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
+    assert awake.pending[0].kind == "reaction"
