@@ -414,3 +414,27 @@ def test_a_model_asleep_is_offered_no_reaction_when_missed():
     assert not any(p.kind == "reaction" for p in missed.pending)  # Sleep: "cannot perform Reactions this round"
     awake = actions.resolve_attack(actions.attack(acting(), "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
     assert awake.pending[0].kind == "reaction"
+
+
+def test_the_attack_odds_count_a_card_on_the_targets_tough_it_out_when_the_viewer_may_know_it():
+    from rules.cybernekro.battle import odds_table
+
+    state = acting()
+
+    def cell(s, seat):
+        return next(c for c in odds_table.weapon_odds(s, "a0", seat=seat) if c.weapon == "pistol" and c.target == "b0")
+
+    plain = cell(state, "A").odds
+    aced = cell(replace(state, armed=(("B", "b0", "A♠", 0),)), "A").odds  # an Ace: shown to all
+    worse = replace(state, armed=(("A", "b0", "5♥", -5),))
+    mine, theirs = cell(worse, "A").odds, cell(worse, "B").odds
+    assert aced.to_hit == plain.to_hit and mine.to_hit == plain.to_hit  # the hit roll is a0's, not b0's
+    ooa = cn.TargetState.OUT_OF_ACTION
+    assert aced.target[ooa] < plain.target[ooa] < mine.target[ooa]
+    assert theirs == plain  # B does not know A's face-down card
+    assert sum(mine.target.values()) == 1
+    planned = actions.plan(state, state.model("a0"), "pistol", state.model("b0"))[1]
+    by_hand = cn.attack_odds_for_plan(
+        replace(planned, hit=replace(planned.hit, toughness=planned.hit.toughness - 5))
+    )  # with no Extra organs or Stagger, the first test of the hit is its Tough it Out
+    assert mine == by_hand
