@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import catalogue, codec, fate, legal, odds_table, scenario_steps
+from rules.cybernekro.battle import catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
 from rules.cybernekro.battle.rounds import ap_models
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
@@ -136,6 +136,15 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
     return rows
 
 
+def _pending_test(view: State) -> dict | None:
+    """A rolled test held open for the cards: whose, which, and its result so far (all public)."""
+    p = view.pending[0] if view.pending else None
+    if p is None or p.kind != "test":
+        return None
+    what = p.get("what") or p.get("then")
+    return {"model": _name(view, p.model), "what": what, "outcome": p.get("outcome")}
+
+
 def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation()) -> dict:
     """The context of the battle's page for ``user`` (a spectator when they hold no seat)."""
     me = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
@@ -178,6 +187,17 @@ def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.S
         context["ap_models"] = ap_models(state, seat)
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, seat, situation)
+    context["pending_test"] = _pending_test(view)
+    context["next_tests"] = [
+        {
+            "model": _name(view, t.model),
+            "what": t.what,
+            "modifier": t.modifier,
+            "card": t.card,
+            "pass": percent(t.passed),
+        }
+        for t in next_tests.upcoming(view, seat)
+    ]
     context["conditions"] = situation
     context["sorceries"] = catalogue.data().get("sorceries", [])
     context["crew_ids"] = [m for m in view.crew(seat)]

@@ -16,6 +16,8 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
+from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
+from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
     GM,
@@ -105,16 +107,26 @@ def after_action(state: Battle) -> Battle:
     return skip_to_a_player_who_can_act(state)
 
 
-def _fire_check(state: Battle, model: Model, rng: random.Random, seed) -> tuple[Battle, bool]:
-    """Being on Fire: "roll a Discipline test every time it attempts to take an action. ... On failure
-    it makes a D6" long Flee move in a random direction instead, loses 1 AP and its activation/reaction ends"."""
+def _fire_check(state: Battle, seat: str, model: Model, rng: random.Random, seed) -> tuple[Battle, bool]:
+    """Being on Fire: "roll a Discipline test every time it attempts to take an action. On a success it can
+    perform the action normally" (B34: the test's window is held open for the cards; once it stands as a
+    success the model takes the action it attempts, asked again, without another test)."""
     if not model.on_fire:
         return state, True
-    state, outcome, roll = roll_model_test(state, model, model.discipline, "on Fire: Discipline", rng)
+    if model.fire_nerve:
+        return state.with_model(replace(model, fire_nerve=False)), True
+    state = roll_with_cards(state, seat, model, model.discipline, "on Fire: Discipline", "on-fire", rng, seed)
+    return state, False
+
+
+@after_test("on-fire")
+def _after_fire_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """ "On failure it makes a D6" long Flee move in a random direction instead, loses 1 AP and its
+    activation/reaction ends"."""
     if outcome.passed:
-        return state.logged(model.seat, f"{model.name} keeps its nerve while on Fire", seed=seed, rolls=[roll]), True
+        state = state.with_model(replace(model, fire_nerve=True))
+        return state.logged(seat, f"{model.name} keeps its nerve while on Fire: it takes the action now")
     flee = rng.randint(1, 6)
-    model = state.model(model.id)
     state = drop_items(state, model)  # a Flee move: "automatically drops them before moving"
     model = replace(state.model(model.id), ap=max(model.ap - 1, 0), prone=False)
     state = state.with_model(model)
@@ -125,11 +137,11 @@ def _fire_check(state: Battle, model: Model, rng: random.Random, seed) -> tuple[
     elif state.active_model == model.id:
         state = next_player(replace(state, active_model=None))
     return state.logged(
-        model.seat,
+        seat,
         f'{model.name} burns: a {flee}" Flee move in a random direction, loses 1 AP, its activation ends',
         seed=seed,
-        rolls=[roll, {"what": "flee distance", "d6": flee}],
-    ), False
+        rolls=[{"what": "flee distance", "d6": flee}],
+    )
 
 
 # --------------------------------------------------------------------------
@@ -181,6 +193,36 @@ def roll_test_event(
         state, lines = apply_hit(state, state.model(model.id), hit, steps, shock, None)
         roll["electric discharge"] = {"steps": list(steps), "effects": lines}
     return state, outcome, roll, event
+
+
+def roll_with_cards(
+    state: Battle,
+    seat: str,
+    model: Model,
+    modifier: int,
+    what: str,
+    then: str,
+    rng: random.Random,
+    seed: int | None,
+    event: cn.TestEvent | None = None,
+    attribute: str | None = None,
+    **data,
+) -> Battle:
+    """The one path of every Attribute Test the battle rolls for a model, whatever its kind.
+
+    The card played on the model before the roll is applied (an Ace passes it without a roll, a
+    numbered card is revealed and added), the roll goes to the public log, and the test is held
+    open in a ``test`` window: any player may play a Jack on a regular result, force a Dread
+    re-roll of a passed test (Action Phase) or, the model's own player, re-roll it with a trait or
+    body-mod; every card played opens the Joker window. The model's player (the player who rolled,
+    for an NPC) lets it stand with :func:`resolve_test`, which calls the continuation ``then``
+    registered in ``card_tests`` with the final outcome. ``data``: what the continuation needs;
+    ``next``: the model whose test follows in the same step (cards may be played on it meanwhile).
+    """
+    state, outcome, roll, rolled = roll_test_event(state, model, modifier, what, rng, event)
+    state = state.logged(seat, f"{model.name} tests {what}: {outcome.value}", seed=seed, rolls=[roll])
+    answer = model.seat if model.is_pc and model.seat else seat
+    return open_test_window(state, answer, model, outcome, rolled, then, attribute=attribute, what=what, **data)
 
 
 def attribute(model: Model, name: str, state: Battle) -> int:
@@ -238,22 +280,33 @@ def act(
     state, model, ok = begin(state, seat, action, 1, rng, seed, in_melee)
     if not ok:
         return step(before, after_action(state))
-    cost = 1
-    rolls, outcome = [], None
+    tested = None
     if action == "fix":
         bonus = REPAIR_KIT if "repair-kit" in model.gear else 0
-        state, outcome, roll = roll_model_test(
-            state, model, attribute(model, "intellect", state) + bonus, "fix: Intellect", rng
-        )
-        rolls.append(roll)
+        tested = (attribute(model, "intellect", state) + bonus, "fix: Intellect", "intellect")
     elif action == "get-up" and "roly-poly-system" in model.body_mods:
-        state, outcome, roll = roll_model_test(
-            state, model, attribute(model, "agility", state), "roly-poly: Agility", rng
-        )
-        rolls.append(roll)
+        tested = (attribute(model, "agility", state), "roly-poly: Agility", "agility")
     elif test and action == "interact":
-        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state), f"interact: {test}", rng)
-        rolls.append(roll)
+        tested = (attribute(model, test, state), f"interact: {test}", test)
+    if tested is None:
+        return step(before, after_action(_finish_act(state, seat, model, action, item, note, None)))
+    modifier, what, name = tested
+    state = roll_with_cards(
+        state, seat, model, modifier, what, "act", rng, seed, attribute=name, action=action, item=item, note=note
+    )
+    return step(before, after_action(state))
+
+
+@after_test("act")
+def _after_act_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    return _finish_act(state, seat, model, pending.get("action"), pending.get("item"), pending.get("note"), outcome)
+
+
+def _finish_act(
+    state: Battle, seat: str, model: Model, action: str, item: str | None, note: str, outcome: cn.Outcome | None
+) -> Battle:
+    """The action's result, once its test (if any) stands: AP paid, the item fixed or broken, Prone."""
+    cost = 1
     text = f"{model.name}: {action.replace('-', ' ')}" + (f" ({note})" if note else "")
     if outcome is not None:
         text += f": {outcome.value}"
@@ -281,10 +334,10 @@ def act(
     if outcome is cn.Outcome.CRITICAL and action in ("interact", "fix"):
         cost = 0
     state = _spend(state, model, cost)
-    state = state.logged(seat, text, seed=seed if rolls else None, rolls=rolls)
+    state = state.logged(seat, text)
     if action == "move":
         state = open_move_reactions(state, model)
-    return step(before, after_action(state))
+    return state
 
 
 def begin(
@@ -306,7 +359,7 @@ def begin(
         raise Refused(
             f"{model.name} is Lobotomised: it can never Fix, Use Equipment or interact with scenario elements"
         )
-    state, ok = _fire_check(state, model, rng, seed)
+    state, ok = _fire_check(state, seat, model, rng, seed)
     return state, state.model(model.id), ok
 
 
@@ -348,7 +401,7 @@ def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int
     if target not in state.enemies_of(model):
         raise Refused(f"{target.name} is not an enemy in play")
     before = state
-    state, ok = _fire_check(state, model, rng, seed)
+    state, ok = _fire_check(state, seat, model, rng, seed)
     if not ok:
         return step(before, after_action(state))
     pushed, log = cn.roll_push(rng, model.strength, target.strength)
@@ -415,7 +468,7 @@ def attack(
     kind, planned = plan(state, model, weapon_slug, target, situation, action)
     _check_can(model, kind.value, cost)
     before = state
-    state, ok = _fire_check(state, model, rng, seed)
+    state, ok = _fire_check(state, seat, model, rng, seed)
     if not ok:
         return step(before, after_action(state))
     model = state.model(model.id)
@@ -565,6 +618,9 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
         from rules.cybernekro.battle.sorcery import finish_sorcery  # cycle: sorcery imports actions
 
         after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
+    elif pending.get("then") in AFTER:
+        after = after.logged(seat, f"{model.name}'s {pending.get('what')} stands: {outcome.value}")
+        after = AFTER[pending.get("then")](after, seat, model, outcome, pending, rng, seed)
     else:
         raise Refused(f"unknown test {pending.get('then')!r}")
     return step(state, after_action(after))
@@ -575,25 +631,110 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     pending = _pending(state, "to_hit")
     if seat != pending.seat:
         raise Refused("the attacker's player rolls the damage")
-    attacker = state.model(pending.get("attacker"))
-    target = state.model(pending.get("target"))
-    outcome = cn.Outcome(pending.get("outcome"))
-    kind, planned = plan(
-        state, attacker, pending.get("weapon"), target, pending.get("situation"), pending.get("action")
-    )
-    use = attacker.weapon(pending.get("weapon"))
     before = state
     state = replace(state, pending=state.pending[1:])
+    if cn.Outcome(pending.get("outcome")).passed:
+        state = _roll_hit(state, seat, pending.data, (), rng, seed)
+    else:
+        state = _finish_attack(state, seat, pending.data, None, rng, seed)
+    return step(before, after_action(state))
+
+
+def _roll_hit(state: Battle, seat: str, attack: tuple, decided: tuple, rng: random.Random, seed) -> Battle:
+    """The hit on the target up to its next test (Tough it Out, Extra organs, Stagger: each held open for the
+    cards through :func:`roll_with_cards`, B35), or to the hit's end."""
+    a = dict(attack)
+    attacker, target = state.model(a["attacker"]), state.model(a["target"])
+    _, planned = plan(state, attacker, a["weapon"], target, a["situation"], a["action"])
+    try:
+        hit, steps = replay_hit(planned.hit, a["outcome"] == "critical", decided, rng)
+    except HitTest as paused:
+        return roll_with_cards(
+            state,
+            seat,
+            target,
+            0,
+            paused.event.what,
+            "hit",
+            rng,
+            seed,
+            event=paused.event,
+            attribute="toughness",
+            attack=attack,
+            decided=paused.decided,
+            test=paused.event.what,
+            by=seat,
+        )
+    return _finish_attack(state, seat, attack, (hit, steps, planned.hit), rng, seed)
+
+
+@after_test("hit")
+def _after_hit_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """The target's test stands: the hit goes on with its final outcome (a Jack's, a re-roll's, an Ace's)."""
+    decided = pending.get("decided") + ((outcome.value, {"what": pending.get("test"), "outcome": outcome.value}),)
+    return _roll_hit(state, pending.get("by"), pending.get("attack"), decided, rng, seed)
+
+
+def hit_with_cards(
+    state: Battle,
+    seat: str,
+    target: Model,
+    hit_plan: cn.HitPlan,
+    then: str,
+    rng: random.Random,
+    seed,
+    decided: tuple = (),
+    context: tuple = (),
+) -> Battle:
+    """A hit no attack made (a burn, a trap): its target's tests (Tough it Out, Extra organs) held open for the
+    cards like an attack's (B35); when the hit ends, the continuation ``then`` registered with
+    ``card_tests.after_hit`` applies it, with ``context`` (key, value) pairs."""
+    try:
+        hit, steps = replay_hit(hit_plan, False, decided, rng)
+    except HitTest as paused:
+        return roll_with_cards(
+            state,
+            seat,
+            target,
+            0,
+            paused.event.what,
+            "plain-hit",
+            rng,
+            seed,
+            event=paused.event,
+            attribute="toughness",
+            plan=hit_plan,
+            decided=paused.decided,
+            test=paused.event.what,
+            by=seat,
+            after=then,
+            context=context,
+        )
+    return AFTER_HIT[then](state, seat, target, hit, steps, hit_plan, dict(context), rng, seed)
+
+
+@after_test("plain-hit")
+def _after_plain_hit_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    decided = pending.get("decided") + ((outcome.value, {"what": pending.get("test"), "outcome": outcome.value}),)
+    by = pending.get("by")
+    return hit_with_cards(
+        state, by, model, pending.get("plan"), pending.get("after"), rng, seed, decided, pending.get("context")
+    )
+
+
+def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: random.Random, seed) -> Battle:
+    """The attack's result: the hit applied (``hit_info``: the hit, its draws, its plan) or the miss."""
+    info = dict(attack)
+    attacker, target = state.model(info["attacker"]), state.model(info["target"])
+    outcome = cn.Outcome(info["outcome"])
+    kind = cn.Action(info["action"])
+    use = attacker.weapon(info["weapon"])
     rolls: list[dict] = []
     lines: list[str] = []
-    if outcome.passed:
-        hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, outcome is cn.Outcome.CRITICAL)
+    if hit_info is not None:
+        hit, steps, hit_plan = hit_info
         rolls += list(steps)
-        state, lines = apply_hit(state, target, hit, steps, planned.hit, attacker)
-        if use.weapon.keywords.has("fire") and state.model(target.id).in_play:
-            state, line, roll = _catch_fire(state, state.model(target.id), rng)
-            lines.append(line)
-            rolls += [roll] if roll else []
+        state, lines = apply_hit(state, target, hit, steps, hit_plan, attacker)
     else:
         lines.append("missed")
         if outcome is cn.Outcome.FUMBLE:
@@ -623,14 +764,16 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
             state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
-    if not outcome.passed and pending.get("reactable"):
+    if outcome.passed and use.weapon.keywords.has("fire"):
+        state = _catch_fire(state, seat, state.model(target.id), rng, seed)
+    if not outcome.passed and info["reactable"]:
         state = _open_miss_reaction(
             state,
             attacker,
             state.model(target.id),
             parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)),
         )
-    return step(before, after_action(state))
+    return state
 
 
 def _has_parry(model: Model) -> bool:
@@ -639,7 +782,7 @@ def _has_parry(model: Model) -> bool:
 
 def _open_miss_reaction(state: Battle, attacker: Model, target: Model, parry: bool) -> Battle:
     """ "If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
-    if not target.in_play or (not target.npc and target.ap <= 0):
+    if not target.in_play or (not target.npc and target.ap <= 0) or target.asleep:  # Sleep: no Reactions
         return state
     seat = target.seat if not target.npc else (GM if state.game_master else attacker.seat)
     return replace(
@@ -747,15 +890,21 @@ def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
     return step(state, after_action(after.logged(seat, text)))
 
 
-def _catch_fire(state: Battle, model: Model, rng: random.Random) -> tuple[Battle, str, dict | None]:
+def _catch_fire(state: Battle, seat: str, model: Model, rng: random.Random, seed) -> Battle:
     """Fire: "Models hit with this weapon must pass an Agility test or catch Fire" (Artificial never;
-    a hazard suit ignores the Fire effects)."""
-    if "artificial" in model.traits or "hazard-suit" in model.gear or model.on_fire:
-        return state, f"{model.name} does not catch Fire", None
-    state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state), "catch Fire", rng)
+    a hazard suit ignores the Fire effects); the test goes through :func:`roll_with_cards`."""
+    if not model.in_play or "artificial" in model.traits or "hazard-suit" in model.gear or model.on_fire:
+        return state
+    return roll_with_cards(
+        state, seat, model, attribute(model, "agility", state), "catch Fire", "catch-fire", rng, seed
+    )
+
+
+@after_test("catch-fire")
+def _after_catch_fire(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
     if outcome.passed:
-        return state, f"{model.name} does not catch Fire", roll
-    return state.with_model(replace(state.model(model.id), on_fire=True)), f"{model.name} is on Fire", roll
+        return state.logged(seat, f"{model.name} does not catch Fire")
+    return state.with_model(replace(state.model(model.id), on_fire=True)).logged(seat, f"{model.name} is on Fire")
 
 
 # --------------------------------------------------------------------------
@@ -853,11 +1002,19 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
     """An Ace ("automatically pass that test without rolling") or a numbered card ("Place the card face down
     before rolling and reveal after the roll ... the player playing the card deciding if the modifier is
     positive or negative") on the next Attribute Test the engine rolls for ``model_id``."""
-    if state.phase not in (Phase.ACTION, Phase.NPCS) or state.pending:
-        raise Refused("play it before an Attribute Test in the Action Phase")
+    top = state.pending[0] if state.pending else None
+    # between a step's tests (the next one's model), or after a hit roll (the target's Tough it Out, Fire ...)
+    between = top is not None and (
+        (top.kind == "test" and top.get("next") == model_id)
+        or (top.kind == "to_hit" and top.get("target") == model_id and cn.Outcome(top.get("outcome")).passed)
+    )
+    if state.phase not in (Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
+        raise Refused("play it before an Attribute Test: in the Action or Morale Phase, or between a step's tests")
     model = state.model(model_id)
     if not model.in_play:
         raise Refused(f"{model.name} is not in play")
+    if fate.kind(card) == "ace" and model.seat != seat:
+        raise Refused("an Ace passes a test of one of your own models")
     after = fate.take_from_hand(state, seat, card, ("ace", "number"), face_down=fate.kind(card) == "number")
     signed = 0 if fate.kind(card) == "ace" else (fate.value(card) if sign >= 0 else -fate.value(card))
     shown = "an Ace" if fate.kind(card) == "ace" else "a numbered card, face down"

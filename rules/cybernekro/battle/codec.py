@@ -27,6 +27,7 @@ TYPES = {
         cn.Keywords,
         cn.Situation,
         cn.TestEvent,
+        cn.HitPlan,  # a hit outside an attack, held while its target's test is open for the cards
     )
 }
 ENUMS = {cls.__name__: cls for cls in (st.Status, st.Phase, cn.Outcome)}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS
 from rules.cybernekro.battle.equipment import USABLE
+from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.npcs import npcs_to_activate
 from rules.cybernekro.battle.rounds import ap_models, ap_order
 from rules.cybernekro.battle.setup import _next_sorcerer_seat
@@ -26,6 +27,18 @@ class Option:
 
 def _cards(state: Battle, seat: str, kinds) -> list[str]:
     return [c for c in state.player(seat).hand if fate.kind(c) in kinds]
+
+
+def before_test_cards(state: Battle, seat: str, model_ids) -> list[Option]:
+    """An Ace or a numbered card played before a model's next test (B26, B35): an Ace on the seat's own
+    models ("automatically pass that test"), a numbered card on any model ("the player playing the card
+    deciding if the modifier is positive or negative")."""
+    out = []
+    for model_id in model_ids:
+        own = state.model(model_id).seat == seat
+        out += [Option("play_before_test", (c, model_id)) for c in _cards(state, seat, ("ace",) if own else ())]
+        out += [Option("play_before_test", (c, model_id)) for c in _cards(state, seat, ("number",))]
+    return out
 
 
 def legal(state: Battle, seat: str) -> tuple[Option, ...]:
@@ -75,6 +88,10 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
             if into and rolled:
                 out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]
+            if p.get("next"):  # the step's next test (the same model's next Morale Test, the next model's)
+                out += before_test_cards(state, seat, (p.get("next"),))
+            if p.kind == "to_hit" and p.get("outcome") in ("success", "critical"):  # the target's tests to come
+                out += before_test_cards(state, seat, (p.get("target"),))
             return tuple(out)
         if p.seat != seat:
             return ()
@@ -122,11 +139,12 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         return _npc_phase_options(state, seat)
     if state.phase is Phase.MORALE:
         if not state.morale_started:
-            return (Option("begin_morale"),)
+            return (Option("begin_morale"),) + tuple(before_test_cards(state, seat, pollen_testers(state)))
         if state.morale_queue:
             head = state.model(state.morale_queue[0])
-            return (Option("roll_morale", (head.id,)),) if head.seat == seat else ()
-        return (Option("end_morale"),)
+            mine = (Option("roll_morale", (head.id,)),) if head.seat == seat else ()
+            return mine + tuple(before_test_cards(state, seat, (head.id,)))
+        return (Option("end_morale"),) + tuple(before_test_cards(state, seat, tremors_testers(state)))
     if state.phase is Phase.ROUND_END:
         return (Option("finish_round"),)
     return ()
@@ -170,6 +188,9 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
 
 
 def _action_options(state: Battle, seat: str):
+    acting = state.reaction[0] if state.reaction else state.active_model
+    if acting and state.model(acting).seat != seat:  # a numbered card may worsen an enemy's next test
+        yield from (Option("play_before_test", (c, acting)) for c in _cards(state, seat, ("number",)))
     if state.reaction:
         model = state.model(state.reaction[0])
         if model.seat == seat or (model.npc and controls_npcs(state, seat)):  # NPCs: any player, or the GM

@@ -15,7 +15,8 @@ import random
 from dataclasses import replace
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle.actions import apply_hit, attribute, roll_model_test
+from rules.cybernekro.battle.actions import apply_hit, attribute, hit_with_cards, roll_with_cards
+from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.rounds import seats_from
 from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
 
@@ -48,24 +49,64 @@ def begin_morale(state: Battle, seat: str, rng: random.Random, seed: int | None 
     """Open the phase: Hallucinogenic pollen's Intellect tests if it is active, then the order of the tests."""
     if state.phase is not Phase.MORALE or state.morale_started or state.pending:
         raise Refused("the Morale Phase starts once every player has passed and the NPCs have acted")
-    before, rolls, lines = state, [], []
-    amount = pollen_dread(state)
-    if amount:
-        for m in state.models:
-            if not (m.is_pc and m.in_play) or "artificial" in m.traits or m.gear & POLLEN_IMMUNE:
-                continue
-            state, outcome, roll = roll_model_test(state, m, m.intellect, "pollen: Intellect", rng)
-            rolls.append(roll)
-            if not outcome.passed:
-                state = state.with_model(gain_dread(state.model(m.id), amount))
-                lines.append(f"{m.name} breathes the pollen: {amount} Dread")
-    state = replace(state, morale_started=True)
-    state = replace(state, morale_queue=morale_order(state))
-    names = ", ".join(state.model(i).name for i in state.morale_queue) or "nobody"
-    lines.append(f"Morale Tests, in order: {names}")
-    return step(
-        before, state.logged(seat, "Morale Phase. " + "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+    before = state
+    state = replace(state, morale_started=True).logged(seat, "Morale Phase")
+    return step(before, _next_pollen_test(state, seat, pollen_testers(state), rng, seed))
+
+
+def pollen_testers(state: Battle) -> tuple[str, ...]:
+    """The PCs that test Intellect against Hallucinogenic pollen when the phase begins (B15)."""
+    if not pollen_dread(state):
+        return ()
+    return tuple(
+        m.id
+        for m in state.models
+        if m.is_pc and m.in_play and "artificial" not in m.traits and not m.gear & POLLEN_IMMUNE
     )
+
+
+def tremors_testers(state: Battle) -> tuple[str, ...]:
+    """The models that test Agility against Tremors at the round's end (B15)."""
+    if "tremors" not in (state.scenario.environment, state.scenario.complication):
+        return ()
+    everyone = state.scenario.environment == "tremors"
+    return tuple(
+        m.id
+        for m in state.models
+        if m.in_play and not m.prone and (everyone or m.is_pc) and "monstrous" not in m.traits
+    )
+
+
+def _next_pollen_test(state: Battle, seat: str, queue: tuple, rng: random.Random, seed: int | None) -> Battle:
+    """Each PC's pollen test in turn, each through the cards' window; then the order of the Morale Tests."""
+    if not queue:
+        state = replace(state, morale_queue=morale_order(state))
+        names = ", ".join(state.model(i).name for i in state.morale_queue) or "nobody"
+        return state.logged(seat, f"Morale Tests, in order: {names}")
+    model = state.model(queue[0])
+    return roll_with_cards(
+        state,
+        seat,
+        model,
+        model.intellect,
+        "pollen: Intellect",
+        "pollen",
+        rng,
+        seed,
+        attribute="intellect",
+        queue=queue[1:],
+        next=queue[1] if len(queue) > 1 else None,
+    )
+
+
+@after_test("pollen")
+def _after_pollen_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    if not outcome.passed:
+        amount = pollen_dread(state)
+        state = state.with_model(gain_dread(model, amount)).logged(
+            seat, f"{model.name} breathes the pollen: {amount} Dread"
+        )
+    return _next_pollen_test(state, seat, pending.get("queue"), rng, seed)
 
 
 def roll_morale(
@@ -103,30 +144,72 @@ def roll_morale(
         if inspiring not in allies or "inspiring" not in inspiring.traits:
             raise Refused(f"{inspiring.name} is not an Inspiring ally on the table")
         discipline = max(discipline, inspiring.discipline)
-    result = cn.roll_morale(
+    return step(state, _next_morale_test(state, seat, model, discipline, allies_in_los, model.dread, 0, rng, seed))
+
+
+def _next_morale_test(
+    state: Battle, seat: str, model, discipline: int, allies: int, left: int, done: int, rng, seed
+) -> Battle:
+    """One Morale Test for each Dread the character had when its turn came (R25), one window each; the
+    modifier is the reference engine's (Discipline, allies in LoS, -1 per Wound, Driven by madness)."""
+    if left <= 0:
+        return _finish_morale(state, seat, model, done)
+    modifier = cn.morale_modifier(discipline, allies, model.wounds, model.dread, "driven-by-madness" in model.traits)
+    return roll_with_cards(
+        state,
+        seat,
+        model,
+        modifier,
+        "morale: Discipline",
+        "morale",
         rng,
-        discipline,
-        model.dread,
-        model.wounds,
-        allies_in_los,
-        "jinxed" in model.traits,
-        "driven-by-madness" in model.traits,
         seed,
-        "artificial" in model.traits,
-        "demonic" in model.traits,
-        "lobotomised" in model.traits,
+        event=cn.TestEvent("morale", modifier, "jinxed" in model.traits),
+        attribute="discipline",
+        discipline=discipline,
+        allies=allies,
+        left=left - 1,
+        done=done + 1,
+        next=model.id if left > 1 else None,
     )
-    changed = replace(model, dread=result.dread_left, wounds=result.wounds)
-    text = f"{model.name} rolls {len(result.tests)} Morale Test(s): {result.dread_left} Dread left"
-    if result.dread_left and (result.flees or result.becomes_npc):
+
+
+@after_test("morale")
+def _after_morale_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """ "For every success remove one Dread ... On a Critical remove two Dread while on a Fumble the character
+    gains one Dread" (the reference engine's step: Artificial, Demonic)."""
+    dread, wounds = cn._morale_test(
+        model.dread, model.wounds, outcome, "artificial" in model.traits, "demonic" in model.traits
+    )
+    state = state.with_model(replace(model, dread=dread, wounds=wounds))
+    return _next_morale_test(
+        state,
+        seat,
+        state.model(model.id),
+        pending.get("discipline"),
+        pending.get("allies"),
+        pending.get("left"),
+        pending.get("done"),
+        rng,
+        seed,
+    )
+
+
+def _finish_morale(state: Battle, seat: str, model, tests: int) -> Battle:
+    """The Dread left after the character's tests: Flee moves, or an NPC at 4 or more."""
+    model = state.model(model.id)
+    flees, becomes_npc = cn.flees_for(model.dread, "lobotomised" in model.traits)
+    changed = model
+    text = f"{model.name} rolled {tests} Morale Test(s): {model.dread} Dread left"
+    if model.dread and (flees or becomes_npc):
         changed = replace(changed, prone=False)  # "If the character was Prone ... it automatically stands up"
         if changed.treasure or changed.artifact:
             state = drop_items(state, changed)  # "it automatically drops them before moving"
             changed = replace(changed, treasure=0, artifact=False)
             text += ", drops what it carries"
-        if result.flees:
-            text += f", makes {result.flees} Flee move(s) (4 inches directly away from the nearest enemy each)"
-    if result.becomes_npc:
+        if flees:
+            text += f", makes {flees} Flee move(s) (4 inches directly away from the nearest enemy each)"
+    if becomes_npc:
         # Maddening Terror: "If a player character becomes an NPC in the Morale phase it will be friendly to
         # other NPCs instead of hostile" (while an Ancient Horror is on the table)
         friendly = any("maddening-terror" in m.traits and m.in_play for m in state.models)
@@ -137,8 +220,7 @@ def roll_morale(
             else ", then becomes an NPC hostile to all other models"
         )
     after = replace(state.with_model(changed), morale_queue=state.morale_queue[1:])
-    rolls = [{"what": "morale", "d20": t[0], "modifier": t[1], "outcome": t[2]} for t in result.tests]
-    return step(state, after.logged(seat, text, seed=seed, rolls=rolls))
+    return after.logged(seat, text)
 
 
 def end_morale(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -150,33 +232,63 @@ def end_morale(state: Battle, seat: str, rng: random.Random, seed: int | None = 
     """
     if state.phase is not Phase.MORALE or not state.morale_started or state.morale_queue or state.pending:
         raise Refused("every Morale Test must be rolled first")
-    before, rolls, lines = state, [], []
-    burn = cn.Weapon(1, None)
-    for m in state.models:
-        m = state.model(m.id)
-        if not (m.on_fire and m.in_play):
-            continue
-        planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), burn, replace(m.target(), strength=0))
-        hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
-        rolls += list(steps)
-        state, got = apply_hit(state, m, hit, steps, planned.hit, None)
-        lines.append(f"{m.name} burns: " + "; ".join(got))
+    burning = tuple(m.id for m in state.models if m.on_fire and m.in_play)
+    return step(state, _next_burn(state, seat, burning, rng, seed))
+
+
+BURN = cn.Weapon(1, None)  # "every model on Fire suffers a Damage 1 hit"
+
+
+def _next_burn(state: Battle, seat: str, queue: tuple, rng: random.Random, seed: int | None) -> Battle:
+    """Each burning model's hit in turn, its Tough it Out held open for the cards; then Demonic, then Tremors."""
+    queue = tuple(i for i in queue if state.model(i).in_play)
+    if not queue:
+        return _after_burns(state, seat, rng, seed)
+    m = state.model(queue[0])
+    planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), BURN, replace(m.target(), strength=0))
+    return hit_with_cards(state, seat, m, planned.hit, "burn", rng, seed, context=(("queue", queue[1:]),))
+
+
+@after_hit("burn")
+def _after_burn(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, got = apply_hit(state, model, hit, steps, hit_plan, None)
+    state = state.logged(seat, f"{model.name} burns: " + "; ".join(got), seed=seed, rolls=list(steps))
+    return _next_burn(state, seat, context["queue"], rng, seed)
+
+
+def _after_burns(state: Battle, seat: str, rng: random.Random, seed: int | None) -> Battle:
+    lines = []
     for m in state.models:
         if "demonic" in m.traits and m.in_play and m.wounds:
             state = state.with_model(replace(m, wounds=m.wounds - 1))
             lines.append(f"{m.name} heals a Wound (Demonic)")
-    tremors = "tremors" in (state.scenario.environment, state.scenario.complication)
-    if tremors:
-        everyone = state.scenario.environment == "tremors"
-        for m in state.models:
-            m = state.model(m.id)
-            if not m.in_play or m.prone or (not everyone and not m.is_pc) or "monstrous" in m.traits:
-                continue
-            state, outcome, roll = roll_model_test(state, m, attribute(m, "agility", state), "tremors: Agility", rng)
-            rolls.append(roll)
-            if not outcome.passed:
-                state = state.with_model(replace(state.model(m.id), prone=True))
-                lines.append(f"{m.name} falls Prone (Tremors)")
-    state = replace(state, phase=Phase.ROUND_END)
-    text = "End of the Morale Phase" + (": " + "; ".join(lines) if lines else "")
-    return step(before, state.logged(seat, text, seed=seed if rolls else None, rolls=rolls))
+    state = state.logged(seat, "End of the Morale Phase" + (": " + "; ".join(lines) if lines else ""))
+    return _next_tremors_test(state, seat, tremors_testers(state), rng, seed)
+
+
+def _next_tremors_test(state: Battle, seat: str, queue: tuple, rng: random.Random, seed: int | None) -> Battle:
+    """Each model's Tremors test in turn, each through the cards' window; then the round ends."""
+    queue = tuple(i for i in queue if state.model(i).in_play and not state.model(i).prone)
+    if not queue:
+        return replace(state, phase=Phase.ROUND_END)
+    model = state.model(queue[0])
+    return roll_with_cards(
+        state,
+        seat,
+        model,
+        attribute(model, "agility", state),
+        "tremors: Agility",
+        "tremors",
+        rng,
+        seed,
+        attribute="agility",
+        queue=queue[1:],
+        next=queue[1] if len(queue) > 1 else None,
+    )
+
+
+@after_test("tremors")
+def _after_tremors_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    if not outcome.passed:
+        state = state.with_model(replace(model, prone=True)).logged(seat, f"{model.name} falls Prone (Tremors)")
+    return _next_tremors_test(state, seat, pending.get("queue"), rng, seed)

@@ -35,26 +35,57 @@ def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
     return None
 
 
-def with_card(planned: cn.AttackPlan, armed: tuple | None) -> cn.AttackOdds:
-    """The attack's odds with the card played on its hit roll ("The odds account for the card that was played")."""
-    if armed is None:
+def with_card(planned: cn.AttackPlan, armed: tuple | None, target_card: tuple | None = None) -> cn.AttackOdds:
+    """The attack's odds with the card played on its hit roll ("The odds account for the card that was played"),
+    and the one played on the target's next test: the first test of the hit (Extra organs, Tough it Out or
+    Stagger), held open for the cards like every test (B35)."""
+    if armed is None and target_card is None:
         return cn.attack_odds_for_plan(planned)
-    if fate.kind(armed[2]) == "ace":  # "automatically pass that test without rolling": a plain success
-        target = dict.fromkeys(cn.TargetState, cn.ZERO)
-        expected = cn.ZERO
-        for (group, gained), q in cn.hit_outcome_distribution(planned.hit, False).items():
-            target[group] += q
-            expected += q * gained
-        to_hit = {
-            cn.Outcome.CRITICAL: cn.ZERO,
-            cn.Outcome.SUCCESS: cn.ONE,
-            cn.Outcome.FAILURE: cn.ZERO,
-            cn.Outcome.FUMBLE: cn.ZERO,
-        }
-        return cn.AttackOdds(to_hit, target, expected)
-    return cn.attack_odds_for_plan(
-        replace(planned, to_hit=replace(planned.to_hit, modifier=planned.to_hit.modifier + armed[3]))
-    )
+    to_hit_event = planned.to_hit
+    if armed is not None:  # an Ace: "automatically pass that test without rolling", a plain success
+        to_hit_event = _carded(to_hit_event, armed)
+    to_hit = to_hit_event.distribution()
+    target = dict.fromkeys(cn.TargetState, cn.ZERO)
+    expected = cn.ZERO
+    target[cn.TargetState.UNHARMED] += to_hit[cn.Outcome.FAILURE] + to_hit[cn.Outcome.FUMBLE]
+    for outcome in (cn.Outcome.CRITICAL, cn.Outcome.SUCCESS):
+        p = to_hit[outcome]
+        if not p:
+            continue
+        for (group, gained), q in _hit_outcomes(planned.hit, outcome is cn.Outcome.CRITICAL, target_card).items():
+            target[group] += p * q
+            expected += p * q * gained
+    return cn.AttackOdds(to_hit, target, expected)
+
+
+def _carded(event: cn.TestEvent, armed: tuple) -> cn.TestEvent:
+    if fate.kind(armed[2]) == "ace":
+        return replace(event, card="ace")
+    return replace(event, modifier=event.modifier + armed[3])
+
+
+def _hit_outcomes(hit_plan: cn.HitPlan, critical: bool, target_card: tuple | None) -> dict:
+    """(target group, Wounds gained) after the hit, exactly; the target's card on the hit's first test."""
+    if target_card is None:
+        return cn.hit_outcome_distribution(hit_plan, critical)
+
+    def process(draw, plan, crit):
+        first = True
+
+        def carded(event):
+            nonlocal first
+            if first and isinstance(event, cn.TestEvent):
+                first = False
+                event = _carded(event, target_card)
+            return draw(event)
+
+        return cn.hit_process(carded, plan, crit)
+
+    out: dict = {}
+    for state, q in cn.enumerate_process(process, hit_plan, critical).items():
+        key = (state.group, state.gained)
+        out[key] = out.get(key, cn.ZERO) + q
+    return out
 
 
 def weapon_odds(
@@ -81,5 +112,6 @@ def weapon_odds(
                 if use.slug in model.unloaded
                 else ""
             )
-            cells.append(Cell(use.slug, enemy.id, action.value, with_card(planned, armed), reason))
+            odds = with_card(planned, armed, card_for(state, enemy.id, seat))
+            cells.append(Cell(use.slug, enemy.id, action.value, odds, reason))
     return tuple(cells)

@@ -21,8 +21,10 @@ from rules.cybernekro.battle.actions import (
     apply_hit,
     attribute,
     begin,
-    roll_model_test,
+    hit_with_cards,
+    roll_with_cards,
 )
+from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.npcs import place_npc
 from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
@@ -34,22 +36,58 @@ CORPSE_TOKENS = 3  # "Place 3 corpse tokens"
 EXPLORATION = {1: "corpses", 2: "trap", 3: "awakened machine", 4: "nothing", 5: "hidden cache", 6: "artifact"}
 
 
-def _interact(state: Battle, seat: str, rng, seed, in_melee: bool, test: str | None, modifier: int, what: str):
-    """An Interact action with a scenario element: AP, and its test ("On a Critical the action doesn't cost any
-    AP. On a Fumble the interaction backfires and the model is knocked Prone")."""
+def _interact(state: Battle, seat: str, rng, seed, in_melee: bool):
+    """An Interact action with a scenario element that needs no test: AP (its tested kind: :func:`_interact_test`)."""
     state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee, scenario_element=True)
     if in_melee:
         raise Refused("Interact cannot be done while in melee")
     if not ok:
         return state, model, None, [], False
-    rolls, outcome = [], None
-    if test:
-        state, outcome, roll = roll_model_test(state, model, attribute(model, test, state) + modifier, what, rng)
-        rolls.append(roll)
-        if outcome is cn.Outcome.FUMBLE:
-            state = state.with_model(replace(state.model(model.id), prone=True))
+    state = _spend(state, model, 1)
+    return state, state.model(model.id), None, [], True
+
+
+def _interact_test(
+    state: Battle, seat: str, rng, seed, in_melee: bool, test: str, modifier: int, what: str, element: str, **data
+) -> Battle:
+    """An Interact action with a scenario element and its test, rolled through the cards' window; the element's
+    effect follows in :func:`_after_interact_test`."""
+    before = state
+    state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee, scenario_element=True)
+    if in_melee:
+        raise Refused("Interact cannot be done while in melee")
+    if ok:
+        modifier += attribute(model, test, state)
+        state = roll_with_cards(
+            state, seat, model, modifier, what, "scenario-interact", rng, seed, attribute=test, element=element, **data
+        )
+    return step(before, after_action(state))
+
+
+@after_test("scenario-interact")
+def _after_interact_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """ "On a Critical the action doesn't cost any AP. On a Fumble the interaction backfires and the model is
+    knocked Prone"; then the terminal or the prison door."""
+    if outcome is cn.Outcome.FUMBLE:
+        state = state.with_model(replace(model, prone=True))
     state = _spend(state, model, 0 if outcome is cn.Outcome.CRITICAL else 1)
-    return state, state.model(model.id), outcome, rolls, True
+    if pending.get("element") == "terminal":
+        terminal = pending.get("terminal")
+        text = f"{model.name} tries terminal {terminal}: {outcome.value}"
+        if outcome.passed:
+            terminals = tuple((n, seat if n == terminal else owner) for n, owner in state.scenario.terminals)
+            state = replace(state, scenario=replace(state.scenario, terminals=terminals))
+            text += f", {state.player(seat).name} controls it"
+    else:
+        text = f"{model.name} tries the prison door: {outcome.value}"
+        if outcome.passed:
+            for m in state.models:
+                if m.imprisoned:
+                    state = state.with_model(replace(m, imprisoned=False))
+            text += ": the prisoners are free"
+    if outcome is cn.Outcome.FUMBLE:
+        text += ", knocked Prone"
+    return state.logged(seat, text)
 
 
 def take_terminal(
@@ -63,25 +101,9 @@ def take_terminal(
     if terminal not in numbers:
         raise Refused(f"there are terminals {numbers[0]} to {numbers[-1]}")
     bonus = CYBER_JACK if "cyber-jack" in acting_model(state, seat).gear else 0
-    before = state
-    state, model, outcome, rolls, ok = _interact(
-        state, seat, rng, seed, in_melee, "intellect", bonus, "terminal: Intellect"
+    return _interact_test(
+        state, seat, rng, seed, in_melee, "intellect", bonus, "terminal: Intellect", "terminal", terminal=terminal
     )
-    if not ok:
-        return step(before, after_action(state))
-    text = f"{model.name} tries terminal {terminal}: {outcome.value}"
-    if outcome is not None and outcome.passed:
-        state = replace(
-            state,
-            scenario=replace(
-                state.scenario,
-                terminals=tuple((n, seat if n == terminal else owner) for n, owner in state.scenario.terminals),
-            ),
-        )
-        text += f", {state.player(seat).name} controls it"
-    if outcome is cn.Outcome.FUMBLE:
-        text += ", knocked Prone"
-    return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
 
 
 def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = None, in_melee: bool = False) -> Battle:
@@ -93,7 +115,7 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     if left <= 0:
         raise Refused("every room has been explored")
     before = state
-    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee, None, 0, "")
+    state, model, outcome, rolls, ok = _interact(state, seat, rng, seed, in_melee)
     if not ok:
         return step(before, after_action(state))
     scenario = state.scenario
@@ -114,16 +136,10 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     if result == "corpses":
         state = replace(state, scenario=replace(state.scenario, corpses=state.scenario.corpses + CORPSE_TOKENS))
     elif result == "trap":
-        state, outcome, roll = roll_model_test(state, model, attribute(model, "agility", state), "trap: Agility", rng)
-        rolls.append(roll)
-        if not outcome.passed:
-            planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), TRAP, replace(model.target(), strength=0))
-            hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
-            rolls += list(steps)
-            state, lines = apply_hit(state, state.model(model.id), hit, steps, planned.hit, None)
-            text += ": " + "; ".join(lines)
-        else:
-            text += ": avoided"
+        state = state.logged(seat, text, seed=seed, rolls=rolls)
+        agility = attribute(model, "agility", state)
+        state = roll_with_cards(state, seat, model, agility, "trap: Agility", "trap", rng, seed, attribute="agility")
+        return step(before, after_action(state))
     elif result == "awakened machine":
         state = place_npc(state, seat, "tomb-bots", "awakened machine")
     elif result == "hidden cache":
@@ -131,6 +147,21 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     elif result == "artifact":
         state = replace(state, scenario=replace(state.scenario, artifact_found=True, artifact_on_table=True))
     return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
+
+
+@after_test("trap")
+def _after_trap_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """Exploration's trap: a failed Agility test takes the trap's hit (Damage 2, rolled on the damage table)."""
+    if outcome.passed:
+        return state.logged(seat, f"{model.name} avoids the trap")
+    planned = cn.plan_attack(cn.Action.FIGHT, cn.Attacker(), TRAP, replace(model.target(), strength=0))
+    return hit_with_cards(state, seat, model, planned.hit, "trap-hit", rng, seed)
+
+
+@after_hit("trap-hit")
+def _after_trap_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None)
+    return state.logged(seat, f"{model.name} springs the trap: " + "; ".join(lines), seed=seed, rolls=list(steps))
 
 
 def corpse_check(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -218,19 +249,8 @@ def open_prison(
     if not any(m.imprisoned and m.in_play for m in state.models):
         raise Refused("nobody is imprisoned")
     bonus = LOCKPICKS if "lockpicks" in acting_model(state, seat).gear else 0
-    before = state
-    state, model, outcome, rolls, ok = _interact(
-        state, seat, rng, seed, in_melee, attribute_name, bonus, f"prison door: {attribute_name}"
-    )
-    if not ok:
-        return step(before, after_action(state))
-    text = f"{model.name} tries the prison door: {outcome.value}"
-    if outcome is not None and outcome.passed:
-        for m in state.models:
-            if m.imprisoned:
-                state = state.with_model(replace(m, imprisoned=False))
-        text += ": the prisoners are free"
-    return step(before, after_action(state.logged(seat, text, seed=seed, rolls=rolls)))
+    what = f"prison door: {attribute_name}"
+    return _interact_test(state, seat, rng, seed, in_melee, attribute_name, bonus, what, "prison")
 
 
 def perform_ritual(
@@ -255,7 +275,7 @@ def perform_ritual(
     if becomes not in ("rabid-machine", "ancient-horror"):
         raise Refused("the Focus becomes a Rabid Machine or an Ancient Horror")
     before = state
-    state, model, _, rolls, ok = _interact(state, seat, rng, seed, in_melee, None, 0, "")
+    state, model, _, rolls, ok = _interact(state, seat, rng, seed, in_melee)
     if not ok:
         return step(before, after_action(state))
     counter = state.scenario.ritual + 1
@@ -331,6 +351,10 @@ def finish_round(state: Battle, seat: str) -> Battle:
         result = ()
     if result is None and not any(_on_table(state, s) for s in state.seats):
         result = ()
+    if result is None and not any(m.in_play and not m.imprisoned for s in state.seats for m in state.crew(s)):
+        # only prisoners behind their door are left: nobody can take an Initiative Test or act again (B25),
+        # so the rounds still to come cannot change anything: the game is scored as at its last round
+        result = winners(state, True) or ()
     if result is not None:
         return step(state, end(state, seat, result))
     after = replace(state, phase=Phase.ROUND_START)

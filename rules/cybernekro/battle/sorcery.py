@@ -25,10 +25,11 @@ from rules.cybernekro.battle.actions import (
     attribute,
     begin,
     open_test_window,
-    roll_model_test,
     roll_test_event,
+    roll_with_cards,
     take_out,
 )
+from rules.cybernekro.battle.card_tests import after_test
 from rules.cybernekro.battle.state import Battle, Model, Refused, gain_dread, step
 
 MELEE_PENALTY = -4  # "Sorcerer in melee -4"
@@ -129,8 +130,20 @@ def cast(
         body_mod=body_mod,
         weapon=weapon,
         attribute="intellect",
+        next=_first_tested(state, sorcery, model, target, targets),
     )
     return step(before, state)
+
+
+def _first_tested(state: Battle, sorcery: str, caster: Model, target, targets) -> str | None:
+    """The model whose test against the sorcery comes first: cards may be played on it before (B35)."""
+    if sorcery not in TESTED_EFFECTS:
+        return None
+    if sorcery == "scream":
+        return next((i for i in targets if i != caster.id and state.model(i).in_play), None)
+    if sorcery == "kinesis" and not target.is_pc:
+        return None
+    return target.id
 
 
 def finish_sorcery(
@@ -142,6 +155,8 @@ def finish_sorcery(
     entry = _entry(sorcery)
     target = state.model(pending.get("target")) if pending.get("target") else None
     rolls, lines = [], [f"{model.name} casts {entry['name']}: {outcome.value}"]
+    if outcome.passed and sorcery in TESTED_EFFECTS and (target is None or target.in_play):
+        return _tested_effect(state, seat, model, sorcery, target, pending, lines, rng, seed)
     if outcome.passed and (target is None or target.in_play):
         state, more, extra = _effect(
             state,
@@ -166,6 +181,97 @@ def finish_sorcery(
             lines.append(text)
             rolls.append(overload_roll)
     return state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+
+
+# the effects that make their targets test, each test through the cards' window (B35)
+TESTED_EFFECTS = {"scream", "kinesis", "sleep", "technomancy", "gut-twist"}
+EFFECT_TESTS = {
+    "scream": ("toughness", "Scream: Toughness"),
+    "kinesis": ("strength", "Kinesis: Strength"),
+    "sleep": ("discipline", "Sleep: Discipline"),
+    "technomancy": ("toughness", "Technomancy: Toughness"),
+    "gut-twist": ("toughness", "Gut Twist: Toughness"),
+}
+
+
+def _tested_effect(state: Battle, seat: str, caster: Model, sorcery: str, target, pending, lines, rng, seed) -> Battle:
+    """A sorcery whose effect its target resists with a test: who tests (Scream: the models named, not Prone
+    nor Monstrous; Kinesis: a PC, after the D3 of the move), then each test in turn."""
+    rolls: list[dict] = []
+    if sorcery == "scream":
+        queue = tuple(
+            i
+            for i in pending.get("targets")
+            if i != caster.id
+            and state.model(i).in_play
+            and not state.model(i).prone
+            and "monstrous" not in state.model(i).traits
+        )
+    else:
+        queue = (target.id,)
+    if sorcery == "kinesis":
+        distance = rng.randint(1, 3)
+        rolls.append({"what": "Kinesis: D3", "d3": distance})
+        lines.append(f"move {target.name} D3 inches: {distance}")
+        if not target.is_pc:
+            queue = ()
+    state = state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+    return _next_effect_test(state, seat, sorcery, queue, pending.get("body_mod"), rng, seed)
+
+
+def _next_effect_test(state: Battle, seat: str, sorcery: str, queue: tuple, body_mod, rng, seed) -> Battle:
+    if not queue:
+        return state
+    model = state.model(queue[0])
+    name, what = EFFECT_TESTS[sorcery]
+    modifier = attribute(model, name, state) if name == "toughness" else getattr(model, name)
+    return roll_with_cards(
+        state,
+        seat,
+        model,
+        modifier,
+        what,
+        "sorcery-effect",
+        rng,
+        seed,
+        attribute=name,
+        sorcery=sorcery,
+        queue=queue[1:],
+        next=queue[1] if len(queue) > 1 else None,
+        body_mod=body_mod,
+    )
+
+
+@after_test("sorcery-effect")
+def _after_effect_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """The target's test against the sorcery stands: Scream knocks Prone, Kinesis moves (a PC that fails is
+    knocked Prone), Sleep stops reactions, Technomancy stops a body-mod, Gut Twist hits (Damage 2, no armor)."""
+    sorcery = pending.get("sorcery")
+    lines: list[str] = []
+    rolls: list[dict] = []
+    if sorcery == "kinesis" and outcome.passed:
+        lines.append(f"{model.name} resists the move")
+    elif outcome.passed:
+        lines.append(f"{model.name} resists")
+    elif sorcery == "scream" or (sorcery == "kinesis" and "monstrous" not in model.traits):
+        state = state.with_model(replace(model, prone=True))
+        lines.append(f"{model.name} {'falls' if sorcery == 'scream' else 'is knocked'} Prone")
+    elif sorcery == "sleep":
+        state = state.with_model(replace(model, asleep=True))
+        lines.append(f"{model.name} cannot react this round")
+    elif sorcery == "technomancy":
+        body_mod = pending.get("body_mod")
+        state = state.with_model(replace(model, body_mods=model.body_mods - {body_mod}))
+        lines.append(f"{model.name}'s {body_mod} stops working")
+        if "artificial" in model.traits:
+            state, text = _wound(state, state.model(model.id))
+            lines.append(text)
+    elif sorcery == "gut-twist":
+        state, more, rolls = _hit(state, model, GUT_TWIST, rng, ignore_armor=True)
+        lines += more
+    if lines:
+        state = state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+    return _next_effect_test(state, seat, sorcery, pending.get("queue"), pending.get("body_mod"), rng, seed)
 
 
 def _check_choices(sorcery: str, caster: Model, target: Model | None, body_mod, weapon) -> None:
@@ -229,68 +335,18 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
         if caster.wounds:
             state = state.with_model(replace(caster, wounds=caster.wounds - 1))
             lines.append(f"{caster.name} loses a Wound")
-    elif sorcery == "scream":
-        for other_id in targets:
-            other = state.model(other_id)
-            if other.id == caster.id or not other.in_play or other.prone or "monstrous" in other.traits:
-                continue
-            state, outcome, roll = roll_model_test(
-                state, other, attribute(other, "toughness", state), "Scream: Toughness", rng
-            )
-            rolls.append(roll)
-            if not outcome.passed:
-                state = state.with_model(replace(state.model(other.id), prone=True))
-                lines.append(f"{other.name} falls Prone")
     elif sorcery == "nightmares":
         state = state.with_model(gain_dread(target, 2))
         lines.append(f"{target.name} gains 2 Dread")
     elif sorcery == "speed":
         state = state.with_model(replace(target, ap=target.ap + 1))
         lines.append(f"{target.name} gains 1 AP")
-    elif sorcery == "kinesis":
-        lines.append(f"move {target.name} D3 inches: {rng.randint(1, 3)}")
-        if target.is_pc:
-            state, outcome, roll = roll_model_test(state, target, target.strength, "Kinesis: Strength", rng)
-            rolls.append(roll)
-            if outcome.passed:
-                lines[-1] = f"{target.name} resists the move"
-            elif "monstrous" not in target.traits:
-                state = state.with_model(replace(state.model(target.id), prone=True))
-                lines.append(f"{target.name} is knocked Prone")
-    elif sorcery == "sleep":
-        state, outcome, roll = roll_model_test(state, target, target.discipline, "Sleep: Discipline", rng)
-        rolls.append(roll)
-        if not outcome.passed:
-            state = state.with_model(replace(state.model(target.id), asleep=True))
-            lines.append(f"{target.name} cannot react this round")
-    elif sorcery == "technomancy":
-        if body_mod not in target.body_mods:
-            raise Refused(f"choose one of {target.name}'s body-mods")
-        state, outcome, roll = roll_model_test(
-            state, target, attribute(target, "toughness", state), "Technomancy: Toughness", rng
-        )
-        rolls.append(roll)
-        if not outcome.passed:
-            state = state.with_model(replace(state.model(target.id), body_mods=target.body_mods - {body_mod}))
-            lines.append(f"{target.name}'s {body_mod} stops working")
-            if "artificial" in target.traits:
-                state, text = _wound(state, state.model(target.id))
-                lines.append(text)
     elif sorcery == "pacify":
         use = target.weapon(weapon or "")
         if not use.ranged:
             raise Refused("Pacify jams a ranged weapon")
         state = state.with_model(replace(target, jammed=target.jammed | {use.slug}))
         lines.append(f"{target.name}'s {use.name} is jammed")
-    elif sorcery == "gut-twist":
-        state, outcome, roll = roll_model_test(
-            state, target, attribute(target, "toughness", state), "Gut Twist: Toughness", rng
-        )
-        rolls.append(roll)
-        if not outcome.passed:
-            state, more, steps = _hit(state, state.model(target.id), GUT_TWIST, rng, ignore_armor=True)
-            lines += more
-            rolls += steps
     elif sorcery == "mind-control":
         mine, theirs = rng.randint(1, 20) + caster.discipline, rng.randint(1, 20) + target.discipline
         rolls.append({"what": "Mind Control: Discipline", "caster": mine, "target": theirs})

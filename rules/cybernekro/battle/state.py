@@ -76,6 +76,7 @@ class Model:
     ap: int = 0
     prone: bool = False
     on_fire: bool = False
+    fire_nerve: bool = False  # passed the on-Fire Discipline test: its next action goes ahead without another
     status: Status = Status.IN_PLAY
     npc: bool = False  # a scenario NPC, or a PC turned NPC by 4+ Dread
     npc_kind: str | None = None  # catalogue slug of a scenario NPC

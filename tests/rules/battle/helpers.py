@@ -4,7 +4,7 @@ import random
 from dataclasses import replace
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import rounds, setup
+from rules.cybernekro.battle import actions, rounds, setup
 from rules.cybernekro.battle.state import Model, WeaponUse
 
 SWORD = WeaponUse("sword", "sword", cn.Weapon(2, None, cn.Keywords.parse(["Parry"]), "sword"))
@@ -70,3 +70,11 @@ class Dice(random.Random):
         face = self.faces.pop(0)
         assert a <= face <= b, (face, a, b)
         return face
+
+
+def settle(state, rng=None, seed=1):
+    """Let every open test window stand (nobody plays a card): the step's next tests roll with ``rng``."""
+    rng = rng or random.Random(seed)
+    while state.pending and state.pending[0].kind == "test":
+        state = actions.resolve_test(state, state.pending[0].seat, rng, seed)
+    return state

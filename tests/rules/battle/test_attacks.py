@@ -8,7 +8,7 @@ import pytest
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, rounds
 from rules.cybernekro.battle.state import Refused, Status, WeaponUse
-from tests.rules.battle.helpers import Dice, to_action
+from tests.rules.battle.helpers import Dice, settle, to_action
 
 AXE = WeaponUse(
     "industrial-tool",
@@ -40,7 +40,7 @@ def test_an_attack_ends_as_the_reference_engine_rolls_it(seed):
     )
     rng = random.Random(seed)
     state = actions.attack(state, "A", "pistol", "b0", rng, seed)
-    state = actions.resolve_attack(state, "A", rng, seed)
+    state = settle(actions.resolve_attack(state, "A", rng, seed), rng, seed)
     after = state.model("b0")
     if reference.state is cn.TargetState.OUT_OF_ACTION:
         assert state.pending[0].kind == "ooa" or after.status is Status.OUT_OF_ACTION
@@ -58,7 +58,8 @@ def test_a_critical_hit_wounds_then_damage_and_a_failed_tough_it_out_gives_dread
     state = active(calm(to_action()))
     # to hit 20 (critical: +1 Wound); damage 4+4 +1 Wound = 9 Critical Injury; Tough it Out 5+1-1: failure
     state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
-    state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
+    dice = Dice(4, 4, 5)
+    state = settle(actions.resolve_attack(state, "A", dice, 2), dice)
     assert state.pending[0].kind == "ooa" and state.pending[0].seat == "B"
     assert state.model("b0").wounds == 2 and state.model("b0").dread == 1  # crit Wound + the Light row's Wound
 
@@ -66,7 +67,8 @@ def test_a_critical_hit_wounds_then_damage_and_a_failed_tough_it_out_gives_dread
 def test_queen_turns_out_of_action_into_a_wound_unless_countered():
     state = active(calm(to_action()))
     state = actions.attack(state, "A", "pistol", "b0", Dice(20), 1)
-    state = actions.resolve_attack(state, "A", Dice(4, 4, 5), 2)
+    dice = Dice(4, 4, 5)
+    state = settle(actions.resolve_attack(state, "A", dice, 2), dice)
     state = state.with_player(replace(state.player("B"), hand=("Q♠",) + state.player("B").hand))
     state = state.with_player(replace(state.player("A"), hand=("Joker (red)",)))
     with pytest.raises(Refused, match="model's player"):
@@ -166,7 +168,8 @@ def test_a_jack_turns_a_regular_success_into_a_critical():
         actions.play_jack(hit, "A", "J♥", "fumble")
     jack = actions.answer_card(actions.play_jack(hit, "A", "J♥", "critical"), "B")
     assert jack.pending[0].get("outcome") == "critical"
-    done = actions.resolve_attack(jack, "A", Dice(1, 1, 5), 2)  # the critical's Wound, 1+1+1 = 3: Light; TiO fails
+    dice = Dice(1, 1, 5)
+    done = settle(actions.resolve_attack(jack, "A", dice, 2), dice)  # the critical's Wound, 1+1+1 = 3: Light; TiO fails
     assert done.model("b0").wounds == 2 and done.model("b0").dread == 1
 
 
@@ -198,10 +201,16 @@ def test_a_king_lets_a_model_react_without_a_roll():
 
 def test_being_on_fire_tests_discipline_before_each_action():
     state = active(calm(to_action()), on_fire=True)
-    burnt = actions.act(state, "A", "move", Dice(2, 4), 1)  # failure: a 4" flee, -1 AP, activation over
+    tried = actions.act(state, "A", "move", Dice(2), 1)  # failure: the test waits for the cards
+    assert tried.pending[0].get("then") == "on-fire" and tried.model("a0").ap == 3
+    burnt = settle(tried, Dice(4))  # a 4" flee, -1 AP, activation over
     assert burnt.model("a0").ap == 2 and burnt.active_model is None and burnt.active_seat == "B"
-    fine = actions.act(state, "A", "move", Dice(15), 1)
-    assert fine.model("a0").ap == 2 and fine.active_model == "a0"
+    nerve = settle(actions.act(state, "A", "move", Dice(15), 1))
+    assert nerve.model("a0").ap == 3 and nerve.model("a0").fire_nerve  # passed: the action is taken now
+    fine = actions.act(nerve, "A", "move", Dice(), 1)  # no second test for the action it attempted
+    assert fine.model("a0").ap == 2 and fine.active_model == "a0" and not fine.model("a0").fire_nerve
+    again = actions.act(actions.decline_reaction(fine, "B"), "A", "move", Dice(3), 1)  # the next one tests again
+    assert again.pending[0].get("then") == "on-fire"
 
 
 def test_a_fire_weapon_sets_the_target_on_fire_on_a_failed_agility_test():
@@ -212,7 +221,8 @@ def test_a_fire_weapon_sets_the_target_on_fire_on_a_failed_agility_test():
     state = state.with_model(replace(state.model("a0"), weapons=(flamer,)))
     state = actions.attack(state, "A", "flamethrower", "b0", Dice(15), 1)
     state = actions.resolve_attack(state, "A", Dice(1, 1, 3), 2)  # no injury; Agility 3: fails
-    assert state.model("b0").on_fire
+    assert state.pending[0].get("then") == "catch-fire" and not state.model("b0").on_fire
+    assert settle(state).model("b0").on_fire
 
 
 def test_prone_and_bestial_models_are_limited_to_their_actions():
@@ -256,14 +266,15 @@ def test_a_burning_model_that_flees_drops_its_treasure_and_an_npc_ends_its_activ
     from rules.cybernekro.battle import npcs
 
     state = active(calm(to_action()), on_fire=True, treasure=1)
-    burnt = actions.act(state, "A", "move", Dice(2, 4), 1)
+    burnt = settle(actions.act(state, "A", "move", Dice(2), 1), Dice(4))
     assert burnt.model("a0").treasure == 0 and burnt.scenario.treasure_on_table == 1
     state = npcs.place_npc(calm(to_action()), "A", "flesh-drones")
     drone = state.models[-1]
     state = state.with_model(replace(drone, on_fire=True))
     state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
     state = npcs.activate_npc(state, "A", drone.id)
-    state = actions.attack(state, "A", "melee-attack", "a0", Dice(2, 3), 1)  # Discipline 2+0 fails: flees 3"
+    state = actions.attack(state, "A", "melee-attack", "a0", Dice(2), 1)  # Discipline 2+0 fails: flees 3"
+    state = settle(state, Dice(3))
     assert state.phase.value == "npcs" and state.active_model is None and drone.id in state.npcs_done
 
 
@@ -300,7 +311,8 @@ def test_the_damage_tables_own_example_a_seven_wounds_then_knocks_prone():
     # "The results are cumulative, so for example a result of 7 means the target gains a Wound and then is
     # knocked Prone." 4+3 = 7, b0 (Toughness 1) fails its Tough it Out with 2.
     state = active(calm(to_action()))
-    state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(15), 1), "A", Dice(4, 3, 2), 1)
+    dice = Dice(4, 3, 2)
+    state = settle(actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(15), 1), "A", dice, 1), dice)
     b0 = state.model("b0")
     assert b0.wounds == 1 and b0.prone and b0.dread == 1 and b0.status is Status.IN_PLAY
 
@@ -322,21 +334,21 @@ def test_fix_and_reload_name_the_weapon_and_fix_is_an_intellect_test():
     loaded = actions.act(shot, "A", "reload", Dice(), 1, item="crossbow")
     assert loaded.model("a0").unloaded == frozenset() and loaded.model("a0").ap == 1
     jammed = state.with_model(replace(state.model("a0"), jammed=frozenset({"rifle"})))
-    fixed = actions.act(jammed, "A", "fix", Dice(9), 1, item="rifle")  # 9 + Intellect 1 = 10: not fixed
+    fixed = settle(actions.act(jammed, "A", "fix", Dice(9), 1, item="rifle"))  # 9 + Intellect 1 = 10: not fixed
     assert fixed.model("a0").jammed == {"rifle"}
-    crit = actions.act(jammed, "A", "fix", Dice(20), 1, item="rifle")
+    crit = settle(actions.act(jammed, "A", "fix", Dice(20), 1, item="rifle"))
     assert crit.model("a0").jammed == frozenset() and crit.model("a0").ap == 3
-    broken = actions.act(jammed, "A", "fix", Dice(1), 1, item="rifle")
+    broken = settle(actions.act(jammed, "A", "fix", Dice(1), 1, item="rifle"))
     assert [w.slug for w in broken.model("a0").weapons] == ["crossbow"]
 
 
 def test_roly_poly_gets_up_free_on_a_success_and_stays_prone_on_a_fumble():
     state = active(calm(to_action()), prone=True, body_mods=frozenset({"roly-poly-system"}))
-    free = actions.act(state, "A", "get-up", Dice(15), 1)
+    free = settle(actions.act(state, "A", "get-up", Dice(15), 1))
     assert not free.model("a0").prone and free.model("a0").ap == 3
-    paid = actions.act(state, "A", "get-up", Dice(5), 1)
+    paid = settle(actions.act(state, "A", "get-up", Dice(5), 1))
     assert not paid.model("a0").prone and paid.model("a0").ap == 2
-    stuck = actions.act(state, "A", "get-up", Dice(1), 1)
+    stuck = settle(actions.act(state, "A", "get-up", Dice(1), 1))
     assert stuck.model("a0").prone and stuck.model("a0").ap == 2
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, rounds, setup
 from rules.cybernekro.battle.state import WeaponUse
-from tests.rules.battle.helpers import Dice, new
+from tests.rules.battle.helpers import Dice, new, settle
 
 
 def at_ap(complication):
@@ -61,6 +61,7 @@ def test_an_unstable_weapon_turns_a_fumble_on_its_user():
     state = in_action("no-complication")
     state = state.with_model(replace(state.model("a0"), weapons=(gun,)))
     state = actions.attack(state, "A", "energy-pistol", "b0", Dice(1), 1)
-    state = actions.resolve_attack(state, "A", Dice(5, 5, 2, 15), 1)  # 5+5 = 10 Critical; TiO 15: Serious
+    dice = Dice(5, 5, 2, 15)
+    state = settle(actions.resolve_attack(state, "A", dice, 1), dice)  # 5+5 = 10 Critical; TiO 15: Serious
     assert state.model("a0").wounds == 1 and state.model("a0").prone
     assert state.model("b0").wounds == 0

@@ -8,7 +8,7 @@ import pytest
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import morale, rounds, scenario_steps
 from rules.cybernekro.battle.state import Phase, Refused, Status
-from tests.rules.battle.helpers import Dice, to_action
+from tests.rules.battle.helpers import Dice, settle, to_action
 
 
 def at_morale(first="A", dread=None, **scenario):
@@ -33,11 +33,16 @@ def test_a_characters_tests_are_the_reference_engines_and_are_applied(seed):
     state = morale.begin_morale(at_morale("A", {"a0": 5}), "A", Dice(), 1)
     state = replace(state, models=tuple(replace(m, wounds=1) if m.id == "a0" else m for m in state.models))
     expected = cn.roll_morale(random.Random(seed), 1, 5, 1, 2)
-    after = morale.roll_morale(state, "A", "a0", 2, random.Random(seed), seed)
+    rng = random.Random(seed)
+    after = settle(morale.roll_morale(state, "A", "a0", 2, rng, seed), rng, seed)
     model = after.model("a0")
     assert model.dread == expected.dread_left
     assert model.npc == expected.becomes_npc
-    assert len(after.log[-1].rolls) == 5 and after.log[-1].seed == seed
+    tests = [e for e in after.log if e.rolls and e.rolls[0]["what"] == "morale"]
+    assert [(e.rolls[0]["d20"], e.rolls[0]["modifier"], e.rolls[0]["outcome"]) for e in tests] == [
+        ([face], modifier, outcome) for face, modifier, outcome in expected.tests
+    ]
+    assert all(e.seed == seed for e in tests) and "rolled 5 Morale Test(s)" in after.log[-1].text
     if expected.flees:
         assert f"{expected.flees} Flee move" in after.log[-1].text
 
@@ -45,7 +50,8 @@ def test_a_characters_tests_are_the_reference_engines_and_are_applied(seed):
 def test_four_dread_left_turns_the_character_into_a_hostile_npc_that_drops_its_treasure():
     state = morale.begin_morale(at_morale("A", {"a0": 4}), "A", Dice(), 1)
     state = state.with_model(replace(state.model("a0"), treasure=1, prone=True))
-    after = morale.roll_morale(state, "A", "a0", 0, Dice(2, 2, 2, 2), 1)  # four failures: 4 Dread left
+    dice = Dice(2, 2, 2, 2)
+    after = settle(morale.roll_morale(state, "A", "a0", 0, dice, 1), dice)  # four failures: 4 Dread left
     model = after.model("a0")
     assert model.npc and model.dread == 4 and not model.prone and model.treasure == 0
     assert after.scenario.treasure_on_table == 1
@@ -55,7 +61,8 @@ def test_four_dread_left_turns_the_character_into_a_hostile_npc_that_drops_its_t
 
 def test_critical_removes_two_dread_and_fumble_adds_one():
     state = morale.begin_morale(at_morale("A", {"a0": 3}), "A", Dice(), 1)
-    after = morale.roll_morale(state, "A", "a0", 0, Dice(20, 1, 15), 1)  # 3 -> 1 -> 2 -> 1
+    dice = Dice(20, 1, 15)
+    after = settle(morale.roll_morale(state, "A", "a0", 0, dice, 1), dice)  # 3 -> 1 -> 2 -> 1
     assert after.model("a0").dread == 1
 
 
@@ -66,7 +73,7 @@ def test_allies_in_los_are_limited_to_allies_on_the_table_and_inspiring_lends_di
     with pytest.raises(Refused, match="not an Inspiring"):
         morale.roll_morale(state, "A", "a0", 0, Dice(10), 1, inspired_by="a1")
     state = state.with_model(replace(state.model("a1"), traits=frozenset({"inspiring"}), discipline=3))
-    after = morale.roll_morale(state, "A", "a0", 0, Dice(8), 1, inspired_by="a1")  # 8 + 3 = 11
+    after = settle(morale.roll_morale(state, "A", "a0", 0, Dice(8), 1, inspired_by="a1"))  # 8 + 3 = 11
     assert after.model("a0").dread == 0
 
 
@@ -74,7 +81,8 @@ def test_hallucinogenic_pollen_tests_intellect_at_the_start_of_the_phase():
     state = at_morale("A", complication="hallucinogenic-pollen")
     state = state.with_model(replace(state.model("b2"), gear=frozenset({"gas-mask"})))
     faces = [2, 15, 15, 15, 15]  # a0 fails (2 + 1), the others pass; b2 is immune
-    after = morale.begin_morale(state, "A", Dice(*faces), 1)
+    dice = Dice(*faces)
+    after = settle(morale.begin_morale(state, "A", dice, 1), dice)
     assert after.model("a0").dread == 2 and after.morale_queue == ("a0",)
 
 
@@ -84,7 +92,10 @@ def test_fire_burns_at_the_end_of_the_morale_phase_demonic_heals_and_the_round_e
     state = state.with_model(replace(state.model("a1"), traits=frozenset({"demonic"}), wounds=2))
     with pytest.raises(Refused, match="every Morale Test"):
         morale.end_morale(replace(state, morale_queue=("a0",)), "A", Dice(), 1)
-    after = morale.end_morale(state, "A", Dice(3, 5), 1)  # Damage 1: 3+0 = Light; Tough it Out 5+1: fails
+    dice = Dice(3, 5)  # Damage 1: 3+0 = Light; Tough it Out 5+1: fails (its window first)
+    held = morale.end_morale(state, "A", dice, 1)
+    assert held.pending[0].get("then") == "plain-hit" and held.model("b0").wounds == 0
+    after = settle(held, dice)
     assert after.model("b0").wounds == 1 and after.model("b0").dread == 1
     assert after.model("a1").wounds == 1
     assert after.phase is Phase.ROUND_END
@@ -94,7 +105,8 @@ def test_fire_burns_at_the_end_of_the_morale_phase_demonic_heals_and_the_round_e
 
 def test_tremors_make_every_model_test_agility():
     state = morale.begin_morale(at_morale("A", environment="tremors"), "A", Dice(), 1)
-    after = morale.end_morale(state, "A", Dice(1, 15, 15, 15, 15, 15), 1)
+    dice = Dice(1, 15, 15, 15, 15, 15)
+    after = settle(morale.end_morale(state, "A", dice, 1), dice)
     assert after.model("a0").prone and not after.model("a1").prone
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from rules.cybernekro.battle import actions, npcs, rounds, scenario_steps, sorcery
 from rules.cybernekro.battle.state import Phase, Refused, Status
-from tests.rules.battle.helpers import Dice, new, to_action
+from tests.rules.battle.helpers import Dice, new, settle, to_action
 
 
 def exploring(**scenario):
@@ -25,7 +25,10 @@ def test_exploration_room_table():
     machine = scenario_steps.explore(state, "A", Dice(3), 1)
     bot = machine.models[-1]
     assert bot.npc and bot.npc_kind == "tomb-bots" and bot.armor == 4 and "unstoppable" in bot.traits
-    trap = scenario_steps.explore(state, "A", Dice(2, 3, 4, 4, 2), 1)  # Agility 3+1 fails; 4+4 = 8 Serious; TiO fails
+    dice = Dice(2, 3, 4, 4, 2)  # the trap; Agility 3+1 fails (its window); 4+4 = 8 Serious; TiO fails
+    trap = scenario_steps.explore(state, "A", dice, 1)
+    assert trap.pending[0].get("then") == "trap" and trap.model("a0").wounds == 0
+    trap = settle(trap, dice)
     assert trap.model("a0").wounds == 1 and trap.model("a0").prone
     artifact = scenario_steps.explore(state, "A", Dice(6), 1)
     assert artifact.scenario.artifact_found and artifact.scenario.artifact_on_table
@@ -75,11 +78,11 @@ def test_a_corpse_rises_as_a_flesh_drone_on_four_or_more():
 
 def test_quick_start_terminals_need_an_interact_and_an_intellect_test():
     state = rounds.select_model(to_action(), "A", "a0")
-    taken = scenario_steps.take_terminal(state, "A", 3, Dice(10), 1)  # 10 + Intellect 1
+    taken = settle(scenario_steps.take_terminal(state, "A", 3, Dice(10), 1))  # 10 + Intellect 1
     assert dict(taken.scenario.terminals)[3] == "A" and taken.model("a0").ap == 2
-    crit = scenario_steps.take_terminal(state, "A", 3, Dice(20), 1)
+    crit = settle(scenario_steps.take_terminal(state, "A", 3, Dice(20), 1))
     assert crit.model("a0").ap == 3  # "On a Critical the action doesn't cost any AP"
-    fumble = scenario_steps.take_terminal(state, "A", 3, Dice(1), 1)
+    fumble = settle(scenario_steps.take_terminal(state, "A", 3, Dice(1), 1))
     assert fumble.model("a0").prone and dict(fumble.scenario.terminals)[3] is None
     with pytest.raises(Refused, match="terminals 1 to 5"):
         scenario_steps.take_terminal(state, "A", 6, Dice(10), 1)
@@ -145,7 +148,8 @@ def test_npcs_activate_after_the_players_pass_with_two_actions_and_attack():
     state = npcs.npc_action(state, "B", "move")
     assert state.npc_actions == 1
     state = actions.attack(state, "B", "melee-attack", "a0", Dice(15), 1)
-    state = actions.resolve_attack(state, "B", Dice(1, 1, 15), 1)  # 1+1 = 2: no injury
+    dice = Dice(1, 1, 15)
+    state = settle(actions.resolve_attack(state, "B", dice, 1), dice)  # 1+1 = 2: no injury
     assert state.active_model is None and drone in state.npcs_done
     state = npcs.end_npc_phase(state, "A")
     assert state.phase is Phase.MORALE
@@ -197,7 +201,8 @@ def test_under_maddening_terror_a_character_turned_npc_is_friendly_to_the_npcs()
     state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
     state = npcs.end_npc_phase(npcs.end_npc_activation(npcs.activate_npc(state, "A", horror.id), "A"), "A")
     state = morale.begin_morale(state, "A", Dice(), 1)
-    state = morale.roll_morale(state, "A", "a0", 0, Dice(2, 2, 2, 2), 1)
+    dice = Dice(2, 2, 2, 2)
+    state = settle(morale.roll_morale(state, "A", "a0", 0, dice, 1), dice)
     turned = state.model("a0")
     assert turned.npc and turned.npc_friendly
     assert turned not in state.enemies_of(state.model(horror.id))
@@ -234,7 +239,7 @@ def test_prisoner_winners_are_the_rescuers_and_the_kidnapper_while_a_prisoner_is
     state = rounds.select_model(state, "B", helper)
     with pytest.raises(Refused, match="Strength or an Intellect"):
         scenario_steps.open_prison(state, "B", "agility", Dice(15), 1)
-    opened = scenario_steps.open_prison(state, "B", "strength", Dice(15), 1)
+    opened = settle(scenario_steps.open_prison(state, "B", "strength", Dice(15), 1))
     assert not opened.model(b_prisoner.id).imprisoned
     freed = replace(opened, active_model=b_prisoner.id).with_model(replace(opened.model(b_prisoner.id), ap=2))
     gone = scenario_steps.leave_table(freed, "B", b_prisoner.id)

@@ -1,0 +1,75 @@
+"""The exact odds of the tests the next step rolls, with the card played on them that the viewer may know of.
+
+"The odds account for the card that was played" (issue 16): an Ace shown to all passes the test, the
+viewer's own face-down numbered card is added; another player's face-down card is never counted (B26).
+The tests listed are those whose modifier is known before the roll: Hallucinogenic pollen before the
+Morale Phase begins, the next character's first Morale Test (no ally in LoS: each ally adds +1), Tremors
+before the phase ends, Being on Fire before the model's action, and the next test of a step held open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import fate
+from rules.cybernekro.battle.actions import attribute
+from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
+from rules.cybernekro.battle.odds_table import card_for
+from rules.cybernekro.battle.state import Battle, Model, Phase
+
+
+@dataclass(frozen=True)
+class NextTest:
+    model: str
+    what: str
+    modifier: int
+    card: str | None  # the card counted (an Ace, or the viewer's own numbered card and its sign)
+    passed: Fraction  # success or critical
+
+
+def odds(state: Battle, model: Model, modifier: int, what: str, seat: str | None) -> NextTest:
+    """One test of ``model`` with ``modifier``, as ``seat`` may know it."""
+    armed = card_for(state, model.id, seat)
+    card = None
+    event = cn.TestEvent(what, modifier, "jinxed" in model.traits)
+    if armed is not None and fate.kind(armed[2]) == "ace":
+        event, card = cn.TestEvent(what, modifier, event.jinxed, card="ace"), armed[2]
+    elif armed is not None:
+        event, card = cn.TestEvent(what, modifier + armed[3], event.jinxed), f"{armed[2]} ({armed[3]:+d})"
+    dist = event.distribution()
+    return NextTest(model.id, what, event.modifier, card, dist[cn.Outcome.SUCCESS] + dist[cn.Outcome.CRITICAL])
+
+
+def _madness(model: Model) -> int:
+    return model.dread if "driven-by-madness" in model.traits else 0
+
+
+def upcoming(state: Battle, seat: str | None) -> tuple[NextTest, ...]:
+    """The tests the battle's next step rolls whose modifier is known now."""
+    models: list[tuple[Model, int, str]] = []
+    top = state.pending[0] if state.pending else None
+    if top is not None:
+        if top.kind == "test" and top.get("next") and top.get("then") in ("pollen", "tremors"):
+            model = state.model(top.get("next"))
+            name = "intellect" if top.get("then") == "pollen" else "agility"
+            value = model.intellect if name == "intellect" else attribute(model, name, state)
+            models.append((model, value + _madness(model), f"{top.get('then')}: {name.capitalize()}"))
+    elif state.phase is Phase.MORALE and not state.morale_started:
+        models += [(m, m.intellect + _madness(m), "pollen: Intellect") for m in map(state.model, pollen_testers(state))]
+    elif state.phase is Phase.MORALE and state.morale_queue:
+        m = state.model(state.morale_queue[0])
+        modifier = cn.morale_modifier(m.discipline, 0, m.wounds, m.dread, "driven-by-madness" in m.traits)
+        models.append((m, modifier, "morale: Discipline (no ally in LoS)"))
+    elif state.phase is Phase.MORALE:
+        models += [
+            (m, attribute(m, "agility", state) + _madness(m), "tremors: Agility")
+            for m in map(state.model, tremors_testers(state))
+        ]
+    elif state.phase in (Phase.ACTION, Phase.NPCS):
+        acting = state.reaction[0] if state.reaction else state.active_model
+        if acting and state.model(acting).on_fire and not state.model(acting).fire_nerve:
+            m = state.model(acting)
+            models.append((m, m.discipline + _madness(m), "on Fire: Discipline"))
+    return tuple(odds(state, m, modifier, what, seat) for m, modifier, what in models)
