@@ -104,8 +104,7 @@ def _scenario(battle: Battle, scenario: str, draw: str, seed: int | None) -> Non
 
 
 def _game_master(name: str):
-    User = get_user_model()
-    user = User.objects.with_username(name.strip()).first() if name.strip() else None
+    user = get_user_model().objects.named(name) if name.strip() else None
     if name.strip() and user is None:
         raise Refused(f"There is no user called {name.strip()!r} to be the game master.")
     return user
@@ -133,7 +132,7 @@ def create_battle(
     User = get_user_model()
     invited = []  # (user, crew or None)
     for name in [n.strip() for n in usernames if n.strip()]:
-        user = User.objects.with_username(name).first()
+        user = User.objects.named(name)
         if user is None:
             raise Refused(f"There is no user called {name!r}.")
         invited.append((user, None))

@@ -15,7 +15,7 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self):
         username = self.cleaned_data["username"]
-        if get_user_model().objects.with_username(username).exists():
+        if get_user_model().objects.named(username) is not None:
             raise ValidationError("That username is taken (usernames ignore upper and lower case).")
         return username
 

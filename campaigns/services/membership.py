@@ -48,7 +48,7 @@ def create_campaign(
 @transaction.atomic
 def invite(campaign, actor, username: str) -> Membership:
     check_user_is_organiser(actor, campaign)
-    user = get_user_model().objects.with_username((username or "").strip()).first()
+    user = get_user_model().objects.named(username)
     if user is None:
         raise CampaignError(f"No player is called “{username}”.")
     if user.pk == campaign.organiser_id:

@@ -67,7 +67,7 @@ def create_game(
             raise services.GameError("Give each seat a player and a character.")
         if slug not in profile:
             raise services.GameError(f"There is no character {slug!r}.")
-        user = User.objects.with_username(username).first()
+        user = User.objects.named(username)
         if user is None:
             raise services.GameError(f"There is no user called {username!r}.")
         users.append(user)

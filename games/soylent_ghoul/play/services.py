@@ -146,7 +146,7 @@ def create_game(creator, drone_set: DroneSet, usernames: list[str]) -> Game:
     users = []
     User = get_user_model()
     for name in names:
-        user = User.objects.with_username(name).first()
+        user = User.objects.named(name)
         if user is None:
             raise GameError(f"There is no user called {name!r}.")
         if user.pk == creator.pk:

@@ -18,6 +18,8 @@ from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
+from rules.cybernekro.battle.out_of_action import take_out
+from rules.cybernekro.battle.overload import neural_overload
 from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
     GM,
@@ -26,7 +28,6 @@ from rules.cybernekro.battle.state import (
     Pending,
     Phase,
     Refused,
-    Status,
     controls_npcs,
     drop_items,
     gain_dread,
@@ -583,8 +584,6 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
         overloads = 1 if new.passed else 2
     for _ in range(overloads):
         if after.model(model.id).in_play:
-            from rules.cybernekro.battle.sorcery import neural_overload  # cycle: sorcery imports actions
-
             after, text, overload_roll = neural_overload(after, model.id, rng)
             lines.append(text)
             rolls.append(overload_roll)
@@ -615,9 +614,8 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     if pending.get("then") == "reaction":
         after = _apply_reaction(after, seat, model, outcome)
     elif pending.get("then") == "sorcery":
-        from rules.cybernekro.battle.sorcery import finish_sorcery  # cycle: sorcery imports actions
-
-        after = finish_sorcery(after, seat, model, outcome, pending, rng, seed)
+        # registered by the sorcery module; no "stands" line: the cast's own line tells the result
+        after = AFTER["sorcery"](after, seat, model, outcome, pending, rng, seed)
     elif pending.get("then") in AFTER:
         after = after.logged(seat, f"{model.name}'s {pending.get('what')} stands: {outcome.value}")
         after = AFTER[pending.get("then")](after, seat, model, outcome, pending, rng, seed)
@@ -828,35 +826,6 @@ def apply_hit(
         state, line = take_out(state.with_model(model), model.id, by=attacker)
         return state, lines + [line]
     return state.with_model(model), lines
-
-
-def take_out(state: Battle, model_id: str | None, dead: bool = False, by: Model | None = None) -> tuple[Battle, str]:
-    """Out of Action (or dead): off the table, what it carried dropped; its allies are asked who saw it.
-
-    Terrifying (``by``, the Rabid Machine): "Whenever this model puts another OoA all enemies in LoS gain 1
-    Dread even if the removed model wasn't friendly to them": every player names their models who saw it.
-    """
-    model = state.model(model_id)
-    state = state.with_model(replace(model, status=Status.DEAD if dead else Status.OUT_OF_ACTION, ap=0, on_fire=False))
-    if state.active_model == model_id:
-        state = replace(state, active_model=None)
-        if state.phase is Phase.ACTION:
-            state = next_player(state)
-    if state.reaction and state.reaction[0] == model_id:
-        state = replace(state, reaction=None)
-    if model.is_pc and any(m.gains_dread for m in state.crew(model.seat)):
-        state = replace(state, pending=state.pending + (Pending("witnesses", model.seat, model_id),))
-    if by is not None and "terrifying" in by.traits:
-        state = replace(
-            state,
-            pending=state.pending
-            + tuple(
-                Pending("witnesses", seat, model_id, (("terror", by.id),))
-                for seat in state.seats
-                if any(m.gains_dread for m in state.crew(seat))
-            ),
-        )
-    return state, f"{model.name} {'dies' if dead else 'is Out of Action'}"
 
 
 def accept_out_of_action(state: Battle, seat: str) -> Battle:

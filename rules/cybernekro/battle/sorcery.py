@@ -27,9 +27,10 @@ from rules.cybernekro.battle.actions import (
     open_test_window,
     roll_test_event,
     roll_with_cards,
-    take_out,
 )
 from rules.cybernekro.battle.card_tests import after_test
+from rules.cybernekro.battle.out_of_action import take_out
+from rules.cybernekro.battle.overload import neural_overload
 from rules.cybernekro.battle.state import Battle, Model, Refused, gain_dread, step
 
 MELEE_PENALTY = -4  # "Sorcerer in melee -4"
@@ -55,31 +56,6 @@ NEEDS_TARGET = {
     "reality-warp",
     "fry",
 }
-
-
-def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[Battle, str, dict]:
-    """Roll D6 + Dread on the Neural Overload table and apply its rows (the engine's ``apply_overload``)."""
-    model = state.model(model_id)
-    face, result = cn.roll_neural_overload(rng, model.dread, model.wounds, model.ap, model.prone, model.traits)
-    roll = {"what": "neural overload", "d6": face, "dread": model.dread, "total": result.total}
-    gained = max(result.wounds - model.wounds, 0)
-    # NPCs "never gain Dread"; Monstrous "cannot be knocked Prone"
-    changed = replace(
-        model,
-        dread=result.dread if model.gains_dread else model.dread,
-        wounds=result.wounds,
-        ap=result.ap,
-        prone=model.prone if "monstrous" in model.traits else result.prone,
-        had_a_wound=model.had_a_wound or gained > 0,
-        wounds_suffered=model.wounds_suffered + gained,
-    )
-    state = state.with_model(changed)
-    text = f"{model.name} suffers a Neural Overload ({face}+{model.dread}): " + ", ".join(result.effects)
-    if result.dead:
-        state, _ = take_out(state, model_id, dead=True)
-    elif "out of action" in result.effects or "out of action (7th Wound)" in result.effects:
-        state, _ = take_out(state, model_id)
-    return state, text, roll
 
 
 def cast(
@@ -146,6 +122,7 @@ def _first_tested(state: Battle, sorcery: str, caster: Model, target, targets) -
     return target.id
 
 
+@after_test("sorcery")
 def finish_sorcery(
     state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng: random.Random, seed: int | None
 ) -> Battle:
