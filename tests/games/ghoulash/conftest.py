@@ -49,6 +49,13 @@ def complete_box(owner, name="My box"):
 
 
 @pytest.fixture
+def ghoulash_game(ghoulash_catalogue, make_user):
+    """Del (Lake, first) and Brian (Gray) at a Ghoulash table, from a complete box."""
+    del_, _brian = make_user("del"), make_user("brian")
+    return services.create_game(del_, complete_box(del_), "Del and Brian", [("del", "lake"), ("brian", "gray")])
+
+
+@pytest.fixture
 def box_factory(ghoulash_catalogue):
     return complete_box
 

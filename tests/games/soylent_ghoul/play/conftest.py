@@ -49,3 +49,15 @@ def two_player_game(players, make_set):
     game = services.create_game(vox, mine, ["mara"])
     services.join(game.pk, mara, theirs)
     return services.start(game.pk, vox, 0)
+
+
+@pytest.fixture
+def soylent_game(soylent_system, make_user):
+    """A started two-player Soylent Ghoul game (vox first), from drone sets made by the services."""
+    from games.soylent_ghoul.play import services
+    from games.soylent_ghoul.sets.services import create_drone_set
+
+    vox, mara = make_user("vox"), make_user("mara")
+    game = services.create_game(vox, create_drone_set(vox, "Pale Hands", "gardeners"), ["mara"])
+    services.join(game.pk, mara, create_drone_set(mara, "Watchers", "eyes"))
+    return services.start(game.pk, vox, 0)

@@ -8,7 +8,7 @@ from battles import services, steps
 from battles.models import Battle
 from rules.cybernekro.battle import codec, legal
 from tests.crewbuilder.conftest import LEGAL, catalogue, geared_crew, make_crew  # noqa: F401  (shared fixtures)
-from tests.hardening.test_fuzz_game_actions import FUZZ, JUNK, _check
+from tests.strategies import FUZZ, JUNK, check_no_500
 
 FIELDS = ("cover", "long_range", "surrounded", "in_melee", "modifier", "allies", "sign", "sorcery", "target", "test")
 
@@ -54,4 +54,4 @@ def test_battle_actions(client, battle, user, other_user, stranger, data):
     if endpoint == "scenario":
         post["scenario"] = data.draw(st.one_of(st.sampled_from(["prisoner", "campaign:1"]), JUNK), label="scenario")
     headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
-    _check(client.post(f"/battles/{game.pk}/{endpoint}/", post, headers=headers), post)
+    check_no_500(client.post(f"/battles/{game.pk}/{endpoint}/", post, headers=headers), post)

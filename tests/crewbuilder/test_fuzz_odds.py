@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from rules import OddsRequestError, odds
 from rules.odds import ATTACKER_KEYS, SITUATION_BOOLS, TARGET_KEYS
-
-from .strategies import JSON, objects
+from tests.strategies import JSON, objects
 
 URL = "/api/odds/"
 

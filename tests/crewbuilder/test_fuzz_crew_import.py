@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from catalogue.loader import catalogue_file_for
 from crewbuilder.crewfile import check_crew_file
 from crewbuilder.validation import CatalogueSnapshot
-
-from .strategies import JSON, mostly, objects
+from tests.strategies import JSON, mostly, objects
 
 NAMES = mostly(st.text(st.characters(categories=("L", "N", "Zs")), min_size=1, max_size=20), st.text(max_size=20))
 ATTRS = ("strength", "toughness", "agility", "intellect", "discipline")
