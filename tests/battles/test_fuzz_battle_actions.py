@@ -8,7 +8,7 @@ from battles import services, steps
 from battles.models import Battle
 from rules.cybernekro.battle import codec, legal
 from tests.crewbuilder.conftest import LEGAL, catalogue, geared_crew, make_crew  # noqa: F401  (shared fixtures)
-from tests.strategies import FUZZ, JUNK, check_no_500
+from tests.fuzz_posts import FUZZ, JUNK, check_no_500
 
 FIELDS = ("cover", "long_range", "surrounded", "in_melee", "modifier", "allies", "sign", "sorcery", "target", "test")
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.strategies import FUZZ, JUNK, check_no_500
+from tests.fuzz_posts import FUZZ, JUNK, check_no_500
 
 pytestmark = pytest.mark.django_db
 
