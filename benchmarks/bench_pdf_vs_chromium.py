@@ -38,6 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "benchmarks"))  # bench_pdf.py's typical crew
 TMP = Path(tempfile.mkdtemp(prefix="crewbuilder-pdf-vs-chromium-"))
 os.environ["DATABASE_URL"] = f"sqlite:///{TMP / 'bench.sqlite3'}"
 os.environ["PDF_CACHE_DIR"] = str(TMP / "pdf-cache")
@@ -153,6 +154,13 @@ def descendants(pid: int) -> list:
     return found
 
 
+def command_name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text()
+    except OSError:  # ended meanwhile
+        return ""
+
+
 def chromium_warm(page_file: Path, out: Path):
     from playwright.sync_api import sync_playwright
 
@@ -167,7 +175,7 @@ def chromium_warm(page_file: Path, out: Path):
         print_once()  # warm-up
         samples = []
         for _ in range(RUNS):
-            pids = [p for p in descendants(os.getpid()) if "chrom" in Path(f"/proc/{p}/comm").read_text()]
+            pids = [p for p in descendants(os.getpid()) if "chrom" in command_name(p)]
             before, wall = process_cpu(pids), time.perf_counter()
             print_once()
             samples.append((time.perf_counter() - wall, process_cpu(pids) - before))
@@ -208,7 +216,29 @@ def main() -> int:
         return 0
 
     paper = "A4"
-    html = worst_roster_html(paper)
+    compare("worst-case roster, 7 characters at every limit", worst_roster_html(paper), paper)
+    compare("typical roster, 7 characters (bench_pdf.py's crew)", typical_roster_html(paper), paper)
+    shutil.rmtree(TMP, ignore_errors=True)
+    return 0
+
+
+def typical_roster_html(paper: str) -> str:
+    """bench_pdf.py's fully geared 7-character crew: the roster most players print."""
+    from bench_pdf import CREW
+
+    from catalogue.loader import catalogue_file_for
+    from crewbuilder import pdf as roster_printing
+    from crewbuilder.validation import CatalogueSnapshot, validate_crew
+
+    data = catalogue_file_for("cybernekro")
+    context = roster_printing.roster_context(
+        CREW, validate_crew(CREW, CatalogueSnapshot(data)), roster_printing.Catalogue.from_data(data)
+    )
+    paper = core_pdf.normalize_paper(paper)
+    return render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
+
+
+def compare(label: str, html: str, paper: str) -> None:
     source = TMP / "roster.html"
     source.write_text(html)
     page_file = TMP / "roster-chromium.html"
@@ -221,7 +251,7 @@ def main() -> int:
 
     def weasyprint_once():
         subprocess.run(
-            [sys.executable, "-c", WEASYPRINT_PROCESS, str(source), str(core_pdf.STYLESHEET), "A4", str(ours)],
+            [sys.executable, "-c", WEASYPRINT_PROCESS, str(source), str(core_pdf.STYLESHEET), paper, str(ours)],
             check=True,
         )
 
@@ -231,7 +261,7 @@ def main() -> int:
     elements = len(re.findall(r"<[a-zA-Z]", html))
     tables = len(re.findall(r"<table\b", html))
     print(
-        f"worst-case roster ({paper}): {len(html.encode()) // 1024} KB of HTML, {elements} elements, "
+        f"\n{label} ({paper}): {len(html.encode()) // 1024} KB of HTML, {elements} elements, "
         f"{tables} <table>s, {pdf_pages(ours)} pages from WeasyPrint; medians of {RUNS}"
     )
 
@@ -242,8 +272,7 @@ def main() -> int:
     if not CHROMIUM.exists():
         line("WeasyPrint, whole process (python -c):", whole)
         print(f"Chromium lines skipped: {CHROMIUM} is not installed (scripts/system-deps.sh test installs it).")
-        shutil.rmtree(TMP, ignore_errors=True)
-        return 0
+        return
     try:
         browser = chromium_warm(page_file, theirs)
     except Exception as error:  # Playwright missing or the browser would not start: the process line still runs
@@ -261,8 +290,10 @@ def main() -> int:
             print(f"ratio WeasyPrint / Chromium, both warm ({name}): {ratio:.2f}x (target <= 1: {verdict})")
     for name, index in (("wall", 0), ("cpu", 1)):
         print(f"ratio WeasyPrint / Chromium, whole processes ({name}): {whole[index] / process[index]:.2f}x")
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 0
+    # The issue's figure (1.45x before): our cold roster as the task worker renders it, against a
+    # Chromium started to print it, as the issue's command does.
+    ratio = warm[0] / process[0]
+    print(f"ratio WeasyPrint warm / Chromium whole process (wall): {ratio:.2f}x (the issue's measure; target <= 1)")
 
 
 if __name__ == "__main__":
