@@ -292,8 +292,10 @@ def compare(label: str, html: str, paper: str) -> None:
         print(f"ratio WeasyPrint / Chromium, whole processes ({name}): {whole[index] / process[index]:.2f}x")
     # The figure (1.45x before): our cold roster as the task worker renders it, against a
     # Chromium started to print it, as the command does.
-    ratio = warm[0] / process[0]
-    print(f"ratio WeasyPrint warm / Chromium whole process (wall): {ratio:.2f}x (the issue's measure; target <= 1)")
+    for name, index in (("wall", 0), ("cpu", 1)):
+        ratio = warm[index] / process[index]
+        verdict = "met" if ratio <= 1 else "NOT met"
+        print(f"ratio WeasyPrint warm / Chromium whole process ({name}): {ratio:.2f}x (the issue's; <= 1: {verdict})")
 
 
 if __name__ == "__main__":
