@@ -3,8 +3,11 @@
 from crewbuilder import limits
 
 
-def worst_crew(owner, system, name="Worst case"):
-    """A Cybernekr0 crew at every limit: characters, items, traits, body-mods, notes, names."""
+def worst_crew(owner, system, name="Worst case", characters=limits.CHARACTERS_MAX):
+    """A Cybernekr0 crew at every limit: characters, items, traits, body-mods, notes, names.
+
+    ``characters`` makes fewer characters, each still at every limit (the roster benchmark's 7).
+    """
     from crewbuilder.models import (
         BodyMod,
         Character,
@@ -21,7 +24,7 @@ def worst_crew(owner, system, name="Worst case"):
     mods = list(BodyMod.objects.filter(system=system).order_by("slug"))
     crew = Crew.objects.create(owner=owner, system=system, name=(name + " ") * 10, notes="n" * 5000)
     gear, taken, fitted = [], [], []
-    for i in range(limits.CHARACTERS_MAX):
+    for i in range(characters):
         character = Character.objects.create(
             crew=crew,
             name=f"{name} {i:02} " + "x" * 80,
