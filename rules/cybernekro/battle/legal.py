@@ -154,7 +154,7 @@ def _npc_phase_options(state: Battle, seat: str) -> tuple[Option, ...]:
     """The NPC Phase: the NPCs' actions are decided by any player, or only by the game master (B33)."""
     if state.reaction:
         reacting = state.model(state.reaction[0])
-        if reacting.seat != seat and not (reacting.npc and controls_npcs(state, seat)):
+        if not (controls_npcs(state, seat) if reacting.npc else reacting.seat == seat):
             return ()
         return tuple(_acting_options(state, reacting)) + (Option("end_reaction"),)
     if not controls_npcs(state, seat):
@@ -193,7 +193,7 @@ def _action_options(state: Battle, seat: str):
         yield from (Option("play_before_test", (c, acting)) for c in _cards(state, seat, ("number",)))
     if state.reaction:
         model = state.model(state.reaction[0])
-        if model.seat == seat or (model.npc and controls_npcs(state, seat)):  # NPCs: any player, or the GM
+        if controls_npcs(state, seat) if model.npc else model.seat == seat:  # NPCs: any player, or the GM
             yield from _acting_options(state, model)
             yield Option("end_reaction")
         return
@@ -252,7 +252,7 @@ def _acting_options(state: Battle, model):
         for sorcery in model.sorceries:
             if sorcery not in model.cast_this_round:
                 yield Option("cast", (sorcery,))
-    for c in _cards(state, model.seat, ("ace", "number")) if model.seat else ():
+    for c in _cards(state, model.seat, ("ace", "number")) if model.is_pc else ():  # never a hand to an NPC's mover
         yield Option("play_before_test", (c, model.id))
     yield from _scenario_options(state, model, allowed)
 
