@@ -18,7 +18,6 @@ from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
-from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
     Battle,
     Model,
@@ -32,6 +31,7 @@ from rules.cybernekro.battle.state import (
     gain_dread,
     step,
 )
+from rules.cybernekro.battle.turns import next_player, skip_to_a_player_who_can_act
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
