@@ -1015,8 +1015,11 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
         (top.kind == "test" and top.get("next") == model_id)
         or (top.kind == "to_hit" and top.get("target") == model_id and cn.Outcome(top.get("outcome")).passed)
     )
-    if state.phase not in (Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
-        raise Refused("play it before an Attribute Test: in the Action or Morale Phase, or between a step's tests")
+    if state.phase not in (Phase.AP, Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
+        raise Refused(
+            "play it before an Attribute Test: while the AP are split, in the Action or Morale Phase,"
+            " or between a step's tests"
+        )
     model = state.model(model_id)
     if not model.in_play:
         raise Refused(f"{model.name} is not in play")

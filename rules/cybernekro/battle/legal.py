@@ -130,9 +130,14 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         return (Option("start_round"),)
     if state.phase is Phase.AP:
         order = ap_order(state)
-        if order and order[0] == seat:
-            return (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),)
-        return ()
+        if not order:
+            return ()
+        mine = (
+            (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),) if order[0] == seat else ()
+        )
+        # Extreme temperature: the splitting player's models may be tested (B36): cards may be played on them first
+        tested = ap_models(state, order[0]) if state.scenario.complication == "extreme-temperature" else ()
+        return mine + tuple(before_test_cards(state, seat, [m.id for m in tested]))
     if state.phase is Phase.ACTION:
         return tuple(_action_options(state, seat))
     if state.phase is Phase.NPCS:

@@ -86,9 +86,24 @@ def _cast_effect(*before):
     return lambda s, d: actions.resolve_test(s, "A", Dice(*before, *d.faces), 1)
 
 
+def _splitting_ap():
+    state = to_action(new(scenario="exploration"))
+    state = replace(state, scenario=replace(state.scenario, complication="extreme-temperature"), phase=Phase.AP)
+    state = replace(state, ap_assigned=frozenset(), first_seat="A")
+    return with_hands(state)
+
+
 KINDS = {
     k.name: k
     for k in (
+        Kind(
+            "extreme temperature",
+            _splitting_ap,
+            lambda s, d: rounds.assign_ap(s, "A", {"a0": 3, "a1": 3, "a2": 3}, d, 1),
+            "a0",
+            "A",
+            0,
+        ),
         Kind("interact", acting, lambda s, d: actions.act(s, "A", "interact", d, 1, test="agility"), "a0", "A", 1),
         Kind(
             "fix",
