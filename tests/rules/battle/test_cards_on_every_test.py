@@ -453,3 +453,14 @@ def test_the_attack_odds_count_a_card_on_the_targets_tough_it_out_when_the_viewe
         replace(planned, hit=replace(planned.hit, toughness=planned.hit.toughness - 5))
     )  # with no Extra organs or Stagger, the first test of the hit is its Tough it Out
     assert mine == by_hand
+
+
+def test_extreme_temperatures_odds_are_shown_while_the_ap_are_split_and_between_its_tests():
+    kind = KINDS["extreme temperature"]
+    state = kind.prepare()
+    before = {t.model: t for t in next_tests.upcoming(state, "B")}
+    assert set(before) == {"a0", "a1", "a2"} and before["a0"].what.startswith("extreme temperature: Toughness")
+    aced = play_before(state, "A", "A♥", "a1")
+    rolled = kind.roll(aced, Dice(15))
+    assert rolled.pending[0].get("next") == "a1"
+    assert [(t.model, t.passed) for t in next_tests.upcoming(rolled, "B")] == [("a1", 1)]  # the Ace shown to all
