@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from rules.cybernekro.battle import actions, legal, npcs, rounds
-from rules.cybernekro.battle.state import GM, Refused
-from tests.rules.battle.helpers import FISTS, Dice, to_action
+from rules.cybernekro.battle import actions, catalogue, legal, npcs, rounds
+from rules.cybernekro.battle.state import GM, Phase, Refused
+from tests.rules.battle import test_whole_game as whole
+from tests.rules.battle.helpers import FISTS, Dice, crews, new, to_action
 
 
 def _shooting_a_tomb_bot(game_master):
@@ -77,3 +78,24 @@ def test_a_character_turned_npc_offers_no_hand_to_the_player_who_moves_it():
     state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
     state = npcs.activate_npc(state, "B", "a0")
     assert not [o for o in legal.legal(state, "B") if o.step == "play_before_test"]
+
+
+@pytest.mark.parametrize("game_master", [False, True])
+def test_a_game_with_every_npc_and_characters_turned_npc_never_waits_on_nobody(game_master):
+    """Seeded-random legal steps (the game master's too) until the end; every open window has someone to answer."""
+    for seed in range(2):
+        chooser = random.Random(seed)
+        models = [replace(m, npc=m.id in ("a2", "b2"), body_mods=frozenset({"extra-organs"})) for m in crews()]
+        state = replace(new(models, seed=seed), game_master=game_master)
+        for npc in catalogue.data()["npcs"]:
+            state = npcs.place_npc(state, "A", npc["slug"])
+        for n in range(4000):
+            if state.phase is Phase.ENDED:
+                break
+            assert all(p.seat is not None for p in state.pending), state.pending
+            seats = state.seats + ((GM,) if game_master else ())
+            seat, options = next(((s, o) for s in seats if (o := legal.legal(state, s))), (None, ()))
+            assert options, f"nobody may act: {state.phase} {state.pending}"
+            option = chooser.choice(options)
+            state = whole.apply(state, seat, option, random.Random(seed * 10_000 + n), seed * 10_000 + n)
+        assert state.phase is Phase.ENDED
