@@ -139,6 +139,8 @@ class ConditionsForm(forms.Form):
     cover = forms.BooleanField(required=False)
     long_range = forms.BooleanField(required=False)
     surrounded = forms.BooleanField(required=False)
+    # Stagger: "pushed back 1" stopping and dropping Prone if pushed into an obstacle"
+    stagger_into_obstacle = forms.BooleanField(required=False)
 
     def situation(self):
         data = self.cleaned_data if self.is_valid() else {}
@@ -146,6 +148,7 @@ class ConditionsForm(forms.Form):
             cover=bool(data.get("cover")),
             long_range=bool(data.get("long_range")),
             surrounded=bool(data.get("surrounded")),
+            stagger_into_obstacle=bool(data.get("stagger_into_obstacle")),
         )
 
 
@@ -161,6 +164,7 @@ class StepForm(forms.Form):
     cover = forms.BooleanField(required=False)
     long_range = forms.BooleanField(required=False)
     surrounded = forms.BooleanField(required=False)
+    stagger_into_obstacle = forms.BooleanField(required=False)
     in_melee = forms.BooleanField(required=False)
     modifier = forms.IntegerField(required=False, min_value=-20, max_value=20)
     allies = forms.IntegerField(required=False, min_value=0, max_value=20, label="Allies in line of sight")

@@ -7,9 +7,19 @@ the engine's public log lines (never a hand), so the log is read a page at a
 time instead of decoding the state.
 """
 
+from functools import cache
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+from rules.cybernekro.battle import catalogue
+
+
+@cache
+def _scenario_names() -> dict[str, str]:
+    """The rules' scenario names by slug (the catalogue file is read once, not once a battle listed)."""
+    return {s["slug"]: s["name"] for s in catalogue.data().get("scenarios", [])}
 
 
 class Battle(models.Model):
@@ -48,6 +58,14 @@ class Battle(models.Model):
 
     def get_absolute_url(self):
         return reverse("battle", args=[self.pk])
+
+    @property
+    def scenario_name(self) -> str:
+        """The scenario's name for people: the rules' name, or the campaign scenario's own (B32); "" while the
+        group has not agreed on one (B30). Select ``campaign_scenario`` with the battle to read it queryless."""
+        if self.scenario == self.CAMPAIGN_SCENARIO:
+            return self.campaign_scenario.name if self.campaign_scenario else "a campaign scenario (deleted)"
+        return _scenario_names().get(self.scenario, self.scenario)
 
 
 class BattleSeat(models.Model):

@@ -71,6 +71,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         surrounded=bool(d.get("surrounded")),
         modifier=d.get("modifier") or 0,
         in_melee=bool(d.get("in_melee")),
+        stagger_into_obstacle=bool(d.get("stagger_into_obstacle")),
     )
     if name == "undo":
         return undo(state, seat)

@@ -103,8 +103,14 @@ def battle_list(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Battle set up. Invited players choose their crews on its page.")
             return redirect(battle)
-    seats = list(BattleSeat.objects.filter(user=request.user).select_related("battle").order_by("-battle__updated_at"))
-    mastered = list(Battle.objects.filter(game_master=request.user).order_by("-updated_at"))
+    seats = list(
+        BattleSeat.objects.filter(user=request.user)
+        .select_related("battle__campaign_scenario")
+        .order_by("-battle__updated_at")
+    )
+    mastered = list(
+        Battle.objects.filter(game_master=request.user).select_related("campaign_scenario").order_by("-updated_at")
+    )
     bad = request.method == "POST" and (error or form.errors)
     return render(
         request,
@@ -311,6 +317,7 @@ def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
         "version": 1,
         "battle": battle.pk,
         "scenario": battle.scenario,
+        "scenario_name": battle.scenario_name,  # the rules' name, or the campaign scenario's own
         "status": battle.status,
         "summary": json.loads(json.dumps(summary.__dict__, default=lambda o: o.__dict__)),
         "log": [

@@ -20,19 +20,19 @@ from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.out_of_action import take_out
 from rules.cybernekro.battle.overload import neural_overload
-from rules.cybernekro.battle.rounds import next_player, skip_to_a_player_who_can_act
 from rules.cybernekro.battle.state import (
-    GM,
     Battle,
     Model,
     Pending,
     Phase,
     Refused,
     controls_npcs,
+    decides_for,
     drop_items,
     gain_dread,
     step,
 )
+from rules.cybernekro.battle.turns import next_player, skip_to_a_player_who_can_act
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
@@ -56,7 +56,7 @@ def acting_model(state: Battle, seat: str) -> Model:
         raise Refused("answer the open question first: " + state.pending[0].kind.replace("_", " "))
     if state.reaction:
         model = state.model(state.reaction[0])
-        if (model.npc and controls_npcs(state, seat)) or model.seat == seat:
+        if controls_npcs(state, seat) if model.npc else model.seat == seat:  # a character turned NPC is moved as an NPC
             return model
         raise Refused("another model is reacting")
     if state.phase is Phase.NPCS:
@@ -222,8 +222,9 @@ def roll_with_cards(
     """
     state, outcome, roll, rolled = roll_test_event(state, model, modifier, what, rng, event)
     state = state.logged(seat, f"{model.name} tests {what}: {outcome.value}", seed=seed, rolls=[roll])
-    answer = model.seat if model.is_pc and model.seat else seat
-    return open_test_window(state, answer, model, outcome, rolled, then, attribute=attribute, what=what, **data)
+    return open_test_window(
+        state, decides_for(state, model, seat), model, outcome, rolled, then, attribute=attribute, what=what, **data
+    )
 
 
 def attribute(model: Model, name: str, state: Battle) -> int:
@@ -409,7 +410,7 @@ def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int
     text = f"{model.name} pushes {target.name}: {'pushed 1 inch' if pushed else 'holds'}"
     state = _spend(state, model, 1).logged(seat, text, seed=seed, rolls=[{"what": "push", "dice": list(log.shown)}])
     if not pushed:
-        state = _open_miss_reaction(state, model, target, parry=False)
+        state = _open_miss_reaction(state, seat, model, target, parry=False)
     return step(before, after_action(state))
 
 
@@ -492,7 +493,8 @@ def attack(
         ("event", rolled),
         ("attribute", "discipline" if use.ranged else "agility"),
     )
-    state = replace(state, pending=(Pending("to_hit", model.seat or seat, model.id, data),) + state.pending)
+    decider = decides_for(state, model, model.seat or seat)
+    state = replace(state, pending=(Pending("to_hit", decider, model.id, data),) + state.pending)
     text = (
         f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: "
         f"{outcome.value}"
@@ -767,6 +769,7 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
     if not outcome.passed and info["reactable"]:
         state = _open_miss_reaction(
             state,
+            seat,
             attacker,
             state.model(target.id),
             parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)),
@@ -778,11 +781,13 @@ def _has_parry(model: Model) -> bool:
     return any(w.weapon.keywords.has("parry") for w in model.weapons)
 
 
-def _open_miss_reaction(state: Battle, attacker: Model, target: Model, parry: bool) -> Battle:
-    """ "If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none)."""
+def _open_miss_reaction(state: Battle, rolled_by: str, attacker: Model, target: Model, parry: bool) -> Battle:
+    """ "If Active Model missed with a Fight, Shoot or Push action the target may react" (with AP; NPCs need none).
+    An NPC's reaction is the game master's, else the player who rolled the miss (an NPC's attacker may have
+    no seat: an NPC missing a character turned NPC)."""
     if not target.in_play or (not target.npc and target.ap <= 0) or target.asleep:  # Sleep: no Reactions
         return state
-    seat = target.seat if not target.npc else (GM if state.game_master else attacker.seat)
+    seat = target.seat if not target.npc else decides_for(state, target, rolled_by)
     return replace(
         state,
         pending=state.pending
@@ -946,6 +951,8 @@ def end_reaction(state: Battle, seat: str) -> Battle:
     if not state.reaction:
         raise Refused("no model is reacting")
     model = state.model(state.reaction[0])
+    if model.npc and not controls_npcs(state, seat):
+        raise Refused("the game master ends an NPC's reaction")
     if model.seat != seat and not model.npc:
         raise Refused("the reacting model's player ends its reaction")
     after = replace(state, reaction=None).logged(seat, f"{model.name} ends its reaction")
@@ -977,8 +984,11 @@ def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: i
         (top.kind == "test" and top.get("next") == model_id)
         or (top.kind == "to_hit" and top.get("target") == model_id and cn.Outcome(top.get("outcome")).passed)
     )
-    if state.phase not in (Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
-        raise Refused("play it before an Attribute Test: in the Action or Morale Phase, or between a step's tests")
+    if state.phase not in (Phase.AP, Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
+        raise Refused(
+            "play it before an Attribute Test: while the AP are split, in the Action or Morale Phase,"
+            " or between a step's tests"
+        )
     model = state.model(model_id)
     if not model.in_play:
         raise Refused(f"{model.name} is not in play")

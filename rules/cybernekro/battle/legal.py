@@ -130,9 +130,14 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         return (Option("start_round"),)
     if state.phase is Phase.AP:
         order = ap_order(state)
-        if order and order[0] == seat:
-            return (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),)
-        return ()
+        if not order:
+            return ()
+        mine = (
+            (Option("assign_ap", tuple((m.id, m.ap_cap) for m in ap_models(state, seat))),) if order[0] == seat else ()
+        )
+        # Extreme temperature: the splitting player's models may be tested (B36): cards may be played on them first
+        tested = ap_models(state, order[0]) if state.scenario.complication == "extreme-temperature" else ()
+        return mine + tuple(before_test_cards(state, seat, [m.id for m in tested]))
     if state.phase is Phase.ACTION:
         return tuple(_action_options(state, seat))
     if state.phase is Phase.NPCS:
@@ -154,7 +159,7 @@ def _npc_phase_options(state: Battle, seat: str) -> tuple[Option, ...]:
     """The NPC Phase: the NPCs' actions are decided by any player, or only by the game master (B33)."""
     if state.reaction:
         reacting = state.model(state.reaction[0])
-        if reacting.seat != seat and not (reacting.npc and controls_npcs(state, seat)):
+        if not (controls_npcs(state, seat) if reacting.npc else reacting.seat == seat):
             return ()
         return tuple(_acting_options(state, reacting)) + (Option("end_reaction"),)
     if not controls_npcs(state, seat):
@@ -193,7 +198,7 @@ def _action_options(state: Battle, seat: str):
         yield from (Option("play_before_test", (c, acting)) for c in _cards(state, seat, ("number",)))
     if state.reaction:
         model = state.model(state.reaction[0])
-        if model.seat == seat or (model.npc and controls_npcs(state, seat)):  # NPCs: any player, or the GM
+        if controls_npcs(state, seat) if model.npc else model.seat == seat:  # NPCs: any player, or the GM
             yield from _acting_options(state, model)
             yield Option("end_reaction")
         return
@@ -252,7 +257,7 @@ def _acting_options(state: Battle, model):
         for sorcery in model.sorceries:
             if sorcery not in model.cast_this_round:
                 yield Option("cast", (sorcery,))
-    for c in _cards(state, model.seat, ("ace", "number")) if model.seat else ():
+    for c in _cards(state, model.seat, ("ace", "number")) if model.is_pc else ():  # never a hand to an NPC's mover
         yield Option("play_before_test", (c, model.id))
     yield from _scenario_options(state, model, allowed)
 

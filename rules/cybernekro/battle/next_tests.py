@@ -4,7 +4,8 @@
 viewer's own face-down numbered card is added; another player's face-down card is never counted (B26).
 The tests listed are those whose modifier is known before the roll: Hallucinogenic pollen before the
 Morale Phase begins, the next character's first Morale Test (no ally in LoS: each ally adds +1), Tremors
-before the phase ends, Being on Fire before the model's action, and the next test of a step held open.
+before the phase ends, Extreme temperature's while the AP are split, Being on Fire before the model's action,
+and the next test of a step held open.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.actions import attribute
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.odds_table import card_for
+from rules.cybernekro.battle.rounds import ap_models, ap_order
 from rules.cybernekro.battle.state import Battle, Model, Phase
+
+HOT = "extreme temperature: Toughness (if given more than 2 AP)"
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,14 @@ def upcoming(state: Battle, seat: str | None) -> tuple[NextTest, ...]:
             name = "intellect" if top.get("then") == "pollen" else "agility"
             value = model.intellect if name == "intellect" else attribute(model, name, state)
             models.append((model, value + _madness(model), f"{top.get('then')}: {name.capitalize()}"))
+        elif top.kind == "test" and top.get("next") and top.get("then") == "extreme-temperature":
+            model = state.model(top.get("next"))
+            models.append((model, attribute(model, "toughness", state) + _madness(model), HOT))
+    elif state.phase is Phase.AP and state.scenario.complication == "extreme-temperature" and ap_order(state):
+        # the splitting player's models, each tested if given more than 2 AP
+        models += [
+            (m, attribute(m, "toughness", state) + _madness(m), HOT) for m in ap_models(state, ap_order(state)[0])
+        ]
     elif state.phase is Phase.MORALE and not state.morale_started:
         models += [(m, m.intellect + _madness(m), "pollen: Intellect") for m in map(state.model, pollen_testers(state))]
     elif state.phase is Phase.MORALE and state.morale_queue:

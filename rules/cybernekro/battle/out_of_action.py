@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Status
+from rules.cybernekro.battle.turns import next_player
 
 
 def take_out(state: Battle, model_id: str | None, dead: bool = False, by: Model | None = None) -> tuple[Battle, str]:

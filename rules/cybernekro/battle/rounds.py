@@ -14,19 +14,13 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Refused, step
+from rules.cybernekro.battle.actions import attribute, roll_with_cards
+from rules.cybernekro.battle.card_tests import after_test
+from rules.cybernekro.battle.state import Battle, Pending, Phase, Refused, step
+from rules.cybernekro.battle.turns import ap_models, next_player, seats_from, skip_to_a_player_who_can_act
 
 AP_PER_ROUND = 10
 EXTREME_TEMPERATURE_AP = 2
-
-
-def seats_from(state: Battle, first: str | None) -> tuple[str, ...]:
-    """Every seat in table order, starting with ``first``."""
-    seats = state.seats
-    if first is None or first not in seats:
-        return seats
-    i = seats.index(first)
-    return seats[i:] + seats[:i]
 
 
 def initiative_test(state: Battle, chosen: dict, rng: random.Random) -> tuple[str, list, str]:
@@ -131,11 +125,6 @@ def ap_order(state: Battle) -> list[str]:
     return [s for s in seats_from(state, state.first_seat) if s not in state.ap_assigned and ap_models(state, s)]
 
 
-def ap_models(state: Battle, seat: str | None) -> tuple[Model, ...]:
-    """The models that get AP: the seat's characters on the table (not imprisoned, not NPCs)."""
-    return tuple(m for m in state.crew(seat) if not m.imprisoned)
-
-
 def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: int | None = None) -> Battle:
     """ "distributes 10 AP between his models. Every model must be assigned between 1 and 3 AP."
 
@@ -164,83 +153,61 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
         problems.append(f"distribute exactly {wanted} AP (you gave {total})")
     if problems:
         raise Refused("; ".join(problems))
-    after, rolls, notes = state, [], []
+    after = state
     for m in models:
-        ap = split[m.id]
-        if ap > EXTREME_TEMPERATURE_AP and state.scenario.complication == "extreme-temperature":
-            # "Models can only receive up to 2 AP at the start of each round unless they pass a Toughness test."
-            face = rng.randint(1, 20)
-            outcome = cn.classify(face, m.toughness - m.wounds, "jinxed" in m.traits)
-            rolls.append(
-                {
-                    "what": f"{m.name}: extreme temperature, Toughness",
-                    "d20": [face],
-                    "modifier": m.toughness - m.wounds,
-                    "outcome": outcome.value,
-                }
-            )
-            if not outcome.passed:
-                ap = EXTREME_TEMPERATURE_AP
-                notes.append(f"{m.name} receives only {ap} AP (extreme temperature)")
-        after = after.with_model(replace(m, ap=ap))
+        after = after.with_model(replace(m, ap=split[m.id]))
     after = replace(after, ap_assigned=after.ap_assigned | {seat})
     after = after.logged(
-        seat,
-        f"{state.player(seat).name} splits AP: "
-        + ", ".join(f"{m.name} {split[m.id]}" for m in models)
-        + ("; " + "; ".join(notes) if notes else ""),
-        seed=seed if rolls else None,
-        rolls=rolls,
+        seat, f"{state.player(seat).name} splits AP: " + ", ".join(f"{m.name} {split[m.id]}" for m in models)
     )
-    if not ap_order(after):
-        after = fate.deal_round(after, rng, seed)
-        after = replace(after, phase=Phase.ACTION, active_seat=after.first_seat, active_model=None)
-        after = skip_to_a_player_who_can_act(after)
-    return step(state, after)
+    # "Models can only receive up to 2 AP at the start of each round unless they pass a Toughness test."
+    hot = state.scenario.complication == "extreme-temperature"
+    tested = tuple(m.id for m in models if hot and split[m.id] > EXTREME_TEMPERATURE_AP)
+    return step(state, _next_temperature_test(after, seat, tested, rng, seed))
+
+
+def _next_temperature_test(state: Battle, seat: str, queue: tuple, rng: random.Random, seed: int | None) -> Battle:
+    """Extreme temperature's Toughness tests one model at a time, each through the cards' window (B36); then the
+    split is done."""
+    if not queue:
+        return _split_done(state, rng, seed)
+    model = state.model(queue[0])
+    return roll_with_cards(
+        state,
+        seat,
+        model,
+        attribute(model, "toughness", state),
+        "extreme temperature: Toughness",
+        "extreme-temperature",
+        rng,
+        seed,
+        attribute="toughness",
+        queue=queue[1:],
+        next=queue[1] if len(queue) > 1 else None,
+    )
+
+
+@after_test("extreme-temperature")
+def _after_temperature_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    if not outcome.passed:
+        state = state.with_model(replace(model, ap=EXTREME_TEMPERATURE_AP)).logged(
+            seat, f"{model.name} receives only {EXTREME_TEMPERATURE_AP} AP (extreme temperature)"
+        )
+    return _next_temperature_test(state, seat, pending.get("queue"), rng, seed)
+
+
+def _split_done(state: Battle, rng: random.Random, seed: int | None) -> Battle:
+    """When the last player has split their AP: the round-start fate cards, then the Action Phase."""
+    if not ap_order(state):
+        state = fate.deal_round(state, rng, seed)
+        state = replace(state, phase=Phase.ACTION, active_seat=state.first_seat, active_model=None)
+        state = skip_to_a_player_who_can_act(state)
+    return state
 
 
 # --------------------------------------------------------------------------
 # the Action Phase's turns
 # --------------------------------------------------------------------------
-
-
-def can_activate(state: Battle, seat: str | None) -> bool:
-    return any(m.ap > 0 for m in ap_models(state, seat))
-
-
-def skip_to_a_player_who_can_act(state: Battle) -> Battle:
-    """Players with no model with AP left "must pass": the engine passes for them.
-
-    When every player has passed, the Action Phase ends (NPCs, then the Morale Phase).
-    """
-    for _ in range(len(state.seats) + 1):
-        if state.phase is not Phase.ACTION or state.active_model or state.reaction or state.pending:
-            return state
-        seat = state.active_seat
-        player = state.player(seat)
-        if not player.passed and can_activate(state, seat):
-            return state
-        if not player.passed:
-            state = state.with_player(replace(player, passed=True)).logged(
-                seat, f"{player.name} has no model with AP left and passes"
-            )
-        state = next_player(state)
-    return state
-
-
-def next_player(state: Battle) -> Battle:
-    """The next player who has not passed becomes the Active Player; nobody left: the Round End."""
-    for seat in seats_from(state, state.active_seat)[1:] + (state.active_seat,):
-        if not state.player(seat).passed:
-            return replace(state, active_seat=seat, active_model=None)
-    return end_action_phase(state)
-
-
-def end_action_phase(state: Battle) -> Battle:
-    """ "Once all players have passed ... activate NPCs if any are present ... resolve the Morale Phase"."""
-    npcs = [m for m in state.models if m.npc and m.in_play]
-    state = replace(state, phase=Phase.NPCS if npcs else Phase.MORALE, active_model=None)
-    return state.logged(None, "Every player has passed: " + ("the NPCs activate" if npcs else "the Morale Phase"))
 
 
 def select_model(state: Battle, seat: str, model_id: str) -> Battle:

@@ -31,7 +31,7 @@ from rules.cybernekro.battle.actions import (
 from rules.cybernekro.battle.card_tests import after_test
 from rules.cybernekro.battle.out_of_action import take_out
 from rules.cybernekro.battle.overload import neural_overload
-from rules.cybernekro.battle.state import Battle, Model, Refused, gain_dread, step
+from rules.cybernekro.battle.state import Battle, Model, Refused, decides_for, gain_dread, step
 
 MELEE_PENALTY = -4  # "Sorcerer in melee -4"
 MIND_CONCEALER = -3  # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"
@@ -95,7 +95,7 @@ def cast(
     state = state.logged(seat, f"{model.name} attempts {entry['name']}: {outcome.value}", seed=seed, rolls=[roll])
     state = open_test_window(
         state,
-        model.seat or seat,
+        decides_for(state, model, model.seat or seat),
         state.model(model.id),
         outcome,
         event,

@@ -301,6 +301,15 @@ def controls_npcs(state: Battle, seat: str) -> bool:
     return seat == GM if state.game_master else seat != GM
 
 
+def decides_for(state: Battle, model: Model, rolled_by: str) -> str:
+    """Who answers a window of ``model`` (lets its test stand, rolls its damage, reacts for it): its player for
+    a Player Character; for an NPC the game master when the battle has one ("deciding their actions and
+    rolling dice for their tests", B33), else ``rolled_by``, the player who rolled it (B10)."""
+    if model.is_pc and model.seat:
+        return model.seat
+    return GM if state.game_master else rolled_by
+
+
 def step(before: Battle, after: Battle) -> Battle:
     """Record ``before`` as the state undo returns to (one step deep)."""
     return replace(after, previous=replace(before, previous=None))

@@ -86,9 +86,24 @@ def _cast_effect(*before):
     return lambda s, d: actions.resolve_test(s, "A", Dice(*before, *d.faces), 1)
 
 
+def _splitting_ap():
+    state = to_action(new(scenario="exploration"))
+    state = replace(state, scenario=replace(state.scenario, complication="extreme-temperature"), phase=Phase.AP)
+    state = replace(state, ap_assigned=frozenset(), first_seat="A")
+    return with_hands(state)
+
+
 KINDS = {
     k.name: k
     for k in (
+        Kind(
+            "extreme temperature",
+            _splitting_ap,
+            lambda s, d: rounds.assign_ap(s, "A", {"a0": 3, "a1": 3, "a2": 3}, d, 1),
+            "a0",
+            "A",
+            0,
+        ),
         Kind("interact", acting, lambda s, d: actions.act(s, "A", "interact", d, 1, test="agility"), "a0", "A", 1),
         Kind(
             "fix",
@@ -438,3 +453,14 @@ def test_the_attack_odds_count_a_card_on_the_targets_tough_it_out_when_the_viewe
         replace(planned, hit=replace(planned.hit, toughness=planned.hit.toughness - 5))
     )  # with no Extra organs or Stagger, the first test of the hit is its Tough it Out
     assert mine == by_hand
+
+
+def test_extreme_temperatures_odds_are_shown_while_the_ap_are_split_and_between_its_tests():
+    kind = KINDS["extreme temperature"]
+    state = kind.prepare()
+    before = {t.model: t for t in next_tests.upcoming(state, "B")}
+    assert set(before) == {"a0", "a1", "a2"} and before["a0"].what.startswith("extreme temperature: Toughness")
+    aced = play_before(state, "A", "A♥", "a1")
+    rolled = kind.roll(aced, Dice(15))
+    assert rolled.pending[0].get("next") == "a1"
+    assert [(t.model, t.passed) for t in next_tests.upcoming(rolled, "B")] == [("a1", 1)]  # the Ace shown to all

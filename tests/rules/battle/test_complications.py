@@ -29,9 +29,13 @@ def in_action(complication):
 
 def test_extreme_temperature_caps_ap_at_two_unless_a_toughness_test_is_passed():
     state = at_ap("extreme-temperature")
-    after = rounds.assign_ap(state, "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(10, 11, 2), 1)  # Toughness 0
+    split = rounds.assign_ap(state, "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(10), 1)  # Toughness 0
+    window = split.pending[0]  # each test held open for the cards (B36), one model at a time
+    assert window.kind == "test" and window.model == "a0" and window.get("next") == "a1"
+    assert split.model("a0").ap == 3  # nothing applied while the cards may change it
+    after = settle(split, Dice(11, 2))
     assert [after.model(i).ap for i in ("a0", "a1", "a2")] == [2, 3, 2]
-    assert len(after.log[-1].rolls) == 3 and after.log[-1].final
+    assert sum(len(e.rolls) for e in after.log if "extreme temperature" in e.text) == 3
     plain = rounds.assign_ap(at_ap("no-complication"), "A", {"a0": 3, "a1": 3, "a2": 3}, Dice(), 1)
     assert [plain.model(i).ap for i in ("a0", "a1", "a2")] == [3, 3, 3]
 

@@ -1,0 +1,76 @@
+"""On two phones: the attacker ticks the obstacle behind the target (Stagger), the attack is rolled with it, and
+the target's Stagger test waits in the cards' window on its owner's phone until they let it stand."""
+
+from dataclasses import replace
+
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
+from tests.e2e.test_battle_journey import PASSWORD, _crew, catalogue  # noqa: F401  (the catalogue fixture)
+
+
+def _maul_against_armor(battle_id: int) -> str:
+    """vox's first character, active, swings a Stagger maul (an Ace armed on its hit roll) at an armoured enemy."""
+    from battles.models import Battle
+    from rules.cybernekro import engine as cn
+    from rules.cybernekro.battle import codec
+    from rules.cybernekro.battle.state import Phase, WeaponUse
+
+    maul = WeaponUse("maul", "maul", cn.Weapon(2, None, cn.Keywords.parse(["Stagger"]), "maul"))
+    battle = Battle.objects.get(pk=battle_id)
+    state = codec.loads(battle.state)
+    state = state.with_model(replace(state.model("0-0"), weapons=(maul,), ap=3, traits=frozenset()))
+    state = state.with_model(replace(state.model("1-0"), armor=20, ap=3, traits=frozenset(), body_mods=frozenset()))
+    state = replace(
+        state,
+        phase=Phase.ACTION,
+        round=1,
+        first_seat="0",
+        active_seat="0",
+        active_model="0-0",
+        pending=(),
+        armed=(("0", "0-0", "A♥", 0),),
+        scenario=replace(state.scenario, environment=None),
+    )
+    battle.state = codec.dumps(state)
+    battle.version += 1
+    battle.save(update_fields=["state", "version"])
+    return state.model("1-0").name
+
+
+def test_a_stagger_hit_into_an_obstacle_is_tested_in_the_cards_window(
+    browser: Browser,
+    server_url: str,
+    catalogue,
+    django_user_model,  # noqa: F811
+):
+    from battles import services
+
+    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
+    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
+    battle = services.create_battle(vox, "quick-start-scenario", _crew(vox, "Saints").pk, ["mara"])
+    services.join(battle.pk, mara, _crew(mara, "Sinners").pk)
+    services.start(battle.pk, vox, seed=5)
+    target = _maul_against_armor(battle.pk)
+    url = f"{server_url}/battles/{battle.pk}/"
+    a = log_in(browser, server_url, "vox", PASSWORD, viewport=PHONE)
+    b = log_in(browser, server_url, "mara", PASSWORD, viewport=PHONE)
+    a.goto(url)
+    b.goto(url)
+
+    obstacle = a.get_by_label("an obstacle right behind the target", exact=False)
+    obstacle.check()
+    wait_for_htmx(a)
+    expect(a.get_by_label("an obstacle right behind the target", exact=False)).to_be_checked()  # redrawn, kept
+    assert_fits_a_phone(a)
+    a.get_by_role("button", name=f"maul → {target}").click()
+    wait_for_htmx(a)
+    a.get_by_role("button", name="Roll damage (close the window)").click()
+    wait_for_htmx(a)
+    b.reload()
+    expect(b.get_by_text(f"{target}'s stagger:")).to_be_visible()
+    expect(b.get_by_text("fate cards may still change it")).to_be_visible()
+    b.get_by_role("button", name="Let the test stand").click()
+    wait_for_htmx(b)
+    expect(b.get_by_text(f"{target}'s stagger stands:")).to_be_visible()  # in the public log
+    assert_fits_a_phone(b)
