@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from catalogue.loader import snapshot_for_system
-from crewbuilder import crew_edits
+from crewbuilder import crew_edits, editor_fragments
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
 from crewbuilder.validation import crew_to_data, validate_crew
 from rules.cybernekro.character import keyword_parts
@@ -311,6 +311,9 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
             }
         )
         characters[-1]["line"] = _one_line(characters[-1])
+    for ch in characters:  # what each kept piece of the editor shows (editor_fragments.py)
+        ch["folded_key"] = editor_fragments.folded_key(crew, ch, bool(models))
+        ch["choices_key"] = editor_fragments.choices_key(crew, ch)
     crew_errors = findings_by_name.get(("errors", None), [])
     crew_warnings = findings_by_name.get(("warnings", None), [])
     # Where the summary's error count leads: the crew's own findings, else the first character's.

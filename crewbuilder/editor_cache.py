@@ -12,10 +12,9 @@ Redis) instead of four queries and their ORM work on every page and card.
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.db.models import prefetch_related_objects
 
+from crewbuilder import crew_loading
 from crewbuilder.models import Character, Crew
-from crewbuilder.models.crews import character_prefetches
 
 TIMEOUT = 60 * 60
 
@@ -31,7 +30,7 @@ def load_characters(crew: Crew) -> None:
     """Give ``crew`` its characters with every choice, as ``Crew.objects.with_everything()`` does."""
     characters = cache.get(_key(crew))
     if characters is None:
-        prefetch_related_objects([crew], *character_prefetches())
+        crew_loading.load_characters(crew)
         remember(crew)
         return
     queryset = crew.characters.all()

@@ -13,7 +13,6 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -26,9 +25,8 @@ from django_htmx.http import retarget
 
 from core.games import registry
 from core.htmx import vary_on_htmx
-from crewbuilder import crew_edits, crew_service, editor_cache
+from crewbuilder import crew_edits, crew_loading, crew_service, editor_cache
 from crewbuilder.models import Crew, GameSystem
-from crewbuilder.models.crews import character_prefetches
 
 CREW_FILE_MAX_BYTES = 256 * 1024
 
@@ -252,7 +250,7 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
     # The edit updated ``crew`` in memory; only its characters need reloading.
-    prefetch_related_objects([crew], *character_prefetches())
+    crew_loading.load_characters(crew)
     context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
         return _character_update(request, context, request.POST.get("character"))
