@@ -51,7 +51,7 @@ def catalogue_entries(system: GameSystem, *, reload: bool = False) -> dict:
     return entries
 
 
-def _prefetched(model: type[Model], rows: list) -> QuerySet:
+def prefetched(model: type[Model], rows: list) -> QuerySet:
     queryset = QuerySet(model=model)
     queryset._result_cache = rows
     queryset._prefetch_done = True
@@ -83,6 +83,6 @@ def load_characters(crew: Crew) -> list[Character]:
     for character in characters:
         Character.crew.field.set_cached_value(character, crew)
         for name, model, *_ in CHOICES:
-            _keep(character, name, _prefetched(model, rows[name][character.pk]))
-    _keep(crew, "characters", _prefetched(Character, characters))
+            _keep(character, name, prefetched(model, rows[name][character.pk]))
+    _keep(crew, "characters", prefetched(Character, characters))
     return characters

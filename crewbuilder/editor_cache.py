@@ -4,19 +4,34 @@ Every change to a crew's characters goes through ``crew_edits.claim_version``
 (or the campaign's services, which bump the version too), so a crew's
 characters are the same for as long as its version, ``updated_at`` and the
 catalogue version are. The editor then reads one row (the crew) and takes its
-characters from Django's cache (in-process by default, shared when the cache is
-Redis) instead of four queries and their ORM work on every page and card.
-``created_at`` is in the key because SQLite may give a deleted crew's id again.
+characters from this process's memory instead of four queries and their ORM
+work on every page and card; what the editor and a card draw is kept the same
+way (``rendered``). An htmx edit keeps the characters it loaded for the version
+it claimed (``load_fresh``), so the next page or card of that crew costs no
+more than a repeat look.
+
+Memory, not Django's cache: the key names the version, so a kept piece is never
+stale and nothing needs to be shared; reading it back costs no unpickling, and
+keeping it no file write (the cache is files by default, and Django's file cache
+lists its whole folder on every write). A worker that has not seen a version
+draws it once. ``created_at`` is in the key because SQLite may give a deleted
+crew's id again. Kept characters are shared by the requests that read that
+version (gunicorn's workers are processes of one thread): the editor only reads
+them, and each request hands them its own crew row.
 """
 
 from __future__ import annotations
 
-from django.core.cache import cache
+from django.middleware.csrf import get_token
 
 from crewbuilder import crew_loading
 from crewbuilder.models import Character, Crew
 
-TIMEOUT = 60 * 60
+MAX_CREWS = 256
+MAX_PIECES = 512  # the editor (each open character) and the cards: up to ~30 KB each
+
+_characters: dict[str, list[Character]] = {}
+_html: dict[str, str] = {}
 
 
 def _key(crew: Crew) -> str:
@@ -26,32 +41,38 @@ def _key(crew: Crew) -> str:
     )
 
 
-def load_characters(crew: Crew) -> None:
-    """Give ``crew`` its characters with every choice, as ``Crew.objects.with_everything()`` does."""
-    characters = cache.get(_key(crew))
-    if characters is None:
-        crew_loading.load_characters(crew)
-        remember(crew)
-        return
-    queryset = crew.characters.all()
-    queryset._result_cache = characters
-    queryset._prefetch_done = True
+def _attach(crew: Crew, characters: list[Character]) -> None:
     for character in characters:
         Character.crew.field.set_cached_value(character, crew)
+    queryset = crew_loading.prefetched(Character, characters)
     if not hasattr(crew, "_prefetched_objects_cache"):
         crew._prefetched_objects_cache = {}
     crew._prefetched_objects_cache["characters"] = queryset
 
 
-def remember(crew: Crew) -> None:
-    """Keep a crew's freshly loaded characters for its current version."""
-    characters = list(crew.characters.all())
-    for character in characters:
-        # The crew travels with the page's own row, not as a second copy in the cache.
-        character._state.fields_cache.pop("crew", None)
-    cache.set(_key(crew), characters, TIMEOUT)
-    for character in characters:
-        Character.crew.field.set_cached_value(character, crew)
+def load_characters(crew: Crew) -> None:
+    """Give ``crew`` its characters with every choice, as ``Crew.objects.with_everything()`` does."""
+    characters = _characters.get(_key(crew))
+    if characters is None:
+        load_fresh(crew)
+    else:
+        _attach(crew, characters)
+
+
+def load_fresh(crew: Crew) -> None:
+    """Load ``crew``'s characters from the database (four queries) and keep them for its current version."""
+    remember(crew, crew_loading.load_characters(crew))
+
+
+def remember(crew: Crew, characters: list[Character]) -> None:
+    if len(_characters) >= MAX_CREWS:
+        _characters.clear()  # bounded: each crew is loaded again once
+    _characters[_key(crew)] = characters
+
+
+def forget_all() -> None:
+    _characters.clear()
+    _html.clear()
 
 
 # --- rendered pieces ------------------------------------------------------------------------------
@@ -65,11 +86,11 @@ def rendered(request, crew: Crew, piece: str, draw) -> str:
     """A piece of the editor (the editor itself with one character open, a character's controls) as HTML,
     drawn once per crew version. ``draw(csrf_token)`` draws it, with ``csrf_token`` in its template context
     (it overrides the context processor's, so every ``{% csrf_token %}`` writes the marker)."""
-    from django.middleware.csrf import get_token
-
     key = f"{_key(crew)}:{piece}"
-    html = cache.get(key)
+    html = _html.get(key)
     if html is None:
         html = str(draw(CSRF_MARK))
-        cache.set(key, html, TIMEOUT)
+        if len(_html) >= MAX_PIECES:
+            _html.clear()
+        _html[key] = html
     return html.replace(CSRF_MARK, get_token(request))

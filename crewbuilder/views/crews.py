@@ -25,7 +25,7 @@ from django_htmx.http import retarget
 
 from core.games import registry
 from core.htmx import vary_on_htmx
-from crewbuilder import crew_edits, crew_loading, crew_service, editor_cache
+from crewbuilder import crew_edits, crew_service, editor_cache
 from crewbuilder.models import Crew, GameSystem
 
 CREW_FILE_MAX_BYTES = 256 * 1024
@@ -249,8 +249,8 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     if not request.htmx:
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
-    # The edit updated ``crew`` in memory; only its characters need reloading.
-    crew_loading.load_characters(crew)
+    # The edit updated ``crew`` in memory; only its characters need reloading (kept for the version it claimed).
+    editor_cache.load_fresh(crew)
     context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
         return _character_update(request, context, request.POST.get("character"))

@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.signals import template_rendered
 from django.urls import reverse
 
-from crewbuilder import crew_loading, editor_fragments
+from crewbuilder import crew_loading, editor_cache, editor_fragments
 from crewbuilder.models import CharacterGear, Crew, Item
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -95,6 +95,7 @@ def test_kept_pieces_give_the_page_a_full_redraw_gives(client, user, geared_crew
         for opened in ("", first.pk, second.pk):
             kept = client.get(url, {"open": opened}).content.decode()
             editor_fragments.forget_all()
+            editor_cache.forget_all()
             cache.clear()
             assert _without_tokens(client.get(url, {"open": opened}).content.decode()) == _without_tokens(kept)
 
@@ -139,6 +140,25 @@ def test_a_catalogue_change_shows_in_a_kept_choice_list(client, user, geared_cre
     crew.system.bump_catalogue_version()
     html = client.get(url, {"open": character.pk}).content.decode()
     assert ">Rusty blade</span>" in html and ">sword</span>" not in html
+
+
+@pytest.mark.parametrize("size", [3, 7])
+def test_the_first_look_after_an_htmx_edit_costs_what_a_repeat_look_costs(
+    client, user, geared_crew, django_assert_num_queries, size
+):
+    """The edit keeps the characters it loaded for the version it claimed: session, user and crew, no more."""
+    crew = geared_crew(user, size)
+    client.force_login(user)
+    url = reverse("crew-edit", args=[crew.pk])
+    client.get(url)
+    character = crew.characters.first()
+    _post_edit(client, crew, "attribute", character=character.pk, attribute="agility", delta=1)
+    with django_assert_num_queries(3):
+        html = client.get(url, {"open": character.pk}).content.decode()
+    assert f'id="base-agility-{character.pk}">{character.agility + 1:+d}<' in html
+    card = reverse("crew-card", args=[crew.pk, crew.characters.last().pk])
+    with django_assert_num_queries(3):  # a folded character's controls, at the new version
+        assert client.get(card, **HX).status_code == 200
 
 
 # --- the loader -----------------------------------------------------------------------------------
