@@ -24,13 +24,15 @@ from __future__ import annotations
 
 from django.middleware.csrf import get_token
 
-from crewbuilder import crew_loading
+from crewbuilder import crew_loading, crew_service
+from crewbuilder.editor_fragments import CSRF_MARK
 from crewbuilder.models import Character, Crew
 
 MAX_CREWS = 256
 MAX_PIECES = 512  # the editor (each open character) and the cards: up to ~30 KB each
 
 _characters: dict[str, list[Character]] = {}
+_views: dict[str, dict] = {}
 _html: dict[str, str] = {}
 
 
@@ -70,16 +72,26 @@ def remember(crew: Crew, characters: list[Character]) -> None:
     _characters[_key(crew)] = characters
 
 
+def view_for(crew: Crew) -> dict:
+    """``crew_service.crew_view`` of the crew's current version, worked out once (an edit's answer, then its
+    next look and cards). Only for a crew whose characters came from here (``load_characters``, ``load_fresh``)."""
+    key = _key(crew)
+    view = _views.get(key)
+    if view is None:
+        view = crew_service.crew_view(crew)
+        if len(_views) >= MAX_CREWS:
+            _views.clear()
+        _views[key] = view
+    return view
+
+
 def forget_all() -> None:
     _characters.clear()
+    _views.clear()
     _html.clear()
 
 
 # --- rendered pieces ------------------------------------------------------------------------------
-
-# The page's CSRF token stands in the stored HTML as this marker (control characters never get into a crew,
-# crew_edits refuses them): each request puts its own token back.
-CSRF_MARK = "\x00csrf\x00"
 
 
 def rendered(request, crew: Crew, piece: str, draw) -> str:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import hashlib
 
-from crewbuilder.editor_cache import CSRF_MARK
-
+# The page's CSRF token and the crew's version stand in kept HTML as these markers (control characters never get
+# into a crew, crew_edits refuses them): each use writes the current ones in.
+CSRF_MARK = "\x00csrf\x00"
 VERSION_MARK = "\x00version\x00"
 MAX_PIECES = 4096
 

@@ -9,7 +9,7 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from crewbuilder import editor_fragments
-from crewbuilder.editor_cache import CSRF_MARK
+from crewbuilder.editor_fragments import CSRF_MARK
 
 register = template.Library()
 

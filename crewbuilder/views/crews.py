@@ -169,8 +169,8 @@ def crew_import(request: HttpRequest) -> HttpResponse:
 
 
 def _editor_context(request: HttpRequest, crew: Crew, open_character=None, **extra) -> dict:
-    # The one character shown expanded; the others show a one-line summary.
-    return {"crew": crew, "view": crew_service.crew_view(crew), "open_character": str(open_character or ""), **extra}
+    # The one character shown expanded; the others show a one-line summary. The view is worked out once per version.
+    return {"crew": crew, "view": editor_cache.view_for(crew), "open_character": str(open_character or ""), **extra}
 
 
 def _campaign_entry(crew: Crew):
