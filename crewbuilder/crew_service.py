@@ -313,6 +313,7 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
         characters[-1]["line"] = _one_line(characters[-1])
     for ch in characters:  # what each kept piece of the editor shows (editor_fragments.py)
         ch["folded_key"] = editor_fragments.folded_key(crew, ch, bool(models))
+        ch["findings_key"] = editor_fragments.findings_key(crew, ch, bool(models))
         ch["choices_key"] = editor_fragments.choices_key(crew, ch)
     crew_errors = findings_by_name.get(("errors", None), [])
     crew_warnings = findings_by_name.get(("warnings", None), [])

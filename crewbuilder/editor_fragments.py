@@ -71,6 +71,11 @@ def folded_key(crew, ch: dict, offer_house_rules: bool) -> str:
     )  # fmt: skip
 
 
+def findings_key(crew, ch: dict, offer_house_rules: bool) -> str:
+    """Everything a character's findings show (with the house-rule offer: a plain form)."""
+    return key_of("findings", crew.pk, ch["model"].pk, ch["errors"], ch["warnings"], offer_house_rules)
+
+
 def choices_key(crew, ch: dict) -> str:
     """Everything an open character's traits, body-mods and gear lists show (entries' texts by catalogue version)."""
     model = ch["model"]
