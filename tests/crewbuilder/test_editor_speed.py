@@ -206,3 +206,27 @@ def test_the_loader_reads_an_entry_newer_than_its_copy(user, make_crew):
     CharacterGear.objects.create(character=crew.characters.get(), item=new, position=1)
     crew_loading.load_characters(crew)
     assert [g.item.name for g in crew.characters.all()[0].gear.all()] == ["sword", "New blade"]
+
+
+# Session, user, crew; the edit in its transaction (begin, claim the version, read the character, write it,
+# commit: a savepoint and its release inside the test's transaction); then the crew's characters with every
+# choice (four queries) for the answer. (Where a task worker runs, the roster's pre-render is queued after the
+# commit: one more insert.)
+HTMX_ATTRIBUTE_CHANGE_QUERIES = 12
+
+
+@pytest.mark.parametrize("size", [3, 7])
+def test_the_htmx_attribute_change_costs_an_exact_number_of_queries(
+    client, user, geared_crew, django_assert_num_queries, size
+):
+    crew = geared_crew(user, size)
+    client.force_login(user)
+    character = crew.characters.first()
+    client.get(reverse("crew-edit", args=[crew.pk]))
+    crew.refresh_from_db()
+    url = reverse("crew-edit-action", args=[crew.pk, "attribute"])
+    data = {"version": crew.version, "character": character.pk, "attribute": "agility", "delta": 1}
+    with django_assert_num_queries(HTMX_ATTRIBUTE_CHANGE_QUERIES):
+        response = client.post(url, data, **HX)
+    assert response.status_code == 200
+    assert f'id="base-agility-{character.pk}">{character.agility + 1:+d}<' in response.content.decode()
