@@ -67,6 +67,20 @@ def _keep(instance: Model, name: str, queryset: QuerySet) -> None:
 def load_characters(crew: Crew) -> list[Character]:
     """Give ``crew`` its characters (roster order) with their traits, body-mods and gear (and their entries)."""
     characters = list(Character.objects.filter(crew_id=crew.pk).order_by(*ORDER))
+    _with_choices(crew, characters)
+    _keep(crew, "characters", prefetched(Character, characters))
+    return characters
+
+
+def reload_character(crew: Crew, character_id: int, *, choices: bool) -> Character | None:
+    """One of the crew's characters read again: its row (one query) and, with ``choices``, its choices (three)."""
+    character = Character.objects.filter(crew_id=crew.pk, pk=character_id).first()
+    if character is not None and choices:
+        _with_choices(crew, [character])
+    return character
+
+
+def _with_choices(crew: Crew, characters: list[Character]) -> None:
     by_id = {character.pk: character for character in characters}
     rows: dict[str, dict[int, list]] = {name: {pk: [] for pk in by_id} for name, *_ in CHOICES}
     if characters:  # as prefetch_related: no query for the choices of no character
@@ -84,5 +98,3 @@ def load_characters(crew: Crew) -> list[Character]:
         Character.crew.field.set_cached_value(character, crew)
         for name, model, *_ in CHOICES:
             _keep(character, name, prefetched(model, rows[name][character.pk]))
-    _keep(crew, "characters", prefetched(Character, characters))
-    return characters

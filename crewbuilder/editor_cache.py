@@ -6,9 +6,11 @@ characters are the same for as long as its version, ``updated_at`` and the
 catalogue version are. The editor then reads one row (the crew) and takes its
 characters from this process's memory instead of four queries and their ORM
 work on every page and card; what the editor and a card draw is kept the same
-way (``rendered``). An htmx edit keeps the characters it loaded for the version
-it claimed (``load_fresh``), so the next page or card of that crew costs no
-more than a repeat look.
+way (``rendered``). An htmx edit keeps the characters for the version it
+claimed (``load_after_edit``), so the next page or card of that crew costs no
+more than a repeat look; and when the version before it is kept here, the edit
+reads again only the character it wrote (its row, and its choices if they
+changed), the others being the same rows as one version before.
 
 Memory, not Django's cache: the key names the version, so a kept piece is never
 stale and nothing needs to be shared; reading it back costs no unpickling, and
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from django.middleware.csrf import get_token
 
-from crewbuilder import crew_loading, crew_service
+from crewbuilder import crew_edits, crew_loading, crew_service
 from crewbuilder.editor_fragments import CSRF_MARK
 from crewbuilder.models import Character, Crew
 
@@ -32,6 +34,8 @@ MAX_CREWS = 256
 MAX_PIECES = 512  # the editor (each open character) and the cards: up to ~30 KB each
 
 _characters: dict[str, list[Character]] = {}
+# crew pk -> (version, created_at, catalogue version, characters): the crew's last kept characters
+_latest: dict[int, tuple] = {}
 _views: dict[str, dict] = {}
 _html: dict[str, str] = {}
 
@@ -66,10 +70,39 @@ def load_fresh(crew: Crew) -> None:
     remember(crew, crew_loading.load_characters(crew))
 
 
+# Edits that write the edited character's own row and nothing else (crew_edits.CHARACTER_EDITS write only that
+# character's row or its choices).
+ROW_EDITS = frozenset({"attribute", "character"})
+
+
+def load_after_edit(crew: Crew, action: str, character_id) -> None:
+    """After an edit that claimed ``crew.version``: its characters, kept for that version.
+
+    A one-character edit made on the version kept here (the one just before) reads only that character
+    again; anything else (another edit, a version this process has not seen) reads them all."""
+    kept = _latest.get(crew.pk)
+    target = int(character_id) if str(character_id or "").isdigit() else None
+    same_crew = kept is not None and kept[:3] == (crew.version - 1, crew.created_at, crew.system.catalogue_version)
+    if action in crew_edits.CHARACTER_EDITS and target is not None and same_crew:
+        before = next((c for c in kept[3] if c.pk == target), None)
+        row_only = action in ROW_EDITS
+        fresh = crew_loading.reload_character(crew, target, choices=not row_only) if before else None
+        if fresh is not None:
+            if row_only:  # its choices are the rows kept one version before (read only, shared)
+                fresh._prefetched_objects_cache = dict(before._prefetched_objects_cache)
+            characters = [fresh if c.pk == target else c for c in kept[3]]
+            _attach(crew, characters)
+            remember(crew, characters)
+            return
+    load_fresh(crew)
+
+
 def remember(crew: Crew, characters: list[Character]) -> None:
     if len(_characters) >= MAX_CREWS:
         _characters.clear()  # bounded: each crew is loaded again once
+        _latest.clear()
     _characters[_key(crew)] = characters
+    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters)
 
 
 def view_for(crew: Crew) -> dict:
@@ -87,6 +120,7 @@ def view_for(crew: Crew) -> dict:
 
 def forget_all() -> None:
     _characters.clear()
+    _latest.clear()
     _views.clear()
     _html.clear()
 

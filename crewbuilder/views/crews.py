@@ -250,7 +250,7 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
     # The edit updated ``crew`` in memory; only its characters need reloading (kept for the version it claimed).
-    editor_cache.load_fresh(crew)
+    editor_cache.load_after_edit(crew, action, request.POST.get("character"))
     context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
         return _character_update(request, context, request.POST.get("character"))
