@@ -315,6 +315,8 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
         ch["folded_key"] = editor_fragments.folded_key(crew, ch, bool(models))
         ch["findings_key"] = editor_fragments.findings_key(crew, ch, bool(models))
         ch["choices_key"] = editor_fragments.choices_key(crew, ch)
+        ch["tools_key"] = editor_fragments.tools_key(crew, ch)
+        ch["weapons_key"] = editor_fragments.weapons_key(ch)
     crew_errors = findings_by_name.get(("errors", None), [])
     crew_warnings = findings_by_name.get(("warnings", None), [])
     # Where the summary's error count leads: the crew's own findings, else the first character's.

@@ -76,6 +76,16 @@ def findings_key(crew, ch: dict, offer_house_rules: bool) -> str:
     return key_of("findings", crew.pk, ch["model"].pk, ch["errors"], ch["warnings"], offer_house_rules)
 
 
+def tools_key(crew, ch: dict) -> str:
+    """An open character's name, notes and order tools."""
+    model = ch["model"]
+    return key_of("tools", crew.pk, model.pk, model.name, model.notes, ch["moves"])
+
+
+def weapons_key(ch: dict) -> str:
+    return key_of("weapons", ch["weapons"])
+
+
 def choices_key(crew, ch: dict) -> str:
     """Everything an open character's traits, body-mods and gear lists show (entries' texts by catalogue version)."""
     model = ch["model"]
