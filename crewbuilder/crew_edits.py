@@ -76,15 +76,17 @@ def _parse_int(value, field: str, low: int, high: int) -> int:
     return number
 
 
-def claim_version(crew_id: int, expected_version: int | str | None) -> None:
-    """Bump the crew's version if it is still the one the editor saw."""
+def claim_version(crew_id: int, expected_version: int | str | None):
+    """Bump the crew's version if it is still the one the editor saw; returns the ``updated_at`` it wrote."""
     try:
         expected = int(expected_version)
     except (TypeError, ValueError):
         raise StaleCrew() from None
-    updated = Crew.objects.filter(pk=crew_id, version=expected).update(version=F("version") + 1, updated_at=_now())
+    now = _now()
+    updated = Crew.objects.filter(pk=crew_id, version=expected).update(version=F("version") + 1, updated_at=now)
     if not updated:
         raise StaleCrew()
+    return now
 
 
 CHARACTER_GONE = "That character is not in this crew (it may have been removed)."
@@ -369,9 +371,9 @@ def apply_edit(crew: Crew, action: str, *, expected_version: int | None, **field
     if hasattr(crew, "campaign_entry"):
         raise CampaignCopy()
     with transaction.atomic():
-        claim_version(crew.pk, expected_version)
+        claimed_at = claim_version(crew.pk, expected_version)
         roster_tasks.roster_saved(crew.pk, int(expected_version) + 1)  # after the commit: "Print roster" finds it ready
-        crew.version = int(expected_version) + 1
+        crew.version, crew.updated_at = int(expected_version) + 1, claimed_at  # as stored: the editor's cache key
         return edit(crew, **fields)
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from catalogue.loader import snapshot_for_system
-from crewbuilder import crew_edits, crew_summary, crewfile
+from crewbuilder import crew_edits, crew_summary, crewfile, editor_fragments
 from crewbuilder.crew_reports import report_for, status_of
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Keyword
 from crewbuilder.validation import crew_to_data, validate_crew
@@ -266,6 +266,12 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
             }
         )
         characters[-1]["line"] = _one_line(characters[-1])
+    for ch in characters:  # what each kept piece of the editor shows (editor_fragments.py)
+        ch["folded_key"] = editor_fragments.folded_key(crew, ch, bool(models))
+        ch["findings_key"] = editor_fragments.findings_key(crew, ch, bool(models))
+        ch["choices_key"] = editor_fragments.choices_key(crew, ch)
+        ch["tools_key"] = editor_fragments.tools_key(crew, ch)
+        ch["weapons_key"] = editor_fragments.weapons_key(ch)
     crew_errors = findings_by_name.get(("errors", None), [])
     crew_warnings = findings_by_name.get(("warnings", None), [])
     # Where the summary's error count leads: the crew's own findings, else the first character's.

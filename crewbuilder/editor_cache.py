@@ -4,21 +4,40 @@ Every change to a crew's characters goes through ``crew_edits.claim_version``
 (or the campaign's services, which bump the version too), so a crew's
 characters are the same for as long as its version, ``updated_at`` and the
 catalogue version are. The editor then reads one row (the crew) and takes its
-characters from Django's cache (in-process by default, shared when the cache is
-Redis) instead of four queries and their ORM work on every page and card.
-``created_at`` is in the key because SQLite may give a deleted crew's id again.
+characters from this process's memory instead of four queries and their ORM
+work on every page and card; what the editor and a card draw is kept the same
+way (``rendered``). An htmx edit keeps the characters for the version it
+claimed (``load_after_edit``), so the next page or card of that crew costs no
+more than a repeat look; and when the version before it is kept here, the edit
+reads again only the character it wrote (its row, and its choices if they
+changed), the others being the same rows as one version before.
+
+Memory, not Django's cache: the key names the version, so a kept piece is never
+stale and nothing needs to be shared; reading it back costs no unpickling, and
+keeping it no file write (the cache is files by default, and Django's file cache
+lists its whole folder on every write). A worker that has not seen a version
+draws it once. ``created_at`` is in the key because SQLite may give a deleted
+crew's id again. Kept characters are shared by the requests that read that
+version (gunicorn's workers are processes of one thread): the editor only reads
+them, and each request hands them its own crew row.
 """
 
 from __future__ import annotations
 
-from django.core.cache import cache
-from django.db.models import prefetch_related_objects
 from django.middleware.csrf import get_token
 
+from crewbuilder import crew_edits, crew_loading, crew_service
+from crewbuilder.editor_fragments import CSRF_MARK
 from crewbuilder.models import Character, Crew
-from crewbuilder.models.crews import character_prefetches
 
-TIMEOUT = 60 * 60
+MAX_CREWS = 256
+MAX_PIECES = 512  # the editor (each open character) and the cards: up to ~30 KB each
+
+_characters: dict[str, list[Character]] = {}
+# crew pk -> (version, created_at, catalogue version, characters): the crew's last kept characters
+_latest: dict[int, tuple] = {}
+_views: dict[str, dict] = {}
+_html: dict[str, str] = {}
 
 
 def _key(crew: Crew) -> str:
@@ -28,39 +47,85 @@ def _key(crew: Crew) -> str:
     )
 
 
-def load_characters(crew: Crew) -> None:
-    """Give ``crew`` its characters with every choice, as ``Crew.objects.with_everything()`` does."""
-    characters = cache.get(_key(crew))
-    if characters is None:
-        prefetch_related_objects([crew], *character_prefetches())
-        remember(crew)
-        return
-    queryset = crew.characters.all()
-    queryset._result_cache = characters
-    queryset._prefetch_done = True
+def _attach(crew: Crew, characters: list[Character]) -> None:
     for character in characters:
         Character.crew.field.set_cached_value(character, crew)
+    queryset = crew_loading.prefetched(Character, characters)
     if not hasattr(crew, "_prefetched_objects_cache"):
         crew._prefetched_objects_cache = {}
     crew._prefetched_objects_cache["characters"] = queryset
 
 
-def remember(crew: Crew) -> None:
-    """Keep a crew's freshly loaded characters for its current version."""
-    characters = list(crew.characters.all())
-    for character in characters:
-        # The crew travels with the page's own row, not as a second copy in the cache.
-        character._state.fields_cache.pop("crew", None)
-    cache.set(_key(crew), characters, TIMEOUT)
-    for character in characters:
-        Character.crew.field.set_cached_value(character, crew)
+def load_characters(crew: Crew) -> None:
+    """Give ``crew`` its characters with every choice, as ``Crew.objects.with_everything()`` does."""
+    characters = _characters.get(_key(crew))
+    if characters is None:
+        load_fresh(crew)
+    else:
+        _attach(crew, characters)
+
+
+def load_fresh(crew: Crew) -> None:
+    """Load ``crew``'s characters from the database (four queries) and keep them for its current version."""
+    remember(crew, crew_loading.load_characters(crew))
+
+
+# Edits that write the edited character's own row and nothing else (crew_edits.CHARACTER_EDITS write only that
+# character's row or its choices).
+ROW_EDITS = frozenset({"attribute", "character"})
+
+
+def load_after_edit(crew: Crew, action: str, character_id) -> None:
+    """After an edit that claimed ``crew.version``: its characters, kept for that version.
+
+    A one-character edit made on the version kept here (the one just before) reads only that character
+    again; anything else (another edit, a version this process has not seen) reads them all."""
+    kept = _latest.get(crew.pk)
+    target = int(character_id) if str(character_id or "").isdigit() else None
+    same_crew = kept is not None and kept[:3] == (crew.version - 1, crew.created_at, crew.system.catalogue_version)
+    if action in crew_edits.CHARACTER_EDITS and target is not None and same_crew:
+        before = next((c for c in kept[3] if c.pk == target), None)
+        row_only = action in ROW_EDITS
+        fresh = crew_loading.reload_character(crew, target, choices=not row_only) if before else None
+        if fresh is not None:
+            if row_only:  # its choices are the rows kept one version before (read only, shared)
+                fresh._prefetched_objects_cache = dict(before._prefetched_objects_cache)
+            characters = [fresh if c.pk == target else c for c in kept[3]]
+            _attach(crew, characters)
+            remember(crew, characters)
+            return
+    load_fresh(crew)
+
+
+def remember(crew: Crew, characters: list[Character]) -> None:
+    if len(_characters) >= MAX_CREWS:
+        _characters.clear()  # bounded: each crew is loaded again once
+        _latest.clear()
+    _characters[_key(crew)] = characters
+    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters)
+
+
+def view_for(crew: Crew) -> dict:
+    """``crew_service.crew_view`` of the crew's current version, worked out once (an edit's answer, then its
+    next look and cards). Only for a crew whose characters came from here (``load_characters``, ``load_fresh``)."""
+    key = _key(crew)
+    view = _views.get(key)
+    if view is None:
+        view = crew_service.crew_view(crew)
+        if len(_views) >= MAX_CREWS:
+            _views.clear()
+        _views[key] = view
+    return view
+
+
+def forget_all() -> None:
+    _characters.clear()
+    _latest.clear()
+    _views.clear()
+    _html.clear()
 
 
 # --- rendered pieces ------------------------------------------------------------------------------
-
-# The page's CSRF token stands in the stored HTML as this marker (control characters never get into a crew,
-# crew_edits refuses them): each request puts its own token back.
-CSRF_MARK = "\x00csrf\x00"
 
 
 def rendered(request, crew: Crew, piece: str, draw) -> str:
@@ -68,8 +133,10 @@ def rendered(request, crew: Crew, piece: str, draw) -> str:
     drawn once per crew version. ``draw(csrf_token)`` draws it, with ``csrf_token`` in its template context
     (it overrides the context processor's, so every ``{% csrf_token %}`` writes the marker)."""
     key = f"{_key(crew)}:{piece}"
-    html = cache.get(key)
+    html = _html.get(key)
     if html is None:
         html = str(draw(CSRF_MARK))
-        cache.set(key, html, TIMEOUT)
+        if len(_html) >= MAX_PIECES:
+            _html.clear()
+        _html[key] = html
     return html.replace(CSRF_MARK, get_token(request))

@@ -15,7 +15,6 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -30,7 +29,6 @@ from core.games import registry
 from core.htmx import vary_on_htmx
 from crewbuilder import crew_edits, crew_service, editor_cache, forms_crews, permissions
 from crewbuilder.models import Crew, GameSystem
-from crewbuilder.models.crews import character_prefetches
 
 # --- access helpers ---------------------------------------------------------
 
@@ -164,8 +162,8 @@ def crew_import(request: HttpRequest) -> HttpResponse:
 
 
 def _editor_context(request: HttpRequest, crew: Crew, open_character=None, **extra) -> dict:
-    # The one character shown expanded; the others show a one-line summary.
-    return {"crew": crew, "view": crew_service.crew_view(crew), "open_character": str(open_character or ""), **extra}
+    # The one character shown expanded; the others show a one-line summary. The view is worked out once per version.
+    return {"crew": crew, "view": editor_cache.view_for(crew), "open_character": str(open_character or ""), **extra}
 
 
 @login_required
@@ -240,8 +238,8 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     if not request.htmx:
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
         return redirect(reverse("crew-edit", args=[pk]) + anchor)
-    # The edit updated ``crew`` in memory; only its characters need reloading.
-    prefetch_related_objects([crew], *character_prefetches())
+    # The edit updated ``crew`` in memory; only its characters need reloading (kept for the version it claimed).
+    editor_cache.load_after_edit(crew, action, request.POST.get("character"))
     context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
         return _character_update(request, context, form.cleaned_data["character"])

@@ -1,0 +1,43 @@
+"""``{% fragment key %}...{% endfragment %}``: a piece of the editor drawn once per content (editor_fragments.py).
+
+The key must name everything the piece shows. Inside it, ``version`` and
+``csrf_token`` are markers, so a kept piece serves every later version and
+request; a piece drawn with a refused edit's values (``rejected``) is never kept.
+"""
+
+from django import template
+from django.utils.safestring import mark_safe
+
+from crewbuilder import editor_fragments
+from crewbuilder.editor_fragments import CSRF_MARK
+
+register = template.Library()
+
+
+class FragmentNode(template.Node):
+    def __init__(self, key, nodelist):
+        self.key, self.nodelist = key, nodelist
+
+    def render(self, context):
+        key = self.key.resolve(context)
+        version, csrf_token = context.get("version"), context.get("csrf_token")
+        if not key or context.get("rejected") or csrf_token in (None, "", "NOTPROVIDED"):
+            return self.nodelist.render(context)
+        key = f"{key}:{bool(version)}"  # a piece tests ``version`` (the house-rule offer): its truth is content
+        html = editor_fragments.get(key)
+        if html is None:
+            marker = editor_fragments.VERSION_MARK if version else version
+            with context.push(version=marker, csrf_token=CSRF_MARK):
+                html = str(self.nodelist.render(context))
+            editor_fragments.keep(key, html)
+        return mark_safe(editor_fragments.fill(html, csrf_token=str(csrf_token), version=version))
+
+
+@register.tag("fragment")
+def do_fragment(parser, token):
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% fragment key %} takes one key.")
+    nodelist = parser.parse(("endfragment",))
+    parser.delete_first_token()
+    return FragmentNode(parser.compile_filter(bits[1]), nodelist)
