@@ -5,51 +5,23 @@ A long game is stood in for by 20 log lines a round, in the engine's state and
 in the paginated log table alike.
 """
 
-import os
-import statistics
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["DATABASE_URL"] = "sqlite:///" + str(
-    Path(__file__).resolve().parent.parent / "var" / "bench-battles.sqlite3"
-)
 
-import django  # noqa: E402
+from benchmarks.django_bench import fresh_database, median_ms, queries, start_django  # noqa: E402
 
-django.setup()
+start_django("bench-battles.sqlite3")
 
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 LINES_PER_ROUND = 20
 
 
-def median_ms(fn, repeat=15):
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
-
-
-def queries(fn):
-    with CaptureQueriesContext(connection) as q:
-        fn()
-    return len(q)
-
-
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
-    call_command("migrate", verbosity=0)
-    call_command("loadcatalogue", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    fresh_database()
     from battles import services
     from battles.models import Battle, BattleEvent
     from crewbuilder.models import Character, CharacterGear, Crew, GameSystem, Item, User

@@ -7,24 +7,16 @@ entries however long the campaign. Prints figures only.
 """
 
 import datetime
-import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault(
-    "DJANGO_SETTINGS_MODULE", "config.settings" if (ROOT / "config" / "settings.py").exists() else "config.settings"
-)
-os.environ["DATABASE_URL"] = "sqlite:///" + str(ROOT / "var" / "bench-campaign-limits.sqlite3")
 
-import django  # noqa: E402
+from benchmarks.django_bench import fresh_database, median_ms, start_django  # noqa: E402
 
-django.setup()
+start_django("bench-campaign-limits.sqlite3")
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
@@ -32,27 +24,15 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 GAMES = 1500
 
 
-def median_ms(fn, repeat=9):
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
-
-
 def figures(client, label, url):
     client.get(url)
     with CaptureQueriesContext(connection) as q:
         size = len(client.get(url).content)
-    print(f"  {label}: {size / 1024:.1f} KB, {len(q)} queries, {median_ms(lambda: client.get(url)):.1f} ms")
+    print(f"  {label}: {size / 1024:.1f} KB, {len(q)} queries, {median_ms(lambda: client.get(url), repeat=9):.1f} ms")
 
 
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
-    call_command("migrate", verbosity=0)
-    call_command("loadcatalogue", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    fresh_database()
     from campaigns import services
     from campaigns.models import CAMPAIGN_TEXT_MAX, Game, HistoryEntry
     from campaigns.views.campaigns import HISTORY_PER_PAGE

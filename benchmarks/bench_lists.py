@@ -3,40 +3,24 @@
 Prints figures and ratios only; the target is 200 crews within 1.5x of 1 crew.
 """
 
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["DATABASE_URL"] = "sqlite:///" + str(Path(__file__).resolve().parent.parent / "var" / "bench_lists.sqlite3")
 
-import django  # noqa: E402
+from benchmarks.django_bench import fresh_database, queries, start_django  # noqa: E402
 
-django.setup()
+start_django("bench_lists.sqlite3")
 
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 TARGET_RATIO = 1.5
 
 
-def queries(fn):
-    with CaptureQueriesContext(connection) as q:
-        fn()
-    return len(q)
-
-
 def main():
-    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).parent.mkdir(exist_ok=True)
-    Path(os.environ["DATABASE_URL"][len("sqlite:///") :]).unlink(missing_ok=True)
-    call_command("migrate", verbosity=0)
-    call_command("loadcatalogue", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    fresh_database()
     from crewbuilder import crew_service
     from crewbuilder.models import (
         BodyMod,
