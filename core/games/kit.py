@@ -125,11 +125,11 @@ def shared_for_version(label: str, pk: int, version: int, name: str, build: Call
     return value
 
 
-def shared_rows(label: str, pk: int, load: Callable[[], tuple[int, T] | None], name: str = "rows") -> T | None:
-    """The rows a board is drawn from, read from the database once per version (``load`` returns the
-    version it read and the rows, or None for no such game) and shared by every seat's poll. The
-    version comes from the cache (``current_version``); a move committed after it is caught by the next
-    poll, which asks for the newer version."""
+def shared_current(label: str, pk: int, name: str, load: Callable[[], tuple[int, T] | None]) -> T | None:
+    """``shared_for_version`` for the game's current version, taken from the cache (``current_version``)
+    without a query. On a miss ``load`` reads the game and builds the value, returning the version it
+    read with it (or None for no such game). A move committed after that version is caught by the next
+    poll, which then asks for the newer one."""
     key = _shared_key(label, pk, name)
     version = cached_version(label, pk)
     held = cache.get(key) if version is not None else None
@@ -138,10 +138,10 @@ def shared_rows(label: str, pk: int, load: Callable[[], tuple[int, T] | None], n
     loaded = load()
     if loaded is None:
         return None
-    version, rows = loaded
-    cache.set(key, (version, rows), timeout=SHARED_TTL)
+    version, value = loaded
+    cache.set(key, (version, value), timeout=SHARED_TTL)
     cache.add(_version_key(label, pk), version, timeout=FILLED_VERSION_TTL)
-    return rows
+    return value
 
 
 # --- poll tokens: the session, as far as a poll needs it, without a query ------------------------

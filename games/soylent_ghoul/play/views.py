@@ -10,26 +10,21 @@ answered by the kit's ``act_and_redraw``; the rules are the engine's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.games import kit
 from core.htmx import vary_on_htmx
-from games.soylent_ghoul.play import services
+from games.soylent_ghoul.play import services, shared_board
 from games.soylent_ghoul.play.board import board, key
 from games.soylent_ghoul.play.models import Game, Player
 from games.soylent_ghoul.sets.models import DroneSet
 
 BOARD = "soylentgames/game_detail.html#board"
-EVENTS = "soylentgames/events.html"
 
 
 def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
@@ -47,51 +42,14 @@ def _own_set(user, set_id) -> DroneSet:
         raise services.GameError("Choose one of your own drone sets.") from None
 
 
-@dataclass(frozen=True)
-class _Rows:
-    """What a board is drawn from, read once per version and shared by every seat (server-side only:
-    the pieces hold every true token, which only ``board`` and ``key`` read)."""
-
-    game: Game
-    players: list
-    pieces: list
-    events: list
-    older_events: bool
-
-
-def _load_rows(game: Game) -> _Rows:
-    players = list(game.players.select_related("user").order_by("seat"))
-    pieces = list(game.pieces.all()) if game.status != Game.SETUP else []
-    # not ``before``: an engine snapshot per entry, read only by undo
-    events, older = kit.latest_events(game.events.select_related("actor").defer("before"))
-    return _Rows(game, players, pieces, events, older)
-
-
-def _shared_rows(pk: int) -> _Rows | None:
-    def load():
-        game = Game.objects.filter(pk=pk).first()  # first: the rows after it are as new or newer
-        return None if game is None else (game.version, _load_rows(game))
-
-    return kit.shared_rows(services.LABEL, pk, load)
-
-
-def _log_html(rows: _Rows) -> str:
-    """The board's latest log entries: public, alike for every seat, drawn once per version."""
-    html = kit.shared_for_version(
-        services.LABEL,
-        rows.game.pk,
-        rows.game.version,
-        "log",
-        lambda: render_to_string(EVENTS, {"entries": rows.events}),
-    )
-    return mark_safe(html)  # our own rendering, escaped when it was drawn
-
-
-def _board_context(request: HttpRequest, game: Game, rows: _Rows | None = None) -> dict:
-    rows = rows or _load_rows(game)
-    context = board(game, rows.players, rows.pieces, rows.events, request.user)
-    context["older_events"] = rows.older_events
-    context["log_html"] = _log_html(rows)
+def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared | None = None) -> dict:
+    shared = shared or shared_board.for_game(game)
+    context = board(game, shared.players, shared.pieces, shared.events, request.user)
+    context["older_events"] = shared.older_events
+    context["log_html"] = shared.log()
+    for seat in context.get("seats", ()):
+        if not seat["is_me"]:
+            seat["html"] = shared.seat(seat["player"].seat)  # as every other player sees it
     context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     if game.status == Game.SETUP:
         me = context["me"]
@@ -137,15 +95,15 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    rows = _shared_rows(pk)
-    if rows is None or not any(p.user_id == request.user.pk for p in rows.players):
+    shared = shared_board.current(pk)
+    if shared is None or not any(p.user_id == request.user.pk for p in shared.players):
         raise Http404("No such game.")  # a seat (or an invitation) at the game, as _get_game_for_user
-    game = rows.game
+    game = shared.game
     if request.htmx:
         return kit.page_or_poll(
-            request, game.version, lambda: render(request, BOARD, _board_context(request, game, rows))
+            request, game.version, lambda: render(request, BOARD, _board_context(request, game, shared))
         )
-    return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game, rows)))
+    return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game, shared)))
 
 
 @login_required
