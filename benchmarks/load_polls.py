@@ -309,7 +309,10 @@ async def fresh_polls(port: int, tables: list[dict], count: int, redraw: bool) -
     rounds = -(-count // (len(tables) * PLAYERS))
     spent = 0.0
     for _ in range(rounds):
-        seen = {t["game"]: bump(t["game"], redraw) for t in tables}
+        # Django's database access is synchronous: the moves run in one thread beside the event loop
+        seen = await asyncio.get_running_loop().run_in_executor(
+            DATABASE, lambda: {t["game"]: bump(t["game"], redraw) for t in tables}
+        )
         queue = [
             (session, path.format(v=seen[t["game"]]))
             for s in range(PLAYERS)
@@ -357,6 +360,7 @@ async def ratios(port: int, tables: list[dict]) -> dict:
 
 
 FRESH = "changed poll, each seat once"
+DATABASE = ThreadPoolExecutor(max_workers=1)  # the moves of the throughput runs
 FRESH_REDRAWN = "  the same, mover redrew"
 
 
