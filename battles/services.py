@@ -410,6 +410,7 @@ def share(pk: int, user) -> str:
         if not battle.share_token:
             battle.share_token = new_share_token()
         battle.save(update_fields=["share_token", "version"])
+        bump_version(LABEL, battle.pk, battle.version)  # the polls' cached version must move with the row
         return battle.share_token
 
     return _locked(pk, work)

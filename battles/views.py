@@ -1,8 +1,9 @@
 """Battle pages: the list (and a new battle), a campaign's new battle, a battle's board and its moves.
 
 One view serves the battle page and, for htmx, its ``board`` partial, polled
-every few seconds with the version it shows (``?v=``: 204 while nothing
-changed, core.games.kit.page_or_poll). Moves POST with that version; the rules
+every few seconds with the version it shows and the kit's poll token
+(``?v=&t=``: 204 while nothing changed, with no database query, from
+core.games.kit.answers_unchanged_polls; without a token, core.games.kit.page_or_poll). Moves POST with that version; the rules
 are the engine's (battles.steps). Only seated players see a battle, others get
 404; a standalone battle's share link shows it read-only (no hand at all).
 """
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.models import Campaign
 from campaigns.permissions import user_is_member
+from core.games import kit
 from core.games.kit import Refused, Stale, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
 from crewbuilder.models import Crew
 from rules.cybernekro.battle import codec, scenario_steps
@@ -60,6 +62,11 @@ def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Batt
     return battle
 
 
+def _current_version(pk: int) -> int | None:
+    """The battle's version from the database (the polls' fallback when the cache has none)."""
+    return Battle.objects.filter(pk=pk).values_list("version", flat=True).first()
+
+
 def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
     seats = list(battle.seats.select_related("user").order_by("seat"))
     context = board(
@@ -70,6 +77,7 @@ def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
         ConditionsForm(request.GET).situation(),
     )
     context["error"] = error
+    context["poll_params"] = kit.poll_params(request, services.LABEL, battle.pk, battle.version)
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:
         context["join_form"] = JoinForm(crews=_own_crews(request.user))
@@ -173,6 +181,7 @@ def battle_game_master(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(battle)
 
 
+@kit.answers_unchanged_polls(services.LABEL, _current_version)  # 204 with no query (the kit)
 @login_required
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -1,5 +1,6 @@
 """Battle pages: who sees what, every refusal a clean 4xx, the poll, the hidden hands, query counts."""
 
+import html
 import re
 from dataclasses import replace
 
@@ -78,6 +79,32 @@ def test_a_poll_with_no_change_answers_204(started, user, password):
     assert poll.status_code == 204 and "HX-Request" in poll["Vary"]
     moved = me.get(f"/battles/{battle.pk}/?v={battle.version - 1}", headers={"HX-Request": "true"})
     assert moved.status_code == 200 and b'id="board"' in moved.content and b"<html" not in moved.content
+
+
+def _poll_url(page: str) -> str:
+    return html.unescape(re.search(r'id="board"[^>]*hx-get="([^"]+)"', page).group(1))
+
+
+def test_the_board_polls_with_the_kits_token_and_an_unchanged_poll_costs_no_query(
+    started, user, other_user, password, make_user, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    battle = started()
+    me = client_for(user, password)
+    url = _poll_url(me.get(f"/battles/{battle.pk}/").content.decode())
+    assert re.fullmatch(rf"/battles/{battle.pk}/\?v={battle.version}&t=[\w.:-]+", url)
+    assert me.get(url, headers={"HX-Request": "true"}).status_code == 204  # a version not yet cached: read once
+    with django_assert_num_queries(0):
+        poll = me.get(url, headers={"HX-Request": "true"})
+    assert poll.status_code == 204 and poll.content == b"" and "HX-Request" in poll["Vary"]
+    # the token is this session's: another user (not seated) gets the view's own 404, not a 204
+    assert client_for(make_user("zed"), password).get(url, headers={"HX-Request": "true"}).status_code == 404
+    # a move publishes the new version on commit: the same poll now redraws the board
+    with django_capture_on_commit_callbacks(execute=True):
+        services.share(battle.pk, user)
+    changed = me.get(url, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and b'id="board"' in changed.content
+    with django_assert_num_queries(0):
+        assert me.get(_poll_url(changed.content.decode()), headers={"HX-Request": "true"}).status_code == 204
 
 
 def _swap_hand(battle, seat):

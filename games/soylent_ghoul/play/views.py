@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.games import kit
 from core.games.fields import first_error
 from core.htmx import vary_on_htmx
-from games.soylent_ghoul.play import services
+from games.soylent_ghoul.play import services, shared_board
 from games.soylent_ghoul.play.board import board, key
 from games.soylent_ghoul.play.forms import JoinForm, MoveForm, NewGameForm, StartForm
 from games.soylent_ghoul.play.models import Game, Player
@@ -34,13 +34,14 @@ def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
     return get_game_for_user(request.user, pk)
 
 
-def _board_context(request: HttpRequest, game: Game) -> dict:
-    players = list(game.players.select_related("user").order_by("seat"))
-    pieces = list(game.pieces.all()) if game.status != Game.SETUP else []
-    # not ``before``: an engine snapshot per entry, read only by undo
-    events, older = kit.latest_events(game.events.select_related("actor").defer("before"))
-    context = board(game, players, pieces, events, request.user)
-    context["older_events"] = older
+def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared | None = None) -> dict:
+    shared = shared or shared_board.for_game(game)
+    context = board(game, shared.players, shared.pieces, shared.events, request.user)
+    context["older_events"] = shared.older_events
+    context["log_html"] = shared.log()
+    for seat in context.get("seats", ()):
+        if not seat["is_me"]:
+            seat["html"] = shared.seat(seat["player"].seat)  # as every other player sees it
     context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     if game.status == Game.SETUP:
         me = context["me"]
@@ -85,10 +86,15 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk)
+    shared = shared_board.current(pk)
+    if shared is None or not any(p.user_id == request.user.pk for p in shared.players):
+        raise Http404("No such game.")  # a seat (or an invitation) at the game, as _get_game_for_user
+    game = shared.game
     if request.htmx:
-        return kit.page_or_poll(request, game.version, lambda: render(request, BOARD, _board_context(request, game)))
-    return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game)))
+        return kit.page_or_poll(
+            request, game.version, lambda: render(request, BOARD, _board_context(request, game, shared))
+        )
+    return vary_on_htmx(render(request, "soylentgames/game_detail.html", _board_context(request, game, shared)))
 
 
 @login_required

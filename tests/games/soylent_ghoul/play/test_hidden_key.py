@@ -3,6 +3,7 @@ answers only its owner (issue 19, "At the table"). Proved by changing only the s
 
 import re
 
+from django.core.cache import cache
 from django.urls import reverse
 
 from games.soylent_ghoul.play.models import Piece
@@ -39,6 +40,8 @@ def move_truth(game, user):
     index = next(i for i, t in enumerate(tokens) if t.is_true)
     Piece.objects.filter(pk=tokens[index].pk).update(is_true=False)
     Piece.objects.filter(pk=tokens[(index + 1) % 5].pk).update(is_true=True)
+    # only the secret changed, so the version did not: the board's shared part is rebuilt from it
+    cache.clear()
     return tokens[index].code, tokens[(index + 1) % 5].code
 
 

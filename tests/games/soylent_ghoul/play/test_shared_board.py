@@ -1,0 +1,86 @@
+"""The board's public part is built once per version and shared by every seat through the cache
+(issue 20): it never holds a secret, and no seat ever gets another seat's private part. Proved by
+changing only the secret and comparing, on the cached path."""
+
+import re
+
+from django.core.cache import cache
+from django.urls import reverse
+
+from core.games import kit
+from games.soylent_ghoul.play import services, shared_board
+from games.soylent_ghoul.play.models import Game, Piece
+
+from .test_hidden_key import body, move_truth, place_both
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+TOKEN = re.compile(rb"t=[\w.]+")
+
+
+def url(game):
+    return reverse("soylent-game", args=[game.pk])
+
+
+def seat_section(page: str, username: str) -> str:
+    """The seat section headed by ``username``."""
+    sections = re.findall(r'<section class="card sg-seat.*?</section>', page, re.S)
+    return next(s for s in sections if re.search(rf">{username}( <span|\s*<)", s))
+
+
+def test_the_shared_part_is_the_same_whatever_the_secret(two_player_game, players):
+    vox, mara = players
+    game = place_both(two_player_game, players)
+    before = shared_board.for_game(game)
+    # kept for the other seats of this version
+    assert kit.shared_for_version(services.LABEL, game.pk, game.version, shared_board.NAME, lambda: None) is not None
+    move_truth(game, vox)
+    move_truth(game, mara)
+    cache.clear()
+    after = shared_board.for_game(Game.objects.get(pk=game.pk))
+    assert after.log_html == before.log_html and after.seat_html == before.seat_html
+    # drawn for nobody: no seat's own key, replace button, choices or CSRF token
+    for html in [after.log_html, *after.seat_html.values()]:
+        for private in ("Hold to see my key", "replace-drone", "csrfmiddlewaretoken", "(you)", "sg-truth"):
+            assert private not in html
+
+
+def test_each_seat_gets_its_own_private_part_from_the_shared_board(
+    client, two_player_game, players, django_assert_num_queries
+):
+    vox, mara = players
+    game = place_both(two_player_game, players)
+    client.force_login(vox)
+    vox_page = client.get(url(game) + "?v=0", **HTMX).content.decode()  # builds the shared part
+    client.force_login(mara)
+    with django_assert_num_queries(2):  # session, user: the board's rows and public part from the cache
+        cached = client.get(url(game) + "?v=0", **HTMX)
+    cache.clear()
+    fresh = client.get(url(game) + "?v=0", **HTMX)
+    assert body(cached) == body(fresh)  # the cache changes nothing of what mara sees
+    mara_page = cached.content.decode()
+    for page, me, other in ((vox_page, vox, mara), (mara_page, mara, vox)):
+        mine, theirs = seat_section(page, me.username), seat_section(page, other.username)
+        assert "(you)" in mine and "Hold to see my key" in mine and "replace-drone" in mine
+        assert "(you)" not in theirs and "Hold to see my key" not in theirs and "replace-drone" not in theirs
+        drone = Piece.objects.get(game=game, player__user=me, kind="drone")
+        assert page.count('value="replace-drone"') == 1 and f'name="piece" value="{drone.pk}"' in mine
+
+
+def test_what_the_other_seat_sees_on_the_cached_path_does_not_depend_on_the_secret(client, two_player_game, players):
+    vox, mara = players
+    game = place_both(two_player_game, players)
+
+    def mara_after_vox():
+        client.force_login(vox)
+        client.get(url(game) + "?v=0", **HTMX)  # vox's poll builds the shared part
+        client.force_login(mara)
+        # a new login each time, so a new poll token: the token is the session's, not the game's secret
+        return [
+            TOKEN.sub(b"t=", body(client.get(url(game) + "?v=0", **HTMX))),
+            TOKEN.sub(b"t=", body(client.get(url(game)))),
+        ]
+
+    before = mara_after_vox()
+    move_truth(game, vox)
+    cache.clear()  # nothing else changed, so neither did the version: rebuild from the new secret
+    assert mara_after_vox() == before
