@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.django_bench import fresh_database, queries, start_django  # noqa: E402
+from benchmarks.django_bench import fresh_database, make_crew, queries, start_django  # noqa: E402
 
 start_django("bench_lists.sqlite3")
 
@@ -22,41 +22,12 @@ TARGET_RATIO = 1.5
 def main():
     fresh_database()
     from crewbuilder import crew_service
-    from crewbuilder.models import (
-        BodyMod,
-        Character,
-        CharacterBodyMod,
-        CharacterGear,
-        CharacterTrait,
-        Crew,
-        GameSystem,
-        Item,
-        Trait,
-        User,
-    )
-
-    system = GameSystem.objects.get(slug="cybernekro")
-
-    def five_character_crew(owner, name):
-        c = Crew.objects.create(owner=owner, system=system, name=name)
-        for i in range(5):
-            ch = Character.objects.create(
-                crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1, agility=1, intellect=-1, discipline=-2
-            )
-            CharacterTrait.objects.create(
-                character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small")
-            )
-            CharacterBodyMod.objects.create(
-                character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling")
-            )
-            for j, slug in enumerate(["sword", "light-armor", "pistol"]):
-                CharacterGear.objects.create(character=ch, item=Item.objects.get(system=system, slug=slug), position=j)
-        return c
+    from crewbuilder.models import Crew, User
 
     clients = {}
     for count in (1, 200):
         owner = User.objects.create_user(f"bench{count}", password="x")
-        first = five_character_crew(owner, "Crew 0")
+        first = make_crew(owner, "Crew 0", 5)
         for i in range(1, count):
             Crew.objects.filter(pk=crew_service.duplicate(first, owner).pk).update(name=f"Crew {i}")
         clients[count] = Client()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.django_bench import fresh_database, median_ms, queries, start_django  # noqa: E402
+from benchmarks.django_bench import fresh_database, make_crew, median_ms, queries, start_django  # noqa: E402
 
 start_django("bench.sqlite3")
 
@@ -29,36 +29,12 @@ def main():
     fresh_database()
     from campaigns import services
     from crewbuilder.models import (
-        BodyMod,
-        Character,
-        CharacterBodyMod,
-        CharacterGear,
-        CharacterTrait,
-        Crew,
         GameSystem,
-        Item,
-        Trait,
         User,
     )
 
     system = GameSystem.objects.get(slug="cybernekro")
     owner = User.objects.create_user("bench", password="x")
-
-    def crew(size, name, user=owner):
-        c = Crew.objects.create(owner=user, system=system, name=name)
-        for i in range(size):
-            ch = Character.objects.create(
-                crew=c, name=f"{name} {i}", position=i, strength=2, toughness=1, agility=1, intellect=-1, discipline=-2
-            )
-            CharacterTrait.objects.create(
-                character=ch, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small")
-            )
-            CharacterBodyMod.objects.create(
-                character=ch, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling")
-            )
-            for j, slug in enumerate(["sword", "light-armor", "pistol"]):
-                CharacterGear.objects.create(character=ch, item=Item.objects.get(system=system, slug=slug), position=j)
-        return c
 
     client = Client()
     client.force_login(owner)
@@ -71,7 +47,7 @@ def main():
         "Crew editor (DEBUG off; targets at 7 characters: page <= 3x login, <= 40 KB; htmx attribute change <= 2x login)"
     )
     for size in (3, 7):
-        c = crew(size, f"Crew{size}")
+        c = make_crew(owner, f"Crew{size}", size)
         url = f"/crews/{c.pk}/edit/"
         client.get(url)
         ch = c.characters.first()
@@ -140,7 +116,7 @@ def main():
         if i:
             services.invite(campaign, organiser, user.username)
             services.respond(campaign, user, accept=True)
-        entries.append(services.enrol(campaign, user, crew(3, f"C{i}", user)))
+        entries.append(services.enrol(campaign, user, make_crew(user, f"C{i}", 3)))
     for g in range(50):
         a, b = entries[g % 8], entries[(g + 1) % 8]
         game = services.record_game(
@@ -158,7 +134,7 @@ def main():
         user = User.objects.create_user(f"w{n}", password="x")
         services.invite(campaign, organiser, user.username)
         services.respond(campaign, user, accept=True)
-        duo = crew(2, f"W{n}", user)
+        duo = make_crew(user, f"W{n}", 2)
         duo.accepted_findings = [{"code": "too-few-characters", "character": None, "note": "two-a-side"}]
         duo.save()
         services.enrol(campaign, user, duo)

@@ -50,3 +50,36 @@ def queries(fn) -> int:
     with CaptureQueriesContext(connection) as q:
         fn()
     return len(q)
+
+
+def make_crew(owner, name: str, size: int):
+    """A legal-looking Cybernekr0 crew of ``size`` characters, each with a trait, a body-mod and three items."""
+    from crewbuilder.models import (  # the models need django.setup() first
+        BodyMod,
+        Character,
+        CharacterBodyMod,
+        CharacterGear,
+        CharacterTrait,
+        Crew,
+        GameSystem,
+        Item,
+        Trait,
+    )
+
+    system = GameSystem.objects.get(slug="cybernekro")
+    crew = Crew.objects.create(owner=owner, system=system, name=name)
+    for i in range(size):
+        character = Character.objects.create(
+            crew=crew, name=f"{name} {i}", position=i, strength=2, toughness=1, agility=1, intellect=-1, discipline=-2
+        )
+        CharacterTrait.objects.create(
+            character=character, trait=Trait.objects.get(system=system, slug="big" if i % 2 else "small")
+        )
+        CharacterBodyMod.objects.create(
+            character=character, body_mod=BodyMod.objects.get(system=system, slug="neural-cabling")
+        )
+        for j, slug in enumerate(["sword", "light-armor", "pistol"]):
+            CharacterGear.objects.create(
+                character=character, item=Item.objects.get(system=system, slug=slug), position=j
+            )
+    return crew
