@@ -17,6 +17,19 @@ from rules.cybernekro.battle.state import Battle as State
 
 from . import steps
 
+# the rules' names for the parts of a round ("Action Phase", "Morale Phase"), shown as the phase now
+PHASE_LABELS = {
+    Phase.SETUP: "Setup",
+    Phase.SORCERIES: "Sorceries",
+    Phase.ROUND_START: "Initiative Test",
+    Phase.AP: "AP split",
+    Phase.ACTION: "Action Phase",
+    Phase.NPCS: "NPCs",
+    Phase.MORALE: "Morale Phase",
+    Phase.ROUND_END: "End of the round",
+    Phase.ENDED: "Game over",
+}
+
 # steps that play a card from the hand: shown only inside the hand, once its owner taps it open
 CARD_STEPS = {"play_before_test", "play_jack", "play_queen", "play_king"}
 
@@ -157,6 +170,9 @@ def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.S
     seat = str(me.seat) if me else None
     view = legal.view_for(state, seat)
     context["view"] = view
+    context["phase_label"] = PHASE_LABELS[view.phase]
+    if view.scenario.complication:
+        context["complication"] = _catalogue_name("complications", view.scenario.complication)
     context["models_by_seat"] = [(p, [m for m in view.models if m.seat == p.seat]) for p in view.players]
     context["npcs"] = [m for m in view.models if m.seat is None]
     context["hand"] = [{"card": c, "kind": fate.kind(c)} for c in view.player(seat).hand] if seat else []
@@ -228,3 +244,10 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
     context["conditions"] = situation
     context["targets"] = [m for m in view.models if m.in_play]
     return context
+
+
+def _catalogue_name(section: str, slug: str) -> str:
+    try:
+        return catalogue.entry(section, slug).get("name") or slug
+    except KeyError:  # a slug from an older catalogue: shown as stored
+        return slug

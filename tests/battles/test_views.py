@@ -10,6 +10,7 @@ from django.test import Client
 from battles import services, steps
 from battles.models import Battle, BattleEvent
 from rules.cybernekro.battle import codec, legal
+from rules.cybernekro.battle.state import Phase
 from tests.clients import logged_in
 
 from .conftest import advance, post_step
@@ -323,3 +324,17 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
     assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200
     assert dict(state(battle).pending[0].data)["situation"].cover is True
+
+
+def test_the_board_names_the_phase_and_the_complication_as_the_rules_do(started, user, password):
+    battle = started()
+    s = state(battle)
+    s = replace(s, scenario=replace(s.scenario, complication="extreme-temperature"))
+    Battle.objects.filter(pk=battle.pk).update(state=codec.dumps(s))
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    assert "Complication: Extreme temperature" in page
+    assert "extreme-temperature</p>" not in page
+    for phase, label in (("npcs", "NPCs"), ("morale", "Morale Phase"), ("action", "Action Phase")):
+        Battle.objects.filter(pk=battle.pk).update(state=codec.dumps(replace(s, phase=Phase(phase))))
+        page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+        assert f"Phase: <strong>{label}</strong>" in page
