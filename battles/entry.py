@@ -1,15 +1,12 @@
 """Cybernekr0 battles in the game registry: the home tile and the user's battles in progress."""
 
-from django.db.models import Q
-
 from core.games.registry import GameEntry, InProgress
 
 from .models import Battle
 
 
 def in_progress(user, limit: int) -> list[InProgress]:
-    mine = Q(seats__user=user) | Q(game_master=user)  # played in, or run as the game master
-    battles = Battle.objects.filter(mine).exclude(status=Battle.FINISHED).distinct()[:limit]
+    battles = Battle.objects.for_user(user).exclude(status=Battle.Status.FINISHED)[:limit]
     return [
         InProgress(
             url=b.get_absolute_url(), name=str(b), game="Cybernekr0", state=b.get_status_display(), at=b.updated_at

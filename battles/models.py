@@ -22,10 +22,28 @@ def _scenario_names() -> dict[str, str]:
     return {s["slug"]: s["name"] for s in catalogue.data().get("scenarios", [])}
 
 
+class BattleQuerySet(models.QuerySet):
+    def for_user(self, user) -> "BattleQuerySet":
+        """The battles the user plays in or is the game master of."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        seated = BattleSeat.objects.filter(battle=models.OuterRef("pk"), user=user)
+        return self.filter(models.Q(models.Exists(seated)) | models.Q(game_master=user))
+
+    def shared_by_token(self, token: str) -> "BattleQuerySet":
+        """A standalone battle shared read-only by its link (campaign battles are the campaign's)."""
+        return self.filter(share_token=token, campaign__isnull=True) if token else self.none()
+
+
 class Battle(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "waiting for players"
+        PLAYING = "playing", "playing"
+        FINISHED = "finished", "finished"
+
     CAMPAIGN_SCENARIO = "campaign"
-    SETUP, PLAYING, FINISHED = "setup", "playing", "finished"
-    STATUSES = [(SETUP, "waiting for players"), (PLAYING, "playing"), (FINISHED, "finished")]
+    SETUP, PLAYING, FINISHED = Status.SETUP, Status.PLAYING, Status.FINISHED
+    STATUSES = Status.choices
 
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battles_created")
     campaign = models.ForeignKey(
@@ -45,10 +63,12 @@ class Battle(models.Model):
     )
     state = models.TextField(blank=True, default="")  # codec JSON; empty until every seat has joined
     version = models.PositiveIntegerField(default=1)
-    status = models.CharField(max_length=10, choices=STATUSES, default=SETUP)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     share_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = BattleQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at", "-id"]

@@ -14,20 +14,18 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.models import Campaign
-from campaigns.permissions import user_is_member
 from core.games import kit
-from core.games.kit import Refused, Stale, act_and_redraw, events_page, page_or_poll, share_token_ok, version_seen
+from core.games.kit import Refused, Stale, act_and_redraw, events_page, page_or_poll, version_seen
 from crewbuilder.models import Crew
 from rules.cybernekro.battle import codec, scenario_steps
 from rules.cybernekro.battle.legal import view_for
 
-from . import roster, services
+from . import permissions, roster, services
 from .board import board
 from .forms import (
     CampaignBattleForm,
@@ -51,15 +49,7 @@ def _own_crews(user):
 
 
 def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Battle:
-    """A battle the user plays in or is the game master of (404 for anyone else)."""
-    mine = BattleSeat.objects.filter(battle=OuterRef("pk"), user=request.user)
-    battles = Battle.objects.filter(Q(Exists(mine)) | Q(game_master=request.user), pk=pk)
-    if polling:  # most polls answer 204: the state (every hand, the whole log) is read only to redraw
-        battles = battles.defer("state")
-    battle = battles.first()
-    if battle is None:
-        raise Http404("No such battle.")
-    return battle
+    return permissions.get_battle_for_user(request.user, pk, polling=polling)
 
 
 def _current_version(pk: int) -> int | None:
@@ -132,8 +122,7 @@ def battle_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=campaign_pk)
-    if not user_is_member(request.user, campaign):
-        raise Http404("No such campaign.")
+    permissions.check_user_can_play_campaign_battles(request.user, campaign)
     form = CampaignBattleForm(
         request.POST or None, campaign=campaign, members=services.game_master_candidates(campaign)
     )
@@ -169,9 +158,7 @@ def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
 @require_POST
 def battle_game_master(request: HttpRequest, pk: int) -> HttpResponse:
     """Join a campaign battle that has not started as its game master (reading B33)."""
-    battle = Battle.objects.filter(pk=pk, campaign__isnull=False).select_related("campaign").first()
-    if battle is None or not user_is_member(request.user, battle.campaign):
-        raise Http404("No such battle.")
+    battle = permissions.get_campaign_battle_for_member(request.user, pk)
     try:
         services.join_as_game_master(battle.pk, request.user)
     except Refused as exc:
@@ -349,11 +336,7 @@ def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def battle_shared(request: HttpRequest, token: str) -> HttpResponse:
     """A standalone battle, read-only, by its share link (no seat: no hand shown)."""
-    if not share_token_ok(token):
-        raise Http404("No such battle.")
-    battle = Battle.objects.filter(share_token=token, campaign__isnull=True).first()
-    if battle is None:
-        raise Http404("No such battle.")
+    battle = permissions.get_shared_battle(token)
     seats = list(battle.seats.select_related("user").order_by("seat"))
     context = board(battle, seats, None, events_page(battle.events.all(), request.GET.get("page")))
     context.update(read_only=True, me=None, token=token)
