@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
-from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
+from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.out_of_action import take_out
 from rules.cybernekro.battle.overload import neural_overload
@@ -187,12 +187,6 @@ def roll_test_event(
     outcome, roll = event.roll(rng)
     if armed:
         roll["card"] = f"{armed[2]} ({armed[3]:+d})"
-    if outcome is cn.Outcome.FUMBLE and state.scenario.complication == "electric-discharges":
-        # "Whenever a model fumbles it is hit with a Damage 1 Electric attack."
-        shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, state.model(model.id).target()).hit
-        hit, steps = cn.sample_process(cn.hit_process, rng, shock, False)
-        state, lines = apply_hit(state, state.model(model.id), hit, steps, shock, None)
-        roll["electric discharge"] = {"steps": list(steps), "effects": lines}
     return state, outcome, roll, event
 
 
@@ -610,20 +604,49 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     pending = _pending(state, "test")
     if seat != pending.seat:
         raise Refused("the player who rolled the test resolves it")
+    then = pending.get("then")
+    if then != "reaction" and then not in AFTER:
+        raise Refused(f"unknown test {then!r}")
     outcome = cn.Outcome(pending.get("outcome"))
     after = replace(state, pending=state.pending[1:])
     model = after.model(pending.model)
-    if pending.get("then") == "reaction":
-        after = _apply_reaction(after, seat, model, outcome)
-    elif pending.get("then") == "sorcery":
-        # registered by the sorcery module; no "stands" line: the cast's own line tells the result
-        after = AFTER["sorcery"](after, seat, model, outcome, pending, rng, seed)
-    elif pending.get("then") in AFTER:
+    if then not in ("reaction", "sorcery"):  # a reaction's and a sorcery's own lines tell the result
         after = after.logged(seat, f"{model.name}'s {pending.get('what')} stands: {outcome.value}")
-        after = AFTER[pending.get("then")](after, seat, model, outcome, pending, rng, seed)
+    if _discharges(after, model, outcome):
+        after = _discharge(after, seat, model, pending, rng, seed)
     else:
-        raise Refused(f"unknown test {pending.get('then')!r}")
+        after = _test_stands(after, seat, model, outcome, pending, rng, seed)
     return step(state, after_action(after))
+
+
+def _test_stands(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """What the test's kind does with its final outcome."""
+    if pending.get("then") == "reaction":
+        return _apply_reaction(state, seat, model, outcome)
+    return AFTER[pending.get("then")](state, seat, model, outcome, pending, rng, seed)
+
+
+def _discharges(state: Battle, model: Model, outcome: cn.Outcome) -> bool:
+    """Electric discharges: "Whenever a model fumbles it is hit with a Damage 1 Electric attack." The Fumble
+    is the test's final result, once its window closed: a rolled one, or a Jack's (B39)."""
+    return outcome is cn.Outcome.FUMBLE and state.scenario.complication == "electric-discharges" and model.in_play
+
+
+def _discharge(state: Battle, seat: str, model: Model, window: Pending, rng, seed) -> Battle:
+    """The discharge's hit on the model that fumbled, its tests held open for the cards like any hit's;
+    then the fumbled test (``window``: a test's or a hit roll's) takes its Fumble."""
+    shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, model.target()).hit
+    return hit_with_cards(state, seat, model, shock, "discharge", rng, seed, context=(("window", window),))
+
+
+@after_hit("discharge")
+def _after_discharge(state: Battle, seat: str, model: Model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None)
+    state = state.logged(seat, "Electric discharge: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    window = context["window"]
+    if window.kind == "to_hit":
+        return _finish_attack(state, seat, window.data, None, rng, seed)
+    return _test_stands(state, seat, state.model(window.model), cn.Outcome.FUMBLE, window, rng, seed)
 
 
 def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -633,8 +656,11 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
         raise Refused("the attacker's player rolls the damage")
     before = state
     state = replace(state, pending=state.pending[1:])
-    if cn.Outcome(pending.get("outcome")).passed:
+    outcome = cn.Outcome(pending.get("outcome"))
+    if outcome.passed:
         state = _roll_hit(state, seat, pending.data, (), rng, seed)
+    elif _discharges(state, state.model(pending.model), outcome):
+        state = _discharge(state, seat, state.model(pending.model), pending, rng, seed)
     else:
         state = _finish_attack(state, seat, pending.data, None, rng, seed)
     return step(before, after_action(state))
@@ -745,14 +771,6 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             if kind is cn.Action.FIGHT:
                 state = state.with_model(replace(state.model(attacker.id), prone=True))
                 lines.append(f"{attacker.name} falls Prone")
-            if use.weapon.keywords.has("unstable") and state.model(attacker.id).in_play:
-                # "Unstable: On a Fumble the damage is dealt to the user."
-                own = state.model(attacker.id)
-                self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
-                hit, steps = cn.sample_process(cn.hit_process, rng, self_hit, False)
-                rolls += list(steps)
-                state, more = apply_hit(state, own, hit, steps, self_hit, None)
-                lines += [f"Unstable: {line}" for line in more]
     if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
         state = state.with_model(gain_dread(state.model(target.id)))  # "Every time this model attacks"
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)")
@@ -774,7 +792,20 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             state.model(target.id),
             parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)),
         )
+    unstable = use.weapon.keywords.has("unstable")
+    if outcome is cn.Outcome.FUMBLE and hit_info is None and unstable and state.model(attacker.id).in_play:
+        # "Unstable: On a Fumble the damage is dealt to the user": a hit whose tests wait for the cards (B36),
+        # before the target's reaction (queued behind it)
+        own = state.model(attacker.id)
+        self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
+        state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed)
     return state
+
+
+@after_hit("unstable")
+def _after_unstable(state: Battle, seat: str, model: Model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None)
+    return state.logged(seat, "Unstable: " + "; ".join(lines), seed=seed, rolls=list(steps))
 
 
 def _has_parry(model: Model) -> bool:
