@@ -1005,16 +1005,30 @@ def _open_card_window(state: Battle, seat: str, card: str, effect: tuple, shown:
     return replace(state, pending=windows + state.pending)
 
 
+def tested_next(state: Battle, window: Pending) -> tuple[str, ...]:
+    """The models whose next test a card may wait on while a test's ``window`` is open: the step's next one,
+    a hit roll's target (its Tough it Out, Fire ...), and the window's own model when a Fumble of it would
+    hit it (Electric discharges; an Unstable weapon's missed attack), the hit's tests being its next (B36)."""
+    if window.kind not in ("test", "to_hit"):
+        return ()
+    out = [window.get("next")] if window.kind == "test" and window.get("next") else []
+    outcome = cn.Outcome(window.get("outcome"))
+    if window.kind == "to_hit" and outcome.passed:
+        out.append(window.get("target"))
+    if not outcome.passed and window.model not in out and window.model is not None:
+        model = state.model(window.model)
+        unstable = window.kind == "to_hit" and model.weapon(window.get("weapon")).weapon.keywords.has("unstable")
+        if unstable or state.scenario.complication == "electric-discharges":
+            out.append(model.id)
+    return tuple(out)
+
+
 def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: int = 1) -> Battle:
     """An Ace ("automatically pass that test without rolling") or a numbered card ("Place the card face down
     before rolling and reveal after the roll ... the player playing the card deciding if the modifier is
     positive or negative") on the next Attribute Test the engine rolls for ``model_id``."""
     top = state.pending[0] if state.pending else None
-    # between a step's tests (the next one's model), or after a hit roll (the target's Tough it Out, Fire ...)
-    between = top is not None and (
-        (top.kind == "test" and top.get("next") == model_id)
-        or (top.kind == "to_hit" and top.get("target") == model_id and cn.Outcome(top.get("outcome")).passed)
-    )
+    between = top is not None and model_id in tested_next(state, top)
     if state.phase not in (Phase.AP, Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
         raise Refused(
             "play it before an Attribute Test: while the AP are split, in the Action or Morale Phase,"

@@ -113,7 +113,10 @@ def cast(
 
 
 def _first_tested(state: Battle, sorcery: str, caster: Model, target, targets) -> str | None:
-    """The model whose test against the sorcery comes first: cards may be played on it before (B35)."""
+    """The model whose test against the sorcery comes first: cards may be played on it before (B35); the
+    Bolt's target's Tough it Out (B36)."""
+    if sorcery == "bolt":
+        return target.id
     if sorcery not in TESTED_EFFECTS:
         return None
     if sorcery == "scream":
