@@ -141,7 +141,8 @@ def finish_sorcery(
     if outcome.passed and sorcery == "bolt" and target is not None and target.in_play:
         # the Bolt's hit: its target's Tough it Out (and Extra organs) wait for the cards like an attack's (B36)
         state = state.logged(seat, "; ".join(lines))
-        return hit_with_cards(state, seat, target, _plan(target, BOLT), "sorcery-hit", rng, seed)
+        context = (("sorcery", sorcery),)
+        return hit_with_cards(state, seat, target, _plan(target, BOLT), "sorcery-hit", rng, seed, context=context)
     if outcome.passed and (target is None or target.in_play):
         state, more, extra = _effect(
             state,
@@ -295,8 +296,9 @@ def _plan(target: Model, weapon: cn.Weapon, ignore_armor: bool = False) -> cn.Hi
 def _after_sorcery_hit(state: Battle, seat: str, target: Model, hit, steps, hit_plan, context, rng, seed) -> Battle:
     """The Bolt's or Gut Twist's hit once its target's tests stood; Gut Twist's targets' tests go on."""
     state, lines = apply_hit(state, target, hit, steps, hit_plan, None)
-    state = state.logged(seat, "; ".join(lines), seed=seed, rolls=list(steps))
-    if context.get("sorcery") != "gut-twist":
+    name = _entry(context["sorcery"])["name"]
+    state = state.logged(seat, f"{name}: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    if context["sorcery"] != "gut-twist":
         return state
     return _next_effect_test(state, seat, "gut-twist", context["queue"], context["body_mod"], rng, seed)
 
