@@ -715,6 +715,10 @@ def hit_with_cards(
     """A hit no attack made (a burn, a trap): its target's tests (Tough it Out, Extra organs) held open for the
     cards like an attack's (B35); when the hit ends, the continuation ``then`` registered with
     ``card_tests.after_hit`` applies it, with ``context`` (key, value) pairs."""
+    # the hit lands on the model as it is now, as an attack's replayed plan does: a discharge (B39) brought by
+    # one of its tests may have wounded it since the hit began
+    target = state.model(target.id)
+    hit_plan = replace(hit_plan, wounds=target.wounds, prone=target.prone)
     try:
         hit, steps = replay_hit(hit_plan, False, decided, rng)
     except HitTest as paused:

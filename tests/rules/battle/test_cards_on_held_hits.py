@@ -267,3 +267,18 @@ def test_the_discharge_follows_the_final_result_a_fumble_rerolled_into_a_success
     assert fumbled.pending[0].get("outcome") == "fumble"
     rerolled = actions.reroll_with_body(fumbled, "A", Dice(15, 6), 1)  # a success: one Neural Overload (6)
     assert not _discharges(settle(rerolled, random.Random(1)))
+
+
+def test_a_discharge_inside_a_held_hit_adds_its_wound_to_the_hits():
+    def bolt_fumbled(complication):
+        state = battle(complication)
+        state = state.with_model(replace(state.model("a0"), sorcerer=True, sorceries=("bolt",), intellect=1))
+        state = actions.resolve_test(sorcery.cast(state, "A", "bolt", Dice(15), 1, target_id="b0"), "A", Dice(3, 5), 1)
+        return _jack_fumble(state, "A")  # the Bolt's Tough it Out (5 + 1: a failure) becomes a Fumble
+
+    plain = settle(actions.resolve_test(bolt_fumbled("no-complication"), "B", Dice(), 1))
+    shocked = actions.resolve_test(bolt_fumbled("electric-discharges"), "B", Dice(3, 5), 1)  # Light; TiO fails
+    held(shocked, HITS["bolt"])
+    done = settle(shocked, Dice())
+    assert _discharges(done) and done.model("b0").dread == plain.model("b0").dread + 1
+    assert done.model("b0").wounds == plain.model("b0").wounds + 1 > 1  # the discharge's Wound is kept
