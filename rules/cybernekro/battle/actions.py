@@ -636,7 +636,8 @@ def _discharge(state: Battle, seat: str, model: Model, window: Pending, rng, see
     """The discharge's hit on the model that fumbled, its tests held open for the cards like any hit's;
     then the fumbled test (``window``: a test's or a hit roll's) takes its Fumble."""
     shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, model.target()).hit
-    return hit_with_cards(state, seat, model, shock, "discharge", rng, seed, context=(("window", window),))
+    context = (("window", window), ("label", "electric discharge"))
+    return hit_with_cards(state, seat, model, shock, "discharge", rng, seed, context=context)
 
 
 @after_hit("discharge")
@@ -712,9 +713,10 @@ def hit_with_cards(
     decided: tuple = (),
     context: tuple = (),
 ) -> Battle:
-    """A hit no attack made (a burn, a trap): its target's tests (Tough it Out, Extra organs) held open for the
-    cards like an attack's (B35); when the hit ends, the continuation ``then`` registered with
-    ``card_tests.after_hit`` applies it, with ``context`` (key, value) pairs."""
+    """A hit no attack made (a burn, a trap, a Bolt, Gut Twist, a discharge, Unstable): its target's tests
+    (Tough it Out, Extra organs) held open for the cards like an attack's (B35, B36); when the hit ends, the
+    continuation ``then`` registered with ``card_tests.after_hit`` applies it, with ``context`` (key, value)
+    pairs; a ``label`` among them names the hit beside each test on the page and in the log."""
     # the hit lands on the model as it is now, as an attack's replayed plan does: a discharge (B39) brought by
     # one of its tests may have wounded it since the hit began
     target = state.model(target.id)
@@ -722,12 +724,13 @@ def hit_with_cards(
     try:
         hit, steps = replay_hit(hit_plan, False, decided, rng)
     except HitTest as paused:
+        label = dict(context).get("label")
         return roll_with_cards(
             state,
             seat,
             target,
             0,
-            paused.event.what,
+            f"{paused.event.what} ({label})" if label else paused.event.what,
             "plain-hit",
             rng,
             seed,
@@ -802,7 +805,7 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         # before the target's reaction (queued behind it)
         own = state.model(attacker.id)
         self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
-        state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed)
+        state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed, context=(("label", "Unstable"),))
     return state
 
 

@@ -141,7 +141,7 @@ def finish_sorcery(
     if outcome.passed and sorcery == "bolt" and target is not None and target.in_play:
         # the Bolt's hit: its target's Tough it Out (and Extra organs) wait for the cards like an attack's (B36)
         state = state.logged(seat, "; ".join(lines))
-        context = (("sorcery", sorcery),)
+        context = (("sorcery", sorcery), ("label", entry["name"]))
         return hit_with_cards(state, seat, target, _plan(target, BOLT), "sorcery-hit", rng, seed, context=context)
     if outcome.passed and (target is None or target.in_play):
         state, more, extra = _effect(
@@ -255,7 +255,12 @@ def _after_effect_test(state: Battle, seat: str, model: Model, outcome: cn.Outco
             lines.append(text)
     elif sorcery == "gut-twist":  # its hit's tests wait for the cards like an attack's (B36)
         planned = _plan(model, GUT_TWIST, ignore_armor=True)
-        context = (("sorcery", sorcery), ("queue", pending.get("queue")), ("body_mod", pending.get("body_mod")))
+        context = (
+            ("sorcery", sorcery),
+            ("queue", pending.get("queue")),
+            ("body_mod", pending.get("body_mod")),
+            ("label", _entry(sorcery)["name"]),
+        )
         return hit_with_cards(state, seat, model, planned, "sorcery-hit", rng, seed, context=context)
     if lines:
         state = state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)

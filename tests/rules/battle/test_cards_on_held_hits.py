@@ -78,6 +78,7 @@ HITS = {
     )
 }
 NAMES = list(HITS)
+LABELS = {"bolt": "Bolt", "gut twist": "Gut Twist", "electric discharge": "electric discharge", "unstable": "Unstable"}
 
 
 def face(hit, wanted, delta=0):
@@ -92,7 +93,7 @@ def face(hit, wanted, delta=0):
 def held(state, hit):
     top = state.pending[0]
     assert top.kind == "test" and top.model == hit.model and top.seat == hit.owner, top
-    assert top.get("what") == "tough it out"
+    assert top.get("test") == "tough it out" and top.get("what") == f"tough it out ({LABELS[hit.name]})"
     return top
 
 
@@ -278,7 +279,7 @@ def test_a_discharge_inside_a_held_hit_adds_its_wound_to_the_hits():
 
     plain = settle(actions.resolve_test(bolt_fumbled("no-complication"), "B", Dice(), 1))
     shocked = actions.resolve_test(bolt_fumbled("electric-discharges"), "B", Dice(3, 5), 1)  # Light; TiO fails
-    held(shocked, HITS["bolt"])
+    assert shocked.pending[0].model == "b0" and shocked.pending[0].get("what") == "tough it out (electric discharge)"
     done = settle(shocked, Dice())
     assert _discharges(done) and done.model("b0").dread == plain.model("b0").dread + 1
     assert done.model("b0").wounds == plain.model("b0").wounds + 1 > 1  # the discharge's Wound is kept

@@ -54,7 +54,7 @@ def test_electric_discharges_hit_a_model_that_fumbles():
     assert fumbled.pending[0].kind == "to_hit" and fumbled.model("a0").wounds == 0
     shocked = actions.resolve_attack(fumbled, "A", Dice(3, 15), 1)  # it stands: Damage 1: 3 Light; TiO 15
     top = shocked.pending[0]  # the discharge's Tough it Out waits for the cards like any hit's
-    assert top.kind == "test" and top.model == "a0" and top.get("what") == "tough it out"
+    assert top.kind == "test" and top.model == "a0" and top.get("what") == "tough it out (electric discharge)"
     assert not any("missed" in e.text for e in shocked.log)  # the fumbled shot's own effects follow it
     calm = settle(shocked)  # Tough it Out passed: the Light Injury is cancelled
     assert calm.model("a0").wounds == 0
