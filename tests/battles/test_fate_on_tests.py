@@ -8,7 +8,7 @@ import pytest
 
 from battles import steps
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, codec, legal, morale, rounds
+from rules.cybernekro.battle import actions, codec, legal, morale, rounds, sorcery
 from rules.cybernekro.battle.state import Phase
 from tests.clients import logged_in
 from tests.rules.battle.helpers import Dice
@@ -197,3 +197,34 @@ def test_the_odds_of_the_next_tests_are_shown_and_count_the_ace(table):
     assert post_step(clients["0"], battle, f"play_before_test:{HANDS['0'][0]}:0-0").status_code == 200
     assert post_step(clients["1"], battle, "answer_card").status_code == 200
     assert "with A♥: <strong>100.0%</strong>" in page(clients["1"], battle)
+
+
+def test_a_bolts_tough_it_out_waits_on_the_page_named_by_its_hit_and_the_hand_stays_hidden(table):
+    battle, clients, state = table
+    state, mid = _acting(state)
+    seat = state.active_seat
+    state = state.with_model(replace(state.model(mid), sorcerer=True, sorceries=("bolt",), intellect=1))
+    target = next(m for m in state.models if m.seat == other(seat))
+    state = state.with_model(replace(target, armor=0, toughness=0, traits=frozenset(), body_mods=frozenset()))
+    cast = sorcery.cast(state, seat, "bolt", Dice(15), 1, target_id=target.id)
+    put(battle, cast)  # before the hit: its target's Tough it Out may take a card
+    assert escape(f"play_before_test:{HANDS[other(seat)][0]}:{target.id}") in page(clients[other(seat)], battle)
+    rolled = actions.resolve_test(cast, seat, Dice(3, 5), 1)  # Damage 1: 3 Light; Tough it Out 5 fails
+    top = rolled.pending[0]
+    assert top.kind == "test" and top.model == target.id and top.seat == other(seat)
+    put(battle, rolled)
+    shown = page(clients[other(seat)], battle)
+    assert "tough it out (Bolt)" in shown and "Let the test stand" in shown
+    assert "Let the test stand" not in page(clients[seat], battle)
+    for s in ("0", "1"):
+        before = _responses(clients[s], battle)
+        put(battle, rolled.with_player(replace(rolled.player(other(s)), hand=("2♦", "3♦", "Q♦", "K♦"))))
+        assert _responses(clients[s], battle) == before, s
+        put(battle, rolled)
+    jack = f"play_jack:{HANDS[seat][2]}:fumble"
+    assert escape(jack) in page(clients[seat], battle)
+    assert post_step(clients[seat], battle, jack).status_code == 200
+    assert post_step(clients[other(seat)], battle, "answer_card").status_code == 200
+    assert post_step(clients[other(seat)], battle, "resolve_test").status_code == 200
+    log = " ".join(e.text for e in load(battle).log)
+    assert "tough it out (Bolt) stands: fumble" in log and "Bolt: " in log

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
-from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_test
+from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.out_of_action import take_out
 from rules.cybernekro.battle.overload import neural_overload
@@ -187,12 +187,6 @@ def roll_test_event(
     outcome, roll = event.roll(rng)
     if armed:
         roll["card"] = f"{armed[2]} ({armed[3]:+d})"
-    if outcome is cn.Outcome.FUMBLE and state.scenario.complication == "electric-discharges":
-        # "Whenever a model fumbles it is hit with a Damage 1 Electric attack."
-        shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, state.model(model.id).target()).hit
-        hit, steps = cn.sample_process(cn.hit_process, rng, shock, False)
-        state, lines = apply_hit(state, state.model(model.id), hit, steps, shock, None)
-        roll["electric discharge"] = {"steps": list(steps), "effects": lines}
     return state, outcome, roll, event
 
 
@@ -610,20 +604,50 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     pending = _pending(state, "test")
     if seat != pending.seat:
         raise Refused("the player who rolled the test resolves it")
+    then = pending.get("then")
+    if then != "reaction" and then not in AFTER:
+        raise Refused(f"unknown test {then!r}")
     outcome = cn.Outcome(pending.get("outcome"))
     after = replace(state, pending=state.pending[1:])
     model = after.model(pending.model)
-    if pending.get("then") == "reaction":
-        after = _apply_reaction(after, seat, model, outcome)
-    elif pending.get("then") == "sorcery":
-        # registered by the sorcery module; no "stands" line: the cast's own line tells the result
-        after = AFTER["sorcery"](after, seat, model, outcome, pending, rng, seed)
-    elif pending.get("then") in AFTER:
+    if then not in ("reaction", "sorcery"):  # a reaction's and a sorcery's own lines tell the result
         after = after.logged(seat, f"{model.name}'s {pending.get('what')} stands: {outcome.value}")
-        after = AFTER[pending.get("then")](after, seat, model, outcome, pending, rng, seed)
+    if _discharges(after, model, outcome):
+        after = _discharge(after, seat, model, pending, rng, seed)
     else:
-        raise Refused(f"unknown test {pending.get('then')!r}")
+        after = _test_stands(after, seat, model, outcome, pending, rng, seed)
     return step(state, after_action(after))
+
+
+def _test_stands(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    """What the test's kind does with its final outcome."""
+    if pending.get("then") == "reaction":
+        return _apply_reaction(state, seat, model, outcome)
+    return AFTER[pending.get("then")](state, seat, model, outcome, pending, rng, seed)
+
+
+def _discharges(state: Battle, model: Model, outcome: cn.Outcome) -> bool:
+    """Electric discharges: "Whenever a model fumbles it is hit with a Damage 1 Electric attack." The Fumble
+    is the test's final result, once its window closed: a rolled one, or a Jack's (B39)."""
+    return outcome is cn.Outcome.FUMBLE and state.scenario.complication == "electric-discharges" and model.in_play
+
+
+def _discharge(state: Battle, seat: str, model: Model, window: Pending, rng, seed) -> Battle:
+    """The discharge's hit on the model that fumbled, its tests held open for the cards like any hit's;
+    then the fumbled test (``window``: a test's or a hit roll's) takes its Fumble."""
+    shock = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), DISCHARGE, model.target()).hit
+    context = (("window", window), ("label", "electric discharge"))
+    return hit_with_cards(state, seat, model, shock, "discharge", rng, seed, context=context)
+
+
+@after_hit("discharge")
+def _after_discharge(state: Battle, seat: str, model: Model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None)
+    state = state.logged(seat, "Electric discharge: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    window = context["window"]
+    if window.kind == "to_hit":
+        return _finish_attack(state, seat, window.data, None, rng, seed)
+    return _test_stands(state, seat, state.model(window.model), cn.Outcome.FUMBLE, window, rng, seed)
 
 
 def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -633,8 +657,11 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
         raise Refused("the attacker's player rolls the damage")
     before = state
     state = replace(state, pending=state.pending[1:])
-    if cn.Outcome(pending.get("outcome")).passed:
+    outcome = cn.Outcome(pending.get("outcome"))
+    if outcome.passed:
         state = _roll_hit(state, seat, pending.data, (), rng, seed)
+    elif _discharges(state, state.model(pending.model), outcome):
+        state = _discharge(state, seat, state.model(pending.model), pending, rng, seed)
     else:
         state = _finish_attack(state, seat, pending.data, None, rng, seed)
     return step(before, after_action(state))
@@ -686,18 +713,24 @@ def hit_with_cards(
     decided: tuple = (),
     context: tuple = (),
 ) -> Battle:
-    """A hit no attack made (a burn, a trap): its target's tests (Tough it Out, Extra organs) held open for the
-    cards like an attack's (B35); when the hit ends, the continuation ``then`` registered with
-    ``card_tests.after_hit`` applies it, with ``context`` (key, value) pairs."""
+    """A hit no attack made (a burn, a trap, a Bolt, Gut Twist, a discharge, Unstable): its target's tests
+    (Tough it Out, Extra organs) held open for the cards like an attack's (B35, B36); when the hit ends, the
+    continuation ``then`` registered with ``card_tests.after_hit`` applies it, with ``context`` (key, value)
+    pairs; a ``label`` among them names the hit beside each test on the page and in the log."""
+    # the hit lands on the model as it is now, as an attack's replayed plan does: a discharge (B39) brought by
+    # one of its tests may have wounded it since the hit began
+    target = state.model(target.id)
+    hit_plan = replace(hit_plan, wounds=target.wounds, prone=target.prone)
     try:
         hit, steps = replay_hit(hit_plan, False, decided, rng)
     except HitTest as paused:
+        label = dict(context).get("label")
         return roll_with_cards(
             state,
             seat,
             target,
             0,
-            paused.event.what,
+            f"{paused.event.what} ({label})" if label else paused.event.what,
             "plain-hit",
             rng,
             seed,
@@ -745,14 +778,6 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             if kind is cn.Action.FIGHT:
                 state = state.with_model(replace(state.model(attacker.id), prone=True))
                 lines.append(f"{attacker.name} falls Prone")
-            if use.weapon.keywords.has("unstable") and state.model(attacker.id).in_play:
-                # "Unstable: On a Fumble the damage is dealt to the user."
-                own = state.model(attacker.id)
-                self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
-                hit, steps = cn.sample_process(cn.hit_process, rng, self_hit, False)
-                rolls += list(steps)
-                state, more = apply_hit(state, own, hit, steps, self_hit, None)
-                lines += [f"Unstable: {line}" for line in more]
     if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
         state = state.with_model(gain_dread(state.model(target.id)))  # "Every time this model attacks"
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)")
@@ -774,7 +799,20 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             state.model(target.id),
             parry=kind is cn.Action.FIGHT and _has_parry(state.model(target.id)),
         )
+    unstable = use.weapon.keywords.has("unstable")
+    if outcome is cn.Outcome.FUMBLE and hit_info is None and unstable and state.model(attacker.id).in_play:
+        # "Unstable: On a Fumble the damage is dealt to the user": a hit whose tests wait for the cards (B36),
+        # before the target's reaction (queued behind it)
+        own = state.model(attacker.id)
+        self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
+        state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed, context=(("label", "Unstable"),))
     return state
+
+
+@after_hit("unstable")
+def _after_unstable(state: Battle, seat: str, model: Model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None)
+    return state.logged(seat, "Unstable: " + "; ".join(lines), seed=seed, rolls=list(steps))
 
 
 def _has_parry(model: Model) -> bool:
@@ -974,16 +1012,30 @@ def _open_card_window(state: Battle, seat: str, card: str, effect: tuple, shown:
     return replace(state, pending=windows + state.pending)
 
 
+def tested_next(state: Battle, window: Pending) -> tuple[str, ...]:
+    """The models whose next test a card may wait on while a test's ``window`` is open: the step's next one,
+    a hit roll's target (its Tough it Out, Fire ...), and the window's own model when a Fumble of it would
+    hit it (Electric discharges; an Unstable weapon's missed attack), the hit's tests being its next (B36)."""
+    if window.kind not in ("test", "to_hit"):
+        return ()
+    out = [window.get("next")] if window.kind == "test" and window.get("next") else []
+    outcome = cn.Outcome(window.get("outcome"))
+    if window.kind == "to_hit" and outcome.passed:
+        out.append(window.get("target"))
+    if not outcome.passed and window.model not in out and window.model is not None:
+        model = state.model(window.model)
+        unstable = window.kind == "to_hit" and model.weapon(window.get("weapon")).weapon.keywords.has("unstable")
+        if unstable or state.scenario.complication == "electric-discharges":
+            out.append(model.id)
+    return tuple(out)
+
+
 def play_before_test(state: Battle, seat: str, card: str, model_id: str, sign: int = 1) -> Battle:
     """An Ace ("automatically pass that test without rolling") or a numbered card ("Place the card face down
     before rolling and reveal after the roll ... the player playing the card deciding if the modifier is
     positive or negative") on the next Attribute Test the engine rolls for ``model_id``."""
     top = state.pending[0] if state.pending else None
-    # between a step's tests (the next one's model), or after a hit roll (the target's Tough it Out, Fire ...)
-    between = top is not None and (
-        (top.kind == "test" and top.get("next") == model_id)
-        or (top.kind == "to_hit" and top.get("target") == model_id and cn.Outcome(top.get("outcome")).passed)
-    )
+    between = top is not None and model_id in tested_next(state, top)
     if state.phase not in (Phase.AP, Phase.ACTION, Phase.NPCS, Phase.MORALE) or (state.pending and not between):
         raise Refused(
             "play it before an Attribute Test: while the AP are split, in the Action or Morale Phase,"

@@ -29,7 +29,7 @@ def after_test(then: str) -> Callable[[Callable], Callable]:
 
 
 # then -> continuation(state, seat, target, hit, steps, hit_plan, data, rng, seed) -> state: a hit outside an
-# attack (a burn, a trap) once every test of its target stood (``actions.hit_with_cards``)
+# attack (a burn, a trap, a Bolt, Gut Twist, a discharge, Unstable) once every test of its target stood (``actions.hit_with_cards``)
 AFTER_HIT: dict[str, Callable] = {}
 
 

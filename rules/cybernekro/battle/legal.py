@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS
+from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, tested_next
 from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.npcs import npcs_to_activate
@@ -88,10 +88,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             into = {"success": "critical", "failure": "fumble"}.get(p.get("outcome"))
             if into and rolled:
                 out += [Option("play_jack", (c, into)) for c in _cards(state, seat, ("jack",))]
-            if p.get("next"):  # the step's next test (the same model's next Morale Test, the next model's)
-                out += before_test_cards(state, seat, (p.get("next"),))
-            if p.kind == "to_hit" and p.get("outcome") in ("success", "critical"):  # the target's tests to come
-                out += before_test_cards(state, seat, (p.get("target"),))
+            # the step's next test, a hit roll's target's, the hit a Fumble brings on the window's own model
+            out += before_test_cards(state, seat, tested_next(state, p))
             return tuple(out)
         if p.seat != seat:
             return ()

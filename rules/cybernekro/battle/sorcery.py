@@ -24,11 +24,12 @@ from rules.cybernekro.battle.actions import (
     apply_hit,
     attribute,
     begin,
+    hit_with_cards,
     open_test_window,
     roll_test_event,
     roll_with_cards,
 )
-from rules.cybernekro.battle.card_tests import after_test
+from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.out_of_action import take_out
 from rules.cybernekro.battle.overload import neural_overload
 from rules.cybernekro.battle.state import Battle, Model, Refused, decides_for, gain_dread, step
@@ -112,7 +113,10 @@ def cast(
 
 
 def _first_tested(state: Battle, sorcery: str, caster: Model, target, targets) -> str | None:
-    """The model whose test against the sorcery comes first: cards may be played on it before (B35)."""
+    """The model whose test against the sorcery comes first: cards may be played on it before (B35); the
+    Bolt's target's Tough it Out (B36)."""
+    if sorcery == "bolt":
+        return target.id
     if sorcery not in TESTED_EFFECTS:
         return None
     if sorcery == "scream":
@@ -134,6 +138,11 @@ def finish_sorcery(
     rolls, lines = [], [f"{model.name} casts {entry['name']}: {outcome.value}"]
     if outcome.passed and sorcery in TESTED_EFFECTS and (target is None or target.in_play):
         return _tested_effect(state, seat, model, sorcery, target, pending, lines, rng, seed)
+    if outcome.passed and sorcery == "bolt" and target is not None and target.in_play:
+        # the Bolt's hit: its target's Tough it Out (and Extra organs) wait for the cards like an attack's (B36)
+        state = state.logged(seat, "; ".join(lines))
+        context = (("sorcery", sorcery), ("label", entry["name"]))
+        return hit_with_cards(state, seat, target, _plan(target, BOLT), "sorcery-hit", rng, seed, context=context)
     if outcome.passed and (target is None or target.in_play):
         state, more, extra = _effect(
             state,
@@ -214,7 +223,8 @@ def _next_effect_test(state: Battle, seat: str, sorcery: str, queue: tuple, body
         attribute=name,
         sorcery=sorcery,
         queue=queue[1:],
-        next=queue[1] if len(queue) > 1 else None,
+        # Gut Twist's hit follows a failed test: a card may wait on its target's Tough it Out meanwhile
+        next=queue[1] if len(queue) > 1 else (model.id if sorcery == "gut-twist" else None),
         body_mod=body_mod,
     )
 
@@ -243,9 +253,15 @@ def _after_effect_test(state: Battle, seat: str, model: Model, outcome: cn.Outco
         if "artificial" in model.traits:
             state, text = _wound(state, state.model(model.id))
             lines.append(text)
-    elif sorcery == "gut-twist":
-        state, more, rolls = _hit(state, model, GUT_TWIST, rng, ignore_armor=True)
-        lines += more
+    elif sorcery == "gut-twist":  # its hit's tests wait for the cards like an attack's (B36)
+        planned = _plan(model, GUT_TWIST, ignore_armor=True)
+        context = (
+            ("sorcery", sorcery),
+            ("queue", pending.get("queue")),
+            ("body_mod", pending.get("body_mod")),
+            ("label", _entry(sorcery)["name"]),
+        )
+        return hit_with_cards(state, seat, model, planned, "sorcery-hit", rng, seed, context=context)
     if lines:
         state = state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
     return _next_effect_test(state, seat, sorcery, pending.get("queue"), pending.get("body_mod"), rng, seed)
@@ -274,14 +290,22 @@ def _entry(sorcery: str) -> dict:
         raise Refused(f"no sorcery {sorcery!r}") from None
 
 
-def _hit(state: Battle, target: Model, weapon: cn.Weapon, rng, ignore_armor: bool = False):
+def _plan(target: Model, weapon: cn.Weapon, ignore_armor: bool = False) -> cn.HitPlan:
     t = target.target()
     if ignore_armor:
         t = replace(t, armor=0)
-    planned = cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), weapon, t)
-    hit, steps = cn.sample_process(cn.hit_process, rng, planned.hit, False)
-    state, lines = apply_hit(state, target, hit, steps, planned.hit, None)
-    return state, lines, list(steps)
+    return cn.plan_attack(cn.Action.SHOOT, cn.Attacker(), weapon, t).hit
+
+
+@after_hit("sorcery-hit")
+def _after_sorcery_hit(state: Battle, seat: str, target: Model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    """The Bolt's or Gut Twist's hit once its target's tests stood; Gut Twist's targets' tests go on."""
+    state, lines = apply_hit(state, target, hit, steps, hit_plan, None)
+    name = _entry(context["sorcery"])["name"]
+    state = state.logged(seat, f"{name}: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    if context["sorcery"] != "gut-twist":
+        return state
+    return _next_effect_test(state, seat, "gut-twist", context["queue"], context["body_mod"], rng, seed)
 
 
 def _wound(state: Battle, model: Model) -> tuple[Battle, str]:
@@ -297,9 +321,7 @@ def _wound(state: Battle, model: Model) -> tuple[Battle, str]:
 
 def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
     lines, rolls = [], []
-    if sorcery == "bolt":
-        state, lines, rolls = _hit(state, target, BOLT, rng)
-    elif sorcery == "shield":
+    if sorcery == "shield":
         state = state.with_model(replace(target, magic_shield=True))
         lines.append(f"{target.name} gains 3 armor until it reduces damage once")
     elif sorcery == "heal":

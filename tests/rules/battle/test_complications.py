@@ -50,11 +50,18 @@ def test_firebug_swarms_set_a_model_ending_its_activation_with_ap_on_fire():
 
 def test_electric_discharges_hit_a_model_that_fumbles():
     state = in_action("electric-discharges")
-    fumbled = actions.attack(state, "A", "pistol", "b0", Dice(1, 3, 15), 1)  # fumble; Damage 1: 3 Light; TiO
-    assert fumbled.model("a0").wounds == 0  # Tough it Out 15 passed: the Light Injury is cancelled
-    roll = fumbled.log[-1].rolls[0]
-    assert roll["electric discharge"]["steps"][0]["what"] == "damage"
-    hurt = actions.attack(state, "A", "pistol", "b0", Dice(1, 3, 2), 1)
+    fumbled = actions.attack(state, "A", "pistol", "b0", Dice(1), 1)  # a Fumble, held open for the cards
+    assert fumbled.pending[0].kind == "to_hit" and fumbled.model("a0").wounds == 0
+    shocked = actions.resolve_attack(fumbled, "A", Dice(3, 15), 1)  # it stands: Damage 1: 3 Light; TiO 15
+    top = shocked.pending[0]  # the discharge's Tough it Out waits for the cards like any hit's
+    assert top.kind == "test" and top.model == "a0" and top.get("what") == "tough it out (electric discharge)"
+    assert not any("missed" in e.text for e in shocked.log)  # the fumbled shot's own effects follow it
+    calm = settle(shocked)  # Tough it Out passed: the Light Injury is cancelled
+    assert calm.model("a0").wounds == 0
+    discharge = next(e for e in calm.log if e.text.startswith("Electric discharge"))
+    assert discharge.rolls[0]["what"] == "damage"
+    assert "missed" in calm.log[-1].text
+    hurt = settle(actions.resolve_attack(fumbled, "A", Dice(3, 2), 1))
     assert hurt.model("a0").wounds == 1 and hurt.model("a0").dread == 1
 
 

@@ -130,6 +130,9 @@ def test_nightmares_and_bolt_and_fry():
     scared = cast(state, "nightmares", Dice(15), target_id="b0")
     assert scared.model("b0").dread == 2
     bolt = cast(state, "bolt", Dice(15, 3, 4), target_id="b1")  # a Damage 1 hit: 3 Light; TiO 4+1
+    assert bolt.pending[0].model == "b1" and bolt.model("b1").wounds == 0  # its Tough it Out waits (B36)
+    bolt = settle(bolt)
+    assert bolt.log[-1].text.startswith("Bolt: b1 gains 1 Wound")
     assert bolt.model("b1").wounds == 1 and bolt.model("b1").dread == 1
     fried = cast(state, "fry", Dice(15, 2), target_id="b2")
     assert fried.model("b2").dread == 1
