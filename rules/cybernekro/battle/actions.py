@@ -1,12 +1,14 @@
 """The Action Phase's actions ("Actions and Combat", p.21): AP, tests, attacks applied, reactions, Out of Action.
 
 Every attack is the reference engine's: the to-hit roll is ``cn.plan_attack``'s
-test event, the hit is ``cn.hit_process`` rolled by ``cn.sample_process`` (damage,
-Tough it Out, the critical Wound, Extra organs, Stagger), so the odds shown and
-the dice rolled follow the same decisions. This module applies the result to
-the target and opens the windows the rules give: a Jack or a Dread re-roll
-after the hit roll, a Queen when a PC would go Out of Action, the allies who
-saw it, the target's reaction after a miss.
+test event, and the hit is ``cn.hit_process`` replayed test by test (``hits.py``:
+damage, Tough it Out, the critical Wound, Extra organs, Stagger), so the odds
+shown and the dice rolled follow the same decisions. Every test, inside a hit or
+not, goes through ``roll_with_cards``: it waits in a window where fate cards and
+re-rolls may change it (B35). This module applies the results to the target and
+opens the windows the rules give: a Jack or a Dread re-roll after a roll, a
+Queen when a PC would go Out of Action, the allies who saw it, the target's
+reaction after a miss.
 """
 
 from __future__ import annotations
