@@ -22,7 +22,9 @@ def worst_crew(owner, system, name="Worst case", characters=limits.CHARACTERS_MA
     items = list(Item.objects.filter(system=system, purchasable=True).order_by("slug"))
     traits = list(Trait.objects.filter(system=system).exclude(slug="deformed").order_by("slug"))
     mods = list(BodyMod.objects.filter(system=system).order_by("slug"))
-    crew = Crew.objects.create(owner=owner, system=system, name=(name + " ") * 10, notes="n" * 5000)
+    # the longest crew name the field holds (PostgreSQL refuses a longer one; SQLite would store it)
+    crew_name = ((name + " ") * 10)[: Crew._meta.get_field("name").max_length]
+    crew = Crew.objects.create(owner=owner, system=system, name=crew_name, notes="n" * 5000)
     gear, taken, fitted = [], [], []
     for i in range(characters):
         character = Character.objects.create(
