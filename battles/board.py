@@ -11,9 +11,9 @@ from fractions import Fraction
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
-from rules.cybernekro.battle.rounds import ap_models
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
+from rules.cybernekro.battle.turns import ap_models
 
 from . import steps
 

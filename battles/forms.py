@@ -6,8 +6,8 @@ from django import forms
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue
-from rules.cybernekro.battle.rounds import ap_models
 from rules.cybernekro.battle.state import Battle
+from rules.cybernekro.battle.turns import ap_models
 
 from . import services, steps
 

@@ -14,9 +14,10 @@ from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, test
 from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.npcs import npcs_to_activate
-from rules.cybernekro.battle.rounds import ap_models, ap_order
+from rules.cybernekro.battle.rounds import ap_order
 from rules.cybernekro.battle.setup import _next_sorcerer_seat
 from rules.cybernekro.battle.state import GM, Battle, Phase, controls_npcs
+from rules.cybernekro.battle.turns import ap_models
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle.actions import apply_hit, attribute, hit_with_cards, roll_with_cards
 from rules.cybernekro.battle.card_tests import after_hit, after_test
-from rules.cybernekro.battle.rounds import seats_from
 from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
+from rules.cybernekro.battle.turns import seats_from
 
 # Hallucinogenic pollen: "must pass an Intellect test or gain 1 Dread" (Quick start effect) /
 # "or gain 2 Dread" (the complication)

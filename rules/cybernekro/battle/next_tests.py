@@ -18,8 +18,9 @@ from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.actions import attribute
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.odds_table import card_for
-from rules.cybernekro.battle.rounds import ap_models, ap_order
+from rules.cybernekro.battle.rounds import ap_order
 from rules.cybernekro.battle.state import Battle, Model, Phase
+from rules.cybernekro.battle.turns import ap_models
 
 HOT = "extreme temperature: Toughness (if given more than 2 AP)"
 

@@ -26,8 +26,8 @@ from rules.cybernekro.battle.actions import (
 )
 from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.npcs import place_npc
-from rules.cybernekro.battle.rounds import next_player
 from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
+from rules.cybernekro.battle.turns import next_player
 
 CYBER_JACK = 2  # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
 LOCKPICKS = 2  # "+2 to all attribute tests to open scenario elements like doors and containers"

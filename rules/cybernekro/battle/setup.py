@@ -17,8 +17,9 @@ from dataclasses import dataclass, replace
 
 from rules.cybernekro import scenarios as draws
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.rounds import initiative_test, seats_from
+from rules.cybernekro.battle.rounds import initiative_test
 from rules.cybernekro.battle.state import GM, Battle, Model, Pending, Phase, Player, Refused, Scenario, step
+from rules.cybernekro.battle.turns import seats_from
 
 
 @dataclass(frozen=True)
