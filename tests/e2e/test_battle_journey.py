@@ -67,6 +67,25 @@ def _crew(user, name):
     return crew
 
 
+def two_phones_at_a_battle(browser: Browser, server_url: str, users, arrange):
+    """vox and mara at a started Quick start battle (seed 5), each on a phone showing it; the stored state is
+    first set by ``arrange(battle_id)``, whose answer is handed back with the two pages."""
+    from battles import services
+
+    vox = users.objects.create_user("vox", password=PASSWORD)
+    mara = users.objects.create_user("mara", password=PASSWORD)
+    battle = services.create_battle(vox, "quick-start-scenario", _crew(vox, "Saints").pk, ["mara"])
+    services.join(battle.pk, mara, _crew(mara, "Sinners").pk)
+    services.start(battle.pk, vox, seed=5)
+    arranged = arrange(battle.pk)
+    url = f"{server_url}/battles/{battle.pk}/"
+    a = log_in(browser, server_url, "vox", PASSWORD, viewport=PHONE)
+    b = log_in(browser, server_url, "mara", PASSWORD, viewport=PHONE)
+    a.goto(url)
+    b.goto(url)
+    return a, b, arranged
+
+
 def _state(battle_id):
     from battles.models import Battle
     from rules.cybernekro.battle import codec

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
-from tests.e2e.test_battle_journey import PASSWORD, _crew, catalogue  # noqa: F401  (the catalogue fixture)
+from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
+from tests.e2e.test_battle_journey import catalogue, two_phones_at_a_battle  # noqa: F401  (the catalogue fixture)
 
 
 def _maul_against_armor(battle_id: int) -> str:
@@ -44,19 +44,7 @@ def test_a_stagger_hit_into_an_obstacle_is_tested_in_the_cards_window(
     catalogue,
     django_user_model,  # noqa: F811
 ):
-    from battles import services
-
-    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
-    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
-    battle = services.create_battle(vox, "quick-start-scenario", _crew(vox, "Saints").pk, ["mara"])
-    services.join(battle.pk, mara, _crew(mara, "Sinners").pk)
-    services.start(battle.pk, vox, seed=5)
-    target = _maul_against_armor(battle.pk)
-    url = f"{server_url}/battles/{battle.pk}/"
-    a = log_in(browser, server_url, "vox", PASSWORD, viewport=PHONE)
-    b = log_in(browser, server_url, "mara", PASSWORD, viewport=PHONE)
-    a.goto(url)
-    b.goto(url)
+    a, b, target = two_phones_at_a_battle(browser, server_url, django_user_model, _maul_against_armor)
 
     obstacle = a.get_by_label("an obstacle right behind the target", exact=False)
     obstacle.check()

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE, assert_fits_a_phone, log_in, wait_for_htmx
-from tests.e2e.test_battle_journey import PASSWORD, _crew, catalogue  # noqa: F401  (the catalogue fixture)
+from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
+from tests.e2e.test_battle_journey import catalogue, two_phones_at_a_battle  # noqa: F401  (the catalogue fixture)
 
 HANDS = {"0": ("A♥", "5♥", "J♥", "Joker (red)"), "1": ("A♠", "5♠", "J♠", "Joker (black)")}
 
@@ -45,19 +45,7 @@ def test_a_card_is_played_on_a_morale_test_from_the_hidden_hand(
     catalogue,
     django_user_model,  # noqa: F811
 ):
-    from battles import services
-
-    vox = django_user_model.objects.create_user("vox", password=PASSWORD)
-    mara = django_user_model.objects.create_user("mara", password=PASSWORD)
-    battle = services.create_battle(vox, "quick-start-scenario", _crew(vox, "Saints").pk, ["mara"])
-    services.join(battle.pk, mara, _crew(mara, "Sinners").pk)
-    services.start(battle.pk, vox, seed=5)
-    name = _at_morale(battle.pk)
-    url = f"{server_url}/battles/{battle.pk}/"
-    a = log_in(browser, server_url, "vox", PASSWORD, viewport=PHONE)
-    b = log_in(browser, server_url, "mara", PASSWORD, viewport=PHONE)
-    a.goto(url)
-    b.goto(url)
+    a, b, name = two_phones_at_a_battle(browser, server_url, django_user_model, _at_morale)
 
     ace = f"Play A♥ on {name}'s next test"
     expect(a.get_by_role("button", name=ace)).to_be_hidden()  # the hand is closed until its owner taps it
