@@ -99,6 +99,11 @@ def _character(crew: Crew, character_id: int) -> Character:
         raise EditError(CHARACTER_GONE) from None
 
 
+def _saved(crew: Crew, character: Character) -> None:
+    # The row as written (read in this edit, then saved): the editor's answer takes it instead of reading it again.
+    crew.__dict__.setdefault("saved_characters", {})[character.pk] = character
+
+
 def _next_position(queryset) -> int:
     top = queryset.aggregate(top=Max("position"))["top"]
     return 0 if top is None else top + 1
@@ -150,6 +155,7 @@ def update_character(crew: Crew, *, character: int, name: str | None = None, not
     row.name = _clean_text(row.name if name is None else name, "Character name", NAME_MAX, required=True)
     row.notes = _clean_text(row.notes if notes is None else notes, "Notes", limits.CHARACTER_NOTES_MAX, required=False)
     row.save(update_fields=["name", "notes"])
+    _saved(crew, row)
 
 
 def remove_character(crew: Crew, *, character: int) -> None:
@@ -237,6 +243,7 @@ def set_attribute(
         raise EditError(f"{attribute.capitalize()} cannot go below {low} or above {high}.")
     setattr(character, attribute, value)
     character.save(update_fields=[attribute])
+    _saved(crew, character)
 
 
 # --- traits, body-mods, gear --------------------------------------------------

@@ -220,8 +220,23 @@ class ChoiceRow:
     choice_label: str = ""
 
 
-def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
-    """Everything the editor and the crew page show; ``glossary`` adds keyword texts (one query)."""
+def _unchanged(previous: dict | None, index: int, last: int, model, char_report: dict, errors, warnings):
+    """The character's entry in ``previous`` (the view of the version before) if it shows the same: the same kept row
+    (editor_cache shares a character's row between versions until it changes), report and findings, in the same
+    place of a crew of the same size."""
+    if previous is None or len(previous["characters"]) != last + 1:
+        return None
+    ch = previous["characters"][index]
+    if ch["model"] is model and ch["report"] == char_report and ch["errors"] == errors and ch["warnings"] == warnings:
+        return ch
+    return None
+
+
+def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = None) -> dict:
+    """Everything the editor and the crew page show; ``glossary`` adds keyword texts (one query).
+
+    ``previous``, the editor's view of the version before, lends its entries of the characters an edit left as
+    they were, with their pieces' keys (not with ``glossary``: its entries have no keyword texts)."""
     catalogue = snapshot_for_system(crew.system)
     keywords = keyword_glossary(crew.system) if glossary else {}
     report = report_for(crew, catalogue)
@@ -233,7 +248,15 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
             findings_by_name.setdefault((kind, finding["character"]), []).append(finding)
     characters = []
     last = len(models) - 1
+    if glossary:
+        previous = None
     for index, (model, char_report) in enumerate(zip(models, report["characters"])):
+        errors = findings_by_name.get(("errors", model.name), [])
+        warnings = findings_by_name.get(("warnings", model.name), [])
+        kept = _unchanged(previous, index, last, model, char_report, errors, warnings)
+        if kept is not None:
+            characters.append(kept)
+            continue
         base = {a: getattr(model, a) for a in ATTRIBUTE_LABELS}
         characters.append(
             {
@@ -241,8 +264,8 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
                 "report": char_report,
                 "points": char_report["points"],
                 "carry_used": _number(char_report["carry"]["used"]),
-                "errors": findings_by_name.get(("errors", model.name), []),
-                "warnings": findings_by_name.get(("warnings", model.name), []),
+                "errors": errors,
+                "warnings": warnings,
                 "modifiers": _modifier_placement(base, rules.get("attribute_modifiers", {})),
                 "attributes": [
                     {
@@ -265,8 +288,9 @@ def crew_view(crew: Crew, *, glossary: bool = False) -> dict:
                 "index": index,
             }
         )
-        characters[-1]["line"] = _one_line(characters[-1])
-    for ch in characters:  # what each kept piece of the editor shows (editor_fragments.py)
+        ch = characters[-1]
+        ch["line"] = _one_line(ch)
+        # what each kept piece of the editor shows (editor_fragments.py)
         ch["folded_key"] = editor_fragments.folded_key(crew, ch, bool(models))
         ch["findings_key"] = editor_fragments.findings_key(crew, ch, bool(models))
         ch["choices_key"] = editor_fragments.choices_key(crew, ch)

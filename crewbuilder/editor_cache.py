@@ -9,8 +9,8 @@ work on every page and card; what the editor and a card draw is kept the same
 way (``rendered``). An htmx edit keeps the characters for the version it
 claimed (``load_after_edit``), so the next page or card of that crew costs no
 more than a repeat look; and when the version before it is kept here, the edit
-reads again only the character it wrote (its row, and its choices if they
-changed), the others being the same rows as one version before.
+reads again only the character it wrote (its choices, if they changed; its row
+is the one the edit saved), the others being the same rows as one version before.
 
 Memory, not Django's cache: the key names the version, so a kept piece is never
 stale and nothing needs to be shared; reading it back costs no unpickling, and
@@ -37,6 +37,8 @@ _characters: dict[str, list[Character]] = {}
 # crew pk -> (version, created_at, catalogue version, characters): the crew's last kept characters
 _latest: dict[int, tuple] = {}
 _views: dict[str, dict] = {}
+# crew pk -> [(version, view)]: the crew's last two views worked out here, to tell what an edit changed
+_latest_views: dict[int, list[tuple[int, dict]]] = {}
 _html: dict[str, str] = {}
 
 
@@ -86,7 +88,8 @@ def load_after_edit(crew: Crew, action: str, character_id) -> None:
     if action in crew_edits.CHARACTER_EDITS and target is not None and same_crew:
         before = next((c for c in kept[3] if c.pk == target), None)
         row_only = action in ROW_EDITS
-        fresh = crew_loading.reload_character(crew, target, choices=not row_only) if before else None
+        saved = crew.__dict__.get("saved_characters", {}).get(target) if row_only else None  # as the edit wrote it
+        fresh = (saved or crew_loading.reload_character(crew, target, choices=not row_only)) if before else None
         if fresh is not None:
             if row_only:  # its choices are the rows kept one version before (read only, shared)
                 fresh._prefetched_objects_cache = dict(before._prefetched_objects_cache)
@@ -111,17 +114,37 @@ def view_for(crew: Crew) -> dict:
     key = _key(crew)
     view = _views.get(key)
     if view is None:
-        view = crew_service.crew_view(crew)
+        view = crew_service.crew_view(crew, previous=_view_before(crew))
         if len(_views) >= MAX_CREWS:
             _views.clear()
+            _latest_views.clear()
         _views[key] = view
+    latest = _latest_views.setdefault(crew.pk, [])
+    if not latest or latest[-1][0] != crew.version:
+        latest[:] = [*latest[-1:], (crew.version, view)]
     return view
+
+
+def _view_before(crew: Crew) -> dict | None:
+    return next((view for version, view in _latest_views.get(crew.pk, []) if version == crew.version - 1), None)
+
+
+def findings_changed(crew: Crew, view: dict, edited: int) -> list[dict]:
+    """The characters besides ``edited`` whose findings differ from the version before (the page the edit came
+    from shows that version); all of them when this process has not worked that version out."""
+    others = [ch for ch in view["characters"] if ch["model"].pk != edited]
+    before = _view_before(crew)
+    if before is None:
+        return others
+    shown = {ch["model"].pk: ch["findings_key"] for ch in before["characters"]}
+    return [ch for ch in others if shown.get(ch["model"].pk) != ch["findings_key"]]
 
 
 def forget_all() -> None:
     _characters.clear()
     _latest.clear()
     _views.clear()
+    _latest_views.clear()
     _html.clear()
 
 

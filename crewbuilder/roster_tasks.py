@@ -7,8 +7,9 @@ roster adds its own key and tasks, queued by crew rather than by HTML:
 - A roster is found in the cache by a fingerprint of the stored rows it is
   printed from (``roster_fingerprint``), so a reprint builds nothing.
 - After each save of a Cybernekr0 crew, its roster is queued for the owner's
-  paper (``prerender_roster``), so "Print roster" finds it ready. Only where a
-  worker runs: with the immediate backend a save would wait for the render.
+  paper (``prerender_roster``), so "Print roster" finds it ready; one task
+  waits per crew at a time, and renders the crew as it is when it runs. Only
+  where a worker runs: with the immediate backend a save would wait for the render.
 """
 
 from __future__ import annotations
@@ -146,11 +147,18 @@ def render_roster(crew_id: int, paper: str, fingerprint: str) -> None:
         pdf.DEFER_RENDERING.reset(token)
 
 
+def _prerender_key(crew_id: int) -> str:
+    return f"prerender{crew_id}"
+
+
 @task()
 def prerender_roster(crew_id: int, version: int) -> None:
+    """The crew's roster as it is now (at ``version`` or later): saves made while this one waited queued nothing."""
+    # Released before the crew is read: a save that commits after this read queues a render of its own.
+    pdf_store.release_pending(_prerender_key(crew_id))
     crew = Crew.objects.select_related("owner").exclude(system__slug="soylent-ghoul").filter(pk=crew_id).first()
-    if crew is None or crew.version != version:
-        return  # deleted, or saved again since: the later save queued its own render
+    if crew is None or crew.version < version:
+        return  # deleted (its id given again to a newer crew, on SQLite)
     token = pdf.DEFER_RENDERING.set(None)
     try:
         roster_pdf_for(crew.pk, pdf.normalize_paper(getattr(crew.owner, "paper_size", None)))
@@ -161,7 +169,20 @@ def prerender_roster(crew_id: int, version: int) -> None:
 
 
 def roster_saved(crew_id: int, version: int) -> None:
-    """Queue the crew's roster once the save commits, if it commits (only where a task worker runs)."""
+    """Queue the crew's roster once the save commits, if it commits (only where a task worker runs).
+
+    One render waits per crew at a time: a player's burst of edits (a click each) queues one task, which renders
+    whatever the crew is when it runs, instead of a task row written per click and all but the last skipped."""
     if runs_immediately():
         return
-    transaction.on_commit(lambda: prerender_roster.enqueue(crew_id, version))
+    transaction.on_commit(lambda: _queue_prerender(crew_id, version))
+
+
+def _queue_prerender(crew_id: int, version: int) -> None:
+    key = _prerender_key(crew_id)
+    if pdf_store.claim_pending(key):
+        try:
+            prerender_roster.enqueue(crew_id, version)
+        except Exception:
+            pdf_store.release_pending(key)
+            raise

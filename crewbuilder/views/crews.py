@@ -285,7 +285,13 @@ def _character_update(request: HttpRequest, context: dict, character_id) -> Http
     response = render(
         request,
         "crewbuilder/_character_update.html",
-        {**context, "ch": edited, "edited": edited["model"].pk, "open_character": str(edited["model"].pk)},
+        {
+            **context,
+            "ch": edited,
+            "edited": edited["model"].pk,
+            "open_character": str(edited["model"].pk),
+            "findings_changed": editor_cache.findings_changed(context["crew"], context["view"], edited["model"].pk),
+        },
     )
     response["HX-Retarget"] = f"#character-{edited['model'].pk}"
     response["HX-Reswap"] = "outerHTML"

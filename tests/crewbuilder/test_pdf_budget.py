@@ -161,10 +161,42 @@ def test_each_save_queues_the_roster_which_then_prints_with_no_layout(
     assert printed.status_code == 200 and printed.content.startswith(b"%PDF")
 
 
-def test_a_prerender_for_an_older_version_does_nothing(user, geared_crew, monkeypatch, settings):
+def test_saves_while_a_render_waits_queue_nothing_and_it_renders_the_latest_version(
+    client, user, geared_crew, dummy_tasks, monkeypatch, django_capture_on_commit_callbacks
+):
     crew = geared_crew(user)
-    monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("rendered a version no one will print"))
-    roster_tasks.prerender_roster.call(crew.pk, crew.version - 1)
+    client.force_login(user)
+    character = crew.characters.first()
+    for step, delta in enumerate((1, -1, 1)):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                reverse("crew-edit-action", args=[crew.pk, "attribute"]),
+                {"version": crew.version + step, "character": character.pk, "attribute": "agility", "delta": delta},
+                HTTP_HX_REQUEST="true",
+            )
+        assert response.status_code == 200
+    [queued] = dummy_tasks.results  # one task for the three clicks
+    assert list(queued.args) == [crew.pk, crew.version + 1]
+    queued.task.call(*queued.args)
+    monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("Print should find the latest version ready"))
+    printed = client.get(roster_url(crew))
+    assert printed.status_code == 200 and printed.content.startswith(b"%PDF")
+
+    # Once it has run, the next save queues again.
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("crew-edit-action", args=[crew.pk, "attribute"]),
+            {"version": crew.version + 3, "character": character.pk, "attribute": "agility", "delta": -1},
+            HTTP_HX_REQUEST="true",
+        )
+    assert [list(r.args) for r in dummy_tasks.results] == [[crew.pk, crew.version + 1], [crew.pk, crew.version + 4]]
+
+
+def test_a_prerender_for_a_crew_that_is_gone_or_older_does_nothing(user, geared_crew, monkeypatch, settings):
+    crew = geared_crew(user)
+    monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("rendered a crew no one will print"))
+    roster_tasks.prerender_roster.call(crew.pk, crew.version + 1)  # an id given again to a newer crew
+    roster_tasks.prerender_roster.call(crew.pk + 1000, 1)
     assert not list(settings.PDF_CACHE_DIR.glob("*.pdf"))
 
 
