@@ -56,7 +56,12 @@ def main():
             # The page holds the version (each answer sends the next one): no read of the crew here.
             response = client.post(
                 f"/crews/{c.pk}/edit/attribute/",
-                {"version": change.version, "character": ch.pk, "attribute": "agility", "delta": 1 if change.up else -1},
+                {
+                    "version": change.version,
+                    "character": ch.pk,
+                    "attribute": "agility",
+                    "delta": 1 if change.up else -1,
+                },
                 HTTP_HX_REQUEST="true",
             )
             assert response.status_code == 200, response.status_code

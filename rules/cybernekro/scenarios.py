@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("♠", "♥", "♦", "♣")
+# "treating 1 as an Ace, 11 as a Jack and 12 as a Queen": the rolls that stand for a face
+D12_FACES = {1: "Ace", 11: "Jack", 12: "Queen"}
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,8 @@ class Draw:
 def draw(rng: random.Random, method: str = "deck") -> Draw:
     if method == "d12":
         number = rng.randint(1, 12)
-        return Draw("d12", number, f"D12: {number} ({RANKS[number - 1]})")
+        face = D12_FACES.get(number)
+        return Draw("d12", number, f"D12: {number} ({face})" if face else f"D12: {number}")
     if method != "deck":
         raise ValueError("draw from a deck or roll a D12")
     card = rng.randrange(52)

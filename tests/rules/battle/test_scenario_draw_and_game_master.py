@@ -17,7 +17,9 @@ def test_the_scenario_draw_is_seeded_and_a_d12_never_gives_a_king():
     deck = {setup.draw_scenario(random.Random(s), "deck").card for s in range(2000)}
     assert {c.number for c in deck} == set(range(1, 14)) and len({c.label for c in deck}) == 52
     queen = next(s for s in range(100) if setup.draw_scenario(random.Random(s), "d12").card.number == 12)
-    assert setup.draw_scenario(random.Random(queen), "d12").card.label == "D12: 12 (Q)"
+    assert setup.draw_scenario(random.Random(queen), "d12").card.label == "D12: 12 (Queen)"
+    labels = {setup.draw_scenario(random.Random(s), "d12").card.label for s in range(300)}
+    assert {"D12: 1 (Ace)", "D12: 2", "D12: 10", "D12: 11 (Jack)"} <= labels  # a plain number stands for itself
     with pytest.raises(ValueError):
         setup.draw_scenario(random.Random(1), "coin")
 
