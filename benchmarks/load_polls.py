@@ -97,9 +97,10 @@ def configure(secret_key: str) -> dict:
 def build(tables: int) -> list[dict]:
     """The tables: [{"game": pk, "version": v, "players": [(session key, poll path)]}]."""
     import shutil
+    from importlib import import_module
 
+    from django.conf import settings
     from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.db import transaction
 
@@ -168,7 +169,7 @@ def build(tables: int) -> list[dict]:
             players = []
             for s in range(PLAYERS):
                 u = users[f"p{t}-{s}"]
-                session = SessionStore()
+                session = import_module(settings.SESSION_ENGINE).SessionStore()  # as a login makes it
                 session.update(
                     {
                         "_auth_user_id": str(u.pk),

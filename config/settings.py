@@ -102,7 +102,8 @@ try:
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Connections are kept (conn_max_age above), as for PostgreSQL: opening one here costs more than a
+    # whole page (the pragmas below, Django's SQL functions), and a gunicorn sync worker holds one.
     DATABASES["default"].setdefault("OPTIONS", {})
     # WAL lets the dice assistant read while a crew saves; a busy timeout
     # turns lock contention into a short wait instead of an error.

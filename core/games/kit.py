@@ -14,6 +14,8 @@
   and kept in the shared cache: the rows a board is drawn from (server-side only), and the parts of a
   board every seat sees alike (public HTML: the latest log entries). What only one seat sees (a
   hand, its own choices, a form's CSRF token) is drawn per request and never stored there.
+  ``shared_previous`` and ``reuse_drawn``: a new version's build takes from the last one the parts a
+  move did not change (a seat, a log entry) rather than drawing them all again.
 - ``act_and_redraw``: run one move and answer with the redrawn board (200), the
   board with the refusal (422), or with the newer state (409).
 - ``new_share_token`` and ``share_token_ok``: read-only links.
@@ -28,7 +30,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from functools import wraps
-from typing import Callable, TypeVar
+from typing import Callable, Hashable, Iterable, Mapping, TypeVar
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -142,6 +144,25 @@ def shared_current(label: str, pk: int, name: str, load: Callable[[], tuple[int,
     cache.set(key, (version, value), timeout=SHARED_TTL)
     cache.add(_version_key(label, pk), version, timeout=FILLED_VERSION_TTL)
     return value
+
+
+def shared_previous(label: str, pk: int, name: str):
+    """What ``shared_for_version`` or ``shared_current`` last kept for this game and name, whatever its
+    version (None when nothing is kept): a build for a new version takes from it the parts a move did
+    not change (``reuse_drawn``) instead of drawing every one again."""
+    held = cache.get(_shared_key(label, pk, name))
+    return held[1] if isinstance(held, tuple) and len(held) == 2 else None
+
+
+def reuse_drawn(previous: Mapping[Hashable, str] | None, parts: Iterable[tuple[Hashable, Callable[[], str]]]) -> dict:
+    """HTML parts keyed by everything each is drawn from: one the previous version drew under the same
+    key is taken as it is, the others are drawn. A key must hold every value its part shows (a part
+    whose key misses one would keep showing its old value); tests compare with a build from nothing."""
+    previous = previous or {}
+    drawn = {}
+    for key, draw in parts:
+        drawn[key] = previous[key] if key in previous else draw()
+    return drawn
 
 
 # --- poll tokens: the session, as far as a poll needs it, without a query ------------------------

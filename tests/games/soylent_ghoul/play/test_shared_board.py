@@ -84,3 +84,54 @@ def test_what_the_other_seat_sees_on_the_cached_path_does_not_depend_on_the_secr
     move_truth(game, vox)
     cache.clear()  # nothing else changed, so neither did the version: rebuild from the new secret
     assert mara_after_vox() == before
+
+
+def _parts(shared) -> tuple:
+    return shared.log_html, shared.seat_html
+
+
+def test_a_build_from_the_previous_version_is_the_same_as_one_from_nothing(two_player_game, players):
+    """Each version's build takes the seats and log entries a move left alone from the last one: after
+    every kind of change (a seat's pieces, the turn, a new entry, an entry undone) it is byte for byte
+    what a build from nothing draws."""
+    from tests.games.soylent_ghoul.play.test_services import act, piece, place_both_drones
+
+    game = two_player_game
+    vox, mara = players
+    cache.clear()
+    shared_board.for_game(game)
+    reused = 0
+
+    def check():
+        nonlocal reused
+        fresh = Game.objects.get(pk=game.pk)
+        previous = kit.shared_previous(services.LABEL, game.pk, shared_board.NAME)
+        built = shared_board.for_game(fresh)  # from the previous version's parts
+        assert _parts(built) == _parts(shared_board.build(fresh))
+        reused += sum(html in previous.seat_html.values() for html in built.seat_html.values())
+
+    place_both_drones(game, vox, mara)
+    check()
+    act(game, vox, "activate", piece=piece(game, "P1K").pk)
+    check()
+    act(game, vox, "pass")
+    check()
+    game.refresh_from_db()
+    services.undo(game.pk, vox, game.version)  # an entry shown undone: drawn again
+    check()
+    assert reused  # the unchanged seats were taken, not drawn
+
+
+def test_a_part_taken_from_the_previous_version_does_not_depend_on_the_secret(two_player_game, players):
+    """The parts a build takes from the previous version are public: drawn under one secret and taken
+    into the next version, they are byte for byte what a build from nothing draws under another."""
+    vox, mara = players
+    game = place_both(two_player_game, players)
+    before = shared_board.build(game)  # drawn under the first secret
+    move_truth(game, vox)
+    move_truth(game, mara)
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    game = Game.objects.get(pk=game.pk)
+    taken = shared_board.build(game, before)
+    assert set(taken.seat_html.values()) <= set(before.seat_html.values())  # every seat taken, not drawn
+    assert _parts(taken) == _parts(shared_board.build(game))  # as drawn under the second secret
