@@ -6,6 +6,7 @@ the first seat to poll a new version (the shared part built, the worst case) and
 (the shared part from the cache). make bench prints them; nothing is asserted.
 """
 
+import os
 import statistics
 import sys
 import time
@@ -13,8 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.django_bench import fresh_database, make_crew, start_django  # noqa: E402
+from benchmarks.django_bench import ROOT, fresh_database, make_crew, start_django  # noqa: E402
 
+# its own cache, emptied below: a fresh database gives the same ids again, which an older run's entries hold
+os.environ["CACHE_DIR"] = str(ROOT / "var" / "bench-changed-polls-cache")
 start_django("bench-changed-polls.sqlite3")
 
 from django.core.cache import cache  # noqa: E402
@@ -74,6 +77,7 @@ def battle(users):
 
 def main():
     fresh_database()
+    cache.clear()
     from core.games import kit
     from crewbuilder.models import User
 
