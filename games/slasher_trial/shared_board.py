@@ -91,5 +91,10 @@ def for_game(trial: Trial) -> Shared:
     return shared_parts.for_game(services.LABEL, trial, NAME, build)
 
 
+def trials():
+    """The trials with their Monster, whom the page names: kept in the shared part with the trial."""
+    return Trial.objects.select_related("monster")
+
+
 def current(pk: int) -> Shared | None:
-    return shared_parts.current(services.LABEL, pk, NAME, Trial.objects.select_related("monster"), build)
+    return shared_parts.current(services.LABEL, pk, NAME, trials(), build)

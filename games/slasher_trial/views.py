@@ -111,15 +111,13 @@ def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
         services.act(trial, request.user, action=action, target=target, times=times)
 
     def redraw(error: str, status: int) -> HttpResponse:
-        trial.refresh_from_db()
-        shared = shared_board.for_game(trial)
+        shared = shared_board.for_game(shared_board.trials().get(pk=trial.pk))
         return render(request, "trials/trial_detail.html#board", _context(request, shared, error), status=status)
 
     def after_plain_post(error: str) -> HttpResponse:
         if not error:
             return redirect(trial)
-        trial.refresh_from_db()
-        shared = shared_board.for_game(trial)
+        shared = shared_board.for_game(shared_board.trials().get(pk=trial.pk))
         return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, shared, error), status=422))
 
     return kit.act_and_redraw(request, move, redraw, after_plain_post)
