@@ -158,15 +158,18 @@ def _pending_test(view: State) -> dict | None:
     return {"model": _name(view, p.model), "what": what, "outcome": p.get("outcome")}
 
 
-def board(battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation()) -> dict:
-    """The context of the battle's page for ``user`` (a spectator when they hold no seat)."""
+def board(
+    battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation(), state: State | None = None
+) -> dict:
+    """The context of the battle's page for ``user`` (a spectator when they hold no seat). ``state``: the
+    battle's state already read from ``battle.state`` (the shared part's), else it is read here."""
     me = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     # the game master sees what a spectator sees (no hand, view_for None) and moves as the GM seat (B33)
     gm = me is None and battle.game_master_id is not None and battle.game_master_id == getattr(user, "pk", None)
     context = {"battle": battle, "seats": seats, "me": me, "gm": gm, "events": events_page}
     if not battle.state:
         return context
-    state = codec.loads(battle.state)
+    state = state if state is not None else codec.loads(battle.state)
     seat = str(me.seat) if me else None
     view = legal.view_for(state, seat)
     context["view"] = view

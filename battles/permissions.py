@@ -24,12 +24,9 @@ def check_user_can_see_battle(user, battle: Battle) -> None:
         raise Http404("No such battle.")
 
 
-def get_battle_for_user(user, pk: int, *, polling: bool = False) -> Battle:
+def get_battle_for_user(user, pk: int) -> Battle:
     """A battle the user plays in or is the game master of (404 for anyone else)."""
-    battles = Battle.objects.for_user(user).filter(pk=pk)
-    if polling:  # most polls answer 204: the state (every hand, the whole log) is read only to redraw
-        battles = battles.defer("state")
-    battle = battles.first()
+    battle = Battle.objects.for_user(user).filter(pk=pk).first()
     if battle is None:
         raise Http404("No such battle.")
     return battle

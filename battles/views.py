@@ -20,12 +20,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.models import Campaign
 from core.games import kit
-from core.games.kit import Refused, Stale, act_and_redraw, events_page, page_or_poll, version_seen
+from core.games.kit import Refused, Stale, act_and_redraw, events_page, page_or_poll
 from crewbuilder.models import Crew
 from rules.cybernekro.battle import codec, scenario_steps
 from rules.cybernekro.battle.legal import view_for
 
-from . import permissions, roster, services
+from . import permissions, roster, services, shared_board
 from .board import board
 from .forms import (
     CampaignBattleForm,
@@ -48,8 +48,8 @@ def _own_crews(user):
     )
 
 
-def _battle_for(request: HttpRequest, pk: int, *, polling: bool = False) -> Battle:
-    return permissions.get_battle_for_user(request.user, pk, polling=polling)
+def _battle_for(request: HttpRequest, pk: int) -> Battle:
+    return permissions.get_battle_for_user(request.user, pk)
 
 
 def _current_version(pk: int) -> int | None:
@@ -57,15 +57,22 @@ def _current_version(pk: int) -> int | None:
     return Battle.objects.filter(pk=pk).values_list("version", flat=True).first()
 
 
-def _context(request: HttpRequest, battle: Battle, error: str = "") -> dict:
-    seats = list(battle.seats.select_related("user").order_by("seat"))
+def _log(request: HttpRequest, shared: shared_board.Shared, context: dict) -> None:
+    """The log's first page from the shared part; an older page (``?page=``) read for this request."""
+    page = request.GET.get("page")
+    if page:
+        context["events"] = events_page(shared.battle.events.all(), page)
+    else:
+        context["log_html"] = shared.log()
+
+
+def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "") -> dict:
+    battle = shared.battle
     context = board(
-        battle,
-        seats,
-        request.user,
-        events_page(battle.events.all(), request.GET.get("page")),
-        ConditionsForm(request.GET).situation(),
+        battle, shared.seats, request.user, None, ConditionsForm(request.GET).situation(), state=shared.state
     )
+    context["crews"] = shared.crews(context)
+    _log(request, shared, context)
     context["error"] = error
     context["poll_params"] = kit.poll_params(request, services.LABEL, battle.pk, battle.version)
     me = context["me"]
@@ -172,17 +179,20 @@ def battle_game_master(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _battle_for(request, pk, polling=bool(request.htmx and version_seen(request) is not None))
+    shared = shared_board.current(pk)
+    if shared is None or not shared_board.may_see(shared, request.user):
+        raise Http404("No such battle.")  # a seat or the game master's chair, as permissions.get_battle_for_user
     return page_or_poll(
         request,
-        battle.version,
-        lambda: render(request, BOARD if request.htmx else "battles/battle_detail.html", _context(request, battle)),
+        shared.battle.version,
+        lambda: render(request, BOARD if request.htmx else "battles/battle_detail.html", _context(request, shared)),
     )
 
 
 def _redraw(request: HttpRequest, pk: int):
     def redraw(error: str, status: int) -> HttpResponse:
-        return render(request, BOARD, _context(request, Battle.objects.get(pk=pk), error), status=status)
+        shared = shared_board.for_game(shared_board.games().get(pk=pk))
+        return render(request, BOARD, _context(request, shared, error), status=status)
 
     return redraw
 
@@ -336,9 +346,13 @@ def battle_export(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def battle_shared(request: HttpRequest, token: str) -> HttpResponse:
     """A standalone battle, read-only, by its share link (no seat: no hand shown)."""
-    battle = permissions.get_shared_battle(token)
-    seats = list(battle.seats.select_related("user").order_by("seat"))
-    context = board(battle, seats, None, events_page(battle.events.all(), request.GET.get("page")))
-    context.update(read_only=True, me=None, token=token)
-    template = BOARD if request.htmx else "battles/battle_detail.html"
-    return page_or_poll(request, battle.version, lambda: render(request, template, context))
+    shared = shared_board.for_game(permissions.get_shared_battle(token))
+    battle = shared.battle
+
+    def page() -> HttpResponse:
+        context = board(battle, shared.seats, None, None, state=shared.state)
+        context.update(read_only=True, me=None, token=token, crews=shared.crews(context))
+        _log(request, shared, context)
+        return render(request, BOARD if request.htmx else "battles/battle_detail.html", context)
+
+    return page_or_poll(request, battle.version, page)

@@ -15,7 +15,11 @@ from rules import ghoulash as gh
 def table(game: Game, players: list[Player], tokens: list[TileToken], events: list[Event], user) -> dict:
     """The page's view of the game for ``user``: their own hand only, unrevealed tokens without their kind,
     no seeds while the game is on. The one place that reads the secrets for display."""
-    me = next((p for p in players if p.user_id == user.pk), None)
+    return {**public_table(game, players, tokens, events), **own_table(game, players, tokens, user)}
+
+
+def public_table(game: Game, players: list[Player], tokens: list[TileToken], events: list[Event]) -> dict:
+    """What every seat sees alike (the same for a viewer with no seat): built once per version."""
     by_seat = {p.seat: p for p in players}
     by_pk = {p.pk: p for p in players}
     tiles = []
@@ -79,6 +83,29 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
             if b.get("icv_card") is not None
             else "",
         }
+    current = by_seat.get(game.current_seat)
+    resolver = by_seat.get((game.battle or {}).get("seat", game.current_seat)) if game.phase in PENDING else None
+    return {
+        "game": game,
+        "seats": seats,
+        "tiles": tiles,
+        "battle": battle,
+        "current": current,
+        "events": events,
+        "show_seeds": game.status == Game.FINISHED,
+        "winning_vp": gh.WINNING_VP,
+        "hand_size": gh.HAND_SIZE,
+        "challenge_max": gh.CHALLENGE_MAX_CARDS,
+        "debris_max": debris_in_game(players),
+        "resolver": resolver or current,
+        "tiles_count": range(1, gh.TILES + 1),
+        "move_spaces": gh.MOVE_TOKEN_SPACES,
+    }
+
+
+def own_table(game: Game, players: list[Player], tokens: list[TileToken], user) -> dict:
+    """What only ``user`` sees: their seat, hand, wounds and the moves the engine allows them now."""
+    me = next((p for p in players if p.user_id == user.pk), None)
     state = table_state(game, players)
     legal = gh.legal(state, me.seat) if me is not None else frozenset()
     mine = {}
@@ -169,24 +196,4 @@ def table(game: Game, players: list[Player], tokens: list[TileToken], events: li
         if me is not None and game.status == Game.PLAYING
         else {}
     )
-    current = by_seat.get(game.current_seat)
-    resolver = by_seat.get((game.battle or {}).get("seat", game.current_seat)) if game.phase in PENDING else None
-    return {
-        "game": game,
-        "me": me,
-        "seats": seats,
-        "tiles": tiles,
-        "battle": battle,
-        "mine": mine,
-        "can": can,
-        "current": current,
-        "events": events,
-        "show_seeds": game.status == Game.FINISHED,
-        "winning_vp": gh.WINNING_VP,
-        "hand_size": gh.HAND_SIZE,
-        "challenge_max": gh.CHALLENGE_MAX_CARDS,
-        "debris_max": debris_in_game(players),
-        "resolver": resolver or current,
-        "tiles_count": range(1, gh.TILES + 1),
-        "move_spaces": gh.MOVE_TOKEN_SPACES,
-    }
+    return {"me": me, "mine": mine, "can": can}

@@ -20,10 +20,11 @@ from core import pdf
 from core.games import kit
 from core.htmx import vary_on_htmx
 from core.pdf_views import paper_for, pdf_response
-from games.ghoulash import services
+from games.ghoulash import services, shared_table
 from games.ghoulash.forms import BoxForm, CardForm, DeckTable, GameForm, HomeForm, NumbersForm, PlayForm, posted_with
 from games.ghoulash.models import CHARACTER_SLUGS, BoxCard, Game, GhoulashBox, Player
-from games.ghoulash.permissions import get_box_for_user, get_card_for_user, get_game_for_user
+from games.ghoulash.permissions import get_box_for_user, get_card_for_user, get_game_for_user, seat_of
+from games.ghoulash.presenter import own_table
 
 TABLE = "ghoulash/game_detail.html#table"
 
@@ -286,13 +287,19 @@ def box_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 # ---------------------------------------------------------------------------
 
 
-def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
-    players = list(game.players.select_related("user").order_by("seat"))
-    tokens = list(game.tokens.all())
-    events, older = kit.latest_events(game.events.all())  # the board carries the latest entries only
-    context = services.table(game, players, tokens, events, request.user)
-    context["error"] = error
-    context["older_events"] = older
+def _table_context(request: HttpRequest, shared: shared_table.Shared, error: str = "") -> dict:
+    """The shared (public) part from the cache, and the viewer's own part drawn now."""
+    game = shared.game
+    own = own_table(game, shared.players, shared.tokens, request.user)
+    context = {
+        **shared.public,
+        **own,
+        "error": error,
+        "top_html": shared.html("top"),
+        "bottom_html": shared.html("bottom"),
+    }
+    if not any(own["can"].get(move) for move in shared_table.BOARD_MOVES):
+        context["board_html"] = shared.html("board")
     context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     return context
 
@@ -302,10 +309,13 @@ def _table_context(request: HttpRequest, game: Game, error: str = "") -> dict:
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk)
+    shared = shared_table.current(pk)
+    if shared is None or seat_of(request.user, shared.players) is None:
+        raise Http404("No such game.")  # a seat at the game, as get_game_for_user
+    game = shared.game
     if request.htmx:
-        return kit.page_or_poll(request, game.version, lambda: render(request, TABLE, _table_context(request, game)))
-    return vary_on_htmx(render(request, "ghoulash/game_detail.html", _table_context(request, game)))
+        return kit.page_or_poll(request, game.version, lambda: render(request, TABLE, _table_context(request, shared)))
+    return vary_on_htmx(render(request, "ghoulash/game_detail.html", _table_context(request, shared)))
 
 
 @login_required
@@ -332,7 +342,8 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
         return services.act(game.pk, request.user, action=form.cleaned_data["action"], move=form.move())
 
     def redraw(error: str, status: int) -> HttpResponse:
-        return render(request, TABLE, _table_context(request, Game.objects.get(pk=game.pk), error), status=status)
+        shared = shared_table.for_game(Game.objects.get(pk=game.pk))
+        return render(request, TABLE, _table_context(request, shared, error), status=status)
 
     def after_plain_post(error: str) -> HttpResponse:
         if error:

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.games import kit
 from core.htmx import vary_on_htmx
-from games.slasher_trial import services
+from games.slasher_trial import services, shared_board
 from games.slasher_trial.forms import ActForm, Adjacency, TrialForm
 from games.slasher_trial.models import Participant, Trial
 from games.slasher_trial.permissions import get_trial_for_user, participant_of, user_takes_part
-from rules import slasher_trial as sl
-
-LOG_SHOWN = 20  # log entries on the board; the log page has the rest
 
 
 def _get_trial_for_user(request: HttpRequest, pk: int) -> Trial:
@@ -69,63 +66,19 @@ def trial_join(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
-def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
-    participants = list(trial.participants.select_related("user"))
-    generators = list(trial.generators.all())
-    sections = services.rules_sections()
-    rules = services.numbers(sections)
-    state = services.engine_trial(trial, participants, generators, rules)
-    me = participant_of(request.user, participants)
-    legal = (
-        services.legal_moves(state, me, request.user.username)
-        if trial.state == Trial.PLAYING
-        else services.legal_moves(state, None, "")
-    )
-    survivors = [p for p in participants if not p.is_monster]
-    counted = sum(1 for s in state.survivors if s.status is not None)
-    costs = {
-        "survivor": [
-            (a["name"], a["slug"], rules.cost("survivor", a["slug"]))
-            for a in sections.get("survivor_actions", [])
-            if a["slug"] in dict(rules.survivor_costs)
-        ],
-        "monster": [
-            (a["name"], a["slug"], rules.cost("monster", a["slug"]))
-            for a in sections.get("monster_actions", [])
-            if a["slug"] in dict(rules.monster_costs)
-        ],
-    }
-    waiting = [s.name for s in state.survivors if s.living and s.readiness != sl.Readiness.READY]
-    odds = []
-    if trial.state == Trial.OVER and sl.is_over(state):
-        odds = [
-            (n, f"{o.numerator}/{o.denominator}", f"{100 * float(o):.0f}") for n, o in sl.winner_odds(state).items()
-        ]
-    latest = list(trial.log.all()[: LOG_SHOWN + 1])
-    return {
-        "trial": trial,
-        "participants": participants,
-        "survivors": survivors,
-        "me": me,
-        "state": state,
-        "rules": rules,
-        "legal": legal,
-        "grid": services.grid(state, legal),
-        "columns": range(1, sl.COLUMNS + 1),
-        # the latest entries only: a poll that redraws the board never sends the whole log
-        "log": latest[:LOG_SHOWN],
-        "older_log": len(latest) > LOG_SHOWN,
-        "error": error,
-        "energy_each": sl.survivor_energy_per_advance(counted, rules.survivor_energy_pool) if counted else None,
-        "counted": counted,
-        "costs": costs,
-        "waiting": waiting,
-        "odds": odds,
-        "escape_cost": services.ESCAPE_COST,
-        "repaired": state.repaired(),
-        "my_name": request.user.username,
-        "poll_params": kit.poll_params(request, services.LABEL, trial.pk, trial.version),
-    }
+def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "") -> dict:
+    """The shared part from the cache, and what this participant may do drawn now."""
+    trial, state = shared.trial, shared.state
+    me = participant_of(request.user, shared.participants)
+    legal = services.legal_moves(state, me if trial.state == Trial.PLAYING else None, request.user.username)
+    context = {**shared.public, "me": me, "legal": legal, "error": error, "log_html": shared.html("log")}
+    if legal["location"] or legal["move"] or legal["repair"]:
+        context["grid"] = services.grid(state, legal)  # this participant's own Squares highlighted
+    else:
+        context["grid_html"] = shared.html("grid")  # the grid as everyone sees it
+    context["my_name"] = request.user.username
+    context["poll_params"] = kit.poll_params(request, services.LABEL, trial.pk, trial.version)
+    return context
 
 
 @kit.answers_unchanged_polls(services.LABEL, services.current_version)  # 204 with no query (the kit)
@@ -133,12 +86,15 @@ def _context(request: HttpRequest, trial: Trial, error: str = "") -> dict:
 @require_GET
 @cache_control(private=True, no_store=True)  # holds a secret: no cache, shared or the browser's, keeps it
 def trial_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    trial = _get_trial_for_user(request, pk)
+    shared = shared_board.current(pk)
+    if shared is None or participant_of(request.user, shared.participants) is None:
+        raise Http404("No such trial.")  # the Monster or a Survivor, as get_trial_for_user
+    trial = shared.trial
     if request.htmx:
         return kit.page_or_poll(
-            request, trial.version, lambda: render(request, "trials/trial_detail.html#board", _context(request, trial))
+            request, trial.version, lambda: render(request, "trials/trial_detail.html#board", _context(request, shared))
         )
-    return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial)))
+    return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, shared)))
 
 
 @login_required
@@ -155,14 +111,14 @@ def trial_act(request: HttpRequest, pk: int) -> HttpResponse:
         services.act(trial, request.user, action=action, target=target, times=times)
 
     def redraw(error: str, status: int) -> HttpResponse:
-        trial.refresh_from_db()
-        return render(request, "trials/trial_detail.html#board", _context(request, trial, error), status=status)
+        shared = shared_board.for_game(shared_board.trials().get(pk=trial.pk))
+        return render(request, "trials/trial_detail.html#board", _context(request, shared, error), status=status)
 
     def after_plain_post(error: str) -> HttpResponse:
         if not error:
             return redirect(trial)
-        trial.refresh_from_db()
-        return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, trial, error), status=422))
+        shared = shared_board.for_game(shared_board.trials().get(pk=trial.pk))
+        return vary_on_htmx(render(request, "trials/trial_detail.html", _context(request, shared, error), status=422))
 
     return kit.act_and_redraw(request, move, redraw, after_plain_post)
 

@@ -1,7 +1,9 @@
 import pytest
+from django.core.cache import cache
 
 from battles import services
 from battles.models import Battle
+from rules.cybernekro.battle import codec
 from tests.crewbuilder.conftest import LEGAL, catalogue, geared_crew, make_crew  # noqa: F401  (shared fixtures)
 
 
@@ -70,3 +72,10 @@ def even_split(args):
             split[mid] += 1
             left -= 1
     return {f"ap_{mid}": ap for mid, ap in split.items()}
+
+
+def put(battle, state):
+    """Set a scene: the battle's state written as it is, not by a move."""
+    battle.state = codec.dumps(state)
+    battle.save(update_fields=["state"])
+    cache.clear()  # not a move, so the version is the same: the shared part is rebuilt from the new state

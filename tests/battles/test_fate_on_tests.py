@@ -13,7 +13,7 @@ from rules.cybernekro.battle.state import Phase
 from tests.clients import logged_in
 from tests.rules.battle.helpers import Dice
 
-from .conftest import advance, post_step
+from .conftest import advance, post_step, put
 from .test_views import _responses
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +24,6 @@ HANDS = {"0": ("A♥", "5♥", "J♥", "Joker (red)"), "1": ("A♠", "5♠", "J�
 def load(battle):
     battle.refresh_from_db()
     return codec.loads(battle.state)
-
-
-def put(battle, state):
-    battle.state = codec.dumps(state)
-    battle.save(update_fields=["state"])
 
 
 def other(seat):

@@ -10,7 +10,7 @@ from rules.cybernekro.battle import codec, npcs, rounds
 from rules.cybernekro.battle.state import GM, Phase, WeaponUse
 from tests.clients import logged_in
 
-from .conftest import advance, post_step
+from .conftest import advance, post_step, put
 from .test_setup_and_game_master import with_gm  # noqa: F401  (shared fixture)
 
 pytestmark = pytest.mark.django_db
@@ -21,11 +21,6 @@ MAUL = WeaponUse("maul", "maul", cn.Weapon(2, None, cn.Keywords.parse(["Stagger"
 def load(battle):
     battle.refresh_from_db()
     return codec.loads(battle.state)
-
-
-def put(battle, state):
-    battle.state = codec.dumps(state)
-    battle.save(update_fields=["state"])
 
 
 @pytest.fixture

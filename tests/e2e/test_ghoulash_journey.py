@@ -2,6 +2,7 @@
 (the rules' Example 2: Del's 3 + 2, Brian's challenge 2 + 1, Del's answer 3)."""
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
@@ -61,6 +62,7 @@ def _hand(player, values, secret=""):
     player.hand = hand
     player.draw = [c["id"] for c in player.deck if c["id"] not in hand]
     player.save()
+    cache.clear()  # a scene set by hand, not a move (same version): the table's shared part is rebuilt
 
 
 def _login(browser: Browser, server_url: str, username: str) -> Page:

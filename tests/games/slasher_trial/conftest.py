@@ -1,6 +1,7 @@
 import shutil
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 
 from catalogue.loader import CATALOGUE_DIR
@@ -52,12 +53,14 @@ def place(trial, monster, squares=("A1", "A3", "A5", "A7", "A9", "A11", "A13")):
     for g, square in zip(gens, squares):
         g.square = square
         g.save()
+    cache.clear()  # a scene set by hand, not a move: the version's shared board is rebuilt from the rows
     return Trial.objects.get(pk=trial.pk)
 
 
 def setp(trial, user, **values):
     """Set a participant's row directly (a scene for a test)."""
     Participant.objects.filter(trial=trial, user=user).update(**values)
+    cache.clear()  # not a move (same version): the shared board is rebuilt from the rows
 
 
 def row(trial, user) -> Participant:

@@ -5,7 +5,7 @@ import re
 from django.urls import reverse
 
 from games.slasher_trial.models import LogEntry
-from games.slasher_trial.views import LOG_SHOWN
+from games.slasher_trial.shared_board import LOG_SHOWN
 
 
 def _entries(trial, count):

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games.slasher_trial import services
@@ -226,14 +227,19 @@ def _trial_with(n, catalogue, monster, make_user):
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_query_budget_of_the_trial_page(client, catalogue, monster, make_user, django_assert_num_queries, n):
-    """session, user, trial, participants+users, generators, rules entries, log: 7 at any size."""
+    """The first participant to draw a version: session, user, trial, participants+users, generators, rules
+    entries, log: 7 at any size. Every other draw of it: session, user (the rest from the shared board)."""
     trial, user = _trial_with(n, catalogue, monster, make_user)
     client.force_login(user)
     with django_assert_num_queries(7):
         response = client.get(url(trial))
     assert response.status_code == 200
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(2):
         assert client.get(url(trial), {"v": "0"}, **HX).status_code == 200
+    other = Client()
+    other.force_login(monster)
+    with django_assert_num_queries(2):
+        assert other.get(url(trial), {"v": "0"}, **HX).status_code == 200
     version = str(Trial.objects.get(pk=trial.pk).version)
-    with django_assert_num_queries(3):  # session, user, trial
+    with django_assert_num_queries(2):  # session, user: a poll without its token, the version from the cache
         assert client.get(url(trial), {"v": version}, **HX).status_code == 204
