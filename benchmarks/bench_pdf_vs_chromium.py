@@ -101,8 +101,8 @@ def worst_roster_html(paper: str) -> str:
         _WORST.append(worst_crew(owner, system, characters=CHARACTERS).pk)
     crew = Crew.objects.with_everything().get(pk=_WORST[0])
     catalogue = roster_printing.Catalogue.from_db(crew.system)
-    context = roster_printing.roster_context(crew_to_data(crew), crew_service.report_for(crew), catalogue)
     paper = core_pdf.normalize_paper(paper)
+    context = roster_printing.roster_context(crew_to_data(crew), crew_service.report_for(crew), catalogue, paper)
     return render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
 
 
@@ -231,10 +231,10 @@ def typical_roster_html(paper: str) -> str:
     from crewbuilder.validation import CatalogueSnapshot, validate_crew
 
     data = catalogue_file_for("cybernekro")
-    context = roster_printing.roster_context(
-        CREW, validate_crew(CREW, CatalogueSnapshot(data)), roster_printing.Catalogue.from_data(data)
-    )
     paper = core_pdf.normalize_paper(paper)
+    context = roster_printing.roster_context(
+        CREW, validate_crew(CREW, CatalogueSnapshot(data)), roster_printing.Catalogue.from_data(data), paper
+    )
     return render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
 
 
