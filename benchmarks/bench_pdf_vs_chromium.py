@@ -17,7 +17,8 @@ medians of BENCH_RUNS repeats (wall and CPU time):
 
 The fair pair is the first two (both engines warm, both documents new); the
 whole-process pair is printed beside it. Chromium gets the same HTML with
-pdf.css linked and the same @page size. Also prints the roster's element
+pdf.css linked and the same @page size (the cards' two floated columns are
+in that HTML, chosen for the paper by crewbuilder.pdf.card_columns). Also prints the roster's element
 and table counts. Skips the Chromium lines with a message if /usr/bin/chromium
 is absent (scripts/system-deps.sh installs it).
 

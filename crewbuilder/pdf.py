@@ -493,10 +493,11 @@ def card_columns(
         sorcery_lines = sum(_lines(f"{s['number']} {s['name']} {s['text']}", 78) for s in sorceries)
         references.append(("sorceries", 5 + 0.9 * sorcery_lines))
     for kind, lines in references:
-        # Where it fits on the page a column has reached, the earliest page first; else after the column ending first.
+        # Where it fits on the page a column has reached, the earliest page first; else at the top of
+        # the next page of the column that has reached the lesser page (the left one if neither).
         order = sorted((0, 1), key=lambda c: (reached[c][0], -reached[c][1]))
         fits = [c for c in order if reached[c][1] >= lines]
-        place(fits[0] if fits else order[0], kind, {}, lines)
+        place(fits[0] if fits else min((0, 1), key=lambda c: reached[c][0]), kind, {}, lines)
     return columns
 
 
