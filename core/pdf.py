@@ -297,7 +297,8 @@ def _layout(html: str, paper: str, fetcher: StaticOnlyFetcher | None) -> bytes:
     # A layout makes some 50,000 objects in reference cycles (boxes and their parents). With the
     # collector on, they set off a full collection of the whole process (Django, the fonts...) on
     # most renders, a fifth of a roster's time; off, one young-generation pass after the render
-    # frees them, a third of the cost (issue 20).
+    # frees them, a third of the cost (issue 20). The switch is process-wide: a render in another
+    # thread meanwhile (runserver) only loses the saving, and a caller's own choice is kept.
     collecting = gc.isenabled()
     gc.disable()
     try:
