@@ -15,10 +15,12 @@ medians of BENCH_RUNS repeats (wall and CPU time):
   (the command of the issue plus --no-pdf-header-footer, so that Chromium
   does not add its own header and footer lines).
 
-The fair pair is the first two (both engines warm, both documents new); the
-whole-process pair is printed beside it. Chromium gets the same HTML with
-pdf.css linked and the same @page size (the cards' two floated columns are
-in that HTML, chosen for the paper by crewbuilder.pdf.card_columns). Also prints the roster's element
+The fair pair is the first two (both engines warm, both documents new), timed
+in turns (one WeasyPrint render, one Chromium print, and again) so that a
+shared machine busy for a while slows both alike; the whole-process pair is
+printed beside it. Chromium gets the same HTML with pdf.css linked and the
+same @page size (the cards' two floated columns are in that HTML, chosen for
+the paper by crewbuilder.pdf.card_columns). Also prints the roster's element
 and table counts. Skips the Chromium lines with a message if /usr/bin/chromium
 is absent (scripts/system-deps.sh installs it).
 
@@ -162,7 +164,12 @@ def command_name(pid: int) -> str:
         return ""
 
 
-def chromium_warm(page_file: Path, out: Path):
+def chromium_warm(page_file: Path, out: Path, beside):
+    """(Chromium's medians, beside's medians): each print follows one call of ``beside``, timed too.
+
+    The two engines take turns, so that a machine busy for a while slows both alike: the ratio
+    stays a same-moment comparison on a shared machine.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -174,14 +181,15 @@ def chromium_warm(page_file: Path, out: Path):
             out.write_bytes(page.pdf(prefer_css_page_size=True, print_background=True))
 
         print_once()  # warm-up
-        samples = []
+        samples, ours = [], []
         for _ in range(RUNS):
+            ours.append(timed(beside))
             pids = [p for p in descendants(os.getpid()) if "chrom" in command_name(p)]
             before, wall = process_cpu(pids), time.perf_counter()
             print_once()
             samples.append((time.perf_counter() - wall, process_cpu(pids) - before))
         browser.close()
-    return medians(samples)
+    return medians(samples), medians(ours)
 
 
 def chromium_process(page_file: Path, out: Path):
@@ -248,7 +256,18 @@ def compare(label: str, html: str, paper: str) -> None:
     theirs = TMP / "chromium.pdf"
 
     ours.write_bytes(core_pdf.html_to_pdf(html, paper, cache=False))  # warm-up: fonts, pdf.css
-    warm = medians([timed(lambda: core_pdf.html_to_pdf(html, paper, cache=False)) for _ in range(RUNS)])
+
+    def weasyprint_warm():
+        core_pdf.html_to_pdf(html, paper, cache=False)
+
+    browser, skipped = None, ""
+    if CHROMIUM.exists():
+        try:  # the fair pair, in turns
+            browser, warm = chromium_warm(page_file, theirs, weasyprint_warm)
+        except Exception as error:  # Playwright missing or the browser would not start: the process line still runs
+            skipped = f"Chromium warm-browser line skipped: {error.__class__.__name__}: {error}"
+    if browser is None:
+        warm = medians([timed(weasyprint_warm) for _ in range(RUNS)])
 
     def weasyprint_once():
         subprocess.run(
@@ -274,11 +293,8 @@ def compare(label: str, html: str, paper: str) -> None:
         line("WeasyPrint, whole process (python -c):", whole)
         print(f"Chromium lines skipped: {CHROMIUM} is not installed (scripts/system-deps.sh test installs it).")
         return
-    try:
-        browser = chromium_warm(page_file, theirs)
-    except Exception as error:  # Playwright missing or the browser would not start: the process line still runs
-        browser = None
-        print(f"Chromium warm-browser line skipped: {error.__class__.__name__}: {error}")
+    if skipped:
+        print(skipped)
     if browser:
         line(f"Chromium, warm browser, page.pdf() ({pdf_pages(theirs)} pages):", browser)
     line("WeasyPrint, whole process (python -c):", whole)
