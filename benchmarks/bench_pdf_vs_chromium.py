@@ -15,9 +15,12 @@ medians of BENCH_RUNS repeats (wall and CPU time):
   (the command of the issue plus --no-pdf-header-footer, so that Chromium
   does not add its own header and footer lines).
 
-The fair pair is the first two (both engines warm, both documents new); the
-whole-process pair is printed beside it. Chromium gets the same HTML with
-pdf.css linked and the same @page size. Also prints the roster's element
+The fair pair is the first two (both engines warm, both documents new), timed
+in turns (one WeasyPrint render, one Chromium print, and again) so that a
+shared machine busy for a while slows both alike; the whole-process pair is
+printed beside it. Chromium gets the same HTML with pdf.css linked and the
+same @page size (the cards' two floated columns are in that HTML, chosen for
+the paper by crewbuilder.pdf.card_columns). Also prints the roster's element
 and table counts. Skips the Chromium lines with a message if /usr/bin/chromium
 is absent (scripts/system-deps.sh installs it).
 
@@ -101,8 +104,8 @@ def worst_roster_html(paper: str) -> str:
         _WORST.append(worst_crew(owner, system, characters=CHARACTERS).pk)
     crew = Crew.objects.with_everything().get(pk=_WORST[0])
     catalogue = roster_printing.Catalogue.from_db(crew.system)
-    context = roster_printing.roster_context(crew_to_data(crew), crew_service.report_for(crew), catalogue)
     paper = core_pdf.normalize_paper(paper)
+    context = roster_printing.roster_context(crew_to_data(crew), crew_service.report_for(crew), catalogue, paper)
     return render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
 
 
@@ -161,7 +164,12 @@ def command_name(pid: int) -> str:
         return ""
 
 
-def chromium_warm(page_file: Path, out: Path):
+def chromium_warm(page_file: Path, out: Path, beside):
+    """(Chromium's medians, beside's medians): each print follows one call of ``beside``, timed too.
+
+    The two engines take turns, so that a machine busy for a while slows both alike: the ratio
+    stays a same-moment comparison on a shared machine.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -173,14 +181,15 @@ def chromium_warm(page_file: Path, out: Path):
             out.write_bytes(page.pdf(prefer_css_page_size=True, print_background=True))
 
         print_once()  # warm-up
-        samples = []
+        samples, ours = [], []
         for _ in range(RUNS):
+            ours.append(timed(beside))
             pids = [p for p in descendants(os.getpid()) if "chrom" in command_name(p)]
             before, wall = process_cpu(pids), time.perf_counter()
             print_once()
             samples.append((time.perf_counter() - wall, process_cpu(pids) - before))
         browser.close()
-    return medians(samples)
+    return medians(samples), medians(ours)
 
 
 def chromium_process(page_file: Path, out: Path):
@@ -231,10 +240,10 @@ def typical_roster_html(paper: str) -> str:
     from crewbuilder.validation import CatalogueSnapshot, validate_crew
 
     data = catalogue_file_for("cybernekro")
-    context = roster_printing.roster_context(
-        CREW, validate_crew(CREW, CatalogueSnapshot(data)), roster_printing.Catalogue.from_data(data)
-    )
     paper = core_pdf.normalize_paper(paper)
+    context = roster_printing.roster_context(
+        CREW, validate_crew(CREW, CatalogueSnapshot(data)), roster_printing.Catalogue.from_data(data), paper
+    )
     return render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
 
 
@@ -247,7 +256,18 @@ def compare(label: str, html: str, paper: str) -> None:
     theirs = TMP / "chromium.pdf"
 
     ours.write_bytes(core_pdf.html_to_pdf(html, paper, cache=False))  # warm-up: fonts, pdf.css
-    warm = medians([timed(lambda: core_pdf.html_to_pdf(html, paper, cache=False)) for _ in range(RUNS)])
+
+    def weasyprint_warm():
+        core_pdf.html_to_pdf(html, paper, cache=False)
+
+    browser, skipped = None, ""
+    if CHROMIUM.exists():
+        try:  # the fair pair, in turns
+            browser, warm = chromium_warm(page_file, theirs, weasyprint_warm)
+        except Exception as error:  # Playwright missing or the browser would not start: the process line still runs
+            skipped = f"Chromium warm-browser line skipped: {error.__class__.__name__}: {error}"
+    if browser is None:
+        warm = medians([timed(weasyprint_warm) for _ in range(RUNS)])
 
     def weasyprint_once():
         subprocess.run(
@@ -273,11 +293,8 @@ def compare(label: str, html: str, paper: str) -> None:
         line("WeasyPrint, whole process (python -c):", whole)
         print(f"Chromium lines skipped: {CHROMIUM} is not installed (scripts/system-deps.sh test installs it).")
         return
-    try:
-        browser = chromium_warm(page_file, theirs)
-    except Exception as error:  # Playwright missing or the browser would not start: the process line still runs
-        browser = None
-        print(f"Chromium warm-browser line skipped: {error.__class__.__name__}: {error}")
+    if skipped:
+        print(skipped)
     if browser:
         line(f"Chromium, warm browser, page.pdf() ({pdf_pages(theirs)} pages):", browser)
     line("WeasyPrint, whole process (python -c):", whole)

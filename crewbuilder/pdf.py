@@ -305,8 +305,8 @@ def _gear_blocks(char: dict, catalogue: Catalogue) -> list[dict]:
     return blocks
 
 
-def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
-    """Everything the roster template prints, looked up and formatted."""
+def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER) -> dict:
+    """Everything the roster template prints, looked up and formatted; the paper chooses the cards' columns."""
     status = crew_status(report)
     report_chars = [c for c in report.get("characters") or () if isinstance(c, dict)]
     by_name = {}
@@ -390,6 +390,7 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
 
     points = report.get("points")
     budget = report.get("budget", crew_file.get("budget", catalogue.rules.get("budget")))
+    glossary_entries = sorted(glossary.values(), key=lambda k: k["name"].lower())
     return {
         "crew_name": str(crew_file.get("name") or ""),
         "game": catalogue.title or str(crew_file.get("system") or ""),
@@ -397,8 +398,9 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
         "budget": _number(budget),
         "status": status,
         "cards": cards,
-        "glossary": sorted(glossary.values(), key=lambda k: k["name"].lower()),
+        "glossary": glossary_entries,
         "sorceries": sorceries,
+        "columns": card_columns(cards, glossary_entries, sorceries, _summary_lines(status), paper),
         "house_rules_used": [
             block["name"]
             for card in cards
@@ -406,6 +408,97 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue) -> dict:
             if block["house_rule"]
         ],
     }
+
+
+# The cards print in two columns, each a float holding its stack of cards: WeasyPrint lays every
+# card out once, where multi-column layout laid each out two to eight times (issue 20). A column
+# breaks between its cards, never inside one (unless a card is taller than a page), and goes on
+# on the next page. Which column a card goes in is decided here, as multi-column layout would
+# fill them (page 1 left, page 1 right, page 2 left...), from each card's length in lines of rule
+# text, guessed from its characters. The guess only chooses the column: a card guessed too short
+# moves down its column to the next page, a card guessed too long leaves room the next card of
+# its column takes; nothing is hidden or split.
+CHARS_PER_LINE = 72  # of 6.7pt rule text in a card half a page wide
+# Lines of it in a column: 95 on A4, 89 on US Letter, less a few for the guess's error (a card
+# guessed short moves down, which can cost a page; one guessed long only leaves room).
+COLUMN_LINES = {"A4": 92, "LETTER": 86}
+CARD_GAP_LINES = 1.6  # the 4.5mm between two cards
+
+
+def _lines(text, per_line: int = CHARS_PER_LINE) -> int:
+    return 1 + len(str(text or "")) // per_line
+
+
+def _card_lines(card: dict) -> float:
+    """Head, stats, weapons, rules, notes, findings and tracks of a character card, in lines."""
+    lines = 12 + len(card["weapons"]) + _lines(card["notes"]) + 2 * len(card["findings"])
+    for block in card["traits"] + card["body_mods"] + card["gear"]:
+        lines += _lines(f"{block['name']} {block.get('choice', '')} {block['text']}")
+    lines += sum(2 for part in ("traits", "body_mods", "gear") if card[part])
+    return lines + (7 if card["sorcerer"] else 0)
+
+
+def _summary_lines(status: dict) -> float:
+    findings = status["errors"] + status["accepted"] + status["warnings"]
+    return 9 + (5 if status["state"] == "invalid" else 0) + sum(_lines(f.get("message")) + 1 for f in findings)
+
+
+def card_columns(
+    cards: list[dict], glossary: list[dict], sorceries: list[dict], summary_lines: float = 0, paper: str = DEFAULT_PAPER
+) -> list[list[tuple[str, dict]]]:
+    """The cards, then the keyword and sorcery reference cards, split into a left and a right column.
+
+    Characters fill the columns in order, as multi-column layout would (page 1 left, page 1
+    right, page 2 left...); each reference card then goes where it fits, else where a column
+    ends first. Each column is followed as a stream of pages: (page reached, lines left on it).
+    """
+    full = COLUMN_LINES.get(paper, COLUMN_LINES[DEFAULT_PAPER])
+    capacity = [full - summary_lines]  # of each page, the first under the summary
+    reached = [[0, capacity[0]], [0, capacity[0]]]
+    columns: list[list[tuple[str, dict]]] = [[], []]
+
+    def page_lines(number: int) -> float:
+        return capacity[0] if number == 0 else full
+
+    def start_page(column: int, number: int) -> None:
+        if reached[column][0] < number:
+            reached[column][:] = [number, page_lines(number)]
+
+    def place(column: int, kind: str, card: dict, lines: float) -> None:
+        columns[column].append((kind, card))
+        number, room = reached[column]
+        if lines > room and room < page_lines(number):  # does not fit under the cards above: next page
+            number, room = number + 1, full
+        while lines > room:  # longer than a page: it goes on over the next
+            lines -= room
+            number, room = number + 1, full
+        reached[column][:] = [number, room - lines - CARD_GAP_LINES]
+
+    column = 0
+    for card in cards:
+        lines = _card_lines(card)
+        number, room = reached[column]
+        if lines > room and room < page_lines(number):
+            if column == 0:
+                column = 1  # the right column of the same page
+                start_page(1, number)
+            else:
+                column = 0  # the left column of the next page
+                start_page(0, number + 1)
+        place(column, "character", card, lines)
+    references = []
+    if glossary:
+        references.append(("glossary", 4 + sum(_lines(f"{k['name']} {k['text']}") for k in glossary)))
+    if sorceries:  # 6.2pt type on 7.25pt lines: 78 characters a line, 0.9 of a rule line each
+        sorcery_lines = sum(_lines(f"{s['number']} {s['name']} {s['text']}", 78) for s in sorceries)
+        references.append(("sorceries", 5 + 0.9 * sorcery_lines))
+    for kind, lines in references:
+        # Where it fits on the page a column has reached, the earliest page first; else at the top of
+        # the next page of the column that has reached the lesser page (the left one if neither).
+        order = sorted((0, 1), key=lambda c: (reached[c][0], -reached[c][1]))
+        fits = [c for c in order if reached[c][1] >= lines]
+        place(fits[0] if fits else min((0, 1), key=lambda c: reached[c][0]), kind, {}, lines)
+    return columns
 
 
 def check_roster_budget(crew_file: dict) -> None:
@@ -435,7 +528,7 @@ def roster_pdf(
     crew_file: dict, report: dict, catalogue: Catalogue, paper: str = DEFAULT_PAPER, cache: bool = True
 ) -> bytes:
     check_roster_budget(crew_file)
-    return render_pdf("pdf/roster.html", roster_context(crew_file, report, catalogue), paper, cache=cache)
+    return render_pdf("pdf/roster.html", roster_context(crew_file, report, catalogue, paper), paper, cache=cache)
 
 
 # --------------------------------------------------------------------------

@@ -61,3 +61,21 @@ def test_pdf_filename_is_safe():
     assert pdf.pdf_filename("Saints of <Rust>!", "roster") == "saints-of-rust-roster.pdf"
     assert pdf.pdf_filename('"; rm -rf / ;"', "roster") == "rm-rf-roster.pdf"
     assert pdf.pdf_filename("Ωμέγα", "roster") == "crew-roster.pdf"
+
+
+def test_rendering_leaves_the_garbage_collector_as_it_found_it(monkeypatch):
+    import gc
+
+    assert gc.isenabled()
+    assert pdf.html_to_pdf("<p>on</p>", cache=False).startswith(b"%PDF-")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        pdf.html_to_pdf("<p>off</p>", cache=False)
+        assert not gc.isenabled()  # the caller's choice is kept
+    finally:
+        gc.enable()
+    monkeypatch.setattr(pdf, "PDF_TIME_LIMIT_SECONDS", 0.001)  # refused mid-layout: collecting again all the same
+    with pytest.raises(pdf.PdfRefused):
+        pdf.html_to_pdf("<p>x</p>" * 2000, cache=False)
+    assert gc.isenabled()

@@ -261,6 +261,55 @@ def test_seven_fully_geared_characters_fit_on_two_a4_pages(roster):
     assert all(size == pytest.approx(A4, abs=1) for size in sizes)
 
 
+def card_pages(crew, rules, paper) -> dict:
+    """Each card's heading -> the pages (1, 2...) its boxes are laid out on, from the laid-out roster."""
+    from django.template.loader import render_to_string
+
+    context = pdf.roster_context(crew, make_report(crew, rules), rules, paper)
+    html = render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
+    found: dict = {}
+
+    def walk(box, number):
+        element = getattr(box, "element", None)
+        if getattr(box, "element_tag", None) == "article" and element is not None:
+            found.setdefault("".join(element.find(".//h2").itertext()), set()).add(number)
+            return
+        for child in getattr(box, "children", ()):
+            walk(child, number)
+
+    for number, page in enumerate(core_pdf.layout_document(html, paper).pages, start=1):
+        walk(page._page_box, number)
+    return found
+
+
+@pytest.mark.parametrize(("paper", "most_pages"), [("A4", 2), ("LETTER", 3)])
+@pytest.mark.parametrize("characters", [3, 7])
+def test_no_card_is_split_across_pages_and_the_crew_fits(rules, paper, most_pages, characters):
+    crew = copy.deepcopy(SEVEN)
+    crew["characters"] = crew["characters"][:characters]
+    pages = card_pages(crew, rules, paper)
+    names = [c["name"] for c in crew["characters"]]
+    # Every character's card, and the keyword and sorcery cards (Sister Cathode is a sorcerer), once each.
+    assert set(pages) == {*names, "Keywords on this sheet", "Techno-sorceries"}
+    assert all(len(numbers) == 1 for numbers in pages.values()), pages
+    assert max(max(numbers) for numbers in pages.values()) <= most_pages
+    # Characters read in order: a card never comes on an earlier page than the one before it.
+    firsts = [min(pages[name]) for name in names]
+    assert firsts == sorted(firsts)
+
+
+def test_cards_go_in_two_columns_in_order(rules):
+    context = pdf.roster_context(SEVEN, make_report(SEVEN, rules), rules, "A4")
+    left, right = context["columns"]
+    placed = [card["name"] for _, card in left + right if card]
+    assert sorted(placed) == sorted(c["name"] for c in SEVEN["characters"])
+    assert [kind for kind, _ in left + right].count("sorceries") == 1
+    assert [kind for kind, _ in left + right].count("glossary") == 1
+    for column in (left, right):  # each column reads down in the crew's order
+        numbers = [card["index"] for kind, card in column if kind == "character"]
+        assert numbers == sorted(numbers)
+
+
 def test_page_numbers(roster):
     text = pdf_text(roster)
     pages = len(page_sizes(roster))
