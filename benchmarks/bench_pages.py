@@ -5,6 +5,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -53,15 +54,20 @@ def main():
         ch = c.characters.first()
 
         def change():
-            # The page holds the version (each answer sends the next one): no read of the crew here.
+            # What htmx sends for a step button of the open character: the form (urlencoded, as htmx encodes
+            # a form without files), the button's value and the editor's current version. The page holds the
+            # version (each answer sends the next one): no read of the crew here.
+            fields = {
+                "version": change.version,
+                "character": ch.pk,
+                "step": f"agility:{1 if change.up else -1}",
+                "current_version": change.version,
+                "open": ch.pk,
+            }
             response = client.post(
                 f"/crews/{c.pk}/edit/attribute/",
-                {
-                    "version": change.version,
-                    "character": ch.pk,
-                    "attribute": "agility",
-                    "delta": 1 if change.up else -1,
-                },
+                urlencode(fields),
+                content_type="application/x-www-form-urlencoded",
                 HTTP_HX_REQUEST="true",
             )
             assert response.status_code == 200, response.status_code

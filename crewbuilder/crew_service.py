@@ -258,6 +258,7 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
             characters.append(kept)
             continue
         base = {a: getattr(model, a) for a in ATTRIBUTE_LABELS}
+        steppers_key = editor_fragments.steppers_key(crew, model)
         characters.append(
             {
                 "model": model,
@@ -274,6 +275,7 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
                         "base": base[key],
                         "effective": char_report["attributes"].get(key, base[key]),
                         "steps": ((-1, "−", "lower"), (1, "+", "raise")),
+                        "stepper_key": f"{steppers_key}:{key}",
                     }
                     for key, label in ATTRIBUTE_LABELS.items()
                 ],

@@ -82,6 +82,11 @@ def tools_key(crew, ch: dict) -> str:
     return key_of("tools", crew.pk, model.pk, model.name, model.notes, ch["moves"])
 
 
+def steppers_key(crew, model) -> str:
+    """An open character's attribute buttons (the same steps for every value: a refused step says why)."""
+    return key_of("steppers", crew.pk, model.pk, model.name)
+
+
 def weapons_key(ch: dict) -> str:
     return key_of("weapons", ch["weapons"])
 
