@@ -141,6 +141,11 @@ else:
         }
     }
 
+# A logged-in request reads its session from that cache, not from the database (issue 20: no query per
+# request for the session); a miss, a new worker or a cleared cache reads the session table, which stays
+# the record (a restart keeps everyone logged in).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "crewbuilder.User"
 AUTH_PASSWORD_VALIDATORS = [

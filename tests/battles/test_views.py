@@ -158,9 +158,9 @@ def _page_and_poll_queries(client, battle, django_assert_num_queries):
         )
 
 
-# session, user, the battle (its campaign, scenario and game master joined), seats, the log's count and page;
-# then session, user only
-PAGE_QUERIES, POLL_QUERIES = 6, 2
+# session (the cache was just emptied), user, the battle (its campaign, scenario and game master joined), seats, the log's count and page;
+# then the user only (the session is in the cache again)
+PAGE_QUERIES, POLL_QUERIES = 6, 1
 
 
 @pytest.mark.parametrize("players,size,rounds", [(2, 3, 1), (4, 7, 1), (2, 3, 30), (4, 7, 30)])

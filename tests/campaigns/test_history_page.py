@@ -77,8 +77,8 @@ def test_history_is_paginated_newest_first(client, campaign, user):
     assert "Page 1 of 3" in client.get(url + "?page=abc").content.decode()
 
 
-# session, user, campaign (with system and organiser), count, the page's entries, their characters' names
-HISTORY_QUERIES = 6
+# user (the session from the cache), campaign (with system and organiser), count, the page's entries, their characters' names
+HISTORY_QUERIES = 5
 
 
 def test_history_page_queries_do_not_grow_with_the_history(

@@ -254,15 +254,16 @@ def test_game_page_query_budget_does_not_grow_with_players(
     _mid_battle(game, users)
     c = logged_in(users[1])
     cache.clear()  # this seat is the first to draw the version: it builds the shared part
-    # session, user, game, players+users, tokens, events
+    # session (the cache was just emptied), user, game, players+users, tokens, events
     with django_assert_num_queries(6):
         r = c.get(page_url(game))
     assert r.status_code == 200 and "The challenge is offered to" in r.content.decode()
-    # session, user: the game's rows and public part from the cache, this seat's own part drawn from them
-    with django_assert_num_queries(2):
+    # the user (the session from the cache again): the game's rows and public part from the cache, this seat's own
+    # part drawn from them
+    with django_assert_num_queries(1):
         assert c.get(page_url(game) + "?v=0", **HTMX).status_code == 200
     other = logged_in(users[0])
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         assert other.get(page_url(game)).status_code == 200
 
 

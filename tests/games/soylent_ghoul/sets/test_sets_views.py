@@ -193,9 +193,9 @@ def test_query_budget_of_the_set_page_does_not_grow_with_drones(owner, make_set,
     small = make_set(user, name="Small", count=2)
     large = make_set(user, name="Large", count=8)
     owner.get(f"/games/soylent/sets/{small.pk}/")  # warm the session
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         owner.get(f"/games/soylent/sets/{small.pk}/?key=1")
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         owner.get(f"/games/soylent/sets/{large.pk}/?key=1")
 
 
