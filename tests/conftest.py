@@ -37,7 +37,7 @@ def _own_cache(settings, tmp_path_factory):
     # are rolled back between tests and their ids come again, so a cached game version must not.
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "core.file_cache.FileCache",
             "LOCATION": str(tmp_path_factory.mktemp("cache")),
         }
     }

@@ -27,7 +27,7 @@ def _cache_setting(**env_overrides) -> str:
 
 def test_the_default_cache_is_files_under_var(tmp_path):
     assert _cache_setting(VAR_DIR=str(tmp_path)) == (
-        f"django.core.cache.backends.filebased.FileBasedCache {tmp_path / 'cache'}"
+        f"core.file_cache.FileCache {tmp_path / 'cache'}"
     )
 
 
