@@ -26,9 +26,7 @@ def _cache_setting(**env_overrides) -> str:
 
 
 def test_the_default_cache_is_files_under_var(tmp_path):
-    assert _cache_setting(VAR_DIR=str(tmp_path)) == (
-        f"core.file_cache.FileCache {tmp_path / 'cache'}"
-    )
+    assert _cache_setting(VAR_DIR=str(tmp_path)) == (f"core.file_cache.FileCache {tmp_path / 'cache'}")
 
 
 def test_redis_url_puts_the_cache_in_redis():
