@@ -62,6 +62,7 @@ HEADER_KEYS = ("system", "name", "edition", "source", "crew_rules")
 SHARED_COLUMNS = ("slug", "name", "cost", "purchasable", "number", "text", "section")
 NOT_COLUMNS = {"id", "system", "effects", "house_rule", "position", "category", "table", "part"}
 RULES_PART = re.compile(r"^[a-z][a-z0-9_]{0,49}$")
+UNREAD = object()  # current_catalogue: not read in this request (None is "no system loaded")
 
 
 def model_columns(model) -> set:
@@ -270,8 +271,9 @@ def current_catalogue(slug: str) -> dict | None:
     None when none is loaded. What the pages read it from costs no query when warm: the system's version
     comes from the shared cache once a request (``CURRENT``), the data from this process's copy of that
     version (``SNAPSHOT_CACHE``). Callers must not change it."""
-    if slug in CURRENT:
-        return CURRENT[slug]
+    held = CURRENT.get(slug, UNREAD)  # one lookup: another thread's request may empty CURRENT meanwhile
+    if held is not UNREAD:
+        return held
     found = current_system_version(slug)
     data = None
     if found is not None:
