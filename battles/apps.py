@@ -10,6 +10,8 @@ class BattlesConfig(AppConfig):
     verbose_name = "Cybernekr0 battles"
 
     def ready(self):
-        from . import entry  # models are ready only now
+        from . import entry, roster  # models are ready only now
 
         registry.register(entry.ENTRY)
+        # battles read the database's catalogue (house rules included), not the engine's bundled file
+        roster.install_catalogue()

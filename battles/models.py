@@ -7,8 +7,6 @@ the engine's public log lines (never a hand), so the log is read a page at a
 time instead of decoding the state.
 """
 
-from functools import cache
-
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -16,10 +14,12 @@ from django.urls import reverse
 from rules.cybernekro.battle import catalogue
 
 
-@cache
-def _scenario_names() -> dict[str, str]:
-    """The rules' scenario names by slug (the catalogue file is read once, not once a battle listed)."""
-    return {s["slug"]: s["name"] for s in catalogue.data().get("scenarios", [])}
+def _scenario_name(slug: str) -> str:
+    """The catalogue's name of a rules scenario (house rules included), or the slug of one it lacks."""
+    try:
+        return catalogue.entry("scenarios", slug)["name"]
+    except KeyError:
+        return slug
 
 
 class BattleQuerySet(models.QuerySet):
@@ -85,7 +85,7 @@ class Battle(models.Model):
         group has not agreed on one (B30). Select ``campaign_scenario`` with the battle to read it queryless."""
         if self.scenario == self.CAMPAIGN_SCENARIO:
             return self.campaign_scenario.name if self.campaign_scenario else "a campaign scenario (deleted)"
-        return _scenario_names().get(self.scenario, self.scenario)
+        return _scenario_name(self.scenario)
 
 
 class BattleSeat(models.Model):

@@ -8,13 +8,26 @@ the numbers are the crew builder's, the engine reads them.
 
 from __future__ import annotations
 
+from catalogue.loader import current_catalogue
 from crewbuilder import crew_service
 from crewbuilder.dice_service import engine_weapon
 from crewbuilder.models import Crew
+from rules.cybernekro.battle import catalogue as battle_catalogue
 from rules.cybernekro.battle.state import Model, WeaponUse
 
 SYSTEM = "cybernekro"
 SORCERER_TRAIT = "sorcerer"
+
+
+def rules_catalogue() -> dict:
+    """The Cybernekr0 catalogue battles play by: the database's, house rules included (the bundled file
+    until one is loaded). A battle reads the current one: a house rule changed mid-game applies from the
+    next step on (docs/architecture.md)."""
+    return current_catalogue(SYSTEM) or battle_catalogue.file_data()
+
+
+def install_catalogue() -> None:
+    battle_catalogue.install(rules_catalogue)
 
 
 def snapshot(crew: Crew) -> dict:

@@ -40,8 +40,11 @@ CAMPAIGN_KEY = "campaign:"  # a campaign scenario's choice key: "campaign:<pk>"
 
 
 def scenario_choices(campaign: Campaign | None = None) -> list[tuple[str, str]]:
-    """The rules' scenarios, then (in a campaign's battle) the campaign's own (B32)."""
-    rules = [(s["slug"], s["name"]) for s in catalogue.data().get("scenarios", [])]
+    """The rules' scenarios (the group's house rules marked), then (in a campaign's battle) the campaign's own (B32)."""
+    rules = [
+        (s["slug"], f"{s['name']} (house rule)" if s.get("house_rule") else s["name"])
+        for s in catalogue.data().get("scenarios", [])
+    ]
     if campaign is None:
         return rules
     own = [(f"{CAMPAIGN_KEY}{s.pk}", f"{s.name} (campaign scenario)") for s in campaign.scenarios.all()]

@@ -32,7 +32,7 @@ from crewbuilder.models import (
     TableRow,
     Trait,
 )
-from crewbuilder.models.catalogue import SNAPSHOT_CACHE
+from crewbuilder.models.catalogue import CURRENT, SNAPSHOT_CACHE, current_system_version
 from crewbuilder.validation import CatalogueSnapshot
 
 CATALOGUE_DIR = DATA_DIR
@@ -62,6 +62,7 @@ HEADER_KEYS = ("system", "name", "edition", "source", "crew_rules")
 SHARED_COLUMNS = ("slug", "name", "cost", "purchasable", "number", "text", "section")
 NOT_COLUMNS = {"id", "system", "effects", "house_rule", "position", "category", "table", "part"}
 RULES_PART = re.compile(r"^[a-z][a-z0-9_]{0,49}$")
+UNREAD = object()  # current_catalogue: not read in this request (None is "no system loaded")
 
 
 def model_columns(model) -> set:
@@ -263,3 +264,24 @@ def snapshot_for_system(system):
         snapshot = CatalogueSnapshot(export_catalogue(system))
         SNAPSHOT_CACHE[key] = snapshot
     return snapshot
+
+
+def current_catalogue(slug: str) -> dict | None:
+    """The whole catalogue (``export_catalogue``) of the current system of ``slug``, house rules included;
+    None when none is loaded. What the pages read it from costs no query when warm: the system's version
+    comes from the shared cache once a request (``CURRENT``), the data from this process's copy of that
+    version (``SNAPSHOT_CACHE``). Callers must not change it."""
+    held = CURRENT.get(slug, UNREAD)  # one lookup: another thread's request may empty CURRENT meanwhile
+    if held is not UNREAD:
+        return held
+    found = current_system_version(slug)
+    data = None
+    if found is not None:
+        key = ("export", *found)
+        data = SNAPSHOT_CACHE.get(key)
+        if data is None:
+            system = GameSystem.objects.filter(pk=found[0]).first()
+            data = export_catalogue(system) if system is not None else None
+            SNAPSHOT_CACHE[key] = data
+    CURRENT[slug] = data
+    return data

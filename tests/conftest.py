@@ -44,6 +44,15 @@ def _own_cache(settings, tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _current_catalogues_per_test():
+    # What this process read as the current catalogues (catalogue.loader.current_catalogue) is emptied by
+    # each request and each catalogue change; a test calling the engine directly starts with none as well.
+    from crewbuilder.models.catalogue import CURRENT
+
+    CURRENT.clear()
+
+
+@pytest.fixture(autouse=True)
 def _pdf_cache_per_test(settings, tmp_path):
     # Rendered PDFs are kept on disk (core/pdf_store.py); each test starts with none.
     settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"

@@ -10,7 +10,8 @@ Rows loaded from a data file have ``house_rule=False``; rows added by hand (the
 admin) default to ``house_rule=True`` and are shown as "house rule".
 """
 
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -19,6 +20,40 @@ ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
 
 # (system pk, catalogue_version) -> catalogue snapshot; see catalogue/loader.py.
 SNAPSHOT_CACHE: dict = {}
+
+# game slug -> the current catalogue data read in this request (catalogue.loader.current_catalogue); emptied
+# when a request starts and by every catalogue change made here.
+CURRENT: dict = {}
+
+# game slug -> (pk, catalogue_version) of its current system (the last loaded edition), in the shared cache
+# so that every worker learns of a change without a query. A change deletes the entry (and again once it
+# is committed); the next reader fills it. Kept a few minutes only: with the file cache, a reader's fill
+# racing the deletion at commit could otherwise keep an old version for long.
+CURRENT_VERSIONS_KEY = "catalogue:current-versions"
+CURRENT_VERSIONS_TTL = 300
+
+
+def forget_current_versions() -> None:
+    """Every worker reads the current systems' versions again (and this one its current catalogues)."""
+    CURRENT.clear()
+    cache.delete(CURRENT_VERSIONS_KEY)
+    transaction.on_commit(lambda: cache.delete(CURRENT_VERSIONS_KEY))
+
+
+def forget_request_catalogues(**_kwargs) -> None:
+    """A request_started receiver: each request reads the current versions (from the shared cache) once."""
+    CURRENT.clear()
+
+
+def current_system_version(slug: str) -> tuple[int, int] | None:
+    """(pk, catalogue_version) of the current system of ``slug``, None when none is loaded: from the shared
+    cache, or one query that fills it."""
+    held = cache.get(CURRENT_VERSIONS_KEY) or {}
+    if slug not in held:
+        row = GameSystem.objects.filter(slug=slug).order_by("-id").values_list("pk", "catalogue_version").first()
+        held = {**held, slug: row}
+        cache.set(CURRENT_VERSIONS_KEY, held, timeout=CURRENT_VERSIONS_TTL)
+    return held[slug]
 
 
 class GameSystem(models.Model):
@@ -58,12 +93,14 @@ class GameSystem(models.Model):
         super().save(*args, **kwargs)
         self.refresh_from_db(fields=["catalogue_version"])
         SNAPSHOT_CACHE.clear()
+        forget_current_versions()
 
     def bump_catalogue_version(self):
         """Mark the catalogue changed: other processes see the new version, this
         one also drops its snapshots at once."""
         GameSystem.objects.filter(pk=self.pk).update(catalogue_version=F("catalogue_version") + 1)
         SNAPSHOT_CACHE.clear()
+        forget_current_versions()
 
 
 class CatalogueEntry(models.Model):
@@ -270,3 +307,5 @@ def catalogue_entry_changed(sender, instance, **kwargs):
     """Any saved or deleted entry (admin, shell, bulk delete) bumps its system's version."""
     if isinstance(instance, CatalogueEntry) and instance.system_id:
         GameSystem(pk=instance.system_id).bump_catalogue_version()
+    elif isinstance(instance, GameSystem):  # a new edition is its game's current system; a deleted one is not
+        forget_current_versions()

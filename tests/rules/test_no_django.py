@@ -20,6 +20,9 @@ def test_rules_package_and_every_submodule_import_without_django():
         "    importlib.import_module('rules.' + name)\n"
         "from rules import odds\n"
         "assert callable(odds)\n"
+        "from rules.cybernekro.battle import catalogue, npcs\n"  # no provider installed: the bundled file
+        "assert catalogue.data() is catalogue.file_data()\n"
+        "assert npcs.npc_model('tomb-bots', 'npc-1').name == 'Tomb Bots'\n"
         "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
