@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from core.games import shared_parts
 from core.games.kit import events_page
+from core.games.shared_parts import Pieces, SharedPart
 from rules.cybernekro.battle import codec
 from rules.cybernekro.battle.state import Battle as State
 
@@ -51,7 +51,7 @@ class Shared:
         return mark_safe(self.log_html)  # our own rendering, escaped when it was drawn
 
 
-def build(battle: Battle) -> Shared:
+def build(battle: Battle, pieces: Pieces | None = None) -> Shared:
     seats = list(battle.seats.select_related("user").order_by("seat"))
     state = codec.loads(battle.state) if battle.state else None
     public = board(battle, seats, None, events_page(battle.events.all(), None), state=state)
@@ -62,17 +62,20 @@ def build(battle: Battle) -> Shared:
     return Shared(battle, seats, state, render_to_string("battles/_log.html", public), crew_html)
 
 
-def for_game(battle: Battle) -> Shared:
-    return shared_parts.for_game(services.LABEL, battle, NAME, build)
-
-
 def games():
     """The battles with what the page names of them (its campaign, scenario, game master), read at once."""
     return Battle.objects.select_related("campaign", "campaign_scenario", "game_master")
 
 
+PART = SharedPart(services.LABEL, NAME, games, build)
+
+
+def for_game(battle: Battle) -> Shared:
+    return PART.for_game(battle)
+
+
 def current(pk: int) -> Shared | None:
-    return shared_parts.current(services.LABEL, pk, NAME, games(), build)
+    return PART.current(pk)
 
 
 def may_see(shared: Shared, user) -> bool:

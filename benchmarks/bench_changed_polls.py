@@ -78,7 +78,7 @@ def battle(users):
 def main():
     fresh_database()
     cache.clear()
-    from core.games import kit
+    from core.games.shared_parts import shared_key
     from crewbuilder.models import User
 
     login = Client()
@@ -89,7 +89,7 @@ def main():
         label, pk, part, url = setup(users)
         first, second = seated(users[0]), seated(users[1])
         poll = lambda c: c.get(f"{url}?v=0", **HX)  # noqa: E731
-        key = kit._shared_key(label, pk, part)
+        key = shared_key(label, pk, part)
         built = cpu_ms(lambda: poll(first), before=lambda: cache.delete(key))
         poll(first)  # the first seat built the shared part of this version
         shared = cpu_ms(lambda: poll(second))

@@ -13,7 +13,7 @@ from django.test import Client
 
 from battles import services, shared_board
 from battles.models import Battle
-from core.games import kit
+from core.games.shared_parts import shared_key
 from tests.clients import logged_in
 
 from .conftest import advance, put
@@ -89,7 +89,7 @@ def test_an_entry_kept_for_an_older_version_is_never_shown(
     assert battle.version > old.version
     # an entry for the older version, as a slow worker could still write it after the move
     stale = dataclasses.replace(shared_board.build(old), log_html="STALE ENTRY")
-    kit.shared_for_version(services.LABEL, battle.pk, old.version, shared_board.NAME, lambda: stale)
+    shared_board.PART.keep(old, stale)
     page = logged_in(other_user).get(f"/battles/{battle.pk}/?v={old.version}", **HX).content.decode()
     assert "STALE ENTRY" not in page and f"?v={battle.version}&amp;t=" in page
-    assert cache.get(kit._shared_key(services.LABEL, battle.pk + 1, shared_board.NAME)) is None  # keyed by battle
+    assert cache.get(shared_key(services.LABEL, battle.pk + 1, shared_board.NAME)) is None  # keyed by battle

@@ -40,6 +40,7 @@ def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared
     context["newest_event"] = shared.newest
     context["older_events"] = shared.older_events
     context["log_html"] = shared.log()
+    context["status_html"] = shared.status()
     for seat in context.get("seats", ()):
         if not seat["is_me"]:
             seat["html"] = shared.seat(seat["player"].seat)  # as every other player sees it
