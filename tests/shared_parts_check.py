@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core.games.shared_parts import SharedPart
+from core.games.shared_parts import Pieces, SharedPart
 
 
-def assert_reuse_draws_as_from_nothing(part: SharedPart, game, html: Callable[[object], object]) -> int:
-    """Build ``game``'s shared part from the pieces the last build kept, and from nothing; ``html`` picks what
-    is drawn. Returns how many pieces were taken rather than drawn."""
-    reused, pieces = part.build_new(game)
-    fresh, _ = part.build_new(game, reuse=False)
-    assert html(reused) == html(fresh)
-    return pieces.taken
+class ReuseCheck:
+    """Called with the game after each move: builds its shared part from the pieces of the build at the
+    previous call (not from the cache, which a move's redraw may already have filled for this version)
+    and from nothing, compares what ``html`` picks of each, and returns how many pieces were taken."""
+
+    def __init__(self, part: SharedPart, html: Callable[[object], object]):
+        self.part, self.html = part, html
+        self.previous: dict[bytes, str] | None = None
+
+    def __call__(self, game) -> int:
+        pieces = Pieces(self.previous)
+        reused = self.part.build(game, pieces)
+        assert self.html(reused) == self.html(self.part.build(game, Pieces()))
+        self.previous = pieces.drawn
+        return pieces.taken

@@ -10,7 +10,7 @@ from django.urls import reverse
 from core.games.shared_parts import Pieces
 from games.soylent_ghoul.play import services, shared_board
 from games.soylent_ghoul.play.models import Game, Piece
-from tests.shared_parts_check import assert_reuse_draws_as_from_nothing
+from tests.shared_parts_check import ReuseCheck
 
 from .test_hidden_key import body, move_truth, place_both
 
@@ -99,24 +99,22 @@ def test_a_build_from_the_previous_version_is_the_same_as_one_from_nothing(two_p
 
     game = two_player_game
     vox, mara = players
-    cache.clear()
-    shared_board.for_game(game)
-    taken = []
+    check = ReuseCheck(shared_board.PART, _parts)
+    taken = [check(game)]
 
-    def check():
-        fresh = Game.objects.get(pk=game.pk)
-        taken.append(assert_reuse_draws_as_from_nothing(shared_board.PART, fresh, _parts))
+    def after_the_move():
+        taken.append(check(Game.objects.get(pk=game.pk)))
 
     place_both_drones(game, vox, mara)
-    check()
+    after_the_move()
     act(game, vox, "activate", piece=piece(game, "P1K").pk)
-    check()
+    after_the_move()
     act(game, vox, "pass")
-    check()
+    after_the_move()
     game.refresh_from_db()
     services.undo(game.pk, vox, game.version)  # an entry shown undone: drawn again
-    check()
-    assert all(taken)  # the unchanged seats and entries were taken, not drawn
+    after_the_move()
+    assert all(taken[1:])  # the unchanged seats and entries were taken, not drawn
 
 
 def test_a_part_taken_from_the_previous_version_does_not_depend_on_the_secret(two_player_game, players):
@@ -133,3 +131,14 @@ def test_a_part_taken_from_the_previous_version_does_not_depend_on_the_secret(tw
     taken = shared_board.build(game, second)
     assert second.taken == len(first.drawn)  # every seat and entry taken, not drawn
     assert _parts(taken) == _parts(shared_board.build(game))  # as drawn under the second secret
+
+
+def test_an_entry_by_someone_without_a_seat_still_names_them(two_player_game, players, django_user_model):
+    """The entries' actors come from the seats' users; one who is not seated is read in one more query."""
+    from games.soylent_ghoul.play.models import Event
+
+    game = place_both(two_player_game, players)
+    gone = django_user_model.objects.create_user("gone-player", password="x")
+    number = game.events.order_by("-number").first().number + 1
+    Event.objects.create(game=game, number=number, actor=gone, kind="pass", payload={"lines": ["gone passes."]})
+    assert "gone-player" in shared_board.build(Game.objects.get(pk=game.pk)).log_html
