@@ -27,6 +27,8 @@ from games.soylent_ghoul.play.models import Game
 
 ENTRY = "soylentgames/events.html#entry"
 SEAT = "soylentgames/_seat.html"
+DRONE_HEAD = "soylentgames/_seat.html#drone_head"
+DRONE_TOKENS = "soylentgames/_seat.html#drone_tokens"
 STATUS = "soylentgames/_status.html"
 NAME = "board"
 
@@ -49,6 +51,9 @@ class Shared:
     # the entries one by one, not joined: the same strings as the build's pieces, which pickle keeps once
     entry_html: tuple[str, ...] = ()
     seat_html: dict[int, str] = field(default_factory=dict)
+    # each drone's head and tokens, the same for every viewer: the seat's own player's seat is drawn
+    # around them per request
+    drone_html: dict[int, tuple[str, str]] = field(default_factory=dict)
     status_html: str = ""  # who is to play and what the game waits for
 
     @property
@@ -60,6 +65,12 @@ class Shared:
 
     def seat(self, seat: int) -> SafeString:
         return mark_safe(self.seat_html[seat])
+
+    def with_drones(self, seat: dict) -> dict:
+        """``seat`` (a viewer's own, from ``board``) with each drone's shared head and tokens."""
+        for d in seat["drones"]:
+            d["head_html"], d["tokens_html"] = (mark_safe(html) for html in self.drone_html[d["id"]])
+        return seat
 
     def status(self) -> SafeString:
         return mark_safe(self.status_html)
@@ -97,10 +108,16 @@ def build(game: Game, pieces: Pieces | None = None) -> Shared:
     _with_actors(events, {p.user_id: p.user for p in players})
     public = board(game, players, rows, events, _NoSeat())
     waiting = public.get("waiting")
-    seat_html = {
-        s["player"].seat: pieces.render(SEAT, {"s": s, "game": game, "waiting": waiting}, _seat_key(s, waiting))
-        for s in public.get("seats", ())
-    }
+    seat_html, drone_html = {}, {}
+    for s in public.get("seats", ()):
+        key = repr(_seat_key(s, waiting))  # once per seat, before the drawn parts join its drones
+        for d in s["drones"]:
+            drone_html[d["id"]] = (
+                mark_safe(pieces.render(DRONE_HEAD, {"s": s, "d": d}, (key, d["id"]))),  # escaped when drawn
+                mark_safe(pieces.render(DRONE_TOKENS, {"d": d}, (key, d["id"]))),
+            )
+            d["head_html"], d["tokens_html"] = drone_html[d["id"]]
+        seat_html[s["player"].seat] = pieces.render(SEAT, {"s": s, "game": game, "waiting": waiting}, (key,))
     entry_html = tuple(pieces.render(ENTRY, {"e": e}, _entry_key(e)) for e in events)
     standing = services.latest_standing_event(game, events)
     status_html = render_to_string(STATUS, public) if game.status != Game.SETUP else ""
@@ -113,6 +130,7 @@ def build(game: Game, pieces: Pieces | None = None) -> Shared:
         older,
         entry_html=entry_html,
         seat_html=seat_html,
+        drone_html=drone_html,
         status_html=status_html,
     )
 

@@ -42,7 +42,9 @@ def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared
     context["log_html"] = shared.log()
     context["status_html"] = shared.status()
     for seat in context.get("seats", ()):
-        if not seat["is_me"]:
+        if seat["is_me"]:
+            shared.with_drones(seat)  # only the seat around them is the viewer's own
+        else:
             seat["html"] = shared.seat(seat["player"].seat)  # as every other player sees it
     context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     if game.status == Game.SETUP:

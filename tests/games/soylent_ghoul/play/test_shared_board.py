@@ -29,7 +29,7 @@ def seat_section(page: str, username: str) -> str:
 
 
 def _parts(shared) -> tuple:
-    return shared.log_html, shared.seat_html, shared.status_html
+    return shared.log_html, shared.seat_html, shared.drone_html, shared.status_html
 
 
 def test_the_shared_part_is_the_same_whatever_the_secret(two_player_game, players):
@@ -44,7 +44,8 @@ def test_the_shared_part_is_the_same_whatever_the_secret(two_player_game, player
     after = shared_board.for_game(Game.objects.get(pk=game.pk))
     assert _parts(after) == _parts(before)
     # drawn for nobody: no seat's own key, replace button, choices or CSRF token
-    for html in [after.log_html, after.status_html, *after.seat_html.values()]:
+    drones = [html for parts in after.drone_html.values() for html in parts]
+    for html in [after.log_html, after.status_html, *after.seat_html.values(), *drones]:
         for private in ("Hold to see my key", "replace-drone", "csrfmiddlewaretoken", "(you)", "sg-truth"):
             assert private not in html
 
