@@ -36,7 +36,7 @@ def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
 
 def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared | None = None) -> dict:
     shared = shared or shared_board.for_game(game)
-    context = board(game, shared.players, shared.pieces, shared.standing, request.user)
+    context = board(game, shared.players, shared.pieces, shared.standing, request.user, others_drawn=True)
     context["newest_event"] = shared.newest
     context["older_events"] = shared.older_events
     context["log_html"] = shared.log()
