@@ -44,8 +44,8 @@ class Shared:
 
 
 def build(game: Game, pieces: Pieces | None = None) -> Shared:
-    """Drawn whole each version: ``pieces`` is not used, its log lines being one short line each, cheaper
-    to draw than to fingerprint (``SharedPart`` passes it to every build)."""
+    """Drawn whole each version: ``pieces`` is not used (``SharedPart`` passes it to every build). The log
+    lines are one short line each: drawn again, they cost about what fingerprinting them would save."""
     players = list(game.players.select_related("user").order_by("seat"))
     tokens = list(game.tokens.all())
     events, older = kit.latest_events(game.events.all())  # the table carries the latest entries only

@@ -37,8 +37,8 @@ class Shared:
 
 
 def build(trial: Trial, pieces: Pieces | None = None) -> Shared:
-    """Drawn whole each version: ``pieces`` is not used, its log lines being one short line each, cheaper
-    to draw than to fingerprint (``SharedPart`` passes it to every build)."""
+    """Drawn whole each version: ``pieces`` is not used (``SharedPart`` passes it to every build). The log
+    lines are one short line each: drawn again, they cost about what fingerprinting them would save."""
     participants = list(trial.participants.select_related("user"))
     generators = list(trial.generators.all())
     sections = services.rules_sections()
