@@ -2,7 +2,8 @@
 medians and their ratio to the anonymous login page of the same run.
 
 Two figures per tracker, since what every seat sees alike is built once per version in the cache:
-the first seat to poll a new version (the shared part built, the worst case) and another seat after it
+the first seat to poll a new version (the shared part built from nothing: the entry, with the pieces a
+build would take from the previous version, deleted first; the worst case) and another seat after it
 (the shared part from the cache). make bench prints them; nothing is asserted.
 """
 
@@ -46,6 +47,17 @@ def seated(user) -> Client:
     return client
 
 
+def soylent(users):
+    from games.soylent_ghoul.play import services
+    from games.soylent_ghoul.sets import services as sets
+
+    drone_sets = [sets.create_drone_set(u, f"Set {u.username}", "gardeners", count=1) for u in users]
+    game = services.create_game(users[0], drone_sets[0], [users[1].username])
+    services.join(game.pk, users[1], drone_sets[1])
+    services.start(game.pk, users[0], 0)
+    return services.LABEL, game.pk, "board", f"/games/soylent/games/{game.pk}/"
+
+
 def ghoulash(users):
     from games.ghoulash import services
     from tests.games.ghoulash.conftest import complete_box
@@ -78,18 +90,19 @@ def battle(users):
 def main():
     fresh_database()
     cache.clear()
-    from core.games import kit
+    from core.games.shared_parts import shared_key
     from crewbuilder.models import User
 
     login = Client()
     base = cpu_ms(lambda: login.get("/accounts/login/"))
     print(f"Changed poll, two players (DEBUG off, CPU median of {REPEAT}); anonymous login page {base:.2f} ms")
-    for name, setup in (("Ghoulash", ghoulash), ("Slasher trial", slasher), ("Battle", battle)):
+    trackers = (("Soylent Ghoul", soylent), ("Ghoulash", ghoulash), ("Slasher trial", slasher), ("Battle", battle))
+    for name, setup in trackers:
         users = [User.objects.create_user(f"{name[:3].lower()}{n}", password="x") for n in range(2)]
         label, pk, part, url = setup(users)
         first, second = seated(users[0]), seated(users[1])
         poll = lambda c: c.get(f"{url}?v=0", **HX)  # noqa: E731
-        key = kit._shared_key(label, pk, part)
+        key = shared_key(label, pk, part)
         built = cpu_ms(lambda: poll(first), before=lambda: cache.delete(key))
         poll(first)  # the first seat built the shared part of this version
         shared = cpu_ms(lambda: poll(second))

@@ -10,12 +10,12 @@
   carries the page's signed poll token (``poll_params``) and a current version gets
   204 with no database query at all: the version comes from the shared cache
   (``bump_version`` publishes it on commit) and the token stands for the session.
-- ``shared_for_version``: what every seat's poll of one game version shares, built once per version
-  and kept in the shared cache: the rows a board is drawn from (server-side only), and the parts of a
-  board every seat sees alike (public HTML: the latest log entries). What only one seat sees (a
-  hand, its own choices, a form's CSRF token) is drawn per request and never stored there.
-  ``shared_previous`` and ``reuse_drawn``: a new version's build takes from the last one the parts a
-  move did not change (a seat, a log entry) rather than drawing them all again.
+- ``core.games.shared_parts`` (``SharedPart``): what every seat's poll of one game version shares,
+  built once per version and kept in the shared cache: the rows a board is drawn from (server-side
+  only), and the parts of a board every seat sees alike (public HTML: the latest log entries), each
+  build taking from the previous version the pieces a move did not change (a seat, a log entry). What
+  only one seat sees (a hand, its own choices, a form's CSRF token) is drawn per request and never
+  stored there.
 - ``act_and_redraw``: run one move and answer with the redrawn board (200), the
   board with the refusal (422), or with the newer state (409).
 - ``new_share_token`` and ``share_token_ok``: read-only links.
@@ -30,7 +30,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from functools import wraps
-from typing import Callable, Hashable, Iterable, Mapping, TypeVar
+from typing import Callable
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -44,8 +44,6 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from core.htmx import vary_on_htmx
 
-T = TypeVar("T")
-
 VERSION_PARAM = "v"
 POLL_TOKEN_PARAM = "t"
 LEGACY_VERSION_PARAMS = ("version",)  # pages drawn before the kit polled with ?version=
@@ -56,9 +54,6 @@ BOARD_EVENTS = 20  # the log entries a board shows; older ones are paged on requ
 # only briefly, since a commit racing that read could otherwise be hidden behind it.
 VERSION_TTL = 24 * 3600
 FILLED_VERSION_TTL = 30
-# The seats of a table poll a new version within one poll interval of each other; a part kept longer
-# is only read again by a page drawn late. One entry per game and part, overwritten by the next version.
-SHARED_TTL = 120
 SHARE_TOKEN_BYTES = 16
 SHARE_TOKEN_MAX = 64
 
@@ -102,67 +97,13 @@ def current_version(label: str, pk: int, load_version: Callable[[int], int | Non
     if version is None:
         version = load_version(pk)
         if version is not None:
-            cache.add(_version_key(label, pk), version, timeout=FILLED_VERSION_TTL)
+            publish_read_version(label, pk, version)
     return version
 
 
-# --- what every seat of one version shares -----------------------------------------------------
-
-
-def _shared_key(label: str, pk: int, name: str) -> str:
-    return f"game-shared:{label}:{pk}:{name}"
-
-
-def shared_for_version(label: str, pk: int, version: int, name: str, build: Callable[[], T]) -> T:
-    """``build()`` once per game version for every seat, from the shared cache after that. Only for
-    what is the same whatever the viewer: public HTML, or rows the view reads server-side before it
-    draws what the viewer may see. The version is part of the entry, so a later move never gets an
-    older entry: it is rebuilt and overwrites it."""
-    key = _shared_key(label, pk, name)
-    held = cache.get(key)
-    if isinstance(held, tuple) and len(held) == 2 and held[0] == version:
-        return held[1]
-    value = build()
-    cache.set(key, (version, value), timeout=SHARED_TTL)
-    return value
-
-
-def shared_current(label: str, pk: int, name: str, load: Callable[[], tuple[int, T] | None]) -> T | None:
-    """``shared_for_version`` for the game's current version, taken from the cache (``current_version``)
-    without a query. On a miss ``load`` reads the game and builds the value, returning the version it
-    read with it (or None for no such game). A move committed after that version is caught by the next
-    poll, which then asks for the newer one."""
-    key = _shared_key(label, pk, name)
-    version = cached_version(label, pk)
-    held = cache.get(key) if version is not None else None
-    if isinstance(held, tuple) and len(held) == 2 and held[0] == version:
-        return held[1]
-    loaded = load()
-    if loaded is None:
-        return None
-    version, value = loaded
-    cache.set(key, (version, value), timeout=SHARED_TTL)
+def publish_read_version(label: str, pk: int, version: int) -> None:
+    """Fill the cache with a version read from the database, briefly, unless a commit published one."""
     cache.add(_version_key(label, pk), version, timeout=FILLED_VERSION_TTL)
-    return value
-
-
-def shared_previous(label: str, pk: int, name: str):
-    """What ``shared_for_version`` or ``shared_current`` last kept for this game and name, whatever its
-    version (None when nothing is kept): a build for a new version takes from it the parts a move did
-    not change (``reuse_drawn``) instead of drawing every one again."""
-    held = cache.get(_shared_key(label, pk, name))
-    return held[1] if isinstance(held, tuple) and len(held) == 2 else None
-
-
-def reuse_drawn(previous: Mapping[Hashable, str] | None, parts: Iterable[tuple[Hashable, Callable[[], str]]]) -> dict:
-    """HTML parts keyed by everything each is drawn from: one the previous version drew under the same
-    key is taken as it is, the others are drawn. A key must hold every value its part shows (a part
-    whose key misses one would keep showing its old value); tests compare with a build from nothing."""
-    previous = previous or {}
-    drawn = {}
-    for key, draw in parts:
-        drawn[key] = previous[key] if key in previous else draw()
-    return drawn
 
 
 # --- poll tokens: the session, as far as a poll needs it, without a query ------------------------

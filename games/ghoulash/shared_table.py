@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from core.games import kit, shared_parts
+from core.games import kit
+from core.games.shared_parts import Pieces, SharedPart
 from games.ghoulash import services
 from games.ghoulash.models import Game
 from games.ghoulash.presenter import public_table
@@ -42,7 +43,9 @@ class Shared:
         return mark_safe(getattr(self, f"{part}_html"))  # our own rendering, escaped when it was drawn
 
 
-def build(game: Game) -> Shared:
+def build(game: Game, pieces: Pieces | None = None) -> Shared:
+    """Drawn whole each version: ``pieces`` is not used (``SharedPart`` passes it to every build). The log
+    lines are one short line each: drawn again, they cost about what fingerprinting them would save."""
     players = list(game.players.select_related("user").order_by("seat"))
     tokens = list(game.tokens.all())
     events, older = kit.latest_events(game.events.all())  # the table carries the latest entries only
@@ -59,9 +62,12 @@ def build(game: Game) -> Shared:
     )
 
 
+PART = SharedPart(services.LABEL, NAME, Game.objects.all, build)
+
+
 def for_game(game: Game) -> Shared:
-    return shared_parts.for_game(services.LABEL, game, NAME, build)
+    return PART.for_game(game)
 
 
 def current(pk: int) -> Shared | None:
-    return shared_parts.current(services.LABEL, pk, NAME, Game.objects.all(), build)
+    return PART.current(pk)

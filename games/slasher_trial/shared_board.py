@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from core.games import shared_parts
+from core.games.shared_parts import Pieces, SharedPart
 from games.slasher_trial import services
 from games.slasher_trial.models import Trial
 from rules import slasher_trial as sl
@@ -36,7 +36,9 @@ class Shared:
         return mark_safe(getattr(self, f"{part}_html"))  # our own rendering, escaped when it was drawn
 
 
-def build(trial: Trial) -> Shared:
+def build(trial: Trial, pieces: Pieces | None = None) -> Shared:
+    """Drawn whole each version: ``pieces`` is not used (``SharedPart`` passes it to every build). The log
+    lines are one short line each: drawn again, they cost about what fingerprinting them would save."""
     participants = list(trial.participants.select_related("user"))
     generators = list(trial.generators.all())
     sections = services.rules_sections()
@@ -87,14 +89,17 @@ def build(trial: Trial) -> Shared:
     )
 
 
-def for_game(trial: Trial) -> Shared:
-    return shared_parts.for_game(services.LABEL, trial, NAME, build)
-
-
 def trials():
     """The trials with their Monster, whom the page names: kept in the shared part with the trial."""
     return Trial.objects.select_related("monster")
 
 
+PART = SharedPart(services.LABEL, NAME, trials, build)
+
+
+def for_game(trial: Trial) -> Shared:
+    return PART.for_game(trial)
+
+
 def current(pk: int) -> Shared | None:
-    return shared_parts.current(services.LABEL, pk, NAME, trials(), build)
+    return PART.current(pk)

@@ -13,8 +13,9 @@ from django.test import Client
 
 from battles import services, shared_board
 from battles.models import Battle
-from core.games import kit
+from core.games.shared_parts import shared_key
 from tests.clients import logged_in
+from tests.shared_parts_check import ReuseCheck
 
 from .conftest import advance, put
 from .test_setup_and_game_master import with_gm  # noqa: F401  (shared fixture)
@@ -89,7 +90,22 @@ def test_an_entry_kept_for_an_older_version_is_never_shown(
     assert battle.version > old.version
     # an entry for the older version, as a slow worker could still write it after the move
     stale = dataclasses.replace(shared_board.build(old), log_html="STALE ENTRY")
-    kit.shared_for_version(services.LABEL, battle.pk, old.version, shared_board.NAME, lambda: stale)
+    shared_board.PART.keep(old, stale)
     page = logged_in(other_user).get(f"/battles/{battle.pk}/?v={old.version}", **HX).content.decode()
     assert "STALE ENTRY" not in page and f"?v={battle.version}&amp;t=" in page
-    assert cache.get(kit._shared_key(services.LABEL, battle.pk + 1, shared_board.NAME)) is None  # keyed by battle
+    assert cache.get(shared_key(services.LABEL, battle.pk + 1, shared_board.NAME)) is None  # keyed by battle
+
+
+def test_a_build_from_the_previous_version_is_the_same_as_one_from_nothing(started, user, other_user):
+    """Each version's build takes the log entries a move left alone from the last one: after every step
+    (set-up, Initiative, the AP split, actions) it is byte for byte what a build from nothing draws."""
+    battle = started()
+    check = ReuseCheck(shared_board.PART, lambda shared: (shared.log_html, shared.crew_html))
+    taken = []
+
+    def after_each_step(_state) -> bool:
+        taken.append(check(shared_board.games().get(pk=battle.pk)))
+        return len(taken) > 12
+
+    advance(battle, {"0": logged_in(user), "1": logged_in(other_user)}, after_each_step)
+    assert all(taken[2:])  # the entries already logged were taken, not drawn

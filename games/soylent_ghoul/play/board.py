@@ -33,7 +33,9 @@ def _status(piece: engine.Piece) -> str:
     return "on the table" if piece.placed else "not placed"
 
 
-def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict:
+def board(game: Game, players: list, pieces: list, events: list, viewer, others_drawn: bool = False) -> dict:
+    """What ``viewer`` sees. ``others_drawn``: the other seats are drawn already (the shared part), so
+    their drones are not viewed again here."""
     me = next((p for p in players if p.user_id == viewer.pk), None)
     context = {"game": game, "players": players, "me": me, "events": events}
     if game.status == Game.SETUP:
@@ -75,7 +77,7 @@ def board(game: Game, players: list, pieces: list, events: list, viewer) -> dict
     alive = set(engine.standing(state))
     for p in players:
         drones = []
-        for d in engine.drones(state, p.seat):
+        for d in engine.drones(state, p.seat) if p.seat == my_seat or not others_drawn else ():
             tokens = [view(t) for t in engine.tokens_of(state, d.id)]
             # the owner replaces a true token by naming its Drone: offered for every drone whose tokens are
             # on the table, so the offer says nothing about which token is true

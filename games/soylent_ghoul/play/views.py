@@ -36,12 +36,15 @@ def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
 
 def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared | None = None) -> dict:
     shared = shared or shared_board.for_game(game)
-    context = board(game, shared.players, shared.pieces, shared.standing, request.user)
+    context = board(game, shared.players, shared.pieces, shared.standing, request.user, others_drawn=True)
     context["newest_event"] = shared.newest
     context["older_events"] = shared.older_events
     context["log_html"] = shared.log()
+    context["status_html"] = shared.status()
     for seat in context.get("seats", ()):
-        if not seat["is_me"]:
+        if seat["is_me"]:
+            shared.with_drones(seat)  # only the seat around them is the viewer's own
+        else:
             seat["html"] = shared.seat(seat["player"].seat)  # as every other player sees it
     context["poll_params"] = kit.poll_params(request, services.LABEL, game.pk, game.version)
     if game.status == Game.SETUP:

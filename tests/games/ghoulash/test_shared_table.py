@@ -8,7 +8,7 @@ import re
 
 from django.core.cache import cache
 
-from core.games import kit
+from core.games.shared_parts import shared_key
 from games.ghoulash import services, shared_table
 from tests.clients import logged_in
 
@@ -40,7 +40,7 @@ def test_the_shared_part_is_the_same_whatever_the_secrets(lake_vs_gray, del_bria
     logged_in(del_brian[0]).post(act_url(game), {"action": "replenish"}, **HTMX)  # a hand, the Reveal buttons
     game = refresh(game)
     before = shared_table.for_game(game)
-    held = kit.shared_for_version(services.LABEL, game.pk, game.version, shared_table.NAME, lambda: None)
+    held = shared_table.PART.kept(game.pk, game.version)
     assert held is not None and held.top_html == before.top_html  # kept for the other seats of this version
     change_every_secret(game, del_brian[0])
     after = shared_table.for_game(refresh(game))
@@ -91,10 +91,10 @@ def test_an_entry_kept_for_an_older_version_is_never_shown(lake_vs_gray, del_bri
     assert game.version > old.version
     # an entry for the older version, as a slow worker could still write it after the move
     stale = dataclasses.replace(shared_table.build(old), top_html="STALE ENTRY")
-    kit.shared_for_version(services.LABEL, game.pk, old.version, shared_table.NAME, lambda: stale)
+    shared_table.PART.keep(old, stale)
     html = b.get(page_url(game) + f"?v={old.version}", **HTMX).content.decode()
     assert "STALE ENTRY" not in html and f"?v={game.version}&amp;t=" in html
     assert re.search(r"del (discards|replenishes|draws)", html)  # the move's log entry is there
     assert "STALE ENTRY" not in b.get(page_url(game)).content.decode()
     # and the entry is keyed by game: another game's same version never answers for this one
-    assert cache.get(kit._shared_key(services.LABEL, game.pk + 1, shared_table.NAME)) is None
+    assert cache.get(shared_key(services.LABEL, game.pk + 1, shared_table.NAME)) is None

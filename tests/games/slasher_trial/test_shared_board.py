@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from core.games import kit
+from core.games.shared_parts import shared_key
 from games.slasher_trial import services, shared_board
 from games.slasher_trial.models import Trial
 from tests.games.slasher_trial.conftest import setp
@@ -64,7 +64,7 @@ def test_an_entry_kept_for_an_older_version_is_never_shown(started, survivors, d
     assert trial.version > old.version
     # an entry for the older version, as a slow worker could still write it after the move
     stale = dataclasses.replace(shared_board.build(old), log_html="STALE ENTRY")
-    kit.shared_for_version(services.LABEL, trial.pk, old.version, shared_board.NAME, lambda: stale)
+    shared_board.PART.keep(old, stale)
     page = m.get(url(trial), {"v": str(old.version)}, **HX).content.decode()
     assert "STALE ENTRY" not in page and "zed is Ready." in page and f"?v={trial.version}&amp;t=" in page
-    assert cache.get(kit._shared_key(services.LABEL, trial.pk + 1, shared_board.NAME)) is None  # keyed by trial
+    assert cache.get(shared_key(services.LABEL, trial.pk + 1, shared_board.NAME)) is None  # keyed by trial

@@ -7,9 +7,10 @@ import re
 from django.core.cache import cache
 from django.urls import reverse
 
-from core.games import kit
+from core.games.shared_parts import Pieces
 from games.soylent_ghoul.play import services, shared_board
 from games.soylent_ghoul.play.models import Game, Piece
+from tests.shared_parts_check import ReuseCheck
 
 from .test_hidden_key import body, move_truth, place_both
 
@@ -27,19 +28,24 @@ def seat_section(page: str, username: str) -> str:
     return next(s for s in sections if re.search(rf">{username}( <span|\s*<)", s))
 
 
+def _parts(shared) -> tuple:
+    return shared.log_html, shared.seat_html, shared.drone_html, shared.status_html
+
+
 def test_the_shared_part_is_the_same_whatever_the_secret(two_player_game, players):
     vox, mara = players
     game = place_both(two_player_game, players)
     before = shared_board.for_game(game)
     # kept for the other seats of this version
-    assert kit.shared_for_version(services.LABEL, game.pk, game.version, shared_board.NAME, lambda: None) is not None
+    assert shared_board.PART.kept(game.pk, game.version) is not None
     move_truth(game, vox)
     move_truth(game, mara)
     cache.clear()
     after = shared_board.for_game(Game.objects.get(pk=game.pk))
-    assert after.log_html == before.log_html and after.seat_html == before.seat_html
+    assert _parts(after) == _parts(before)
     # drawn for nobody: no seat's own key, replace button, choices or CSRF token
-    for html in [after.log_html, *after.seat_html.values()]:
+    drones = [html for parts in after.drone_html.values() for html in parts]
+    for html in [after.log_html, after.status_html, *after.seat_html.values(), *drones]:
         for private in ("Hold to see my key", "replace-drone", "csrfmiddlewaretoken", "(you)", "sg-truth"):
             assert private not in html
 
@@ -88,10 +94,6 @@ def test_what_the_other_seat_sees_on_the_cached_path_does_not_depend_on_the_secr
     assert mara_after_vox() == before
 
 
-def _parts(shared) -> tuple:
-    return shared.log_html, shared.seat_html
-
-
 def test_a_build_from_the_previous_version_is_the_same_as_one_from_nothing(two_player_game, players):
     """Each version's build takes the seats and log entries a move left alone from the last one: after
     every kind of change (a seat's pieces, the turn, a new entry, an entry undone) it is byte for byte
@@ -100,40 +102,46 @@ def test_a_build_from_the_previous_version_is_the_same_as_one_from_nothing(two_p
 
     game = two_player_game
     vox, mara = players
-    cache.clear()
-    shared_board.for_game(game)
-    reused = 0
+    check = ReuseCheck(shared_board.PART, _parts)
+    taken = [check(game)]
 
-    def check():
-        nonlocal reused
-        fresh = Game.objects.get(pk=game.pk)
-        previous = kit.shared_previous(services.LABEL, game.pk, shared_board.NAME)
-        built = shared_board.for_game(fresh)  # from the previous version's parts
-        assert _parts(built) == _parts(shared_board.build(fresh))
-        reused += sum(html in previous.seat_html.values() for html in built.seat_html.values())
+    def after_the_move():
+        taken.append(check(Game.objects.get(pk=game.pk)))
 
     place_both_drones(game, vox, mara)
-    check()
+    after_the_move()
     act(game, vox, "activate", piece=piece(game, "P1K").pk)
-    check()
+    after_the_move()
     act(game, vox, "pass")
-    check()
+    after_the_move()
     game.refresh_from_db()
     services.undo(game.pk, vox, game.version)  # an entry shown undone: drawn again
-    check()
-    assert reused  # the unchanged seats were taken, not drawn
+    after_the_move()
+    assert all(taken[1:])  # the unchanged seats and entries were taken, not drawn
 
 
 def test_a_part_taken_from_the_previous_version_does_not_depend_on_the_secret(two_player_game, players):
-    """The parts a build takes from the previous version are public: drawn under one secret and taken
+    """The pieces a build takes from the previous version are public: drawn under one secret and taken
     into the next version, they are byte for byte what a build from nothing draws under another."""
     vox, mara = players
     game = place_both(two_player_game, players)
-    before = shared_board.build(game)  # drawn under the first secret
+    _, first = shared_board.PART.build_new(game)  # drawn under the first secret
     move_truth(game, vox)
     move_truth(game, mara)
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
     game = Game.objects.get(pk=game.pk)
-    taken = shared_board.build(game, before)
-    assert set(taken.seat_html.values()) <= set(before.seat_html.values())  # every seat taken, not drawn
+    second = Pieces(first.drawn)  # kept in the cache, which moving the truth cleared
+    taken = shared_board.build(game, second)
+    assert second.taken == len(first.drawn)  # every seat and entry taken, not drawn
     assert _parts(taken) == _parts(shared_board.build(game))  # as drawn under the second secret
+
+
+def test_an_entry_by_someone_without_a_seat_still_names_them(two_player_game, players, django_user_model):
+    """The entries' actors come from the seats' users; one who is not seated is read in one more query."""
+    from games.soylent_ghoul.play.models import Event
+
+    game = place_both(two_player_game, players)
+    gone = django_user_model.objects.create_user("gone-player", password="x")
+    number = game.events.order_by("-number").first().number + 1
+    Event.objects.create(game=game, number=number, actor=gone, kind="pass", payload={"lines": ["gone passes."]})
+    assert "gone-player" in shared_board.build(Game.objects.get(pk=game.pk)).log_html
