@@ -391,6 +391,7 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
     points = report.get("points")
     budget = report.get("budget", crew_file.get("budget", catalogue.rules.get("budget")))
     glossary_entries = sorted(glossary.values(), key=lambda k: k["name"].lower())
+    summary_lines = _summary_lines(status)
     return {
         "crew_name": str(crew_file.get("name") or ""),
         "game": catalogue.title or str(crew_file.get("system") or ""),
@@ -400,7 +401,10 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
         "cards": cards,
         "glossary": glossary_entries,
         "sorceries": sorceries,
-        "columns": card_columns(cards, glossary_entries, sorceries, _summary_lines(status), paper),
+        "columns": card_columns(cards, glossary_entries, sorceries, summary_lines, paper),
+        # The summary is kept whole: after the banner and the running heads, one surely longer than
+        # a page goes to page 2 however it is laid out, so it starts there.
+        "summary_new_page": summary_lines > SURELY_OVER_A_PAGE * COLUMN_LINES.get(paper, COLUMN_LINES[DEFAULT_PAPER]),
         "house_rules_used": [
             block["name"]
             for card in cards
@@ -423,6 +427,13 @@ CHARS_PER_LINE = 72  # of 6.7pt rule text in a card half a page wide
 # guessed short moves down, which can cost a page; one guessed long only leaves room).
 COLUMN_LINES = {"A4": 92, "LETTER": 86}
 CARD_GAP_LINES = 1.6  # the 4.5mm between two cards
+# A card (or the summary) guessed this many pages long or more is surely longer than a page:
+# WeasyPrint moves it to the next page unless it comes first, as it does any card kept whole
+# that does not fit, but only after laying it out to the foot of the page to find that out, a
+# quarter of the worst roster's layout (issue 20). Such a card starts a page itself (new_page):
+# the same place, without the wasted layout. The guess runs short on long rosters (long words
+# wrap early), so the margin is against the rarer guess that runs long.
+SURELY_OVER_A_PAGE = 1.2
 
 
 def _lines(text, per_line: int = CHARS_PER_LINE) -> int:
@@ -445,17 +456,19 @@ def _summary_lines(status: dict) -> float:
 
 def card_columns(
     cards: list[dict], glossary: list[dict], sorceries: list[dict], summary_lines: float = 0, paper: str = DEFAULT_PAPER
-) -> list[list[tuple[str, dict]]]:
+) -> list[list[tuple[str, dict, bool]]]:
     """The cards, then the keyword and sorcery reference cards, split into a left and a right column.
 
     Characters fill the columns in order, as multi-column layout would (page 1 left, page 1
     right, page 2 left...); each reference card then goes where it fits, else where a column
     ends first. Each column is followed as a stream of pages: (page reached, lines left on it).
+    Each card comes as (kind, card, new_page): new_page for a card surely longer than a page
+    that is not the first of its column (it starts the next page, see SURELY_OVER_A_PAGE).
     """
     full = COLUMN_LINES.get(paper, COLUMN_LINES[DEFAULT_PAPER])
     capacity = [full - summary_lines]  # of each page, the first under the summary
     reached = [[0, capacity[0]], [0, capacity[0]]]
-    columns: list[list[tuple[str, dict]]] = [[], []]
+    columns: list[list[tuple[str, dict, bool]]] = [[], []]
 
     def page_lines(number: int) -> float:
         return capacity[0] if number == 0 else full
@@ -465,7 +478,7 @@ def card_columns(
             reached[column][:] = [number, page_lines(number)]
 
     def place(column: int, kind: str, card: dict, lines: float) -> None:
-        columns[column].append((kind, card))
+        columns[column].append((kind, card, bool(columns[column]) and lines > SURELY_OVER_A_PAGE * full))
         number, room = reached[column]
         if lines > room and room < page_lines(number):  # does not fit under the cards above: next page
             number, room = number + 1, full

@@ -261,24 +261,35 @@ def test_seven_fully_geared_characters_fit_on_two_a4_pages(roster):
     assert all(size == pytest.approx(A4, abs=1) for size in sizes)
 
 
-def card_pages(crew, rules, paper) -> dict:
-    """Each card's heading -> the pages (1, 2...) its boxes are laid out on, from the laid-out roster."""
+def roster_html(crew, report, rules, paper) -> tuple[dict, str]:
     from django.template.loader import render_to_string
 
-    context = pdf.roster_context(crew, make_report(crew, rules), rules, paper)
-    html = render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
-    found: dict = {}
+    context = pdf.roster_context(crew, report, rules, paper)
+    return context, render_to_string("pdf/roster.html", {**context, "paper": paper, "paper_class": paper.lower()})
+
+
+def card_places(html, paper) -> list[tuple[str, int, float]]:
+    """(heading, page, top) of each piece of a card, in the laid-out roster."""
+    found = []
 
     def walk(box, number):
         element = getattr(box, "element", None)
         if getattr(box, "element_tag", None) == "article" and element is not None:
-            found.setdefault("".join(element.find(".//h2").itertext()), set()).add(number)
+            found.append(("".join(element.find(".//h2").itertext()), number, round(box.position_y, 2)))
             return
         for child in getattr(box, "children", ()):
             walk(child, number)
 
     for number, page in enumerate(core_pdf.layout_document(html, paper).pages, start=1):
         walk(page._page_box, number)
+    return found
+
+
+def card_pages(crew, rules, paper) -> dict:
+    """Each card's heading -> the pages (1, 2...) its boxes are laid out on, from the laid-out roster."""
+    found: dict = {}
+    for name, number, _ in card_places(roster_html(crew, make_report(crew, rules), rules, paper)[1], paper):
+        found.setdefault(name, set()).add(number)
     return found
 
 
@@ -301,13 +312,35 @@ def test_no_card_is_split_across_pages_and_the_crew_fits(rules, paper, most_page
 def test_cards_go_in_two_columns_in_order(rules):
     context = pdf.roster_context(SEVEN, make_report(SEVEN, rules), rules, "A4")
     left, right = context["columns"]
-    placed = [card["name"] for _, card in left + right if card]
+    placed = [card["name"] for _, card, _ in left + right if card]
     assert sorted(placed) == sorted(c["name"] for c in SEVEN["characters"])
-    assert [kind for kind, _ in left + right].count("sorceries") == 1
-    assert [kind for kind, _ in left + right].count("glossary") == 1
+    assert [kind for kind, _, _ in left + right].count("sorceries") == 1
+    assert [kind for kind, _, _ in left + right].count("glossary") == 1
     for column in (left, right):  # each column reads down in the crew's order
-        numbers = [card["index"] for kind, card in column if kind == "character"]
+        numbers = [card["index"] for kind, card, _ in column if kind == "character"]
         assert numbers == sorted(numbers)
+    assert not any(new_page for _, _, new_page in left + right)  # every card fits a page
+    assert not context["summary_new_page"]
+
+
+@pytest.mark.parametrize("paper", ["A4", "LETTER"])
+def test_a_card_or_summary_longer_than_a_page_starts_the_page_it_would_be_moved_to(rules, paper):
+    crew = copy.deepcopy(SEVEN)
+    crew["characters"] = crew["characters"][:4]
+    for character in crew["characters"]:
+        character["notes"] = "word " * 1600  # a card of about a page and a half
+    errors = [
+        {"code": "over-capacity", "character": c["name"], "message": "Carries too much. " * 12}
+        for c in crew["characters"]
+        for _ in range(12)
+    ]
+    context, html = roster_html(crew, make_report(crew, rules, errors=errors), rules, paper)
+    starting = [card["name"] for column in context["columns"] for _, card, new_page in column if new_page]
+    assert starting == [crew["characters"][2]["name"], crew["characters"][3]["name"]]  # the second of each column
+    assert context["summary_new_page"]
+    assert html.count(" new-page") == 3
+    # Kept whole, they would have been moved to the same places: the breaks only spare the layout.
+    assert card_places(html, paper) == card_places(html.replace(" new-page", ""), paper)
 
 
 def test_page_numbers(roster):
