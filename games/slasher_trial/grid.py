@@ -8,6 +8,7 @@ Every piece is escaped when it is drawn. ``trials/_grid.html`` draws the table a
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from django.utils.html import escape
@@ -23,7 +24,8 @@ _ROW_START = '\n      <tr><th scope="row">{letter}</th>\n      '
 _ROW_END = "\n      </tr>\n    "
 _CELL = '\n        <td class="{classes}" data-square="{square}">\n          {open}\n          {inside}\n          {close}\n        </td>\n      '
 _BUTTON = '<button type="submit" name="act" value="{act}:{square}" class="sq-button" aria-label="{label} {square}">'
-_PIECES_PER_ROW = sl.COLUMNS + 2  # the row's start, its Squares, its end
+# where each Square's piece is in ``Rows.pieces``: a row is its start, its Squares, its end
+_PIECE = {sl.square_name(r, c): r * (sl.COLUMNS + 2) + c for r in range(sl.ROWS) for c in range(1, sl.COLUMNS + 1)}
 
 
 class Rows(NamedTuple):
@@ -47,6 +49,8 @@ class _Grounds:
         self.state = state
 
     def cell(self, square: str, act: str = "") -> str:
+        if square not in self.generators and square not in self.people:
+            return _empty(square, act)
         g = self.generators.get(square)
         sq = escape(square)
         classes = ["sq"]
@@ -63,13 +67,22 @@ class _Grounds:
             labels.append(f'<span class="sq-label" title="{escape(who)} on {sq}">{escape(label)}</span>')
         if act:
             classes.append("sq-act")
-        return _CELL.format(
-            classes=escape(" ".join(classes)),
-            square=sq,
-            open=_BUTTON.format(act=act, square=sq, label=ACTS[act]) if act else "",
-            inside=f"{generator}\n          {''.join(labels)}",
-            close="</button>" if act else "",
-        )
+        return _cell(escape(" ".join(classes)), sq, act, f"{generator}\n          {''.join(labels)}")
+
+
+def _cell(classes: str, square: str, act: str, inside: str) -> str:
+    return _CELL.format(
+        classes=classes,
+        square=square,
+        open=_BUTTON.format(act=act, square=square, label=ACTS[act]) if act else "",
+        inside=inside,
+        close="</button>" if act else "",
+    )
+
+
+@cache  # at most 400 Squares x (no act, 3 acts), the same in every trial: most Squares of a grid are empty
+def _empty(square: str, act: str) -> str:
+    return _cell("sq sq-act" if act else "sq", escape(square), act, "\n          ")
 
 
 def rows(state: sl.Trial) -> Rows:
@@ -99,6 +112,5 @@ def rows_html(state: sl.Trial, drawn: Rows, legal: dict) -> SafeString:
     if mine:
         grounds = _Grounds(state)
         for square, act in mine.items():
-            r, c = sl.parse_square(square)
-            pieces[r * _PIECES_PER_ROW + c] = grounds.cell(square, act)
+            pieces[_PIECE[square]] = grounds.cell(square, act)
     return mark_safe("".join(pieces))  # every piece escaped when it was drawn
