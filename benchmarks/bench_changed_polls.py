@@ -59,32 +59,32 @@ def soylent(users):
 
 
 def ghoulash(users):
-    from games.ghoulash import services
+    from games.ghoulash import services, shared_table
     from tests.games.ghoulash.conftest import complete_box
 
     game = services.create_game(
         users[0], complete_box(users[0]), "Bench", [(users[0].username, "lake"), (users[1].username, "gray")]
     )
-    return services.LABEL, game.pk, "table", f"/games/ghoulash/games/{game.pk}/"
+    return services.LABEL, game.pk, shared_table.NAME, f"/games/ghoulash/games/{game.pk}/"
 
 
 def slasher(users):
-    from games.slasher_trial import services
+    from games.slasher_trial import services, shared_board
 
     trial = services.create_trial(users[0], "Bench")
     services.join(trial, users[1])
     services.act(trial, users[0], "generators")
-    return services.LABEL, trial.pk, "trial", f"/games/trials/{trial.pk}/"
+    return services.LABEL, trial.pk, shared_board.NAME, f"/games/trials/{trial.pk}/"
 
 
 def battle(users):
-    from battles import services
+    from battles import services, shared_board
 
     crews = [make_crew(u, f"{u.username} crew", 3) for u in users]
     b = services.create_battle(users[0], "quick-start-scenario", crews[0].pk, [users[1].username])
     services.join(b.pk, users[1], crews[1].pk)
     services.start(b.pk, users[0], seed=1)
-    return services.LABEL, b.pk, "board", f"/battles/{b.pk}/"
+    return services.LABEL, b.pk, shared_board.NAME, f"/battles/{b.pk}/"
 
 
 def main():
@@ -103,6 +103,8 @@ def main():
         first, second = seated(users[0]), seated(users[1])
         poll = lambda c: c.get(f"{url}?v=0", **HX)  # noqa: E731
         key = shared_key(label, pk, part)
+        poll(first)
+        assert cache.get(key) is not None, key  # the entry the first seat's figure drops before each poll
         built = cpu_ms(lambda: poll(first), before=lambda: cache.delete(key))
         poll(first)  # the first seat built the shared part of this version
         shared = cpu_ms(lambda: poll(second))

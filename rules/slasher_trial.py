@@ -181,7 +181,10 @@ def square_name(row: int, column: int) -> str:
 
 def all_squares() -> tuple[str, ...]:
     """Every Square, row by row (A1..A20, B1..T20)."""
-    return tuple(square_name(r, c) for r in range(ROWS) for c in range(1, COLUMNS + 1))
+    return _ALL_SQUARES
+
+
+_ALL_SQUARES = tuple(square_name(r, c) for r in range(ROWS) for c in range(1, COLUMNS + 1))  # asked per page
 
 
 def adjacent(a: str | None, b: str, diagonals: bool = True) -> bool:
@@ -361,6 +364,20 @@ def set_location(trial: Trial, who: str, square: str) -> Trial:
     if s.status in (Status.CAGED, Status.DEAD, Status.ESCAPED):
         raise IllegalAction(f"{who} is {s.status.value}")
     return _with_survivor(trial, replace(s, location=square))
+
+
+def location_choices(trial: Trial, who: str) -> tuple[str, ...]:
+    """The Squares ``who`` may set their blank Location to now, in grid order: ``set_location``'s answer for
+    every Square, asked once. Its one check on the Square is that it is uninhabited, so either every
+    uninhabited Square is allowed or none is (a page asks this for all 400 Squares on every redraw)."""
+    free = trial.uninhabited()
+    if not free:
+        return ()
+    try:
+        set_location(trial, who, free[0])
+    except IllegalAction:
+        return ()
+    return free
 
 
 def place_generators(trial: Trial, rng: random.Random) -> Trial:

@@ -489,7 +489,7 @@ def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
     if state.generators is None:
         return out
     if here is None:
-        out["location"] = {sq for sq in state.uninhabited() if ok(sl.set_location, state, name, sq)}
+        out["location"] = set(sl.location_choices(state, name))
     if me.is_monster:
         out["advance"] = ok(sl.begin_advance, state)
         out["end"] = ok(sl.end_advance, state)
@@ -517,41 +517,3 @@ def legal_moves(state: sl.Trial, me: Participant | None, name: str) -> dict:
                     if ok(fn, state, name, s.name):
                         out["people"].append((action, s.name))
     return out
-
-
-def grid(state: sl.Trial, legal: dict) -> list[dict]:
-    """The Trial Grounds as rows of cells: what stands on each Square and what the viewer may do there."""
-    gens = {g.square: g for g in state.generators or ()}
-    people: dict[str, list[tuple[str, str, str]]] = {}
-    if state.monster.location:
-        people.setdefault(state.monster.location, []).append(("monster", state.monster.name, "M"))
-    for i, s in enumerate(state.survivors, start=1):
-        if s.location:
-            people.setdefault(s.location, []).append(("survivor", s.name, f"S{i}"))
-    status = {s.name: (s.status.value if s.status else "blank").lower() for s in state.survivors}
-    rows = []
-    for r in range(sl.ROWS):
-        cells = []
-        for c in range(1, sl.COLUMNS + 1):
-            sq = sl.square_name(r, c)
-            g = gens.get(sq)
-            act_ = (
-                "location"
-                if sq in legal["location"]
-                else "move"
-                if sq in legal["move"]
-                else "repair"
-                if sq in legal["repair"]
-                else ""
-            )
-            here = people.get(sq, [])
-            classes = ["sq"]
-            if g:
-                classes += ["sq-generator"] + (["sq-repaired"] if state.is_repaired(g) else [])
-            for kind, who, _ in here:
-                classes += [f"sq-{kind}"] + ([f"sq-{status[who]}"] if kind == "survivor" else [])
-            if act_:
-                classes.append("sq-act")
-            cells.append({"square": sq, "generator": g, "people": here, "act": act_, "classes": " ".join(classes)})
-        rows.append({"letter": sl.ROW_LETTERS[r], "cells": cells})
-    return rows

@@ -72,10 +72,7 @@ def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "")
     me = participant_of(request.user, shared.participants)
     legal = services.legal_moves(state, me if trial.state == Trial.PLAYING else None, request.user.username)
     context = {**shared.public, "me": me, "legal": legal, "error": error, "log_html": shared.html("log")}
-    if legal["location"] or legal["move"] or legal["repair"]:
-        context["grid"] = services.grid(state, legal)  # this participant's own Squares highlighted
-    else:
-        context["grid_html"] = shared.html("grid")  # the grid as everyone sees it
+    context.update(shared.own_grid(legal))  # this participant's own Squares highlighted
     context["my_name"] = request.user.username
     context["poll_params"] = kit.poll_params(request, services.LABEL, trial.pk, trial.version)
     return context

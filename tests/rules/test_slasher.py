@@ -494,6 +494,37 @@ def test_a_caged_survivor_sets_no_location():
     assert sl.set_location(_status(t, "a", Status.DYING), "a", "B2").survivor("a").location == "B2"
 
 
+def _allowed_one_by_one(t, who):
+    def ok(square):
+        try:
+            sl.set_location(t, who, square)
+        except IllegalAction:
+            return False
+        return True
+
+    return tuple(sq for sq in sl.all_squares() if ok(sq))
+
+
+def test_location_choices_are_set_locations_answer_square_by_square():
+    blank = sl.place_generators(sl.new_trial(["a", "b"]), random.Random(3))
+    free = blank.uninhabited()  # the Generators landed at random
+    placed = sl.set_location(sl.set_location(blank, "a", free[0]), "Monster", free[1])
+    advancing = sl.begin_advance(sl.set_ready(sl.set_ready(sl.set_location(placed, "b", free[2]), "a"), "b"))
+    cases = [
+        (blank, "a"),
+        (blank, "Monster"),
+        (placed, "a"),  # not blank
+        (placed, "b"),
+        (placed, "Monster"),
+        (_status(placed, "b", Status.CAGED), "b"),
+        (_status(placed, "b", Status.DYING), "b"),
+        (_status(advancing, "a", Status.HEALTHY, location=None), "a"),  # the Advance is under way
+    ]
+    for t, who in cases:
+        assert sl.location_choices(t, who) == _allowed_one_by_one(t, who), who
+    assert len(sl.location_choices(placed, "b")) == 400 - 7 - 2
+
+
 def test_the_monster_sets_no_location_inside_the_atomic_advance():
     # "Advance, which is an atomic action with the following steps" (ST10): setting a Location is no step.
     t = sl.begin_advance(sl.set_ready(sl.set_location(sl.new_trial(["a"]), "a", "A1"), "a"))

@@ -13,7 +13,7 @@ from django.test import Client
 from core.games.shared_parts import shared_key
 from games.slasher_trial import services, shared_board
 from games.slasher_trial.models import Trial
-from tests.games.slasher_trial.conftest import setp
+from tests.games.slasher_trial.conftest import place, setp
 from tests.games.slasher_trial.test_views import HX, url
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +68,27 @@ def test_an_entry_kept_for_an_older_version_is_never_shown(started, survivors, d
     page = m.get(url(trial), {"v": str(old.version)}, **HX).content.decode()
     assert "STALE ENTRY" not in page and "zed is Ready." in page and f"?v={trial.version}&amp;t=" in page
     assert cache.get(shared_key(services.LABEL, trial.pk + 1, shared_board.NAME)) is None  # keyed by trial
+
+
+def test_the_grid_of_blank_locations_goes_only_to_who_may_set_theirs(open_trial, survivors, monster):
+    """While Locations are blank, every one who may set theirs has the same Squares: that grid is drawn once
+    per version and kept in the shared part. Nobody else gets it: zed has a Location, and mara, Caged, may
+    not set hers. What each gets is what they got with nothing cached."""
+    mara, zed = survivors[:2]
+    trial = place(open_trial, monster)
+    setp(trial, zed, location="C5")
+    setp(trial, mara, status="Caged")
+    vox, m, z = seated(monster), seated(mara), seated(zed)
+    cached = [what_one_gets(vox, trial), what_one_gets(m, trial), what_one_gets(z, trial)]
+    shared = shared_board.for_game(Trial.objects.get(pk=trial.pk))
+    assert len(shared.location_squares) == 400 - 7 - 1 and 'value="location:' in shared.location_grid_html
+    assert all(b'value="location:' in page for page in cached[0][:2])  # the Monster may set theirs (then a 204)
+    assert not any(b'value="location:' in page or b"sq-act" in page for page in (*cached[1], *cached[2]))
+    fresh = []
+    for client in (vox, m, z):
+        cache.clear()
+        fresh.append(what_one_gets(client, trial))
+    assert cached == fresh
+    # once the Monster has a Location too, nobody may set one: no such grid is drawn
+    setp(trial, monster, location="J10")
+    assert shared_board.for_game(Trial.objects.get(pk=trial.pk)).location_grid_html == ""
