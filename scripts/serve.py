@@ -7,10 +7,18 @@ Plain HTTP on localhost is allowed here (no TLS terminator in front).
 Two kinds of process, started and stopped together:
 
 - gunicorn's web workers (``--workers``, default 3, sync: a render that runs
-  in a request can then be stopped by its time limit). Each is replaced after
-  1,000 requests (plus up to 100 at random, so they do not all restart at
-  once): memory a worker gathers (WeasyPrint's caches, fragmentation) is given
-  back, never grows without bound.
+  in a request can then be stopped by its time limit). The app is loaded
+  once, in gunicorn's master (``--preload``, config/wsgi.py), and each worker
+  is forked from it. Each is replaced after 5,000 requests plus up to 2,500 at
+  random: memory a worker gathers (WeasyPrint's caches for the PDFs rendered
+  in a request, fragmentation) is given back, never grows without bound.
+  Why these figures: 240 tables polling every 5 s bring each worker about 65
+  requests a second. After 1,000 requests (plus up to 100) the workers were
+  replaced every 15 s, all three within a second or two of each other, and
+  each new one spent about 1.5 s of CPU importing Django, WeasyPrint and every
+  view before its first answer: the table's polls waited up to 2 s
+  (benchmarks/load_polls.py). Forked from the loaded master, a new worker
+  answers at once.
 - ``--pdf-workers`` (default 1) django-tasks database workers
   (``manage.py db_worker``) that lay out PDFs off the request path
   (core/pdf_tasks.py). One worker uses at most one core, so on a small
@@ -28,7 +36,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_REQUESTS, MAX_REQUESTS_JITTER = 1000, 100
+MAX_REQUESTS, MAX_REQUESTS_JITTER = 5000, 2500
 PDF_WORKER_MAX_TASKS = 100
 
 
@@ -68,6 +76,7 @@ def gunicorn_command(bind: str, workers: int) -> list:
         str(MAX_REQUESTS),
         "--max-requests-jitter",
         str(MAX_REQUESTS_JITTER),
+        "--preload",
         "--timeout",
         "30",
     ]
