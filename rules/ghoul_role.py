@@ -69,6 +69,8 @@ def terror_thresholds() -> dict[int, int]:
 FURY_CAP = _rule("fury-goal")["fury_cap"]
 CRYSTAL_COST = _rule("smash-a-crystal")["cost"]
 COLLECT_COST = _rule("collect-treasures-and-gems")["cost"]
+# "The Ghoul may target its current space with Flare, spending 1 movement point each time."
+FLARE_COST = _rule("flare-on-own-space")["cost"]
 TREASURES_PER_FURY = _rule("two-treasures-make-one-fury")["treasures"]
 VILE_CRYSTAL_ATTACK = _rule("vile-ghoul-smash-a-crystal")["attack_at_least"]
 TERROR_AT_OR_BELOW = terror_thresholds()
@@ -130,6 +132,17 @@ def variant_goal(variant: str, variants: Sequence[dict] | None = None) -> dict:
         if v["slug"] == variant:
             return {"fury": v["fury"], "crystals": v["crystals"]}
     raise ValueError(f"unknown player variant {variant!r}")
+
+
+def variant_flare(variant: str, variants: Sequence[dict] | None = None) -> bool | None:
+    """Whether the variant gives the Ghoul (or the Vile Ghoul) the Flare Variant card: True, False, or None
+    where this text does not say (the Vile Ghoul's vs. Cave / vs. Thief use the Goblins' set-up).
+    ``variants`` (entries with slug and flare) replaces the catalogue file's player and Vile variants."""
+    table = _catalogue()["player_variants"] + _catalogue()["vile_variants"] if variants is None else variants
+    for v in table:
+        if v["slug"] == variant:
+            return v.get("flare")
+    return None
 
 
 # "The Ghoul wins if the Knight is killed, or if it gains 9 Fury ..." (Knight vs. Ghoul);

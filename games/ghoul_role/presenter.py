@@ -95,6 +95,9 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
         "attack_cost_base": rules.attack_cost(0),
         "crystal_cost": rules.CRYSTAL_COST,
         "collect_cost": rules.COLLECT_COST,
+        # the variant's Flare card: True, False, or None where the text does not say (the help hedges then)
+        "flare": rules.variant_flare(sheet.variant),
+        "flare_cost": rules.FLARE_COST,
         "deck_size": deck_size(sheet),
         "deck_left": deck_left(sheet, cards),
         "discard_choices": DISCARD_CHOICES,

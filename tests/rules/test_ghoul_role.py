@@ -371,3 +371,21 @@ def test_best_keep_is_the_pair_no_other_beats_on_movement_or_attack():
                 other = g.choose_dice(roll, pair)
                 assert best[0] >= other[0] and best[1] >= other[1], (roll, pair)
     assert g.best_keep((2, 6, 6)) == (1, 2) and g.best_keep((5, 1, 5)) == (0, 2)
+
+
+def test_flare_on_own_space_costs_one_movement_and_only_some_variants_give_it():
+    """3 PLAYERS: "Give the Ghoul the *Flare* Variant card ... The Ghoul may target its current space with
+    *Flare*, spending 1 movement point each time." Goblins vs., Cave vs., Thief vs. Ghoul and Solo give (or
+    share) Flare too; Knight vs. Ghoul, Dragon vs. Ghoul and 4+ players give only Past Plunder. The Vile
+    Ghoul's solo: "Take ... the Flare Variant card"; its vs. Cave / vs. Thief games use the Goblins' set-up,
+    which this text does not print (None)."""
+    assert g.FLARE_COST == 1
+    with_flare = ["3-players-any-2-roles-vs-ghoul", "goblins-vs-ghoul", "cave-vs-ghoul", "thief-vs-ghoul"]
+    with_flare += ["solo-easy", "solo-medium", "solo-hard", "vile-ghoul-solo-easy", "vile-ghoul-solo-hard"]
+    for variant in with_flare:
+        assert g.variant_flare(variant) is True, variant
+    for variant in ("knight-vs-ghoul", "dragon-vs-ghoul"):
+        assert g.variant_flare(variant) is False, variant
+    for variant in ("4-players", "vile-ghoul-vs-cave", "vile-ghoul-vs-thief-vs-cave", "knight"):
+        assert g.variant_flare(variant) is None, variant
+    assert g.variant_flare("knight-vs-ghoul", [{"slug": "knight-vs-ghoul", "flare": True}]) is True

@@ -427,3 +427,17 @@ def test_home_page_query_budget(owner_client, make_sheet, django_assert_num_quer
     with django_assert_num_queries(4):
         response = owner_client.post(HOME, _cave(difficulty="nope"))
     assert response.status_code == 422
+
+
+def test_the_spend_help_offers_flare_only_where_the_variant_gives_it(owner_client, make_sheet):
+    """ "Give the Ghoul the *Flare* Variant card. The Ghoul may target its current space with *Flare*, spending
+    1 movement point each time" (Cave vs. Ghoul); Knight vs. Ghoul gives the Ghoul only Past Plunder."""
+    cave = make_sheet(variant="cave-vs-ghoul", phase="act", turn=1, movement=3, attack_discs=1)
+    page = owner_client.get(cave.get_absolute_url()).content.decode()
+    assert "or Flare on your own space (1 each time)." in page
+    knight = make_sheet(variant="knight-vs-ghoul", phase="act", turn=1, movement=3, attack_discs=1)
+    page = owner_client.get(knight.get_absolute_url()).content.decode()
+    assert "For a Terror card's effect.</p>" in page and "Flare on your own space" not in page
+    vile = make_sheet("vile", variant="vile-ghoul-vs-cave", players=2, phase="act", turn=1, movement=3)
+    page = owner_client.get(vile.get_absolute_url()).content.decode()
+    assert "Flare on your own space if your variant gives you the Flare card (1 each time)" in page
