@@ -346,3 +346,25 @@ def test_zone_sacrifices_movement_only_while_he_has_it():
     gh.check_movement(gh.TurnSoFar(action_cards=1))
     with pytest.raises(gh.IllegalPlay, match="gave up your movement"):
         gh.check_movement(gh.TurnSoFar(gave_up_movement=True))
+
+
+def test_cards_discarded_at_replenishment_are_in_the_discard_pile_when_the_deck_runs_out():
+    """H10: "The player can choose to discard any or all of their own cards in their hand before drawing new
+    cards up to seven" and "(When the Draw Deck is depleted, the Discard Pile is reshuffled to become the new
+    Draw Deck.)": the cards just discarded are already in the Discard Pile, so a deck that runs out during the
+    same replenishment reshuffles them in."""
+    own = tuple(Card("Value", CardKind.VALUE, 1 + i % 3, "lake", i) for i in range(8))
+    p = gh.Piles("lake", own[:7], own[7:8])  # seven in hand, one card left to draw
+    p, _ = gh.replenish(p, random.Random(5), discard=own[:3])
+    assert len(p.hand) == 7 and len(p.draw) == 1 and p.discard == ()  # the third reshuffled, still to draw
+    assert own[7] in p.hand and len(set(p.hand) & set(own[:3])) == 2  # two of the three discarded come back
+
+
+def test_wounds_beyond_every_card_are_not_taken():
+    """H10: "If a player suffers more wounds than there are cards in their hand, the remaining wound cards are
+    pulled from the top of the player's Draw Pile"; the text is silent when the Draw Pile (and the Discard Pile
+    that would be reshuffled) is empty too: no card, no wound card, and the wound pile holds what there was."""
+    own = tuple(Card("Value", CardKind.VALUE, 1, "lake", i) for i in range(3))
+    w = gh.take_wounds(gh.Piles("lake", own[:1], own[1:2], own[2:]), random.Random(0), 5)
+    assert len(w.wounds) == 3 and w.hand == w.draw == w.discard == ()
+    assert gh.is_dead(w, 3) and not gh.is_dead(w, 4)
