@@ -72,7 +72,8 @@ def activate_and_end(state, seat, piece, rng=None):
     g.activate(state, seat, piece.id, rng or Dice(), log)
     for s in list(g.standing(state)):
         g.pass_panic(state, state.panic_seat, log)
-    g.end_turn(state, seat, log)
+    if state.phase == "action":  # an Eyes or Mannikins token has no action: its turn is over already (SG23)
+        g.end_turn(state, seat, log)
     return log
 
 
@@ -273,8 +274,7 @@ def test_three_players_skip_the_one_who_is_out():
     assert not state.finished and g.standing(state) == [0, 2]
     assert state.panic_seat == 2  # mara is skipped
     g.pass_panic(state, 2, g.Log())
-    g.pass_panic(state, 0, g.Log())
-    g.end_turn(state, 0, g.Log())
+    g.pass_panic(state, 0, g.Log())  # an Eyes token has no action (Check is a Drone's): the turn passes
     assert state.current == 2
 
 

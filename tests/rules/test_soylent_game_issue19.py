@@ -53,11 +53,19 @@ def test_the_catalogue_says_who_performs_each_action_as_the_text_words_it():
 )
 def test_a_token_cannot_perform_a_drones_action_but_its_drone_can(group, nerve, action):
     state = make_state(groups=(group, "gardeners"), nerves=(nerve, 6))
-    to_action_step(state, 0, token(state, "V00"))
-    with pytest.raises(g.IllegalAction, match=f"Only a Drone may {action.title()}"):
-        g.perform(state, 0, action, Dice(), g.Log())
-    assert not state.acted
-    g.end_turn(state, 0, g.Log())
+    if group == "scene-shifters":  # a token has Scene, so it comes to the action step
+        to_action_step(state, 0, token(state, "V00"))
+        with pytest.raises(g.IllegalAction, match=f"Only a Drone may {action.title()}"):
+            g.perform(state, 0, action, Dice(), g.Log())
+        assert not state.acted
+        g.end_turn(state, 0, g.Log())
+    else:  # an Eyes or Mannikins token has no action at all: the turn passes after the panic phase (SG23)
+        g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+        g.pass_panic(state, 0, g.Log())
+        g.pass_panic(state, 1, g.Log())
+        assert state.phase == "turn" and state.current == 1
+        with pytest.raises(g.IllegalAction):
+            g.perform(state, 0, action, Dice(), g.Log())
     to_action_step(state, 1, token(state, "M00"))
     g.end_turn(state, 1, g.Log())
     g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
@@ -299,3 +307,28 @@ def test_every_refusal_names_no_token_truth():
             g.replace_drone(state, 0, drone(state, "mara0").id, g.Log())
         answers.append(re.sub(r"\d", "", str(exc.value)))
     assert answers[0] == answers[1]
+
+
+# --- SG23: a Character with no action it may perform ---------------------------------------------------
+
+
+@pytest.mark.parametrize("group,nerve", [("eyes", 3), ("mannikins", 6)])
+def test_a_token_with_no_action_passes_the_turn_when_the_panic_phase_ends(group, nerve):
+    """ "If the Character has any actions it may perform exactly one of them now, then the next player takes
+    their turn." A token of the Eyes ("A Drone may draw Clear line of sight") or the Mannikins ("If this
+    Drone is in target Character's blind zone") has no action: the next player's turn comes at once."""
+    state = make_state(groups=(group, "gardeners"), nerves=(nerve, 6))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    g.pass_panic(state, 1, log)
+    assert (state.phase, state.current, state.turn, state.active) == ("turn", 1, 2, None)
+    assert "has no action a token may perform" in " ".join(log.lines)
+    with pytest.raises(g.IllegalAction):
+        g.end_turn(state, 0, g.Log())
+    # mara: a Gardener token has Lighter, so it comes to the action step
+    to_action_step(state, 1, token(state, "M00"))
+    g.end_turn(state, 1, g.Log())
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
+    to_action_step(state, 0, drone(state, "vox0"))
+    assert state.current == 0 and not state.acted
