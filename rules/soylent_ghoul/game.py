@@ -1032,9 +1032,7 @@ def darken(state: State, seat: int, piece_ids, rng: random.Random, log: Log) -> 
     candidates = {p.id for p in dark_candidates(state)}
     chosen = set(_ids(piece_ids))
     if not chosen <= candidates:
-        raise IllegalAction(
-            "Only Characters on the table with a light token (and not Snapped) can be out of the light."
-        )
+        raise IllegalAction("Only Characters on the table with a light token can be out of the light.")
     out = [p for p in characters(state) if p.id in chosen]
     whose = label(state, state.pieces[effect["darker"]]) if effect.get("darker") in state.pieces else "the Gardeners"
     log.say(

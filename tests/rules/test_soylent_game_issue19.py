@@ -152,6 +152,24 @@ def test_a_snapped_drone_with_a_light_token_may_be_out_of_the_light():
     assert d in g.dark_candidates(state)
 
 
+def test_darker_ticks_a_snapped_drone_and_refuses_one_without_a_light_token_saying_why():
+    """Darker: "All Characters with light tokens that are not within the light level ... gain 5 panic
+    tokens." A Snapped Drone with a light token is ticked like any Character (SG9, SG16); the refusal names
+    the one condition (a light token, on the table), not Snapped, which is no bar."""
+    state = make_state(groups=("gardeners", "eyes"), nerves=(6, 3), drones=2)
+    g.replace_with_drone(state, 1, token(state, "M02").id, g.Log())
+    d = drone(state, "mara0")
+    d.snapped, d.light = True, 1
+    drone(state, "vox0").lantern = 4
+    to_action_step(state, 0, token(state, "V00"))
+    g.perform(state, 0, "darker", Dice(8), g.Log(), reduction=1)
+    with pytest.raises(g.IllegalAction) as refused:
+        g.darken(state, 0, [token(state, "M10").id], Dice(), g.Log())
+    assert str(refused.value) == "Only Characters on the table with a light token can be out of the light."
+    g.darken(state, 0, [d.id], Dice(8), g.Log())  # over its Nerve: it is already Snapped, the batch stops
+    assert d.panic == 1 and d.snapped and not state.finished
+
+
 # --- SG20: Scene Shifters' markers --------------------------------------------------------------------
 
 
