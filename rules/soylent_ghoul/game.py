@@ -707,11 +707,16 @@ def _panic_over(state: State, log: Log) -> None:
     state.panic_seat = None
     state.passes = 0
     state.pushed = None
-    if active is not None and active.in_play and not active.snapped and seat_of(state, active.seat).actions:
-        state.phase = "action"
-        log.say(f"{label(state, active)} may perform one action.")
-    else:
-        _end_turn(state, log)
+    # "If the Character has any actions it may perform exactly one of them now, then the next player takes
+    # their turn": a token of a group whose actions are all a Drone's (Check, Become) has none (SG19, SG23)
+    if active is not None and active.in_play and not active.snapped:
+        if has_actions(state, active):
+            state.phase = "action"
+            log.say(f"{label(state, active)} may perform one action.")
+            return
+        if seat_of(state, active.seat).actions:
+            log.say(f"{label(state, active)} has no action a token may perform: the next player takes their turn.")
+    _end_turn(state, log)
 
 
 # ---------------------------------------------------------------------------
@@ -851,6 +856,11 @@ def can_perform(state: State, seat: int, action: str, piece: Piece) -> bool:
     an action whose text gives it to "a Drone" ("A Drone may", "If this Drone") is not a token's (SG19)."""
     by = seat_of(state, seat).performers.get(action)
     return by == "character" or (by == "drone" and piece.kind == "drone")
+
+
+def has_actions(state: State, piece: Piece) -> bool:
+    """Whether this Character has any action it may perform (its group's, by the text's words: SG19)."""
+    return any(can_perform(state, piece.seat, a, piece) for a in seat_of(state, piece.seat).actions)
 
 
 def perform(
@@ -1022,9 +1032,7 @@ def darken(state: State, seat: int, piece_ids, rng: random.Random, log: Log) -> 
     candidates = {p.id for p in dark_candidates(state)}
     chosen = set(_ids(piece_ids))
     if not chosen <= candidates:
-        raise IllegalAction(
-            "Only Characters on the table with a light token (and not Snapped) can be out of the light."
-        )
+        raise IllegalAction("Only Characters on the table with a light token can be out of the light.")
     out = [p for p in characters(state) if p.id in chosen]
     whose = label(state, state.pieces[effect["darker"]]) if effect.get("darker") in state.pieces else "the Gardeners"
     log.say(

@@ -44,6 +44,11 @@ def _check_tokens(tokens: int) -> None:
         raise ValueError(f"panic tokens already on the Character must be a whole number >= 0, got {tokens!r}")
 
 
+def _check_count(count: int) -> None:
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise ValueError(f"number of panic tokens received must be a whole number >= 0, got {count!r}")
+
+
 def _check_nerve(nerve: int) -> None:
     if not isinstance(nerve, int) or isinstance(nerve, bool):
         raise ValueError(f"Nerve must be a whole number, got {nerve!r}")
@@ -74,8 +79,7 @@ def panic_batch_distribution(nerve: int, tokens: int, count: int) -> dict[str, F
     """
     _check_nerve(nerve)
     _check_tokens(tokens)
-    if not isinstance(count, int) or count < 0:
-        raise ValueError(f"number of panic tokens received must be >= 0, got {count!r}")
+    _check_count(count)
     holds = Fraction(1)
     for i in range(count):
         holds *= panic_distribution(nerve, tokens + i)["holds"]
@@ -117,6 +121,7 @@ def receive_panic_tokens(rng: random.Random, nerve: int, tokens: int, count: int
     and including the one that snapped it.
     """
     _check_tokens(tokens)
+    _check_count(count)
     rolls = []
     current = tokens
     for _ in range(count):

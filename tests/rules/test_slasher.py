@@ -604,3 +604,31 @@ def test_heal_and_hit_reach_a_dead_neighbour_as_written():
     t = replace(t, advancing=True, monster=replace(t.monster, energy=3))
     hit = sl.hit(t, "a").survivor("a")
     assert (hit.status, hit.health) == (Status.DEAD, -1)
+
+
+def test_a_survivor_cannot_heal_or_rescue_themselves():
+    """T10: Heal "If a Survivor adjacent to you has a Status of Dying"; Rescue "If a Survivor adjacent to
+    you has a Status of Caged": a Square is not adjacent to itself, so the Survivor is never their own
+    target; nothing is paid."""
+    t = _energy(_status(_trial(a="A1", b="A2"), "a", Status.DYING), "a", 10)
+    assert not sl.adjacent("A1", "A1") and not sl.adjacent("A1", "A1", diagonals=False)
+    with pytest.raises(IllegalAction, match="not adjacent"):
+        sl.heal(t, "a", "a")
+    with pytest.raises(IllegalAction, match="not adjacent"):
+        sl.rescue(t, "a", "a")
+    with pytest.raises(IllegalAction, match="may not act"):  # and a Caged Survivor takes no action at all
+        sl.rescue(_status(t, "a", Status.CAGED), "a", "a")
+    assert t.survivor("a").energy == 10 and t.survivor("a").status == Status.DYING
+
+
+def test_cage_draws_evenly_among_the_uninhabited_squares():
+    """T11: Cage "change their Location to a randomly picked uninhabited Square": one seeded choice over the
+    uninhabited Squares (row-major), never the Survivor's own Square, a Generator or another Participant."""
+    t = _ready_all(_trial(a="J11", b="J9"))
+    t = replace(t, generators=(sl.Generator("A1"), sl.Generator("T20")))
+    t = _status(sl.begin_advance(t), "a", Status.DYING)
+    free = t.uninhabited()
+    assert {"J11", "J9", "J10", "A1", "T20"}.isdisjoint(free) and len(free) == 400 - 5
+    for seed in range(20):
+        caged = sl.cage(t, "a", random.Random(seed)).survivor("a")
+        assert caged.status == Status.CAGED and caged.location == random.Random(seed).choice(free)

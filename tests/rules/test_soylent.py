@@ -103,6 +103,16 @@ def test_receive_tokens_rolls_with_growing_count_and_stops_at_snap():
     assert batch == soylent.receive_panic_tokens(random.Random(3), 7, 0, 5)
 
 
+@pytest.mark.parametrize("count", [-1, True, 1.5, "2"])
+def test_a_number_of_tokens_received_is_a_whole_number_of_at_least_0(count):
+    """Receiving tokens one at a time and its odds refuse the same bad counts (a negative count rolled
+    nothing and said nothing before)."""
+    with pytest.raises(ValueError, match="whole number >= 0"):
+        soylent.receive_panic_tokens(random.Random(1), 7, 0, count)
+    with pytest.raises(ValueError, match="whole number >= 0"):
+        soylent.panic_batch_distribution(7, 0, count)
+
+
 def test_activating_the_same_character_twice_in_a_row_adds_a_panic_token():
     assert soylent.activation_panic_tokens(soylent.LastTurn("activate", "eye-1"), "eye-1") == 1
     assert soylent.activation_panic_tokens(soylent.LastTurn("activate", "eye-2"), "eye-1") == 0

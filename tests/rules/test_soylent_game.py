@@ -72,7 +72,8 @@ def activate_and_end(state, seat, piece, rng=None):
     g.activate(state, seat, piece.id, rng or Dice(), log)
     for s in list(g.standing(state)):
         g.pass_panic(state, state.panic_seat, log)
-    g.end_turn(state, seat, log)
+    if state.phase == "action":  # an Eyes or Mannikins token has no action: its turn is over already (SG23)
+        g.end_turn(state, seat, log)
     return log
 
 
@@ -273,8 +274,7 @@ def test_three_players_skip_the_one_who_is_out():
     assert not state.finished and g.standing(state) == [0, 2]
     assert state.panic_seat == 2  # mara is skipped
     g.pass_panic(state, 2, g.Log())
-    g.pass_panic(state, 0, g.Log())
-    g.end_turn(state, 0, g.Log())
+    g.pass_panic(state, 0, g.Log())  # an Eyes token has no action (Check is a Drone's): the turn passes
     assert state.current == 2
 
 
@@ -563,3 +563,17 @@ def test_a_snapped_effects_darker_with_nobody_lit_goes_on_by_itself():
     assert drone(state, "vox1").lantern == 1 and drone(state, "mara1").lantern == 1
     assert state.snap_effects == [] and g.waiting_for(state) is None and len(log.rolls) == 3
     assert "The Snapped effect of vox's drone vox0 is over." in log.lines
+
+
+def test_the_panic_test_adds_panic_tokens_only_not_light_tokens():
+    """S7: "roll a D8 and add the number of tokens already on it (before the addition of the current
+    token)": the panic tokens ("Drones will gain panic tokens; these are any convenient token placed next
+    to the drone"), not the Gardeners' light tokens, which the text names apart ("a light token")."""
+    state = make_state()
+    lit = token(state, "M00")  # an Eyes token, Nerve 3
+    lit.light, lit.panic = 4, 1
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    log = g.Log()
+    g.place_panic(state, 0, lit.id, "spin", Dice(2), log)  # 2 + 1 = 3 is not over 3; with the light, 7
+    assert log.rolls[0]["tokens_before"] == 1 and log.rolls[0]["total"] == 3 and not log.rolls[0]["snapped"]
+    assert lit.panic == 2 and lit.light == 4 and lit.in_play

@@ -53,11 +53,19 @@ def test_the_catalogue_says_who_performs_each_action_as_the_text_words_it():
 )
 def test_a_token_cannot_perform_a_drones_action_but_its_drone_can(group, nerve, action):
     state = make_state(groups=(group, "gardeners"), nerves=(nerve, 6))
-    to_action_step(state, 0, token(state, "V00"))
-    with pytest.raises(g.IllegalAction, match=f"Only a Drone may {action.title()}"):
-        g.perform(state, 0, action, Dice(), g.Log())
-    assert not state.acted
-    g.end_turn(state, 0, g.Log())
+    if group == "scene-shifters":  # a token has Scene, so it comes to the action step
+        to_action_step(state, 0, token(state, "V00"))
+        with pytest.raises(g.IllegalAction, match=f"Only a Drone may {action.title()}"):
+            g.perform(state, 0, action, Dice(), g.Log())
+        assert not state.acted
+        g.end_turn(state, 0, g.Log())
+    else:  # an Eyes or Mannikins token has no action at all: the turn passes after the panic phase (SG23)
+        g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+        g.pass_panic(state, 0, g.Log())
+        g.pass_panic(state, 1, g.Log())
+        assert state.phase == "turn" and state.current == 1
+        with pytest.raises(g.IllegalAction):
+            g.perform(state, 0, action, Dice(), g.Log())
     to_action_step(state, 1, token(state, "M00"))
     g.end_turn(state, 1, g.Log())
     g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
@@ -142,6 +150,24 @@ def test_a_snapped_drone_with_a_light_token_may_be_out_of_the_light():
     d = drone(state, "mara0")
     d.snapped, d.light = True, 1
     assert d in g.dark_candidates(state)
+
+
+def test_darker_ticks_a_snapped_drone_and_refuses_one_without_a_light_token_saying_why():
+    """Darker: "All Characters with light tokens that are not within the light level ... gain 5 panic
+    tokens." A Snapped Drone with a light token is ticked like any Character (SG9, SG16); the refusal names
+    the one condition (a light token, on the table), not Snapped, which is no bar."""
+    state = make_state(groups=("gardeners", "eyes"), nerves=(6, 3), drones=2)
+    g.replace_with_drone(state, 1, token(state, "M02").id, g.Log())
+    d = drone(state, "mara0")
+    d.snapped, d.light = True, 1
+    drone(state, "vox0").lantern = 4
+    to_action_step(state, 0, token(state, "V00"))
+    g.perform(state, 0, "darker", Dice(8), g.Log(), reduction=1)
+    with pytest.raises(g.IllegalAction) as refused:
+        g.darken(state, 0, [token(state, "M10").id], Dice(), g.Log())
+    assert str(refused.value) == "Only Characters on the table with a light token can be out of the light."
+    g.darken(state, 0, [d.id], Dice(8), g.Log())  # over its Nerve: it is already Snapped, the batch stops
+    assert d.panic == 1 and d.snapped and not state.finished
 
 
 # --- SG20: Scene Shifters' markers --------------------------------------------------------------------
@@ -299,3 +325,28 @@ def test_every_refusal_names_no_token_truth():
             g.replace_drone(state, 0, drone(state, "mara0").id, g.Log())
         answers.append(re.sub(r"\d", "", str(exc.value)))
     assert answers[0] == answers[1]
+
+
+# --- SG23: a Character with no action it may perform ---------------------------------------------------
+
+
+@pytest.mark.parametrize("group,nerve", [("eyes", 3), ("mannikins", 6)])
+def test_a_token_with_no_action_passes_the_turn_when_the_panic_phase_ends(group, nerve):
+    """ "If the Character has any actions it may perform exactly one of them now, then the next player takes
+    their turn." A token of the Eyes ("A Drone may draw Clear line of sight") or the Mannikins ("If this
+    Drone is in target Character's blind zone") has no action: the next player's turn comes at once."""
+    state = make_state(groups=(group, "gardeners"), nerves=(nerve, 6))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    log = g.Log()
+    g.pass_panic(state, 1, log)
+    assert (state.phase, state.current, state.turn, state.active) == ("turn", 1, 2, None)
+    assert "has no action a token may perform" in " ".join(log.lines)
+    with pytest.raises(g.IllegalAction):
+        g.end_turn(state, 0, g.Log())
+    # mara: a Gardener token has Lighter, so it comes to the action step
+    to_action_step(state, 1, token(state, "M00"))
+    g.end_turn(state, 1, g.Log())
+    g.replace_with_drone(state, 0, token(state, "V02").id, g.Log())
+    to_action_step(state, 0, drone(state, "vox0"))
+    assert state.current == 0 and not state.acted
