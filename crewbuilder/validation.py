@@ -200,6 +200,16 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
     body_mods = known_body_mods(character, catalogue, traits, findings)
     gear = known_gear(character, catalogue, findings)
     check_base_attributes(character, rules, catalogue, findings)
+    points = (
+        rules["character_base_cost"]
+        + sum(entry["cost"] for entry, _ in traits)
+        + sum(mod["cost"] for mod in body_mods)
+        + sum(item["cost"] for item in gear)
+    )
+    # A trait or body-mod listed twice is paid twice but works once: the second copy is a
+    # duplicate-trait error or a duplicate-body-mod warning ("a second copy adds nothing").
+    traits = once(traits, lambda pair: pair[0]["slug"])
+    body_mods = once(body_mods, lambda mod: mod["slug"])
 
     attribute_names = rules["attributes"]
     attributes = effective_attributes(character["attributes"], traits, attribute_names)
@@ -222,12 +232,6 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
     weapons = weapon_profiles(character, gear, strength, traits, body_mods, catalogue, findings)
     check_usable_items(name, gear, traits, catalogue, findings)
 
-    points = (
-        rules["character_base_cost"]
-        + sum(entry["cost"] for entry, _ in traits)
-        + sum(mod["cost"] for mod in body_mods)
-        + sum(item["cost"] for item in gear)
-    )
     armor_items = [item for item in gear if catalogue.category.get(item["slug"]) == "armor"]
     armor_sets = [i for i in armor_items if i.get("kind") != "shield"]
     worn = worn_armor(armor_sets)
@@ -245,6 +249,17 @@ def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fin
         "weapons": weapons,
         "_house_rule": any(e.get("house_rule") for e in [t for t, _ in traits] + body_mods + gear),
     }
+
+
+def once(entries: list, slug_of) -> list:
+    """The entries with each slug kept at its first place only."""
+    seen = set()
+    kept = []
+    for entry in entries:
+        if slug_of(entry) not in seen:
+            seen.add(slug_of(entry))
+            kept.append(entry)
+    return kept
 
 
 def known_traits(character: dict, catalogue, findings: Findings) -> list:

@@ -417,6 +417,35 @@ def test_hazard_suit_plain_armor_is_zero():
     assert report_of(char(gear=["hazard-suit"]))["characters"][0]["armor"] == 0
 
 
+def test_a_body_mod_taken_twice_adds_its_armor_once():
+    """Reinforced body: "Increase armor by 1". Body-mods have no "only once" rule,
+    and the reading recorded for `duplicate-body-mod` (rules-interpretations.md §7)
+    is that "a second copy adds nothing", as the warning itself says: the report
+    must not show +2 armor for a crew it calls valid. The points of both copies
+    are still counted (they were listed, so bought)."""
+    report = report_of(char(gear=["light-armor"], body_mods=["reinforced-body", "reinforced-body"]))
+    c = report["characters"][0]
+    assert report["valid"] and codes(report, "warnings") == ["duplicate-body-mod"]
+    assert c["armor"] == 1 + 1
+    assert c["points"] == 15 + 4 + 5 + 5
+
+
+def test_a_trait_taken_twice_works_once():
+    """ "Each trait can only be taken once by each model." A second copy is the
+    `duplicate-trait` error; the report's numbers describe the model with the
+    trait once (as with a second set of armor, §9b): Gifted twice is +1 to every
+    attribute, not +2; Extra Limbs twice carries one more item, not two; Bestial
+    twice gives one warning per unusable item. Both copies' points are counted."""
+    report = report_of(char(traits=["gifted", "gifted", "extra-limbs", "extra-limbs"]))
+    c = report["characters"][0]
+    assert codes(report) == ["duplicate-trait", "duplicate-trait"]
+    assert c["attributes"] == {name: LEGAL[name] + 1 for name in ATTRS}
+    assert c["carry"]["max"] == 5 + LEGAL["strength"] + 1 + 1
+    assert c["points"] == 15 + 10 + 10 + 3 + 3
+    bestial = report_of(char(traits=["bestial", "bestial"], gear=["pistol"]))
+    assert codes(bestial, "warnings") == ["bestial-unusable-item"]
+
+
 # ---- trait advice
 
 

@@ -533,3 +533,24 @@ def test_slippery_ground_lowers_a_thrown_shot_but_not_a_gun():
         plain = cn.attack_odds("shoot", attacker, weapon, TARGET).to_hit[Outcome.SUCCESS]
         a, t, s = cn.apply_complications(["slippery-ground"], "shoot", attacker, TARGET)
         assert plain - cn.attack_odds("shoot", a, weapon, t, s).to_hit[Outcome.SUCCESS] == drop
+
+
+def test_darkness_is_ignored_by_darkborn_and_against_a_light_source():
+    """Darkborn: "Ignores effects of darkness but attacks models carrying a light
+    source at -3 to hit." Lantern: "Models ignore darkness when targeting a model
+    that is within 3" of a lantern." Spot light: "enemies also ignore darkness
+    when targeting this model." Darkness: "All ranged attacks suffer a -3
+    modifier"; Partial darkness: "-2" (a darkness too)."""
+    darkborn = cn.Attacker(discipline=1, traits=frozenset({"darkborn"}))
+    for dark in ("darkness", "partial-darkness"):
+        assert cn.apply_complications([dark], "shoot", darkborn, TARGET)[2].modifier == 0
+        for light in ("lantern", "spot-light"):
+            lit = cn.Target(toughness=1, gear=frozenset({light}))
+            assert cn.apply_complications([dark], "shoot", ATTACKER, lit)[2].modifier == 0
+    # other gear is no help against darkness
+    unlit = cn.Target(toughness=1, gear=frozenset({"gas-mask"}))
+    assert cn.apply_complications(["darkness"], "shoot", ATTACKER, unlit)[2].modifier == -3
+    # the Darkborn's own -3 against the lit target stays (it is not an effect of darkness)
+    lit = cn.Target(toughness=1, gear=frozenset({"lantern"}))
+    a, t, s = cn.apply_complications(["darkness"], "shoot", darkborn, lit)
+    assert cn.plan_attack("shoot", a, cn.Weapon(2, 12, cn.Keywords(), "pistol"), t, s).to_hit.modifier == 1 - 3
