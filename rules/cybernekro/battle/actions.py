@@ -622,10 +622,23 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
 
 
 def _test_stands(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
-    """What the test's kind does with its final outcome."""
+    """What the test's kind does with its final outcome; then Reinforced body's extra overload."""
     if pending.get("then") == "reaction":
-        return _apply_reaction(state, seat, model, outcome)
-    return AFTER[pending.get("then")](state, seat, model, outcome, pending, rng, seed)
+        state = _apply_reaction(state, seat, model, outcome)
+    else:
+        state = AFTER[pending.get("then")](state, seat, model, outcome, pending, rng, seed)
+    return reinforced_body_overload(state, seat, model.id, outcome, rng, seed)
+
+
+def reinforced_body_overload(state: Battle, seat: str, model_id: str, outcome: cn.Outcome, rng, seed) -> Battle:
+    """Reinforced body: "any Fumble for this model results in an extra Neural Overload in addition to any
+    existing effects": every test or hit roll of the model that stands as a Fumble (its final result, B39),
+    after the Fumble's own effects."""
+    model = state.model(model_id)
+    if outcome is not cn.Outcome.FUMBLE or "reinforced-body" not in model.body_mods or not model.in_play:
+        return state
+    state, text, roll = neural_overload(state, model_id, rng)
+    return state.logged(seat, f"{text} (Reinforced body)", seed=seed, rolls=[roll])
 
 
 def _discharges(state: Battle, model: Model, outcome: cn.Outcome) -> bool:
@@ -791,6 +804,8 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
+    if hit_info is None:
+        state = reinforced_body_overload(state, seat, attacker.id, outcome, rng, seed)
     if outcome.passed and use.weapon.keywords.has("fire"):
         state = _catch_fire(state, seat, state.model(target.id), rng, seed)
     if not outcome.passed and info["reactable"]:

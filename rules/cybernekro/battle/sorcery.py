@@ -158,7 +158,7 @@ def finish_sorcery(
         rolls += extra
     overloads = 0
     if outcome is cn.Outcome.FUMBLE:
-        overloads = 2 if "reinforced-body" in model.body_mods else 1  # "an extra Neural Overload"
+        overloads = 1  # Reinforced body's extra one follows every Fumble (actions.reinforced_body_overload)
     elif not outcome.passed and state.scenario.complication == "psychic-disturbance":
         overloads = 1  # "Every Techno-sorcery roll failure results in a Neural Overload, not just a Fumble."
     for _ in range(overloads):
