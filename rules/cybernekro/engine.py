@@ -1255,7 +1255,8 @@ def apply_complications(
 ) -> tuple[Attacker, Target, Situation]:
     """Fold the chosen complications into the attack's inputs (unknown names are a ValueError).
 
-    Ranged penalties go to a Shoot's hit roll; Slippery ground lowers the
+    Ranged penalties (darkness) go to a Shoot's hit roll unless the shooter is Darkborn or the target
+    carries a lantern or a spot light; Slippery ground lowers the
     attacker's Agility for its rolls (Fight, or Shoot with a Thrown melee weapon);
     Noxious air lowers the target's Toughness (Tough it Out, Extra organs,
     Stagger) unless it is Artificial or wears a gas mask or what counts as one.
@@ -1265,7 +1266,10 @@ def apply_complications(
     unknown = chosen - set(COMPLICATIONS)
     if unknown:
         raise ValueError(f"unknown complication(s): {', '.join(sorted(unknown))}")
-    if action is Action.SHOOT:
+    # Darkborn "Ignores effects of darkness"; a spot light's bearer is targeted ignoring darkness, and so is
+    # "a model that is within 3" of a lantern" (carrying one)
+    unlit = "darkborn" not in attacker.traits and not (target.gear & LIGHT_SOURCES)
+    if action is Action.SHOOT and unlit:
         penalty = sum(RANGED_PENALTY.get(name, 0) for name in chosen)
         if penalty:
             situation = replace(situation, modifier=situation.modifier + penalty)
