@@ -20,7 +20,7 @@ from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
 from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
-from rules.cybernekro.battle.out_of_action import take_out
+from rules.cybernekro.battle.out_of_action import dread_in_play, take_out
 from rules.cybernekro.battle.overload import neural_overload
 from rules.cybernekro.battle.state import (
     Battle,
@@ -622,10 +622,23 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
 
 
 def _test_stands(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
-    """What the test's kind does with its final outcome."""
+    """What the test's kind does with its final outcome; then Reinforced body's extra overload."""
     if pending.get("then") == "reaction":
-        return _apply_reaction(state, seat, model, outcome)
-    return AFTER[pending.get("then")](state, seat, model, outcome, pending, rng, seed)
+        state = _apply_reaction(state, seat, model, outcome)
+    else:
+        state = AFTER[pending.get("then")](state, seat, model, outcome, pending, rng, seed)
+    return reinforced_body_overload(state, seat, model.id, outcome, rng, seed)
+
+
+def reinforced_body_overload(state: Battle, seat: str, model_id: str, outcome: cn.Outcome, rng, seed) -> Battle:
+    """Reinforced body: "any Fumble for this model results in an extra Neural Overload in addition to any
+    existing effects": every test or hit roll of the model that stands as a Fumble (its final result, B39),
+    after the Fumble's own effects."""
+    model = state.model(model_id)
+    if outcome is not cn.Outcome.FUMBLE or "reinforced-body" not in model.body_mods or not model.in_play:
+        return state
+    state, text, roll = neural_overload(state, model_id, rng)
+    return state.logged(seat, f"{text} (Reinforced body)", seed=seed, rolls=[roll])
 
 
 def _discharges(state: Battle, model: Model, outcome: cn.Outcome) -> bool:
@@ -781,8 +794,8 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
                 state = state.with_model(replace(state.model(attacker.id), prone=True))
                 lines.append(f"{attacker.name} falls Prone")
     if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
-        state = state.with_model(gain_dread(state.model(target.id)))  # "Every time this model attacks"
-        lines.append(f"{target.name} gains 1 Dread (Maddening Terror)")
+        state, out = dread_in_play(state, target.id)  # "Every time this model attacks"
+        lines.append(f"{target.name} gains 1 Dread (Maddening Terror)" + (f": {out}" if out else ""))
     if kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
         face = rng.randint(1, 6)
         rolls.append({"what": "ammo deficit", "d6": face})
@@ -791,6 +804,8 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
+    if hit_info is None:
+        state = reinforced_body_overload(state, seat, attacker.id, outcome, rng, seed)
     if outcome.passed and use.weapon.keywords.has("fire"):
         state = _catch_fire(state, seat, state.model(target.id), rng, seed)
     if not outcome.passed and info["reactable"]:
@@ -894,13 +909,16 @@ def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
         raise Refused(f"not allies on the table: {', '.join(sorted(wrong))}")
     after = replace(state, pending=state.pending[1:])
     names = []
+    fallen_too = []
     for model_id in sorted(set(witnesses)):
-        after = after.with_model(gain_dread(after.model(model_id)))
+        after, out = dread_in_play(after, model_id)
         names.append(after.model(model_id).name)
+        fallen_too += [out] if out else []
     fallen = state.model(pending.model).name
     if pending.get("terror"):
         fallen += f" taken out by the {state.model(pending.get('terror')).name} (Terrifying)"
     text = f"Saw {fallen} fall: {', '.join(names)} (1 Dread each)" if names else f"Nobody saw {fallen} fall"
+    text += "".join(f"; {out}" for out in fallen_too)
     return step(state, after_action(after.logged(seat, text)))
 
 

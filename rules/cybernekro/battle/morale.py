@@ -17,7 +17,8 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle.actions import apply_hit, attribute, hit_with_cards, roll_with_cards
 from rules.cybernekro.battle.card_tests import after_hit, after_test
-from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, gain_dread, step
+from rules.cybernekro.battle.out_of_action import dread_in_play
+from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, step
 from rules.cybernekro.battle.turns import seats_from
 
 # Hallucinogenic pollen: "must pass an Intellect test or gain 1 Dread" (Quick start effect) /
@@ -103,9 +104,8 @@ def _next_pollen_test(state: Battle, seat: str, queue: tuple, rng: random.Random
 def _after_pollen_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
     if not outcome.passed:
         amount = pollen_dread(state)
-        state = state.with_model(gain_dread(model, amount)).logged(
-            seat, f"{model.name} breathes the pollen: {amount} Dread"
-        )
+        state, out = dread_in_play(state, model.id, amount)
+        state = state.logged(seat, f"{model.name} breathes the pollen: {amount} Dread" + (f"; {out}" if out else ""))
     return _next_pollen_test(state, seat, pending.get("queue"), rng, seed)
 
 
@@ -177,7 +177,12 @@ def _next_morale_test(
 @after_test("morale")
 def _after_morale_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
     """ "For every success remove one Dread ... On a Critical remove two Dread while on a Fumble the character
-    gains one Dread" (the reference engine's step: Artificial, Demonic)."""
+    gains one Dread" (the reference engine's step: Artificial, Demonic). A Demonic model's Wound instead that is
+    its 7th takes it Out of Action ("If it would receive a 7th Wound it is taken OoA instead"): no more tests."""
+    seventh = model.wounds >= cn.MAX_WOUNDS and "demonic" in model.traits and "artificial" not in model.traits
+    if outcome is cn.Outcome.FUMBLE and seventh:
+        state, out = dread_in_play(state, model.id)
+        return replace(state, morale_queue=state.morale_queue[1:]).logged(seat, f"{model.name}'s Morale Test: {out}")
     dread, wounds = cn._morale_test(
         model.dread, model.wounds, outcome, "artificial" in model.traits, "demonic" in model.traits
     )

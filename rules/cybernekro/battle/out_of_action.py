@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Status
+from rules.cybernekro.battle.state import Battle, Model, Pending, Phase, Status, gain_dread
 from rules.cybernekro.battle.turns import next_player
 
 
@@ -35,3 +35,14 @@ def take_out(state: Battle, model_id: str | None, dead: bool = False, by: Model 
             ),
         )
     return state, f"{model.name} {'dies' if dead else 'is Out of Action'}"
+
+
+def dread_in_play(state: Battle, model_id: str, amount: int = 1) -> tuple[Battle, str | None]:
+    """``gain_dread`` on a model in play. Demonic: "Whenever this model would gain Dread it gains a Wound instead";
+    when that Wound is its 7th it goes Out of Action by :func:`take_out` like any other (what it carried dropped,
+    its allies asked who saw it); the line to log is returned then."""
+    model = state.model(model_id)
+    changed = gain_dread(model, amount)
+    if model.in_play and not changed.in_play:
+        return take_out(state.with_model(replace(changed, status=model.status)), model_id)
+    return state.with_model(changed), None

@@ -30,9 +30,9 @@ from rules.cybernekro.battle.actions import (
     roll_with_cards,
 )
 from rules.cybernekro.battle.card_tests import after_hit, after_test
-from rules.cybernekro.battle.out_of_action import take_out
+from rules.cybernekro.battle.out_of_action import dread_in_play, take_out
 from rules.cybernekro.battle.overload import neural_overload
-from rules.cybernekro.battle.state import Battle, Model, Refused, decides_for, gain_dread, step
+from rules.cybernekro.battle.state import Battle, Model, Refused, decides_for, step
 
 MELEE_PENALTY = -4  # "Sorcerer in melee -4"
 MIND_CONCEALER = -3  # "Techno-sorceries that target the wearer suffer a -3 modifier to manifest"
@@ -158,7 +158,7 @@ def finish_sorcery(
         rolls += extra
     overloads = 0
     if outcome is cn.Outcome.FUMBLE:
-        overloads = 2 if "reinforced-body" in model.body_mods else 1  # "an extra Neural Overload"
+        overloads = 1  # Reinforced body's extra one follows every Fumble (actions.reinforced_body_overload)
     elif not outcome.passed and state.scenario.complication == "psychic-disturbance":
         overloads = 1  # "Every Techno-sorcery roll failure results in a Neural Overload, not just a Fumble."
     for _ in range(overloads):
@@ -335,8 +335,8 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
             state = state.with_model(replace(caster, wounds=caster.wounds - 1))
             lines.append(f"{caster.name} loses a Wound")
     elif sorcery == "nightmares":
-        state = state.with_model(gain_dread(target, 2))
-        lines.append(f"{target.name} gains 2 Dread")
+        state, out = dread_in_play(state, target.id, 2)
+        lines.append(f"{target.name} gains 2 Dread" + (f": {out}" if out else ""))
     elif sorcery == "speed":
         state = state.with_model(replace(target, ap=target.ap + 1))
         lines.append(f"{target.name} gains 1 AP")
