@@ -173,7 +173,7 @@ def build(tables: int) -> list[dict]:
                 session.update(
                     {
                         "_auth_user_id": str(u.pk),
-                        "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                        "_auth_user_backend": "crewbuilder.auth_backend.CachedModelBackend",
                         "_auth_user_hash": u.get_session_auth_hash(),
                     }
                 )

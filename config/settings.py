@@ -157,7 +157,14 @@ AUTH_PASSWORD_VALIDATORS = [
 # Login throttling (issue 17): django-axes counts failed logins in the database
 # (shared by every gunicorn worker), per account and, separately, per client
 # address; crewbuilder/throttle.py holds the other limits and the refusal page.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# The signed-in user comes from the cache (crewbuilder/auth_backend.py). Django's ModelBackend stays
+# listed only so that sessions signed in before the cached one came keep working (a session names
+# its backend); new logins go through the cached one, which comes first.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "crewbuilder.auth_backend.CachedModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]

@@ -16,7 +16,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(None, throttle.refusal(throttle.SIGNUP_PER_CLIENT, "new accounts"))
             return render(request, "registration/signup.html", {"form": form}, status=429)
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="crewbuilder.auth_backend.CachedModelBackend")
         request.session["just_signed_up"] = True  # the home page greets a new player, not a returning one
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

@@ -165,8 +165,8 @@ def _page_and_poll_queries(client, battle, django_assert_num_queries):
 
 # session (each page below comes after the cache was emptied), user, the battle (its campaign, scenario and game
 # master joined), seats, the log's count and page (and the catalogue's current version when the shared cache has
-# lost it: battles/roster.py); then the user only (the session is in the cache again)
-PAGE_QUERIES, POLL_QUERIES = 6, 1
+# lost it: battles/roster.py); then none (the session and the user are in the cache again: auth_backend.py)
+PAGE_QUERIES, POLL_QUERIES = 6, 0
 
 
 @pytest.mark.parametrize("players,size,rounds", [(2, 3, 1), (4, 7, 1), (2, 3, 30), (4, 7, 30)])

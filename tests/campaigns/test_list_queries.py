@@ -8,11 +8,11 @@ from campaigns import services
 
 pytestmark = pytest.mark.django_db
 
-# user (the session from the cache), your campaigns (one union query), your invitations
-LIST_QUERIES = 3
-# user, crews, campaigns, invitations, games awaiting confirmation, then one query for each
+# your campaigns (one union query), your invitations (the session and the user from the cache)
+LIST_QUERIES = 2
+# crews, campaigns, invitations, games awaiting confirmation, then one query for each
 # game registered at the table (Cybernekr0 battles, Soylent Ghoul, Ghoulash, the Slasher trial, the Ghoul role)
-HOME_QUERIES = 10
+HOME_QUERIES = 9
 
 
 def _grow(organiser, player, catalogue, make_user, geared_crew, today, n, start=0):

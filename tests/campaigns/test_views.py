@@ -164,9 +164,9 @@ def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, toda
     assert client.get(reverse("campaign-summary-pdf", args=[campaign.pk])).status_code == 404
 
 
-# user (the session from the cache), campaign, standings (+ memorial, + characters, + their gear with items: issue 18's quantities),
+# campaign (the session and the user from the cache), standings (+ memorial, + characters, + their gear with items: issue 18's quantities),
 # requests, games, tables, scenarios, members, games awaiting your confirmation
-PAGE_QUERIES = 12
+PAGE_QUERIES = 11
 
 
 def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign, user, make_user, geared_crew, today):

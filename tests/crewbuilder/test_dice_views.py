@@ -333,9 +333,9 @@ def test_morale_page_query_budget_does_not_grow_with_the_crew(
         assert client.get(url).status_code == 200
 
 
-# user (the session from the cache), the characters offered (one query), the picked character's crew with its choices
+# the characters offered (one query; the session and the user from the cache), the picked character's crew with its choices
 # (prefetched), the catalogue, the trait names of the picker: not per character nor per crew
-MORALE_QUERIES = 11
+MORALE_QUERIES = 10
 
 
 def test_picked_characters_stay_selected_on_a_full_page_load(client, user, make_crew):

@@ -5,8 +5,6 @@ import re
 import pytest
 from django.urls import reverse
 
-from crewbuilder.models import User
-
 
 def _paper_selects(html):
     return re.findall(
@@ -59,7 +57,8 @@ def test_the_crew_print_button_has_a_paper_control_defaulting_to_the_setting(cli
     client.force_login(user)
     html = client.get(reverse("crew-detail", args=[crew.pk])).content.decode()
     assert _paper_selects(html) == [(reverse("crew-roster", args=[crew.pk]), " selected", "")]
-    User.objects.filter(pk=user.pk).update(paper_size="LETTER")
+    user.paper_size = "LETTER"
+    user.save()  # as the settings page saves it
     html = client.get(reverse("crew-detail", args=[crew.pk])).content.decode()
     assert _paper_selects(html) == [(reverse("crew-roster", args=[crew.pk]), "", " selected")]
 

@@ -245,8 +245,8 @@ def test_a_reprint_reads_the_shared_file_with_a_fixed_number_of_queries(
     assert first.status_code == 200
     monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("laid out again"))
     monkeypatch.setattr(roster_printing, "roster_context", lambda *args: pytest.fail("built again"))
-    # user, crew (the session from the cache); then the fingerprint: crew, characters, traits, body-mods, gear
-    with django_assert_num_queries(7):
+    # crew (the session and the user from the cache); then the fingerprint: crew, characters, traits, body-mods, gear
+    with django_assert_num_queries(6):
         again = client.get(roster_url(crew))
     assert again.status_code == 200 and again.content == first.content
 

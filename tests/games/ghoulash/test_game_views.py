@@ -258,12 +258,12 @@ def test_game_page_query_budget_does_not_grow_with_players(
     with django_assert_num_queries(6):
         r = c.get(page_url(game))
     assert r.status_code == 200 and "The challenge is offered to" in r.content.decode()
-    # the user (the session from the cache again): the game's rows and public part from the cache, this seat's own
-    # part drawn from them
-    with django_assert_num_queries(1):
+    # none (the session and the user from the cache again): the game's rows and public part from the cache, this
+    # seat's own part drawn from them
+    with django_assert_num_queries(0):
         assert c.get(page_url(game) + "?v=0", **HTMX).status_code == 200
     other = logged_in(users[0])
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(1):  # the user, on the first page after signing in
         assert other.get(page_url(game)).status_code == 200
 
 

@@ -227,19 +227,20 @@ def _trial_with(n, catalogue, monster, make_user):
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_query_budget_of_the_trial_page(client, catalogue, monster, make_user, django_assert_num_queries, n):
-    """The first participant to draw a version: user (the session from the cache), trial, participants+users, generators, rules
-    entries, log: 6 at any size. Every other draw of it: the user (the rest from the shared board)."""
+    """The first participant to draw a version: user (the first page after signing in; the session from the cache),
+    trial, participants+users, generators, rules entries, log: 6 at any size. Every other draw of it: none (the user
+    from the cache, the rest from the shared board), or the user on another player's first page after signing in."""
     trial, user = _trial_with(n, catalogue, monster, make_user)
     client.force_login(user)
     with django_assert_num_queries(6):
         response = client.get(url(trial))
     assert response.status_code == 200
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         assert client.get(url(trial), {"v": "0"}, **HX).status_code == 200
     other = Client()
     other.force_login(monster)
     with django_assert_num_queries(1):
         assert other.get(url(trial), {"v": "0"}, **HX).status_code == 200
     version = str(Trial.objects.get(pk=trial.pk).version)
-    with django_assert_num_queries(1):  # the user: a poll without its token, the version from the cache
+    with django_assert_num_queries(0):  # a poll without its token: the version from the cache
         assert client.get(url(trial), {"v": version}, **HX).status_code == 204

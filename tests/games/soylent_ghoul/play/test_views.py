@@ -284,15 +284,15 @@ def test_game_page_query_budget(client, request, size, django_assert_num_queries
     game = request.getfixturevalue("two_player_game_2_drones" if size == 2 else "three_player_game")
     _play_a_little(game)
     client.force_login(game.creator)
-    # user (the session from the cache), game, players+users, pieces, events+actors
+    # user (the first page after signing in; the session from the cache), game, players+users, pieces, events+actors
     with django_assert_num_queries(5):
         r = client.get(url(game))
     assert r.status_code == 200
-    # the same version again (another seat's poll): the rows are shared through the cache
-    with django_assert_num_queries(1):
+    # the same version again (another seat's poll): the rows are shared through the cache, the user kept there
+    with django_assert_num_queries(0):
         assert client.get(url(game), **HTMX).status_code == 200
     client.force_login(game.players.exclude(user=game.creator).first().user)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(1):  # the user, on the first page after signing in
         assert client.get(url(game), **HTMX).status_code == 200
 
 
