@@ -56,7 +56,7 @@ REPEATS = 5
 VERSION = re.compile(rb'data-version="(\d+)"')
 
 
-def configure(secret_key: str) -> dict:
+def configure(secret_key: str, database_url: str = f"sqlite:///{DB}", cache: Path = CACHE) -> dict:
     """The environment of the server and of this process's Django (the same database and cache)."""
     env = dict(
         os.environ,
@@ -66,8 +66,8 @@ def configure(secret_key: str) -> dict:
         SECURE_SSL_REDIRECT="0",
         SECURE_HSTS_SECONDS="0",
         SECURE_COOKIES="0",
-        DATABASE_URL=f"sqlite:///{DB}",
-        CACHE_DIR=str(CACHE),
+        DATABASE_URL=database_url,
+        CACHE_DIR=str(cache),
     )
     env.pop("REDIS_URL", None)
     os.environ.update(
@@ -251,19 +251,28 @@ def worker_peak_rss_mib(server: subprocess.Popen) -> list[float]:
 async def get(
     port: int, path: str, session: str | None = None, htmx: bool = False, timeout: float = POLL_TIMEOUT
 ) -> tuple[int, bytes]:
-    headers = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
-    if session:
-        headers.append(f"Cookie: sessionid={session}")
+    status, _, body = await send(port, "GET", path, [f"Cookie: sessionid={session}"] if session else [], htmx, timeout)
+    return status, body
+
+
+async def send(
+    port: int, method: str, path: str, headers: list[str], htmx: bool = False, timeout: float = POLL_TIMEOUT, body=b""
+) -> tuple[int, bytes, bytes]:
+    """One HTTP/1.1 request on its own connection: (status, head, body)."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close", *headers]
     if htmx:
-        headers.append("HX-Request: true")
+        lines.append("HX-Request: true")
+    if body:
+        lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
     reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
     try:
-        writer.write(("\r\n".join(headers) + "\r\n\r\n").encode())
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
         raw = await asyncio.wait_for(reader.read(-1), timeout)
     finally:
         writer.close()
     status = int(raw.split(b" ", 2)[1])
-    return status, raw.partition(b"\r\n\r\n")[2]
+    head, _, content = raw.partition(b"\r\n\r\n")
+    return status, head, content
 
 
 async def throughput(port: int, request, expected: int, count: int = REQUESTS) -> float:

@@ -98,6 +98,15 @@ def claim_pending(key: str) -> bool:
     return True
 
 
+def keep_pending(key: str) -> None:
+    """Renew a render's marker: it is still queued (a task that queued itself again for later)."""
+    marker = _path(key, ".pending")
+    try:
+        os.utime(marker)
+    except FileNotFoundError:
+        os.close(os.open(marker, os.O_CREAT | os.O_WRONLY))
+
+
 def release_pending(key: str) -> None:
     _path(key, ".pending").unlink(missing_ok=True)
 

@@ -8,7 +8,8 @@ roster adds its own key and tasks, queued by crew rather than by HTML:
   printed from (``roster_fingerprint``), so a reprint builds nothing.
 - After each save of a Cybernekr0 crew, its roster is queued for the owner's
   paper (``prerender_roster``), so "Print roster" finds it ready; one task
-  waits per crew at a time, and renders the crew as it is when it runs. Only
+  waits per crew at a time, and renders the crew as it is once it has had no
+  save for QUIET_SECONDS (a burst of edits renders once, after it). Only
   where a worker runs: with the immediate backend a save would wait for the render.
 """
 
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import weasyprint
 from django.db import transaction
 from django.template.loader import get_template
+from django.utils import timezone
 
 from core import pdf, pdf_store
 from core.pdf_tasks import runs_immediately, task
@@ -153,12 +156,21 @@ def _prerender_key(crew_id: int) -> str:
 
 @task()
 def prerender_roster(crew_id: int, version: int) -> None:
-    """The crew's roster as it is now (at ``version`` or later): saves made while this one waited queued nothing."""
-    # Released before the crew is read: a save that commits after this read queues a render of its own.
-    pdf_store.release_pending(_prerender_key(crew_id))
+    """The crew's roster as it is now (at ``version`` or later): saves made while this one waited queued nothing.
+
+    A crew saved again within QUIET_SECONDS is still being edited: the task queues itself for later instead."""
+    key = _prerender_key(crew_id)
     crew = Crew.objects.select_related("owner").exclude(system__slug="soylent-ghoul").filter(pk=crew_id).first()
     if crew is None or crew.version < version:
+        pdf_store.release_pending(key)
         return  # deleted (its id given again to a newer crew, on SQLite)
+    if timezone.now() < crew.updated_at + timedelta(seconds=QUIET_SECONDS):
+        # Still marked pending, so saves meanwhile queue nothing; the marker is renewed, as for a fresh claim.
+        pdf_store.keep_pending(key)
+        _enqueue_prerender(crew.pk, crew.version, crew.updated_at)
+        return
+    # Released before the rows are read: a save that commits after this read queues a render of its own.
+    pdf_store.release_pending(key)
     token = pdf.DEFER_RENDERING.set(None)
     try:
         roster_pdf_for(crew.pk, pdf.normalize_paper(getattr(crew.owner, "paper_size", None)))
@@ -168,11 +180,18 @@ def prerender_roster(crew_id: int, version: int) -> None:
         pdf.DEFER_RENDERING.reset(token)
 
 
+# A roster is rendered once its crew has had no save for this long: a player's burst of edits (a click
+# each) renders once, after it, instead of keeping the PDF worker's core busy while the table plays
+# (benchmarks/bench_editor_http.py). "Print" within it asks for its own render, at once.
+QUIET_SECONDS = 3
+
+
 def roster_saved(crew_id: int, version: int) -> None:
     """Queue the crew's roster once the save commits, if it commits (only where a task worker runs).
 
     One render waits per crew at a time: a player's burst of edits (a click each) queues one task, which renders
-    whatever the crew is when it runs, instead of a task row written per click and all but the last skipped."""
+    whatever the crew is when the crew has been quiet for QUIET_SECONDS, instead of a task row written per click
+    and all but the last skipped."""
     if runs_immediately():
         return
     transaction.on_commit(lambda: _queue_prerender(crew_id, version))
@@ -182,7 +201,11 @@ def _queue_prerender(crew_id: int, version: int) -> None:
     key = _prerender_key(crew_id)
     if pdf_store.claim_pending(key):
         try:
-            prerender_roster.enqueue(crew_id, version)
+            _enqueue_prerender(crew_id, version, timezone.now())
         except Exception:
             pdf_store.release_pending(key)
             raise
+
+
+def _enqueue_prerender(crew_id: int, version: int, saved_at) -> None:
+    prerender_roster.using(run_after=saved_at + timedelta(seconds=QUIET_SECONDS)).enqueue(crew_id, version)

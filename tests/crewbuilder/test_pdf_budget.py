@@ -3,9 +3,11 @@ checked before any layout, a time limit, a shared cache on disk, and rendering
 in the task worker with a "preparing" page meanwhile."""
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from core import pdf, pdf_store, pdf_tasks
 from crewbuilder import limits, roster_tasks
@@ -138,6 +140,22 @@ def test_a_refusal_found_by_the_worker_is_shown_on_the_next_reload(client, user,
     assert "took longer than 20 s" in response.content.decode()
 
 
+def _agility_step(client, crew, character, version: int, delta: int, capture_on_commit) -> None:
+    """The editor's htmx step of one attribute, its commit's callbacks run (the roster queued)."""
+    with capture_on_commit(execute=True):
+        response = client.post(
+            reverse("crew-edit-action", args=[crew.pk, "attribute"]),
+            {"version": version, "character": character.pk, "attribute": "agility", "delta": delta},
+            HTTP_HX_REQUEST="true",
+        )
+    assert response.status_code == 200
+
+
+def _quiet_since(crew_id, seconds: float) -> None:
+    """As if the crew's last save was ``seconds`` ago."""
+    Crew.objects.filter(pk=crew_id).update(updated_at=timezone.now() - timedelta(seconds=seconds))
+
+
 def test_each_save_queues_the_roster_which_then_prints_with_no_layout(
     client, user, geared_crew, dummy_tasks, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -154,6 +172,7 @@ def test_each_save_queues_the_roster_which_then_prints_with_no_layout(
     [queued] = dummy_tasks.results
     assert queued.task.name == "prerender_roster"
     assert list(queued.args) == [crew.pk, crew.version + 1]
+    _quiet_since(crew.pk, roster_tasks.QUIET_SECONDS)  # when the worker runs it
     queued.task.call(*queued.args)
 
     monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("Print should find the roster ready"))
@@ -168,15 +187,10 @@ def test_saves_while_a_render_waits_queue_nothing_and_it_renders_the_latest_vers
     client.force_login(user)
     character = crew.characters.first()
     for step, delta in enumerate((1, -1, 1)):
-        with django_capture_on_commit_callbacks(execute=True):
-            response = client.post(
-                reverse("crew-edit-action", args=[crew.pk, "attribute"]),
-                {"version": crew.version + step, "character": character.pk, "attribute": "agility", "delta": delta},
-                HTTP_HX_REQUEST="true",
-            )
-        assert response.status_code == 200
+        _agility_step(client, crew, character, crew.version + step, delta, django_capture_on_commit_callbacks)
     [queued] = dummy_tasks.results  # one task for the three clicks
     assert list(queued.args) == [crew.pk, crew.version + 1]
+    _quiet_since(crew.pk, roster_tasks.QUIET_SECONDS)
     queued.task.call(*queued.args)
     monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("Print should find the latest version ready"))
     printed = client.get(roster_url(crew))
@@ -190,6 +204,44 @@ def test_saves_while_a_render_waits_queue_nothing_and_it_renders_the_latest_vers
             HTTP_HX_REQUEST="true",
         )
     assert [list(r.args) for r in dummy_tasks.results] == [[crew.pk, crew.version + 1], [crew.pk, crew.version + 4]]
+
+
+def test_a_burst_of_edits_renders_once_after_it(
+    client, user, geared_crew, dummy_tasks, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A render waits until the crew has had no save for QUIET_SECONDS: the PDF worker's core stays free while
+    a player clicks through the editor."""
+    crew = geared_crew(user)
+    client.force_login(user)
+    character = crew.characters.first()
+
+    def step(n, delta):
+        _agility_step(client, crew, character, crew.version + n, delta, django_capture_on_commit_callbacks)
+        return Crew.objects.get(pk=crew.pk).updated_at
+
+    quiet = timedelta(seconds=roster_tasks.QUIET_SECONDS)
+    saved_at = step(0, 1)
+    [queued] = dummy_tasks.results
+    assert saved_at + quiet <= queued.task.run_after <= timezone.now() + quiet  # queued as the save commits
+
+    # The worker runs it while the player is still clicking: nothing laid out, the task waits again.
+    saved_at = step(1, -1)
+    monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("rendered in the middle of a burst"))
+    queued.task.call(*queued.args)
+    [_, again] = dummy_tasks.results
+    assert list(again.args) == [crew.pk, crew.version + 2]
+    assert again.task.run_after == saved_at + quiet
+    step(2, 1)  # still waiting: this save queues nothing
+    assert len(dummy_tasks.results) == 2
+
+    # Quiet now: it renders the latest version, and Print finds it.
+    monkeypatch.undo()
+    _quiet_since(crew.pk, roster_tasks.QUIET_SECONDS)
+    again.task.call(*again.args)
+    monkeypatch.setattr(pdf, "_layout", lambda *args: pytest.fail("Print should find the latest version ready"))
+    printed = client.get(roster_url(crew))
+    assert printed.status_code == 200 and printed.content.startswith(b"%PDF")
+    assert len(dummy_tasks.results) == 2
 
 
 def test_a_prerender_for_a_crew_that_is_gone_or_older_does_nothing(user, geared_crew, monkeypatch, settings):
