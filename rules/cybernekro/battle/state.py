@@ -47,6 +47,8 @@ class WeaponUse:
     slug: str
     name: str
     weapon: cn.Weapon
+    hands: int | None = None  # the catalogue's 1 or 2; None in a battle stored before it was kept (read by slug)
+    copies: int = 1  # the same weapon carried more than once (an Ambidextrous model's two swords)
 
     @property
     def ranged(self) -> bool:
