@@ -51,6 +51,7 @@ def test_the_choice_is_shown_to_everyone_and_only_the_targets_player_answers_it(
             "Tough it Out?" in shown and "<strong>Light Injury</strong>" in shown and "Nothing is applied yet" in shown
         )
     assert 'value="take_it"' in theirs and 'value="tough_it_out"' in theirs
+    assert "{#" not in theirs  # no template comment leaks onto the page (the log's used to)
     assert 'value="take_it"' not in mine and "Tough it Out or take it" in mine
     refused = post_step(clients[seat], battle, "take_it")
     assert refused.status_code != 200 and "not open to you" in refused.content.decode()

@@ -26,6 +26,8 @@ PREFERRED = (
     "name_witnesses",
     "resolve_attack",
     "resolve_test",
+    "tough_it_out",  # the target's player tries it (B42: the choice; declining has its own journey)
+    "second_attack",
     "answer_card",
     "choose_active",
     "deployment_initiative",
@@ -108,6 +110,8 @@ def _next(state, played_card):
                 continue  # no Joker counter: let the card stand
             if option.step == "attack" and option.args[0] != "sword":
                 continue
+            if option.step == "select_model" and not state.enemies_of(state.model(option.args[0])):
+                continue  # nobody left to fight: pass, so the round goes on to its Morale Phase
             if option.step == "act" and option.args == ("get-up",):
                 option_rank = "get_up"
             elif option.step == "act":
