@@ -145,7 +145,10 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
     rows = []
     situations = {m.id: situation for m in view.models}
     for cell in odds_table.weapon_odds(view, acting, situations, seat=seat):
-        row = {"weapon": model.weapon(cell.weapon).name, "target": _name(view, cell.target), "reason": cell.reason}
+        name = model.weapon(cell.weapon).name
+        if cell.pair:  # one attack of an Ambidextrous pair (B42)
+            name += f" (with {model.weapon(cell.pair).name}, −2)"
+        row = {"weapon": name, "target": _name(view, cell.target), "reason": cell.reason}
         if cell.odds is not None:
             hit = cell.odds.to_hit
             row.update(

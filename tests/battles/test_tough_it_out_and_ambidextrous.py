@@ -94,6 +94,7 @@ def test_a_two_weapon_attack_from_the_page(table):
     option = f"attack_two:sword:axe:{target.id}"
     shown = page(clients[seat], battle)
     assert escape(option) in shown and f"sword + axe → {escape(target.name)} (Ambidextrous, −2 each)" in shown
+    assert "sword (with axe, −2) → " in shown and "axe (with sword, −2) → " in shown  # the odds of each
     ap = state.model(mid).ap
     alone = {w: actions.plan(state, state.model(mid), w, target)[1].to_hit.modifier for w in ("sword", "axe")}
     assert post_step(clients[seat], battle, option).status_code == 200
@@ -113,3 +114,19 @@ def test_a_two_weapon_attack_from_the_page(table):
     top = load(battle).pending[0]
     assert top.kind == "to_hit" and top.get("weapon") == "axe" and top.get("event").modifier == alone["axe"] - 2
     assert load(battle).model(mid).ap == ap - 1  # one action for both
+
+
+def test_a_crews_snapshot_keeps_each_weapons_hands_and_copies(user, make_crew):
+    from battles import roster
+    from crewbuilder.models import Crew
+    from rules.cybernekro.battle.actions import weapon_pairs
+
+    from .conftest import LEGAL
+
+    spec = {"name": "Rake", "attributes": dict(LEGAL), "traits": ["ambidextrous"], "gear": ["sword", "sword", "staff"]}
+    crew = make_crew(user, name="Twins", characters=[spec])
+    snapshot = roster.snapshot(Crew.objects.with_everything().get(pk=crew.pk))
+    (rake,) = roster.models_for("0", snapshot)
+    hands = {w.slug: (w.hands, w.copies) for w in rake.weapons}
+    assert hands == {"fists": (1, 1), "sword": (1, 2), "staff": (2, 1)}
+    assert weapon_pairs(rake) == [("sword", "sword")]  # two swords; never the staff, never the fists

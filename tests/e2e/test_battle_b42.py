@@ -3,41 +3,20 @@ shows the damage waiting for that choice; then an Ambidextrous character attacks
 in one action, each attack at -2 to hit with its own damage."""
 
 import os
-from dataclasses import replace
 
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
-from tests.e2e.test_battle_journey import catalogue, two_phones_at_a_battle  # noqa: F401  (the catalogue fixture)
+from tests.e2e.test_battle_journey import (  # noqa: F401  (the catalogue fixture)
+    catalogue,
+    set_action_phase,
+    two_phones_at_a_battle,
+)
 
 
 def _arrange(battle_id: int, armor: int = 0, **attacker) -> str:
     """vox's first character, active with an Ace armed on its hit roll, against mara's first (``armor``)."""
-    from battles.models import Battle
-    from rules.cybernekro.battle import codec
-    from rules.cybernekro.battle.state import Phase
-
-    battle = Battle.objects.get(pk=battle_id)
-    state = codec.loads(battle.state)
-    state = state.with_model(replace(state.model("0-0"), ap=3, **attacker))
-    state = state.with_model(
-        replace(state.model("1-0"), armor=armor, toughness=0, ap=3, traits=frozenset(), body_mods=frozenset())
-    )
-    state = replace(
-        state,
-        phase=Phase.ACTION,
-        round=1,
-        first_seat="0",
-        active_seat="0",
-        active_model="0-0",
-        pending=(),
-        armed=(("0", "0-0", "A♥", 0),),
-        scenario=replace(state.scenario, environment=None),
-    )
-    battle.state = codec.dumps(state)
-    battle.version += 1
-    battle.save(update_fields=["state", "version"])
-    return state.model("1-0").name
+    return set_action_phase(battle_id, attacker, {"armor": armor, "toughness": 0})
 
 
 def _shot(path: str, page) -> None:

@@ -98,3 +98,17 @@ def test_the_pair_is_one_action_for_a_reaction_too_and_costs_two_ap_with_an_unwi
     ap = state.model("a0").ap
     paid = actions.attack_two(state, "A", "sword", "brutal-weapon", "b0", Dice(15), 1)
     assert paid.model("a0").ap == ap - 2  # "Models need to spend 2 AP to attack with this weapon"
+
+
+def test_the_odds_table_shows_each_attack_of_the_pair_at_minus_two():
+    from rules.cybernekro.battle import odds_table
+
+    state = fighter()
+    cells = [c for c in odds_table.weapon_odds(state, "a0", seat="A") if c.target == "b0"]
+    alone = {c.weapon: c for c in cells if not c.pair}
+    paired = {c.weapon: c for c in cells if c.pair}
+    assert set(paired) == {"sword", "axe"} and paired["sword"].pair == "axe"
+    for slug in ("sword", "axe"):
+        modifier = actions.plan(state, state.model("a0"), slug, state.model("b0"))[1].to_hit.modifier
+        assert paired[slug].odds.to_hit == cn.hit_roll_distribution(modifier - 2)
+        assert alone[slug].odds.to_hit == cn.hit_roll_distribution(modifier)
