@@ -537,7 +537,8 @@ def _attack(state: Battle, seat: str, weapons: tuple, target_id: str, rng, seed,
         data = (("target", target.id), ("weapon", weapons[1]), ("situation", situation), ("reactable", reactable))
         second = Pending("second_attack", decides_for(state, model, model.seat or seat), model.id, data)
         state = replace(state, pending=(second,) + state.pending)
-    note = f" (Ambidextrous: {' and '.join(weapons)}, -2 to hit each)" if len(weapons) > 1 else ""
+    pair = " and ".join(model.weapon(slug).name for slug in weapons)
+    note = f" (Ambidextrous: {pair}, -2 to hit each)" if len(weapons) > 1 else ""
     hit = (model.id, weapons[0], target, situation, kind, planned, reactable)
     return step(before, _roll_to_hit(state, seat, *hit, rng, seed, note))
 
