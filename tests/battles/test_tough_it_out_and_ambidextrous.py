@@ -62,6 +62,13 @@ def test_the_choice_is_shown_to_everyone_and_only_the_targets_player_answers_it(
         put(battle, waiting.with_player(replace(waiting.player(other(s)), hand=("2♦", "3♦", "Q♦", "K♦"))))
         assert _responses(clients[s], battle) == before, s
         put(battle, waiting)
+    # an enemy's face-down card on the target's test: only its value changes, the owner's pages do not
+    shown = []
+    for card, value in (("5♥", -5), ("9♥", -9)):
+        put(battle, replace(waiting, armed=((seat, target, card, value),)))
+        shown.append(_responses(clients[owner], battle))
+    assert shown[0] == shown[1]
+    put(battle, waiting)
     _page_and_poll_queries(clients[owner], battle, django_assert_num_queries)  # the panel costs no query
     assert post_step(clients[owner], battle, "take_it").status_code == 200
     after = load(battle)
