@@ -14,6 +14,7 @@ from rules.cybernekro.battle import catalogue, codec, fate, legal, next_tests, o
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
 from rules.cybernekro.battle.turns import ap_models
+from rules.rolls import ROW_LABELS
 
 from . import steps
 
@@ -57,6 +58,7 @@ def label(state: State, option: legal.Option) -> str:
         "pass_turn": "Pass",
         "end_activation": "End this model's activation",
         "resolve_attack": "Roll damage (close the window)",
+        "second_attack": "Roll the second attack (Ambidextrous)",
         "resolve_test": "Let the test stand",
         "reroll_with_dread": "Force a re-roll (remove 1 Dread)",
         "reroll_with_body": "Re-roll (body-mod)",
@@ -90,6 +92,13 @@ def label(state: State, option: legal.Option) -> str:
     if s == "attack":
         model = state.model(state.active_model or (state.reaction or ("",))[0] or "")
         return f"{model.weapon(a[0]).name} → {_name(state, a[1])}"
+    if s == "attack_two":
+        model = state.model(state.active_model or (state.reaction or ("",))[0] or "")
+        pair = " + ".join(model.weapon(w).name for w in a[:2])
+        return f"{pair} → {_name(state, a[2])} (Ambidextrous, −2 each)"
+    if s in ("tough_it_out", "take_it"):
+        target = _name(state, state.pending[0].model) if state.pending else ""
+        return f"{target}: Tough it Out (Toughness test)" if s == "tough_it_out" else f"{target}: take it (no test)"
     if s == "push":
         return f"Push {_name(state, a[0])}"
     if s == "act":
@@ -136,7 +145,10 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
     rows = []
     situations = {m.id: situation for m in view.models}
     for cell in odds_table.weapon_odds(view, acting, situations, seat=seat):
-        row = {"weapon": model.weapon(cell.weapon).name, "target": _name(view, cell.target), "reason": cell.reason}
+        name = model.weapon(cell.weapon).name
+        if cell.pair:  # one attack of an Ambidextrous pair (B42)
+            name += f" (with {model.weapon(cell.pair).name}, −2)"
+        row = {"weapon": name, "target": _name(view, cell.target), "reason": cell.reason}
         if cell.odds is not None:
             hit = cell.odds.to_hit
             row.update(
@@ -147,6 +159,43 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
             )
         rows.append(row)
     return rows
+
+
+# what an open question waits for, in words, on the status line
+PENDING_WORDS = {
+    "to_hit": "the hit roll (cards, then damage)",
+    "test": "the test just rolled (cards, then let it stand)",
+    "tough_it_out": "Tough it Out or take it",
+    "second_attack": "the Ambidextrous second attack",
+    "ooa": "Out of Action, or a Queen",
+    "card": "a card played (a Joker, or let it stand)",
+    "witnesses": "which allies saw it",
+    "reaction": "a reaction",
+    "choose_active": "the Active Player",
+}
+
+
+def _tough_choice(view: State, seat: str | None) -> dict | None:
+    """The damage result waiting for its target's player (B42), and what each answer leaves: shown to all."""
+    choice = next_tests.tough_choice(view, seat)
+    if choice is None:
+        return None
+    damage = choice.damage
+    model = view.model(choice.model)
+    penalty = "+1 Wound (Demonic)" if "demonic" in model.traits else ("+1 Dread" if model.gains_dread else "")
+    return {
+        "penalty": penalty,
+        "model": _name(view, choice.model),
+        "player": view.player(choice.seat).name,
+        "dice": ", ".join(str(d) for d in damage.get("kept", damage.get("dice", []))),
+        "damage": damage,
+        "row": ROW_LABELS[choice.row],
+        "modifier": choice.modifier,
+        "card": choice.card,
+        "outcomes": [
+            {"outcome": o.value, "chance": percent(p), "row": ROW_LABELS[row]} for o, p, row in choice.outcomes if p
+        ],
+    }
 
 
 def _pending_test(view: State) -> dict | None:
@@ -183,6 +232,9 @@ def board(
     context["scenario_text"] = (
         battle.campaign_scenario.text if view.scenario.campaign and battle.campaign_scenario else ""
     )
+    context["tough_choice"] = _tough_choice(view, seat)
+    if view.pending:
+        context["pending_words"] = PENDING_WORDS.get(view.pending[0].kind, view.pending[0].kind.replace("_", " "))
     if (seat is None and not gm) or view.phase is Phase.ENDED:
         context["summary"] = scenario_steps.summary(view) if view.phase is Phase.ENDED else None
         context["options"] = []

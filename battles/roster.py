@@ -59,7 +59,8 @@ def models_for(seat: str, crew: dict) -> list[Model]:
         weapons = []
         for w in ch.get("weapons", []):
             try:
-                weapons.append(WeaponUse(w["slug"], w["name"], engine_weapon(w)))
+                use = WeaponUse(w["slug"], w["name"], engine_weapon(w), w.get("hands"), w.get("copies") or 1)
+                weapons.append(use)
             except (ValueError, KeyError):
                 continue  # a house-rule keyword the engine cannot read: the weapon is left off this battle
         traits = frozenset(ch.get("traits", []))

@@ -97,6 +97,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return getattr(rounds, name)(state, seat, *args)
     if name == "attack":
         return actions.attack(state, seat, args[0], args[1], rng, seed, situation=situation)
+    if name == "attack_two":
+        return actions.attack_two(state, seat, args[0], args[1], args[2], rng, seed, situation=situation)
     if name == "push":
         return actions.push(state, seat, args[0], rng, seed)
     if name == "act":
@@ -114,7 +116,15 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return equipment.use_equipment(state, seat, args[0], rng, seed)
     if name == "put_out_fire":
         return actions.put_out_fire(state, seat, args[0], rng, seed)
-    if name in ("resolve_attack", "resolve_test", "reroll_with_dread", "reroll_with_body"):
+    if name in (
+        "resolve_attack",
+        "resolve_test",
+        "reroll_with_dread",
+        "reroll_with_body",
+        "tough_it_out",
+        "take_it",
+        "second_attack",
+    ):
         return getattr(actions, name)(state, seat, rng, seed)
     if name == "react":
         return actions.react(state, seat, rng, seed, args[0])

@@ -11,7 +11,7 @@ from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, codec, legal, morale, rounds, sorcery
 from rules.cybernekro.battle.state import Phase
 from tests.clients import logged_in
-from tests.rules.battle.helpers import Dice
+from tests.rules.battle.helpers import Dice, rolled_tio
 
 from .conftest import advance, post_step, put
 from .test_views import _responses
@@ -150,7 +150,8 @@ def test_a_tough_it_out_window_offers_the_cards_and_the_hand_stays_hidden(table)
     assert escape(f"play_before_test:{HANDS[other(seat)][0]}:{target.id}") in page(clients[other(seat)], battle)
     planned = actions.plan(state, state.model(mid), weapon, state.model(target.id))[1].hit
     dice = [3] * planned.dice + [5]  # 3 a die: an injury Tough it Out can lessen; then its d20, a 5
-    rolled = actions.resolve_attack(hit, seat, Dice(*dice), 1)
+    dice = Dice(*dice)
+    rolled = rolled_tio(actions.resolve_attack(hit, seat, dice, 1), dice)  # its player chooses to roll (B42)
     top = rolled.pending[0]
     assert top.kind == "test" and top.get("then") == "hit" and top.model == target.id
     put(battle, rolled)
@@ -204,7 +205,8 @@ def test_a_bolts_tough_it_out_waits_on_the_page_named_by_its_hit_and_the_hand_st
     cast = sorcery.cast(state, seat, "bolt", Dice(15), 1, target_id=target.id)
     put(battle, cast)  # before the hit: its target's Tough it Out may take a card
     assert escape(f"play_before_test:{HANDS[other(seat)][0]}:{target.id}") in page(clients[other(seat)], battle)
-    rolled = actions.resolve_test(cast, seat, Dice(3, 5), 1)  # Damage 1: 3 Light; Tough it Out 5 fails
+    dice = Dice(3, 5)  # Damage 1: 3 Light; its player tries to Tough it Out (B42): 5 fails
+    rolled = rolled_tio(actions.resolve_test(cast, seat, dice, 1), dice)
     top = rolled.pending[0]
     assert top.kind == "test" and top.model == target.id and top.seat == other(seat)
     put(battle, rolled)

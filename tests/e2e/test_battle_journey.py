@@ -26,6 +26,8 @@ PREFERRED = (
     "name_witnesses",
     "resolve_attack",
     "resolve_test",
+    "tough_it_out",  # the target's player tries it (B42: the choice; declining has its own journey)
+    "second_attack",
     "answer_card",
     "choose_active",
     "deployment_initiative",
@@ -87,6 +89,36 @@ def two_phones_at_a_battle(browser: Browser, server_url: str, users, arrange):
     return a, b, arranged
 
 
+def set_action_phase(battle_id: int, attacker: dict, target: dict) -> str:
+    """vox's first character active in round 1's Action Phase (an Ace armed on its hit roll, no environmental
+    effect), with ``attacker``'s changes; mara's first with ``target``'s; its name handed back."""
+    from dataclasses import replace
+
+    from battles.models import Battle
+    from rules.cybernekro.battle import codec
+    from rules.cybernekro.battle.state import Phase
+
+    battle = Battle.objects.get(pk=battle_id)
+    state = codec.loads(battle.state)
+    state = state.with_model(replace(state.model("0-0"), ap=3, **attacker))
+    state = state.with_model(replace(state.model("1-0"), ap=3, traits=frozenset(), body_mods=frozenset(), **target))
+    state = replace(
+        state,
+        phase=Phase.ACTION,
+        round=1,
+        first_seat="0",
+        active_seat="0",
+        active_model="0-0",
+        pending=(),
+        armed=(("0", "0-0", "A♥", 0),),
+        scenario=replace(state.scenario, environment=None),
+    )
+    battle.state = codec.dumps(state)
+    battle.version += 1
+    battle.save(update_fields=["state", "version"])
+    return state.model("1-0").name
+
+
 def _state(battle_id):
     from battles.models import Battle
     from rules.cybernekro.battle import codec
@@ -108,6 +140,8 @@ def _next(state, played_card):
                 continue  # no Joker counter: let the card stand
             if option.step == "attack" and option.args[0] != "sword":
                 continue
+            if option.step == "select_model" and not state.enemies_of(state.model(option.args[0])):
+                continue  # nobody left to fight: pass, so the round goes on to its Morale Phase
             if option.step == "act" and option.args == ("get-up",):
                 option_rank = "get_up"
             elif option.step == "act":

@@ -1,41 +1,23 @@
 """On two phones: the attacker ticks the obstacle behind the target (Stagger), the attack is rolled with it, and
 the target's Stagger test waits in the cards' window on its owner's phone until they let it stand."""
 
-from dataclasses import replace
-
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
-from tests.e2e.test_battle_journey import catalogue, two_phones_at_a_battle  # noqa: F401  (the catalogue fixture)
+from tests.e2e.test_battle_journey import (  # noqa: F401  (the catalogue fixture)
+    catalogue,
+    set_action_phase,
+    two_phones_at_a_battle,
+)
 
 
 def _maul_against_armor(battle_id: int) -> str:
     """vox's first character, active, swings a Stagger maul (an Ace armed on its hit roll) at an armoured enemy."""
-    from battles.models import Battle
     from rules.cybernekro import engine as cn
-    from rules.cybernekro.battle import codec
-    from rules.cybernekro.battle.state import Phase, WeaponUse
+    from rules.cybernekro.battle.state import WeaponUse
 
     maul = WeaponUse("maul", "maul", cn.Weapon(2, None, cn.Keywords.parse(["Stagger"]), "maul"))
-    battle = Battle.objects.get(pk=battle_id)
-    state = codec.loads(battle.state)
-    state = state.with_model(replace(state.model("0-0"), weapons=(maul,), ap=3, traits=frozenset()))
-    state = state.with_model(replace(state.model("1-0"), armor=20, ap=3, traits=frozenset(), body_mods=frozenset()))
-    state = replace(
-        state,
-        phase=Phase.ACTION,
-        round=1,
-        first_seat="0",
-        active_seat="0",
-        active_model="0-0",
-        pending=(),
-        armed=(("0", "0-0", "A♥", 0),),
-        scenario=replace(state.scenario, environment=None),
-    )
-    battle.state = codec.dumps(state)
-    battle.version += 1
-    battle.save(update_fields=["state", "version"])
-    return state.model("1-0").name
+    return set_action_phase(battle_id, {"weapons": (maul,), "traits": frozenset()}, {"armor": 20})
 
 
 def test_a_stagger_hit_into_an_obstacle_is_tested_in_the_cards_window(

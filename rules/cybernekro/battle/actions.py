@@ -17,7 +17,7 @@ import random
 from dataclasses import replace
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import fate
+from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.out_of_action import dread_in_play, take_out
@@ -28,6 +28,7 @@ from rules.cybernekro.battle.state import (
     Pending,
     Phase,
     Refused,
+    WeaponUse,
     controls_npcs,
     decides_for,
     drop_items,
@@ -35,6 +36,7 @@ from rules.cybernekro.battle.state import (
     step,
 )
 from rules.cybernekro.battle.turns import next_player, skip_to_a_player_who_can_act
+from rules.rolls import ROW_LABELS
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
@@ -453,33 +455,106 @@ def attack(
     The window closes with :func:`resolve_attack` by the attacker's player; before
     that any player may force a Dread re-roll of a passed hit roll, or play a Jack.
     """
+    return _attack(state, seat, (weapon_slug,), target_id, rng, seed, situation, action)
+
+
+def attack_two(
+    state: Battle,
+    seat: str,
+    first: str,
+    second: str,
+    target_id: str,
+    rng: random.Random,
+    seed: int | None = None,
+    situation: cn.Situation = cn.Situation(),
+) -> Battle:
+    """Ambidextrous: "The model can attack with two one-handed weapons in a single action. Both attacks need
+    to target the same model and both suffer a -2 to hit." One action (2 AP if either weapon is Unwieldy),
+    two attacks each resolved as any (B42): the second's hit roll waits for the first to be resolved."""
     model = acting_model(state, seat)
-    use = model.weapon(weapon_slug)
+    if "ambidextrous" not in model.traits:
+        raise Refused(f"{model.name} is not Ambidextrous: one weapon per attack")
+    if (first, second) not in weapon_pairs(model):
+        raise Refused("two one-handed weapons carried, both melee (Fight) or both ranged (Shoot)")
+    pair = replace(situation, modifier=situation.modifier - 2)
+    return _attack(state, seat, (first, second), target_id, rng, seed, pair, None)
+
+
+FISTS = "fists"
+
+
+def one_handed(use: WeaponUse) -> bool:
+    """A one-handed weapon carried (fists are no weapon carried in a hand, B42); a battle stored before the
+    weapon's hands were kept reads them from the catalogue."""
+    hands = use.hands
+    if hands is None:
+        try:
+            hands = catalogue.entry("weapons", use.slug).get("hands")
+        except KeyError:
+            return False
+    return hands == 1 and use.slug != FISTS
+
+
+def weapon_pairs(model: Model) -> list[tuple[str, str]]:
+    """The two-weapon attacks of an Ambidextrous model: two one-handed weapons (one carried twice counts),
+    both melee or both ranged, as one Fight or one Shoot."""
+    if "ambidextrous" not in model.traits:
+        return []
+    hands = [use for use in model.weapons if one_handed(use)]
+    return [
+        (a.slug, b.slug)
+        for i, a in enumerate(hands)
+        for b in hands[i:]
+        if (a is not b or a.copies > 1) and a.ranged == b.ranged
+    ]
+
+
+def _attack(state: Battle, seat: str, weapons: tuple, target_id: str, rng, seed, situation, action) -> Battle:
+    """One attack, or an Ambidextrous pair's first (``weapons``: one slug, or two)."""
+    model = acting_model(state, seat)
     target = state.model(target_id)
     if target not in state.enemies_of(model):
         raise Refused(f"{target.name} is not an enemy in play")
-    if weapon_slug in model.jammed:
-        raise Refused(f"{use.name} is jammed: Fix it first")
-    if weapon_slug in model.unloaded:
-        raise Refused(f"{use.name} must be reloaded first")
-    cost = 2 if use.weapon.keywords.has("unwieldy") else 1
-    kind, planned = plan(state, model, weapon_slug, target, situation, action)
+    cost = 1
+    for slug in weapons:
+        use = model.weapon(slug)
+        if slug in model.jammed:
+            raise Refused(f"{use.name} is jammed: Fix it first")
+        if slug in model.unloaded:
+            raise Refused(f"{use.name} must be reloaded first")
+        if use.weapon.keywords.has("unwieldy"):
+            cost = 2
+        plan(state, model, slug, target, situation, action)  # each weapon can make this attack
+    kind, planned = plan(state, model, weapons[0], target, situation, action)
     _check_can(model, kind.value, cost)
     before = state
     state, ok = _fire_check(state, seat, model, rng, seed)
     if not ok:
         return step(before, after_action(state))
-    model = state.model(model.id)
-    state, outcome, roll, rolled = roll_test_event(state, model, 0, "to hit", rng, event=planned.to_hit)
     reactable = not (state.reaction and state.reaction[0] == model.id)  # a reaction's miss opens none (B8)
     state = _spend(state, model, cost)
+    if len(weapons) > 1:  # behind every window the first attack opens; its reaction is queued behind it
+        data = (("target", target.id), ("weapon", weapons[1]), ("situation", situation), ("reactable", reactable))
+        second = Pending("second_attack", decides_for(state, model, model.seat or seat), model.id, data)
+        state = replace(state, pending=(second,) + state.pending)
+    pair = " and ".join(model.weapon(slug).name for slug in weapons)
+    note = f" (Ambidextrous: {pair}, -2 to hit each)" if len(weapons) > 1 else ""
+    hit = (model.id, weapons[0], target, situation, kind, planned, reactable)
+    return step(before, _roll_to_hit(state, seat, *hit, rng, seed, note))
+
+
+def _roll_to_hit(
+    state: Battle, seat: str, model_id, slug, target, situation, kind, planned, reactable, rng, seed, note=""
+) -> Battle:
+    """The hit roll, logged and held open for the cards (B6) until the attacker's player rolls the damage."""
+    model = state.model(model_id)
+    use = model.weapon(slug)
+    state, outcome, roll, rolled = roll_test_event(state, model, 0, "to hit", rng, event=planned.to_hit)
     if use.weapon.keywords.has("reload"):
-        state = state.with_model(
-            replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {weapon_slug})
-        )
+        state = state.with_model(replace(state.model(model.id), unloaded=state.model(model.id).unloaded | {slug}))
     data = (
         ("target", target.id),
-        ("weapon", weapon_slug),
+        ("weapon", slug),
         ("action", kind.value),
         ("situation", situation),
         ("outcome", outcome.value),
@@ -493,9 +568,39 @@ def attack(
     state = replace(state, pending=(Pending("to_hit", decider, model.id, data),) + state.pending)
     text = (
         f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: "
-        f"{outcome.value}"
+        f"{outcome.value}{note}"
     )
-    return step(before, state.logged(seat, text, seed=seed, rolls=[roll]))
+    return state.logged(seat, text, seed=seed, rolls=[roll])
+
+
+def second_attack(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """An Ambidextrous pair's second attack, once the first is resolved: the same target, -2 to hit; one
+    reaction for the action, after both (B42). No attack when the attacker or its target left play, or the
+    weapon is gone or jammed."""
+    pending = _pending(state, "second_attack")
+    if seat != pending.seat:
+        raise Refused("the attacker's player rolls the second attack")
+    after = replace(state, pending=state.pending[1:])
+    model, target = after.model(pending.model), after.model(pending.get("target"))
+    slug = pending.get("weapon")
+    missing = (
+        f"{model.name} is out of play"
+        if not model.in_play
+        else f"{target.name} is out of play"
+        if not target.in_play
+        else f"the {slug} is gone or jammed"
+        if slug not in {w.slug for w in model.weapons} or slug in model.jammed | model.unloaded
+        else ""
+    )
+    if missing:
+        return step(state, after_action(after.logged(seat, f"{model.name}: no second attack ({missing})")))
+    kind, planned = plan(after, model, slug, target, pending.get("situation"))
+    # one reaction for the whole action: none more if the first attack's miss already opened it
+    reactable = pending.get("reactable") and not any(
+        p.kind == "reaction" and p.model == target.id for p in after.pending
+    )
+    hit = (model.id, slug, target, pending.get("situation"), kind, planned, reactable)
+    return step(state, _roll_to_hit(after, seat, *hit, rng, seed, " (Ambidextrous, the second attack)"))
 
 
 def _pending(state: Battle, kind: str) -> Pending:
@@ -691,23 +796,90 @@ def _roll_hit(state: Battle, seat: str, attack: tuple, decided: tuple, rng: rand
     try:
         hit, steps = replay_hit(planned.hit, a["outcome"] == "critical", decided, rng)
     except HitTest as paused:
-        return roll_with_cards(
-            state,
-            seat,
-            target,
-            0,
-            paused.event.what,
-            "hit",
-            rng,
-            seed,
-            event=paused.event,
-            attribute="toughness",
-            attack=attack,
-            decided=paused.decided,
-            test=paused.event.what,
-            by=seat,
-        )
+        held = {"attack": attack, "decided": paused.decided, "test": paused.event.what, "by": seat}
+        return _hold_hit_test(state, seat, target, paused, paused.event.what, "hit", rng, seed, held)
     return _finish_attack(state, seat, attack, (hit, steps, planned.hit), rng, seed)
+
+
+def _hold_hit_test(state: Battle, seat: str, target: Model, paused: HitTest, what: str, then: str, rng, seed, held):
+    """A hit's test of its target, rolled through the cards' window (B35); a Player Character's Tough it Out
+    waits first for its player's choice (B42): "the target model *can* attempt to Tough it Out"."""
+    if paused.event.what == "tough it out" and target.is_pc:
+        return _open_tough_choice(state, seat, target, paused, what, then, held, seed)
+    return roll_with_cards(
+        state, seat, target, 0, what, then, rng, seed, event=paused.event, attribute="toughness", **held
+    )
+
+
+def _open_tough_choice(state: Battle, seat: str, target: Model, paused: HitTest, what: str, then: str, held, seed):
+    """ "After the damage table result is determined but before any effects are applied": the damage is
+    logged (everyone sees it) and the target's player chooses to roll or to take it; nothing is applied yet."""
+    damage = next(log for _, log in reversed(paused.decided) if log.get("what") == "damage")
+    reached = cn.damage_row(damage["result"])
+    row = ROW_LABELS[reached]
+    data = (
+        ("row", reached.key),
+        ("damage", damage),
+        ("what", what),
+        ("then", then),
+        ("event", paused.event),
+        ("held", tuple(held.items())),
+    )
+    state = replace(state, pending=(Pending("tough_it_out", target.seat, target.id, data),) + state.pending)
+    text = (
+        f"Damage on {target.name}: {damage['result']} ({row}); "
+        f"{state.player(target.seat).name} chooses: Tough it Out or take it"
+    )
+    return state.logged(seat, text, seed=seed, rolls=[damage], final=True)
+
+
+def tough_it_out(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """The target's player chooses to roll: the Toughness test, held open for the cards like every test."""
+    pending = _tough_choice(state, seat)
+    target = state.model(pending.model)
+    after = replace(state, pending=state.pending[1:]).logged(seat, f"{target.name} tries to Tough it Out")
+    held = dict(pending.get("held"))
+    by = held["by"]
+    after = roll_with_cards(
+        after,
+        by,
+        target,
+        0,
+        pending.get("what"),
+        pending.get("then"),
+        rng,
+        seed,
+        event=pending.get("event"),
+        attribute="toughness",
+        **held,
+    )
+    return step(state, after_action(after))
+
+
+def take_it(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """The target's player declines: the damage table's result is applied as it is, no test, no Dread
+    ("If the model decides to roll but fails it gains 1 Dread")."""
+    pending = _tough_choice(state, seat)
+    target = state.model(pending.model)
+    after = replace(state, pending=state.pending[1:]).logged(seat, f"{target.name} takes it: no Tough it Out")
+    held = dict(pending.get("held"))
+    if pending.get("then") == "hit":  # an attack: replanned at each test, so the attack itself declines
+        attack = dict(held["attack"])
+        attack["situation"] = replace(attack["situation"], tough_it_out=False)
+        after = _roll_hit(after, held["by"], tuple(attack.items()), held["decided"], rng, seed)
+    else:
+        declined = replace(held["plan"], tio="none")
+        after = hit_with_cards(
+            after, held["by"], target, declined, held["after"], rng, seed, held["decided"], held["context"]
+        )
+    return step(state, after_action(after))
+
+
+def _tough_choice(state: Battle, seat: str) -> Pending:
+    pending = _pending(state, "tough_it_out")
+    if seat != pending.seat:
+        raise Refused("the target's player chooses whether it Toughs it Out")
+    return pending
 
 
 @after_test("hit")
@@ -740,24 +912,16 @@ def hit_with_cards(
         hit, steps = replay_hit(hit_plan, False, decided, rng)
     except HitTest as paused:
         label = dict(context).get("label")
-        return roll_with_cards(
-            state,
-            seat,
-            target,
-            0,
-            f"{paused.event.what} ({label})" if label else paused.event.what,
-            "plain-hit",
-            rng,
-            seed,
-            event=paused.event,
-            attribute="toughness",
-            plan=hit_plan,
-            decided=paused.decided,
-            test=paused.event.what,
-            by=seat,
-            after=then,
-            context=context,
-        )
+        what = f"{paused.event.what} ({label})" if label else paused.event.what
+        held = {
+            "plan": hit_plan,
+            "decided": paused.decided,
+            "test": paused.event.what,
+            "by": seat,
+            "after": then,
+            "context": context,
+        }
+        return _hold_hit_test(state, seat, target, paused, what, "plain-hit", rng, seed, held)
     return AFTER_HIT[then](state, seat, target, hit, steps, hit_plan, dict(context), rng, seed)
 
 
@@ -1036,6 +1200,8 @@ def tested_next(state: Battle, window: Pending) -> tuple[str, ...]:
     """The models whose next test a card may wait on while a test's ``window`` is open: the step's next one,
     a hit roll's target (its Tough it Out, Fire ...), and the window's own model when a Fumble of it would
     hit it (Electric discharges; an Unstable weapon's missed attack), the hit's tests being its next (B36)."""
+    if window.kind in ("tough_it_out", "second_attack"):  # its Tough it Out if chosen; the pair's next hit roll
+        return (window.model,) if window.model else ()
     if window.kind not in ("test", "to_hit"):
         return ()
     out = [window.get("next")] if window.kind == "test" and window.get("next") else []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, tested_next
+from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, tested_next, weapon_pairs
 from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.npcs import npcs_to_activate
@@ -92,8 +92,13 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             # the step's next test, a hit roll's target's, the hit a Fumble brings on the window's own model
             out += before_test_cards(state, seat, tested_next(state, p))
             return tuple(out)
+        if p.kind == "tough_it_out":  # the target's player chooses; any player may play a card on its test
+            answers = [Option("tough_it_out"), Option("take_it")] if p.seat == seat else []
+            return tuple(answers + before_test_cards(state, seat, (p.model,)))
         if p.seat != seat:
             return ()
+        if p.kind == "second_attack":
+            return (Option("second_attack"),)
         if p.kind == "choose_active":
             return tuple(Option("choose_active", (s,)) for s in state.seats)
         if p.kind == "ooa":
@@ -183,6 +188,8 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
             return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
         if p.kind == "reaction" and p.model:  # an NPC missed: "they will always choose to react"
             return (Option("react", (p.model,)),)
+        if p.kind == "second_attack":
+            return (Option("second_attack"),)
         return ()
     if state.phase is Phase.NPCS:
         return _npc_phase_options(state, GM)
@@ -252,6 +259,12 @@ def _acting_options(state: Battle, model):
             kind = "shoot" if use.ranged else "fight"
             if use.slug not in model.jammed | model.unloaded and ap >= cost and allowed(kind):
                 yield Option("attack", (use.slug, enemy.id))
+        for first, second in weapon_pairs(model):  # Ambidextrous: both at this enemy, one action (B42)
+            uses = (model.weapon(first), model.weapon(second))
+            cost = 2 if any(u.weapon.keywords.has("unwieldy") for u in uses) else 1
+            ready = not {first, second} & (model.jammed | model.unloaded)
+            if ready and ap >= cost and allowed("shoot" if uses[0].ranged else "fight"):
+                yield Option("attack_two", (first, second, enemy.id))
     if model.sorcerer and allowed("sorcery"):
         for sorcery in model.sorceries:
             if sorcery not in model.cast_this_round:

@@ -10,7 +10,7 @@ and the next test of a step held open.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rules.cybernekro import engine as cn
@@ -36,15 +36,45 @@ class NextTest:
 
 def odds(state: Battle, model: Model, modifier: int, what: str, seat: str | None) -> NextTest:
     """One test of ``model`` with ``modifier``, as ``seat`` may know it."""
-    armed = card_for(state, model.id, seat)
-    card = None
-    event = cn.TestEvent(what, modifier, "jinxed" in model.traits)
-    if armed is not None and fate.kind(armed[2]) == "ace":
-        event, card = cn.TestEvent(what, modifier, event.jinxed, card="ace"), armed[2]
-    elif armed is not None:
-        event, card = cn.TestEvent(what, modifier + armed[3], event.jinxed), f"{armed[2]} ({armed[3]:+d})"
+    event, card = _as_known(state, model, cn.TestEvent(what, modifier, "jinxed" in model.traits), seat)
     dist = event.distribution()
     return NextTest(model.id, what, event.modifier, card, dist[cn.Outcome.SUCCESS] + dist[cn.Outcome.CRITICAL])
+
+
+def _as_known(state: Battle, model: Model, event: cn.TestEvent, seat: str | None) -> tuple[cn.TestEvent, str | None]:
+    """The test with the card played on it that ``seat`` may know of (an Ace, or its own numbered card)."""
+    armed = card_for(state, model.id, seat)
+    if armed is not None and fate.kind(armed[2]) == "ace":
+        return replace(event, card="ace"), armed[2]
+    if armed is not None:
+        return replace(event, modifier=event.modifier + armed[3]), f"{armed[2]} ({armed[3]:+d})"
+    return event, None
+
+
+@dataclass(frozen=True)
+class ToughChoice:
+    """A damage result waiting for its target's player (B42): roll Tough it Out, or take it."""
+
+    model: str
+    seat: str | None
+    damage: dict  # the damage roll's log: dice, sum, Wounds, armor, result
+    row: cn.Row
+    modifier: int
+    card: str | None
+    outcomes: tuple  # (outcome, exact chance, the row it leaves) for each result of the Toughness test
+
+
+def tough_choice(state: Battle, seat: str | None) -> ToughChoice | None:
+    """What each answer to an open Tough it Out choice would leave, exactly, as ``seat`` may know it."""
+    top = state.pending[0] if state.pending else None
+    if top is None or top.kind != "tough_it_out":
+        return None
+    model = state.model(top.model)
+    row = cn.Row[top.get("row").upper()]
+    event, card = _as_known(state, model, top.get("event"), seat)
+    dist = event.distribution()
+    outcomes = tuple((o, dist[o], cn.tough_it_out(row, o)) for o in cn.Outcome)
+    return ToughChoice(model.id, top.seat, top.get("damage"), row, event.modifier, card, outcomes)
 
 
 def _madness(model: Model) -> int:

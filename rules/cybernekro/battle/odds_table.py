@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import fate
-from rules.cybernekro.battle.actions import plan
+from rules.cybernekro.battle.actions import plan, weapon_pairs
 from rules.cybernekro.battle.state import Battle, Refused
 
 
@@ -24,6 +24,7 @@ class Cell:
     action: str
     odds: cn.AttackOdds | None  # None: the weapon cannot make this attack (reason says why)
     reason: str = ""
+    pair: str = ""  # an Ambidextrous pair's other weapon: this attack at -2, one of the two (B42)
 
 
 def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
@@ -114,4 +115,13 @@ def weapon_odds(
             )
             odds = with_card(planned, armed, card_for(state, enemy.id, seat))
             cells.append(Cell(use.slug, enemy.id, action.value, odds, reason))
+        # each attack of a pair at -2 against the target as it stands now; a card counts on the first only
+        paired = replace(situation, modifier=situation.modifier - 2)
+        for first, second in weapon_pairs(model):
+            for slug, other, card in ((first, second, armed), (second, first, None)):
+                action, planned = plan(state, model, slug, enemy, paired)
+                target_card = card_for(state, enemy.id, seat) if card is armed else None
+                odds = with_card(planned, card, target_card)
+                idle = "jammed or unloaded" if {first, second} & (model.jammed | model.unloaded) else ""
+                cells.append(Cell(slug, enemy.id, action.value, odds, idle, pair=other))
     return tuple(cells)

@@ -47,6 +47,8 @@ class WeaponUse:
     slug: str
     name: str
     weapon: cn.Weapon
+    hands: int | None = None  # the catalogue's 1 or 2; None in a battle stored before it was kept (read by slug)
+    copies: int = 1  # the same weapon carried more than once (an Ambidextrous model's two swords)
 
     @property
     def ranged(self) -> bool:
@@ -165,6 +167,10 @@ class Pending:
       "reaction" the target of a missed attack (or a model the active model moved
                  close to) may try a reaction.
       "card"     a card was played; an enemy may counter it with a Joker or let it stand.
+      "test"     a rolled test held open for the cards; its model's player lets it stand.
+      "tough_it_out"  a hit's damage row is known; the PC target's player chooses to roll Tough
+                 it Out or to take it (B42); nothing is applied before the answer.
+      "second_attack" an Ambidextrous pair's second hit roll, once the first attack is resolved.
     The window is opened whatever anyone holds, so it tells nobody about a hand.
     """
 

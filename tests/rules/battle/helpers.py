@@ -72,9 +72,20 @@ class Dice(random.Random):
         return face
 
 
+def rolled_tio(state, rng, seed=1):
+    """A Player Character's Tough it Out choice (B42) answered "Tough it Out": its test rolls with ``rng``."""
+    if state.pending and state.pending[0].kind == "tough_it_out":
+        return actions.tough_it_out(state, state.pending[0].seat, rng, seed)
+    return state
+
+
 def settle(state, rng=None, seed=1):
-    """Let every open test window stand (nobody plays a card): the step's next tests roll with ``rng``."""
+    """Let every open test window stand (nobody plays a card), a Player Character choosing to Tough it Out
+    (B42): the step's next tests roll with ``rng``."""
     rng = rng or random.Random(seed)
-    while state.pending and state.pending[0].kind == "test":
-        state = actions.resolve_test(state, state.pending[0].seat, rng, seed)
+    while state.pending and state.pending[0].kind in ("test", "tough_it_out"):
+        if state.pending[0].kind == "tough_it_out":
+            state = actions.tough_it_out(state, state.pending[0].seat, rng, seed)
+        else:
+            state = actions.resolve_test(state, state.pending[0].seat, rng, seed)
     return state

@@ -13,7 +13,7 @@ import pytest
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, codec, fate, legal, morale, next_tests, rounds, scenario_steps, sorcery
 from rules.cybernekro.battle.state import Phase, Refused, WeaponUse
-from tests.rules.battle.helpers import PISTOL, Dice, new, settle, to_action
+from tests.rules.battle.helpers import PISTOL, Dice, new, rolled_tio, settle, to_action
 
 HANDS = {"A": ("A♥", "5♥", "J♥", "Joker (red)"), "B": ("A♠", "5♠", "J♠", "Joker (black)")}
 FLAMER = WeaponUse("flamer", "flamer", cn.Weapon(2, 6, cn.Keywords.parse(["Fire"]), "flamer"))
@@ -93,6 +93,12 @@ def _splitting_ap():
     return with_hands(state)
 
 
+def _damage_then_tough_it_out(state, dice):
+    """4+4 = 8: Serious Injury; b0's player chooses to roll (B42), the test with ``dice``."""
+    dice = Dice(4, 4, *dice.faces)
+    return rolled_tio(actions.resolve_attack(state, "A", dice, 1), dice)
+
+
 KINDS = {
     k.name: k
     for k in (
@@ -125,7 +131,7 @@ KINDS = {
         Kind(
             "tough it out",
             _shooting(PISTOL),
-            lambda s, d: actions.resolve_attack(s, "A", Dice(4, 4, *d.faces), 1),
+            _damage_then_tough_it_out,
             "b0",
             "B",
             1,
@@ -408,14 +414,16 @@ def test_a_hit_no_attack_made_holds_its_tough_it_out_open_for_the_cards():
     state = KINDS["tremors"].prepare()
     state = replace(state, scenario=replace(state.scenario, environment=None))
     state = state.with_model(replace(state.model("b0"), on_fire=True))
-    burnt = morale.end_morale(state, "A", Dice(3, 15), 1)  # Damage 1: 3 = Light; Tough it Out 15 + 1 passes
+    dice = Dice(3, 15)  # Damage 1: 3 = Light; its player tries to Tough it Out (B42): 15 + 1 passes
+    burnt = rolled_tio(morale.end_morale(state, "A", dice, 1), dice)
     top = burnt.pending[0]
     assert top.kind == "test" and top.model == "b0" and top.get("outcome") == "success"
     assert codec.loads(codec.dumps(burnt)) == burnt  # the held hit is stored with the battle
     jacked = actions.answer_card(actions.play_jack(burnt, "A", "J♥", "critical"), "B")
     assert settle(jacked).model("b0").wounds == 0  # a Critical Tough it Out: two rows down
     fumbled = actions.answer_card(
-        actions.play_jack(morale.end_morale(state, "A", Dice(3, 5), 1), "A", "J♥", "fumble"), "B"
+        actions.play_jack(rolled_tio(morale.end_morale(state, "A", dice := Dice(3, 5), 1), dice), "A", "J♥", "fumble"),
+        "B",
     )
     burned = settle(fumbled)  # a Fumble: one row up, Serious: a Wound and Prone, and 1 Dread
     assert burned.model("b0").wounds == 1 and burned.model("b0").prone and burned.model("b0").dread == 1

@@ -14,7 +14,7 @@ import pytest
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, codec, fate, legal, sorcery
 from rules.cybernekro.battle.state import Refused, WeaponUse
-from tests.rules.battle.helpers import Dice, settle
+from tests.rules.battle.helpers import Dice, rolled_tio, settle
 from tests.rules.battle.test_cards_on_every_test import other, with_hands
 from tests.rules.battle.test_complications import in_action
 
@@ -65,7 +65,8 @@ class Hit:
     modifier: int
 
     def roll(self, state, *tio):
-        return getattr(actions, self.step)(state, state.pending[0].seat, Dice(*self.damage, *tio), 1)
+        dice = Dice(*self.damage, *tio)
+        return rolled_tio(getattr(actions, self.step)(state, state.pending[0].seat, dice, 1), dice)
 
 
 HITS = {
@@ -167,7 +168,8 @@ def test_an_ace_on_ones_own_model_passes_the_hits_tough_it_out_without_a_roll(na
         actions.play_before_test(before, enemy, enemy_ace, hit.model)
     ace = next(c for c in before.player(hit.owner).hand if fate.kind(c) == "ace")
     played = actions.answer_card(actions.play_before_test(before, hit.owner, ace, hit.model), enemy)
-    rolled = getattr(actions, hit.step)(played, played.pending[0].seat, Dice(*hit.damage), 1)  # no d20 for it
+    dice = Dice(*hit.damage)  # no d20 for it
+    rolled = rolled_tio(getattr(actions, hit.step)(played, played.pending[0].seat, dice, 1), dice)
     top = held(rolled, hit)
     assert top.get("outcome") == "success" and top.get("event") is None
     with pytest.raises(Refused, match="Ace"):
@@ -232,7 +234,8 @@ def test_a_test_turned_into_a_fumble_by_a_jack_brings_the_electric_discharge():
     stands = settle(state, Dice())
     assert not _discharges(stands) and stands.model("a0").wounds == 0
     jacked = _jack_fumble(state)
-    shocked = actions.resolve_test(jacked, "A", Dice(3, 5), 1)  # Damage 1: 3 Light; Tough it Out 5: fails
+    dice = Dice(3, 5)  # Damage 1: 3 Light; Tough it Out 5: fails
+    shocked = rolled_tio(actions.resolve_test(jacked, "A", dice, 1), dice)
     held(shocked, HITS["electric discharge"])
     done = settle(shocked)
     assert _discharges(done) and done.model("a0").wounds == 1 and done.model("a0").dread == 1
@@ -251,9 +254,11 @@ def test_a_hit_roll_turned_into_a_fumble_by_a_jack_discharges_jams_and_turns_an_
     assert not _discharges(plain) and "jams" not in plain.log[-1].text and plain.pending[:1] != missed.pending[:1]
     assert plain.model("a0").wounds == 0 and not any(p.kind == "test" for p in plain.pending)
     jacked = _jack_fumble(missed)
-    shocked = actions.resolve_attack(jacked, "A", Dice(3, 15), 1)  # the discharge first: Light, TiO 15 passes
+    dice = Dice(3, 15)  # the discharge first: Light, TiO 15 passes
+    shocked = rolled_tio(actions.resolve_attack(jacked, "A", dice, 1), dice)
     held(shocked, HITS["electric discharge"])
-    unstable = actions.resolve_test(shocked, "A", Dice(2, 2, 3, 5), 1)  # the discharge stands; Unstable's hit
+    dice = Dice(2, 2, 3, 5)  # the discharge stands; Unstable's hit
+    unstable = rolled_tio(actions.resolve_test(shocked, "A", dice, 1), dice)
     top = held(unstable, HITS["unstable"])
     assert top.get("outcome") == "failure" and any("energy pistol jams" in e.text for e in unstable.log)
     done = settle(unstable)
@@ -274,11 +279,14 @@ def test_a_discharge_inside_a_held_hit_adds_its_wound_to_the_hits():
     def bolt_fumbled(complication):
         state = battle(complication)
         state = state.with_model(replace(state.model("a0"), sorcerer=True, sorceries=("bolt",), intellect=1))
-        state = actions.resolve_test(sorcery.cast(state, "A", "bolt", Dice(15), 1, target_id="b0"), "A", Dice(3, 5), 1)
+        dice = Dice(3, 5)
+        state = actions.resolve_test(sorcery.cast(state, "A", "bolt", Dice(15), 1, target_id="b0"), "A", dice, 1)
+        state = rolled_tio(state, dice)
         return _jack_fumble(state, "A")  # the Bolt's Tough it Out (5 + 1: a failure) becomes a Fumble
 
     plain = settle(actions.resolve_test(bolt_fumbled("no-complication"), "B", Dice(), 1))
-    shocked = actions.resolve_test(bolt_fumbled("electric-discharges"), "B", Dice(3, 5), 1)  # Light; TiO fails
+    dice = Dice(3, 5)  # Light; TiO fails
+    shocked = rolled_tio(actions.resolve_test(bolt_fumbled("electric-discharges"), "B", dice, 1), dice)
     assert shocked.pending[0].model == "b0" and shocked.pending[0].get("what") == "tough it out (electric discharge)"
     done = settle(shocked, Dice())
     assert _discharges(done) and done.model("b0").dread == plain.model("b0").dread + 1

@@ -6,7 +6,7 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, rounds, setup
 from rules.cybernekro.battle.state import WeaponUse
-from tests.rules.battle.helpers import Dice, new, settle
+from tests.rules.battle.helpers import Dice, new, rolled_tio, settle
 
 
 def at_ap(complication):
@@ -52,7 +52,8 @@ def test_electric_discharges_hit_a_model_that_fumbles():
     state = in_action("electric-discharges")
     fumbled = actions.attack(state, "A", "pistol", "b0", Dice(1), 1)  # a Fumble, held open for the cards
     assert fumbled.pending[0].kind == "to_hit" and fumbled.model("a0").wounds == 0
-    shocked = actions.resolve_attack(fumbled, "A", Dice(3, 15), 1)  # it stands: Damage 1: 3 Light; TiO 15
+    dice = Dice(3, 15)  # it stands: Damage 1: 3 Light; its player tries to Tough it Out (B42): 15
+    shocked = rolled_tio(actions.resolve_attack(fumbled, "A", dice, 1), dice)
     top = shocked.pending[0]  # the discharge's Tough it Out waits for the cards like any hit's
     assert top.kind == "test" and top.model == "a0" and top.get("what") == "tough it out (electric discharge)"
     assert not any("missed" in e.text for e in shocked.log)  # the fumbled shot's own effects follow it

@@ -73,8 +73,10 @@ def apply(state, seat, option, rng, seed):
         from rules.cybernekro.battle import equipment
 
         return equipment.use_equipment(state, seat, args[0], rng, seed)
-    if step == "resolve_attack":
-        return actions.resolve_attack(state, seat, rng, seed)
+    if step in ("resolve_attack", "tough_it_out", "take_it", "second_attack"):
+        return getattr(actions, step)(state, seat, rng, seed)
+    if step == "attack_two":
+        return actions.attack_two(state, seat, *args, rng, seed)
     if step == "choose_sorcery":
         return setup.choose_sorcery(state, seat, args[0], "bolt")
     if step == "roll_sorceries":
