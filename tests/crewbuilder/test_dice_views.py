@@ -102,6 +102,19 @@ def test_odds_api_endpoint(client):
     assert client.post(reverse("odds-api"), "{nope", content_type="application/json").status_code == 400
 
 
+def test_odds_api_takes_the_attackers_gear_and_refuses_unknown_slugs(client, catalogue):
+    import json
+
+    request = {"roll": "attack", "action": "shoot", "weapon": "pistol", "target": {}}
+    plain = client.post(reverse("odds-api"), json.dumps({**request, "attacker": {}}), content_type="application/json")
+    lit = {**request, "attacker": {"discipline": 0, "gear": ["Spot light"]}}
+    answer = client.post(reverse("odds-api"), json.dumps(lit), content_type="application/json")
+    assert answer.status_code == 200 and answer.json() == plain.json()
+    bad = {**request, "attacker": {"gear": ["torch"]}}
+    refused = client.post(reverse("odds-api"), json.dumps(bad), content_type="application/json")
+    assert refused.status_code == 400 and refused.json()["error"].startswith("attacker.gear: unknown gear")
+
+
 def test_ghoul_battle_tool_follows_the_rules_examples(client):
     url = reverse("dice-quick", args=["ghoul-battle"])
     won = client.get(url + "?strength=5&vp=2&icv=1&played=3+2&challenge=2+1&response=3").content.decode()
