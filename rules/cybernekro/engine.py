@@ -1275,6 +1275,12 @@ NO_EFFECT = {
     "gas-mask": "the target wears a gas mask or what counts as one",
 }
 
+# The Situation flags a player ticks for light the engine cannot see (distances), with their words.
+LIGHT_TICKS = {
+    "target_near_lantern": "The target is within 3\" of a lantern (anyone's)",
+    "shooter_near_allied_spot_light": 'The shooter is within 3" of an allied spot light',
+}
+
 
 def _darkness_lifted(action: Action, attacker: Attacker, target: Target, situation: Situation) -> str:
     """Why darkness does not touch this attack (a NO_EFFECT key), or "" when it does.

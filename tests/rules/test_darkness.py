@@ -154,3 +154,13 @@ def test_the_other_complications_say_why_too():
     }
     with pytest.raises(ValueError, match="unknown complication"):
         effects(["fog-of-war"])
+
+
+def test_a_battle_shooter_carrying_a_spot_light_ignores_darkness():
+    """The battle tracker's model passes its gear to the engine: its own spot light lifts darkness."""
+    from rules.cybernekro.battle.state import Model
+
+    lit = Model("m1", "Lamp", "a", discipline=2, gear=frozenset({"spot-light"}))
+    assert lit.attacker().gear == {"spot-light"}
+    assert modifier(["darkness"], attacker=lit.attacker()) == 0
+    assert modifier(["darkness"], attacker=Model("m2", "Dark", "a", discipline=2).attacker()) == -3
