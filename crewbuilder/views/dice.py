@@ -109,6 +109,7 @@ def _light_ticks(params, inputs) -> dict:
     dark = set(params.getlist("complication")) & set(cn.RANGED_PENALTY)
     return {
         "shown": bool(dark) and (inputs is None or inputs.action == "shoot"),
+        "after": [name for name in cn.COMPLICATIONS if name in cn.RANGED_PENALTY][-1],  # under the last darkness
         "ticks": [(name, label, dice_service.flag(params, name)) for name, label in cn.LIGHT_TICKS.items()],
     }
 
