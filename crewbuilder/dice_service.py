@@ -49,7 +49,7 @@ def fate_card(value: str, label: str, errors: list):
     return None
 
 
-def _flag(params, key) -> bool:
+def flag(params, key) -> bool:
     return params.get(key) in ("1", "on", "true")
 
 
@@ -97,6 +97,7 @@ class AttackInputs:
     situation: cn.Situation
     complications: tuple = ()
     plan: cn.AttackPlan | None = field(default=None)
+    no_effect: list = field(default_factory=list)  # [{"slug", "name", "reason"}]: chosen, changing nothing here
 
 
 DICE_CREWS = 8  # own crews offered at once (the most recently changed; a search finds the others)
@@ -204,7 +205,7 @@ def multi(params, key: str) -> str:
     return ",".join(v for v in values if v and v.strip())
 
 
-LIST_FIELDS = ("a_traits", "a_body_mods", "t_traits", "t_body_mods", "t_gear")
+LIST_FIELDS = ("a_traits", "a_body_mods", "a_gear", "t_traits", "t_body_mods", "t_gear")
 
 
 def _same(field_name: str, typed: str, own) -> bool:
@@ -250,13 +251,14 @@ def attacker_side(params, characters) -> Side:
             "a_strength": attrs["strength"],
             "a_traits": _known(found["traits"], TRAITS),
             "a_body_mods": _known(found["body_mods"], BODY_MODS),
+            "a_gear": _known(found["gear"], GEAR),
         }
         stats, overrides = _with_overrides(params, own, found["key"], "a_from")
         carried = found["report"].get("weapons", [])
         slugs_carried = {w["slug"] for w in carried}
         others = [w for w in catalogue_weapons() if w["slug"] not in slugs_carried]
         return Side(found["label"], stats, carried, found["key"], overrides, others, found["name"])
-    stats = _typed(params, ("a_agility", "a_discipline", "a_strength", "a_traits", "a_body_mods"))
+    stats = _typed(params, ("a_agility", "a_discipline", "a_strength", "a_traits", "a_body_mods", "a_gear"))
     return Side("Typed attacker", stats, catalogue_weapons())
 
 
@@ -359,26 +361,28 @@ def build_inputs(params, attacker: Side, target: Side) -> tuple[AttackInputs | N
         strength=number(a, "a_strength", "Strength", 0, -20, 20, errors),
         traits=slugs(a.get("a_traits"), TRAITS, "Attacker's traits", errors),
         body_mods=slugs(a.get("a_body_mods"), BODY_MODS, "Attacker's body-mods", errors),
+        gear=slugs(a.get("a_gear"), GEAR, "Attacker's gear", errors),
     )
     target_in = cn.Target(
         toughness=number(t, "t_toughness", "Toughness", 0, -20, 20, errors),
         strength=number(t, "t_strength", "Target's Strength", 0, -20, 20, errors),
         armor=number(t, "t_armor", "Armor", 0, 0, 50, errors),
         wounds=number(params, "t_wounds", "Wounds now", 0, 0, cn.MAX_WOUNDS, errors),
-        prone=_flag(params, "t_prone"),
-        queen=_flag(params, "t_queen"),
+        prone=flag(params, "t_prone"),
+        queen=flag(params, "t_queen"),
         traits=slugs(t.get("t_traits"), TRAITS, "Target's traits", errors),
         body_mods=slugs(t.get("t_body_mods"), BODY_MODS, "Target's body-mods", errors),
         gear=slugs(t.get("t_gear"), GEAR, "Target's gear", errors),
     )
     situation = cn.Situation(
-        cover=_flag(params, "cover"),
-        long_range=_flag(params, "long_range"),
-        surrounded=_flag(params, "surrounded"),
+        cover=flag(params, "cover"),
+        long_range=flag(params, "long_range"),
+        surrounded=flag(params, "surrounded"),
         modifier=number(params, "modifier", "Other modifier to hit", 0, -20, 20, errors),
         auto=params.get("auto", "1") != "0",
-        over_half_range=_flag(params, "over_half_range"),
+        over_half_range=flag(params, "over_half_range"),
         card=fate_card(params.get("card", ""), "Fate card on the hit roll", errors),
+        **{name: flag(params, name) for name in cn.LIGHT_TICKS},
     )
     complications = tuple(params.getlist("complication")) if hasattr(params, "getlist") else ()
     unknown = [c for c in complications if c not in cn.COMPLICATIONS]
@@ -391,6 +395,12 @@ def build_inputs(params, attacker: Side, target: Side) -> tuple[AttackInputs | N
         inputs.plan = plan(action, attacker_in, weapon, target_in, situation, complications)
     except ValueError as exc:
         return None, [str(exc)]
+    effects = cn.complication_effects(complications, action, attacker_in, target_in, situation, weapon)
+    inputs.no_effect = [
+        {"slug": name, "name": cn.COMPLICATION_NAMES[name], "reason": reason}
+        for name, reason in effects.items()
+        if reason
+    ]
     return inputs, errors
 
 

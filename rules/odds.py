@@ -282,7 +282,7 @@ def _damage(request: dict, _resolver) -> dict:
     return {row.key: dist[row] for row in cn.Row}
 
 
-ATTACKER_KEYS = ("agility", "discipline", "strength", "traits", "body_mods", "dread")
+ATTACKER_KEYS = ("agility", "discipline", "strength", "traits", "body_mods", "dread", "gear")
 TARGET_KEYS = ("toughness", "strength", "armor", "wounds", "prone", "traits", "body_mods", "gear", "dread", "queen")
 SITUATION_BOOLS = (
     "cover",
@@ -312,6 +312,7 @@ def _attack(request: dict, resolver) -> dict:
         traits=_slugs(a, "traits", "attacker", TRAITS),
         body_mods=_slugs(a, "body_mods", "attacker", BODY_MODS),
         dread=_int(a, "dread", "attacker", 0, 0, cn.MAX_DREAD),
+        gear=_slugs(a, "gear", "attacker", GEAR),
     )
     t = _object(request["target"], "target", (), TARGET_KEYS)
     target = cn.Target(

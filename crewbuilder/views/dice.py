@@ -84,6 +84,7 @@ def _attack_context(request: HttpRequest) -> dict:
         "show_all_weapons": params.get("all_weapons") == "1",
         "attacker_fields": _stat_fields(attacker, ATTACKER_FIELDS),
         "target_fields": _stat_fields(target, TARGET_FIELDS),
+        "light_ticks": _light_ticks(params, inputs),
     }
     if inputs:
         if target.typed:
@@ -101,6 +102,16 @@ def _attack_context(request: HttpRequest) -> dict:
             share_query=_share_query(params, attacker, target, inputs),
         )
     return context
+
+
+def _light_ticks(params, inputs) -> dict:
+    """The ticks for light near the shot: offered for a Shoot in (partial) darkness, else kept hidden."""
+    dark = set(params.getlist("complication")) & set(cn.RANGED_PENALTY)
+    return {
+        "shown": bool(dark) and (inputs is None or inputs.action == "shoot"),
+        "after": [name for name in cn.COMPLICATIONS if name in cn.RANGED_PENALTY][-1],  # under the last darkness
+        "ticks": [(name, label, dice_service.flag(params, name)) for name, label in cn.LIGHT_TICKS.items()],
+    }
 
 
 ATTACKER_FIELDS = (
@@ -138,6 +149,7 @@ def _pickers(attacker, target) -> list[dict]:
     for side, field_name, label, kind in (
         (attacker, "a_traits", "Traits", "traits"),
         (attacker, "a_body_mods", "Body-mods", "body_mods"),
+        (attacker, "a_gear", "Gear", "gear"),
         (target, "t_traits", "Traits", "traits"),
         (target, "t_body_mods", "Body-mods", "body_mods"),
         (target, "t_gear", "Gear", "gear"),
@@ -211,6 +223,7 @@ def _share_query(params, attacker, target, inputs) -> str:
         "modifier",
         "over_half_range",
         "auto",
+        *cn.LIGHT_TICKS,
     ):
         if params.get(key):
             query[key] = params[key]

@@ -164,6 +164,7 @@ class Attacker:
     traits: frozenset = frozenset()
     body_mods: frozenset = frozenset()
     dread: int = 0
+    gear: frozenset = frozenset()  # last, so positional construction keeps working
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,10 @@ class Situation:
     stagger_into_obstacle: bool = False  # a failed Stagger test pushes into an obstacle: drops Prone
     tough_it_out: bool = True  # the target tries Tough it Out (odds-format: always)
     card: object = None  # a fate card on the hit roll: "ace", "jack-critical", "jack-fumble" or a signed 2..10
+    # Distances to light the engine cannot see, ticked by the player (reading E12b): the target is within
+    # 3" of a lantern (anyone's); the shooter is within 3" of an allied spot light. Each lifts darkness.
+    target_near_lantern: bool = False
+    shooter_near_allied_spot_light: bool = False
 
 
 LIGHT_SOURCES = frozenset({"lantern", "spot-light"})
@@ -1249,32 +1254,117 @@ COMPLICATIONS = {
 RANGED_PENALTY = {"darkness": -3, "partial-darkness": -2}
 GAS_MASKS = frozenset({"gas-mask", "hazard-suit", "powered-armor"})
 
+# Why a chosen complication changes nothing in this attack, in the words the dice assistant shows
+# ("Darkness: no effect — the shooter is Darkborn"). Reading E12b of rules-interpretations.md.
+COMPLICATION_NAMES = {
+    "darkness": "Darkness",
+    "partial-darkness": "Partial darkness",
+    "slippery-ground": "Slippery ground",
+    "noxious-air": "Noxious air",
+}
+NO_EFFECT = {
+    "fight": "a Fight is not a ranged attack",
+    "darkborn": "the shooter is Darkborn",
+    "own-spot-light": "the shooter carries a spot light",
+    "allied-spot-light": 'the shooter is within 3" of an allied spot light',
+    "target-spot-light": "the target carries a spot light",
+    "target-lantern": "the target carries a lantern",
+    "near-lantern": 'the target is within 3" of a lantern',
+    "discipline": "a ranged weapon's shot rolls Discipline, not Agility",
+    "artificial": "the target is Artificial",
+    "gas-mask": "the target wears a gas mask or what counts as one",
+}
+
+# The Situation flags a player ticks for light the engine cannot see (distances), with their words.
+LIGHT_TICKS = {
+    "target_near_lantern": "The target is within 3\" of a lantern (anyone's)",
+    "shooter_near_allied_spot_light": 'The shooter is within 3" of an allied spot light',
+}
+
+
+def _darkness_lifted(action: Action, attacker: Attacker, target: Target, situation: Situation) -> str:
+    """Why darkness does not touch this attack (a NO_EFFECT key), or "" when it does.
+
+    "All ranged attacks suffer": not a Fight. Darkborn "Ignores effects of
+    darkness". Spot light: "All allies within 3" ignore the effects of
+    darkness" (its bearer is within 3" of it), "but enemies also ignore
+    darkness when targeting this model". Lantern: "Models ignore darkness when
+    targeting a model that is within 3" of a lantern" (its bearer, or one the
+    player says is near one).
+    """
+    if action is not Action.SHOOT:
+        return "fight"
+    if "darkborn" in attacker.traits:
+        return "darkborn"
+    if "spot-light" in attacker.gear:
+        return "own-spot-light"
+    if situation.shooter_near_allied_spot_light:
+        return "allied-spot-light"
+    if "spot-light" in target.gear:
+        return "target-spot-light"
+    if "lantern" in target.gear:
+        return "target-lantern"
+    if situation.target_near_lantern:
+        return "near-lantern"
+    return ""
+
+
+def _no_effect(name: str, action: Action, attacker: Attacker, target: Target, situation: Situation, weapon) -> str:
+    if name in RANGED_PENALTY:
+        return _darkness_lifted(action, attacker, target, situation)
+    if name == "slippery-ground":
+        return "discipline" if weapon is not None and action is Action.SHOOT and weapon.ranged else ""
+    if "artificial" in target.traits:
+        return "artificial"
+    return "gas-mask" if target.gear & GAS_MASKS else ""
+
+
+def _known_complications(names) -> set:
+    chosen = set(names)
+    unknown = chosen - set(COMPLICATIONS)
+    if unknown:
+        raise ValueError(f"unknown complication(s): {', '.join(sorted(unknown))}")
+    return chosen
+
+
+def complication_effects(
+    names, action, attacker: Attacker, target: Target, situation: Situation = Situation(), weapon: Weapon | None = None
+) -> dict[str, str]:
+    """Each chosen complication -> why it changes nothing in this attack ("" when it applies).
+
+    The same rules as ``apply_complications``; ``weapon`` tells whether a
+    Shoot rolls Agility (Slippery ground): without it that case is not judged.
+    """
+    action = Action(action)
+    chosen = _known_complications(names)
+    return {
+        name: NO_EFFECT.get(_no_effect(name, action, attacker, target, situation, weapon), "")
+        for name in COMPLICATIONS
+        if name in chosen
+    }
+
 
 def apply_complications(
     names, action, attacker: Attacker, target: Target, situation: Situation = Situation()
 ) -> tuple[Attacker, Target, Situation]:
     """Fold the chosen complications into the attack's inputs (unknown names are a ValueError).
 
-    Ranged penalties go to a Shoot's hit roll, unless the attacker is Darkborn
-    or the target carries a lantern or spot light; Slippery ground lowers the
-    attacker's Agility for its rolls (Fight, or Shoot with a Thrown melee weapon);
-    Noxious air lowers the target's Toughness (Tough it Out, Extra organs,
-    Stagger) unless it is Artificial or wears a gas mask or what counts as one.
+    Ranged penalties go to a Shoot's hit roll, unless something lifts the
+    darkness (``_darkness_lifted``: Darkborn, a spot light, a lantern);
+    Slippery ground lowers the attacker's Agility for its rolls (Fight, or
+    Shoot with a Thrown melee weapon); Noxious air lowers the target's
+    Toughness (Tough it Out, Extra organs, Stagger) unless it is Artificial or
+    wears a gas mask or what counts as one. The Darkborn's own -3 against a
+    target carrying a light stays, in plan_attack: it is not an effect of darkness.
     """
     action = Action(action)
-    chosen = set(names)
-    unknown = chosen - set(COMPLICATIONS)
-    if unknown:
-        raise ValueError(f"unknown complication(s): {', '.join(sorted(unknown))}")
-    # Darkborn "Ignores effects of darkness"; a lantern or spot light on the target lets its enemies
-    # ignore darkness when targeting it (the Darkborn's own -3 against the light stays, in plan_attack).
-    sees_in_the_dark = "darkborn" in attacker.traits or bool(target.gear & LIGHT_SOURCES)
-    if action is Action.SHOOT and not sees_in_the_dark:
+    chosen = _known_complications(names)
+    if not _darkness_lifted(action, attacker, target, situation):
         penalty = sum(RANGED_PENALTY.get(name, 0) for name in chosen)
         if penalty:
             situation = replace(situation, modifier=situation.modifier + penalty)
     if "slippery-ground" in chosen:
         attacker = replace(attacker, agility=attacker.agility - 2)
-    if "noxious-air" in chosen and "artificial" not in target.traits and not (target.gear & GAS_MASKS):
+    if "noxious-air" in chosen and not _no_effect("noxious-air", action, attacker, target, situation, None):
         target = replace(target, toughness=target.toughness - 2)
     return attacker, target, situation

@@ -102,6 +102,19 @@ def test_odds_api_endpoint(client):
     assert client.post(reverse("odds-api"), "{nope", content_type="application/json").status_code == 400
 
 
+def test_odds_api_takes_the_attackers_gear_and_refuses_unknown_slugs(client, catalogue):
+    import json
+
+    request = {"roll": "attack", "action": "shoot", "weapon": "pistol", "target": {}}
+    plain = client.post(reverse("odds-api"), json.dumps({**request, "attacker": {}}), content_type="application/json")
+    lit = {**request, "attacker": {"discipline": 0, "gear": ["Spot light"]}}
+    answer = client.post(reverse("odds-api"), json.dumps(lit), content_type="application/json")
+    assert answer.status_code == 200 and answer.json() == plain.json()
+    bad = {**request, "attacker": {"gear": ["torch"]}}
+    refused = client.post(reverse("odds-api"), json.dumps(bad), content_type="application/json")
+    assert refused.status_code == 400 and refused.json()["error"].startswith("attacker.gear: unknown gear")
+
+
 def test_ghoul_battle_tool_follows_the_rules_examples(client):
     url = reverse("dice-quick", args=["ghoul-battle"])
     won = client.get(url + "?strength=5&vp=2&icv=1&played=3+2&challenge=2+1&response=3").content.decode()
@@ -356,3 +369,93 @@ def test_picked_characters_stay_selected_on_a_full_page_load(client, user, make_
     assert key in selected(attack, "attacker") and key in selected(attack, "target")
     typed = client.get(reverse("dice-quick", args=["morale"]) + "?character=typed&dread=2").content.decode()
     assert selected(typed, "character") == []
+
+
+# --- darkness and light (reading E12b) ------------------------------------------------------------
+# Darkness: "All ranged attacks suffer a -3 modifier". Darkborn: "Ignores effects of darkness". Spot light:
+# "All allies within 3" ignore the effects of darkness, but enemies also ignore darkness when targeting
+# this model." Lantern: "Models ignore darkness when targeting a model that is within 3" of a lantern."
+
+PISTOL = "/dice/?weapon=pistol&a_discipline=2"
+
+
+def _no_effect_notes(html):
+    return re.findall(r'<li data-complication="([\w-]+)">(.*?)</li>', html, re.S)
+
+
+def _hit(html):
+    return _exact_bars(html[html.index('id="odds"') :])["hit"]
+
+
+@pytest.mark.parametrize(
+    "extra, reason",
+    [
+        ("&a_traits=darkborn", "the shooter is Darkborn"),
+        ("&a_gear=spot-light", "the shooter carries a spot light"),
+        ("&t_gear=spot-light", "the target carries a spot light"),
+        ("&target_near_lantern=1", "the target is within 3&quot; of a lantern"),
+        ("&shooter_near_allied_spot_light=1", "the shooter is within 3&quot; of an allied spot light"),
+    ],
+)
+def test_darkness_that_does_not_apply_is_said_with_the_engines_reason(client, catalogue, extra, reason):
+    lit = client.get(PISTOL + extra + "&complication=darkness").content.decode()
+    unlit = client.get(PISTOL + extra).content.decode()
+    assert _hit(lit) == _hit(unlit)  # no -3
+    assert _no_effect_notes(lit) == [("darkness", f"Darkness: no effect — {reason}")]
+    assert _no_effect_notes(unlit) == []
+
+
+def test_darkness_that_applies_says_nothing_and_a_fight_says_why_not(client, catalogue):
+    dark = client.get(PISTOL + "&complication=darkness").content.decode()
+    assert _no_effect_notes(dark) == [] and _hit(dark) != _hit(client.get(PISTOL).content.decode())
+    fight = client.get(f"/dice/?{AXE}&complication=darkness&complication=slippery-ground").content.decode()
+    assert _no_effect_notes(fight) == [("darkness", "Darkness: no effect — a Fight is not a ranged attack")]
+
+
+def test_the_light_ticks_show_for_a_shot_in_darkness_and_stay_out_of_a_fight(client, catalogue):
+    ticks = ('name="target_near_lantern"', 'name="shooter_near_allied_spot_light"')
+    shot = client.get(PISTOL + "&complication=partial-darkness").content.decode()
+    assert all(f'type="checkbox" {t}' in shot for t in ticks)
+    for page in (PISTOL, f"/dice/?{AXE}&complication=darkness"):
+        html = client.get(page).content.decode()
+        assert not any(f'type="checkbox" {t}' in html for t in ticks)
+    # a tick set before switching to a Fight is kept (hidden), not lost
+    kept = client.get(f"/dice/?{AXE}&complication=darkness&target_near_lantern=1").content.decode()
+    assert '<input type="hidden" name="target_near_lantern" value="1">' in kept
+
+
+def test_the_attackers_gear_comes_from_the_picked_character(client, user, make_crew):
+    crew = make_crew(
+        user,
+        characters=[{"name": "Lamp", "attributes": {"discipline": 2}, "gear": ["pistol", "spot-light", "sword"]}],
+    )
+    lamp = crew.characters.get()
+    client.force_login(user)
+    html = client.get(f"/dice/?attacker=crew:{lamp.pk}&weapon=pistol&complication=darkness").content.decode()
+    assert 'id="a_gear-spot-light" name="a_gear" value="spot-light" checked' in html
+    assert _no_effect_notes(html) == [("darkness", "Darkness: no effect — the shooter carries a spot light")]
+    # the share link carries it as typed gear (no crew), and the roll says it too
+    link = re.search(r'id="roll-button" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert "a_gear=spot-light" in link and f"crew:{lamp.pk}" not in link
+    rolled = client.get(link, follow=True).content.decode()
+    assert _no_effect_notes(rolled) == [("darkness", "Darkness: no effect — the shooter carries a spot light")]
+    # the player may take the light away on the form: the darkness is back
+    unlit = client.get(
+        f"/dice/?attacker=crew:{lamp.pk}&a_from=crew:{lamp.pk}&a_gear=&weapon=pistol&complication=darkness"
+    ).content.decode()
+    assert _no_effect_notes(unlit) == [] and "changed (own: spot light)" in unlit
+
+
+def test_typed_attacker_gear_is_checked_against_the_catalogue(client, catalogue):
+    response = client.get(PISTOL + "&a_gear=torch&complication=darkness")
+    assert response.status_code == 422 and "Attacker&#x27;s gear: unknown “torch”" in response.content.decode()
+
+
+def test_the_light_ticks_travel_in_the_share_link_and_the_stored_roll(client, catalogue):
+    page = client.get(PISTOL + "&complication=darkness&target_near_lantern=1").content.decode()
+    link = re.search(r'id="roll-button" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    assert "target_near_lantern=1" in link
+    rolled = client.get(link)
+    stored = client.post(reverse("dice-short-link"), {"link": rolled.url})
+    replay = client.get(stored.url).content.decode()
+    assert _no_effect_notes(replay) == [("darkness", "Darkness: no effect — the target is within 3&quot; of a lantern")]

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
+from tests.e2e.conftest import PHONE, assert_fits_a_phone, wait_for_htmx
 
 
 @pytest.fixture
@@ -42,6 +42,33 @@ def test_odds_update_in_place_then_roll_and_share(page: Page, server_url: str, c
     expect(other.locator("#roll-outcome")).to_have_text(page.locator("#roll-outcome").inner_text())
     assert other.locator(".die").all_inner_texts() == dice
     stranger.close()
+
+
+def test_darkness_that_does_not_apply_says_why_then_a_lantern_near_the_target(page: Page, server_url: str, catalogue):
+    """Darkborn: "Ignores effects of darkness". Lantern: "Models ignore darkness when targeting a model that
+    is within 3" of a lantern." Darkness: "All ranged attacks suffer a -3 modifier" (reading E12b)."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server_url}/dice/?weapon=pistol&a_discipline=2&a_traits=darkborn")
+    plain = _pct(page, "hit")
+    page.get_by_label("Darkness (ranged −3)").check()
+    wait_for_htmx(page)
+    expect(page.locator("#no-effect")).to_have_text("Darkness: no effect — the shooter is Darkborn")
+    assert _pct(page, "hit") == plain
+    # a Shoot in darkness asks about light the engine cannot see; Darkborn gone, the -3 is back
+    page.locator('[data-picker="a_traits"] summary').click()
+    page.locator("#a_traits-darkborn").uncheck()
+    wait_for_htmx(page)
+    expect(page.locator("#no-effect")).to_have_count(0)
+    expect(page.locator('#odds [data-key="hit"] strong')).to_have_text(f"{plain - 15:.1f}%")
+    page.get_by_label("The target is within 3\" of a lantern (anyone's)").check()
+    wait_for_htmx(page)
+    expect(page.locator("#no-effect")).to_have_text('Darkness: no effect — the target is within 3" of a lantern')
+    expect(page.locator('#odds [data-key="hit"] strong')).to_have_text(f"{plain:.1f}%")
+    assert_fits_a_phone(page)
+    # the roll, and its link, keep the tick and say it again
+    page.get_by_role("link", name="Roll it").click()
+    expect(page.locator("#no-effect")).to_have_text('Darkness: no effect — the target is within 3" of a lantern')
+    assert "target_near_lantern=1" in page.url
 
 
 PASSWORD = "neon-bones-1138"

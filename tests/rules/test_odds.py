@@ -219,6 +219,7 @@ def test_format_answer_is_generic():
         (dict(FORMAT_ATTACK, attacker={"agility": 1, "luck": 2}), "unknown key"),
         (dict(FORMAT_ATTACK, target={"traits": ["invisible"]}), "unknown trait"),
         (dict(FORMAT_ATTACK, target={"gear": ["bfg"]}), "unknown gear"),
+        (dict(FORMAT_ATTACK, attacker={"gear": ["bfg"]}), "attacker.gear: unknown gear"),
         (dict(FORMAT_ATTACK, situation={"weather": "rain"}), "unknown key"),
         (dict(FORMAT_ATTACK, action="shoot"), "ranged weapon"),
         (dict(FORMAT_ATTACK, weapon="pistol"), "melee weapon"),
@@ -251,6 +252,13 @@ def test_optional_additions_default_to_the_plain_reading():
     assert odds({"roll": "damage", "dice": 2}) == odds(
         {"roll": "damage", "dice": 2, "keywords": [], "armor": 0, "wounds": 0, "prone": False, "shield": False}
     )
+
+
+def test_attacker_gear_is_accepted_and_changes_no_answer_without_darkness():
+    """attacker.gear (added): a spot light lifts only darkness, which no attack request carries (E12b)."""
+    for gear in ([], ["spot-light"], ["lantern", "night-vision-goggles"]):
+        request = dict(FORMAT_ATTACK, attacker={**FORMAT_ATTACK["attacker"], "gear": gear})
+        assert odds(request) == odds(FORMAT_ATTACK)
 
 
 def test_trait_gear_and_body_mod_slugs_change_the_odds():

@@ -109,7 +109,9 @@ class Model:
         return not self.npc and "artificial" not in self.traits
 
     def attacker(self) -> cn.Attacker:
-        return cn.Attacker(self.agility, self.discipline, self.strength, self.traits, self.body_mods, self.dread)
+        return cn.Attacker(
+            self.agility, self.discipline, self.strength, self.traits, self.body_mods, self.dread, self.gear
+        )
 
     def target(self) -> cn.Target:
         traits = self.traits | ({"npc"} if self.npc else set())
