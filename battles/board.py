@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
+from rules.cybernekro.battle import actions, catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
 from rules.cybernekro.battle.turns import ap_models
@@ -270,6 +270,7 @@ def board(
         for t in next_tests.upcoming(view, seat)
     ]
     context["conditions"] = situation
+    context["light_ticks"] = _light_ticks(view, situation)
     context["sorceries"] = catalogue.data().get("sorceries", [])
     context["crew_ids"] = [m for m in view.crew(seat)]
     context["targets"] = [m for m in view.models if m.in_play]
@@ -297,8 +298,16 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, GM, situation)
     context["conditions"] = situation
+    context["light_ticks"] = _light_ticks(view, situation)
     context["targets"] = [m for m in view.models if m.in_play]
     return context
+
+
+def _light_ticks(view: State, situation: cn.Situation) -> list[tuple[str, str, bool]]:
+    """The lantern and spot light within 3" of a shot, for the players to tick while it is dark (E12b)."""
+    if not actions.in_darkness(view):
+        return []
+    return [(name, label, getattr(situation, name)) for name, label in cn.LIGHT_TICKS.items()]
 
 
 def _catalogue_name(section: str, slug: str) -> str:

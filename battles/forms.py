@@ -141,6 +141,9 @@ class ConditionsForm(forms.Form):
     surrounded = forms.BooleanField(required=False)
     # Stagger: "pushed back 1" stopping and dropping Prone if pushed into an obstacle"
     stagger_into_obstacle = forms.BooleanField(required=False)
+    # Lantern and spot light within 3" (E12b): distances are the players'
+    target_near_lantern = forms.BooleanField(required=False)
+    shooter_near_allied_spot_light = forms.BooleanField(required=False)
 
     def situation(self):
         data = self.cleaned_data if self.is_valid() else {}
@@ -149,6 +152,7 @@ class ConditionsForm(forms.Form):
             long_range=bool(data.get("long_range")),
             surrounded=bool(data.get("surrounded")),
             stagger_into_obstacle=bool(data.get("stagger_into_obstacle")),
+            **{name: bool(data.get(name)) for name in cn.LIGHT_TICKS},
         )
 
 
@@ -165,6 +169,8 @@ class StepForm(forms.Form):
     long_range = forms.BooleanField(required=False)
     surrounded = forms.BooleanField(required=False)
     stagger_into_obstacle = forms.BooleanField(required=False)
+    target_near_lantern = forms.BooleanField(required=False)
+    shooter_near_allied_spot_light = forms.BooleanField(required=False)
     in_melee = forms.BooleanField(required=False)
     modifier = forms.IntegerField(required=False, min_value=-20, max_value=20)
     allies = forms.IntegerField(required=False, min_value=0, max_value=20, label="Allies in line of sight")

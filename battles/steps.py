@@ -72,6 +72,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         modifier=d.get("modifier") or 0,
         in_melee=bool(d.get("in_melee")),
         stagger_into_obstacle=bool(d.get("stagger_into_obstacle")),
+        **{name: bool(d.get(name)) for name in cn.LIGHT_TICKS},
     )
     if name == "undo":
         return undo(state, seat)

@@ -319,13 +319,18 @@ def test_a_sorcery_is_cast_on_the_models_the_players_name(user, other_user, pass
     assert pending and dict(pending[0].data)["targets"] == ("1-1",)  # only the model the players named
 
 
-def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_them(started, user, other_user, password):
-    battle = started()
+def _active_player(battle, user, other_user, password):
+    """The battle advanced to a model's action: its state and the client of the player who moves it."""
     me, them = client_for(user, password), client_for(other_user, password)
     s = advance(
         battle, {"0": me, "1": them}, lambda s: s.active_model and s.phase.value == "action", prefer=("select_model",)
     )
-    player = {"0": me, "1": them}[s.active_seat]
+    return s, {"0": me, "1": them}[s.active_seat]
+
+
+def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_them(started, user, other_user, password):
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
     url = f"/battles/{battle.pk}/"
     plain = player.get(url, headers={"HX-Request": "true"}).content.decode()
     covered = player.get(url + "?cover=1", headers={"HX-Request": "true"}).content.decode()
@@ -335,6 +340,26 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
     assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200
     assert dict(state(battle).pending[0].data)["situation"].cover is True
+
+
+def test_in_darkness_the_players_tick_the_light_near_a_shot_and_the_attack_rolls_with_it(
+    started, user, other_user, password
+):
+    """Lantern and spot light "within 3"" (E12b): a distance the players judge, so a tick, shown only while
+    Darkness or Partial darkness is in play."""
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
+    url = f"/battles/{battle.pk}/"
+    put(battle, replace(state(battle), scenario=replace(state(battle).scenario, environment=None, complication=None)))
+    assert 'name="target_near_lantern"' not in player.get(url).content.decode()
+    put(battle, replace(state(battle), scenario=replace(state(battle).scenario, environment="darkness")))
+    page = player.get(url + "?target_near_lantern=1", headers={"HX-Request": "true"}).content.decode()
+    assert 'name="target_near_lantern" value="1" checked' in page
+    assert 'name="shooter_near_allied_spot_light" value="1">' in page
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    assert post_step(player, battle, f"attack:sword:{enemy.id}", target_near_lantern="1").status_code == 200
+    situation = dict(state(battle).pending[0].data)["situation"]
+    assert situation.target_near_lantern is True and situation.shooter_near_allied_spot_light is False
 
 
 def test_the_board_names_the_phase_and_the_complication_as_the_rules_do(started, user, password):

@@ -417,6 +417,12 @@ def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int
 # --------------------------------------------------------------------------
 
 
+def in_darkness(state: Battle) -> bool:
+    """Darkness or Partial darkness is in play (the complication or this round's environment): the light
+    near a shot matters (E12b)."""
+    return bool({state.scenario.complication, state.scenario.environment} & set(cn.RANGED_PENALTY))
+
+
 def _situation(state: Battle, action: cn.Action, attacker: Model, target: Model, situation: cn.Situation):
     names = {state.scenario.complication, state.scenario.environment} & TABLE_COMPLICATIONS
     return cn.apply_complications(sorted(names), action, attacker.attacker(), target.target(), situation)

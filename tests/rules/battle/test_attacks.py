@@ -245,6 +245,20 @@ def test_complications_reach_the_attack():
     assert hit.pending[0].get("outcome") == "failure"
 
 
+@pytest.mark.parametrize("tick", sorted(cn.LIGHT_TICKS))
+def test_light_near_the_shot_lifts_the_darkness(tick):
+    """Lantern: "Models ignore darkness when targeting a model that is within 3" of a lantern"; spot light: "All
+    allies within 3" ignore the effects of darkness" (E12b): distances are the players', who tick them."""
+    state = active(calm(to_action()))
+    assert not actions.in_darkness(state)
+    state = replace(state, scenario=replace(state.scenario, environment="darkness"))
+    assert actions.in_darkness(state)
+    lit = actions.attack(state, "A", "pistol", "b0", Dice(12), 1, situation=cn.Situation(**{tick: True}))
+    assert lit.pending[0].get("outcome") == "success"  # 12 + 1 with no -3 for the darkness
+    dark = actions.attack(state, "A", "pistol", "b0", Dice(12), 1)
+    assert dark.pending[0].get("outcome") == "failure"
+
+
 def test_ap_spent_ends_the_activation_and_the_phase_moves_on():
     state = active(calm(to_action()), ap=1)
     state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(5), 1), "A", Dice(), 1)
