@@ -96,9 +96,13 @@ def label(state: State, option: legal.Option) -> str:
         model = state.model(state.active_model or (state.reaction or ("",))[0] or "")
         pair = " + ".join(model.weapon(w).name for w in a[:2])
         return f"{pair} → {_name(state, a[2])} (Ambidextrous, −2 each)"
-    if s in ("tough_it_out", "take_it"):
+    if s in ("tough_it_out", "take_it", "use_stims"):
         target = _name(state, state.pending[0].model) if state.pending else ""
-        return f"{target}: Tough it Out (Toughness test)" if s == "tough_it_out" else f"{target}: take it (no test)"
+        return {
+            "tough_it_out": f"{target}: Tough it Out (Toughness test)",
+            "take_it": f"{target}: take it (no test)",
+            "use_stims": f"{target}: Stim injectors (pass without a roll, then a Neural Overload; once per game)",
+        }[s]
     if s == "push":
         return f"Push {_name(state, a[0])}"
     if s == "act":

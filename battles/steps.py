@@ -124,6 +124,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         "reroll_with_body",
         "tough_it_out",
         "take_it",
+        "use_stims",
         "second_attack",
     ):
         return getattr(actions, name)(state, seat, rng, seed)

@@ -79,6 +79,24 @@ def test_the_choice_is_shown_to_everyone_and_only_the_targets_player_answers_it(
     assert not any(r.get("what") == "tough it out" for e in after.log for r in e.rolls)
 
 
+def test_the_targets_player_may_use_stim_injectors_once(table):
+    """Stim injectors: "Once per game this model can automatically pass any Toughness test but suffers a Neural
+    Overload as a result." (B43)"""
+    battle, clients, state = table
+    waiting, seat, target = _damage_waiting(state)
+    waiting = waiting.with_model(replace(waiting.model(target), body_mods=frozenset({"stim-injectors"})))
+    put(battle, waiting)
+    owner = other(seat)
+    assert 'value="use_stims"' in page(clients[owner], battle)
+    assert 'value="use_stims"' not in page(clients[seat], battle)
+    assert post_step(clients[owner], battle, "use_stims").status_code == 200
+    after = load(battle)
+    assert after.model(target).stims_used and not any(p.kind == "tough_it_out" for p in after.pending)
+    texts = [e.text for e in after.log]
+    assert any("uses Stim injectors" in t for t in texts) and any("(Stim injectors)" in t for t in texts)
+    assert 'value="use_stims"' not in page(clients[owner], battle)
+
+
 def test_choosing_to_roll_opens_the_tests_window_for_the_cards(table):
     battle, clients, state = table
     waiting, seat, target = _damage_waiting(state)

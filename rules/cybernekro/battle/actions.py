@@ -881,6 +881,47 @@ def take_it(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     return step(state, after_action(after))
 
 
+STIM_INJECTORS = "stim-injectors"
+
+
+def stims_ready(model: Model) -> bool:
+    """Stim injectors, not used yet this game."""
+    return STIM_INJECTORS in model.body_mods and not model.stims_used
+
+
+def use_stims(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """Stim injectors at the Tough it Out choice: "Once per game this model can automatically pass any
+    Toughness test but suffers a Neural Overload as a result." The test passes without a roll (a success:
+    one step down, no card to play on it), the hit goes on with it, then the overload (B43)."""
+    pending = _tough_choice(state, seat)
+    target = state.model(pending.model)
+    if not stims_ready(target):
+        raise Refused(f"{target.name} has no Stim injectors left to use this game")
+    held = dict(pending.get("held"))
+    used = replace(target, stims_used=True)
+    after = replace(state, pending=state.pending[1:]).with_model(used)
+    after = after.logged(seat, f"{target.name} uses Stim injectors: Tough it Out passes without a roll")
+    window = Pending(
+        "test",
+        held["by"],
+        target.id,
+        (
+            ("outcome", cn.Outcome.SUCCESS.value),
+            ("rerolled", False),
+            ("event", pending.get("event")),
+            ("then", pending.get("then")),
+            ("attribute", "toughness"),
+            ("what", pending.get("what")),
+            *held.items(),
+        ),
+    )
+    after = _test_stands(after, held["by"], used, cn.Outcome.SUCCESS, window, rng, seed)
+    if after.model(target.id).in_play:
+        after, text, roll = neural_overload(after, target.id, rng)
+        after = after.logged(seat, f"{text} (Stim injectors)", seed=seed, rolls=[roll])
+    return step(state, after_action(after))
+
+
 def _tough_choice(state: Battle, seat: str) -> Pending:
     pending = _pending(state, "tough_it_out")
     if seat != pending.seat:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, tested_next, weapon_pairs
+from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, stims_ready, tested_next, weapon_pairs
 from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.npcs import npcs_to_activate
@@ -94,6 +94,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return tuple(out)
         if p.kind == "tough_it_out":  # the target's player chooses; any player may play a card on its test
             answers = [Option("tough_it_out"), Option("take_it")] if p.seat == seat else []
+            if answers and stims_ready(state.model(p.model)):
+                answers.append(Option("use_stims"))
             return tuple(answers + before_test_cards(state, seat, (p.model,)))
         if p.seat != seat:
             return ()

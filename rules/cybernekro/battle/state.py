@@ -93,6 +93,7 @@ class Model:
     asleep: bool = False  # Sleep: "cannot perform Reactions this round"
     magic_shield: bool = False  # Shield sorcery: +3 armor until it reduces damage once
     had_a_wound: bool = False  # Extra organs: the first Wound of the game is behind it
+    stims_used: bool = False  # Stim injectors: "Once per game"
     wounds_suffered: int = 0  # for the game summary
 
     @property

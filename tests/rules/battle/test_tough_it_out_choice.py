@@ -114,3 +114,32 @@ def test_cards_may_be_played_on_the_target_while_its_player_chooses():
     assert tried.pending[0].get("outcome") == "success"
     done = actions.resolve_test(tried, "B", Dice(), 4)
     assert done.model("b0").wounds == 1 and not done.model("b0").prone  # Serious -> Light
+
+
+def test_stim_injectors_pass_tough_it_out_without_a_roll_then_overload_once_per_game():
+    """Stim injectors: "Once per game this model can automatically pass any Toughness test but suffers a Neural
+    Overload as a result." (B43)"""
+    from rules.cybernekro.battle.legal import legal
+
+    plain = actions.resolve_attack(calm_shot(), "A", Dice(4, 3), 2)
+    assert "use_stims" not in [o.step for o in legal(plain, "B")]  # no Stim injectors: no such answer
+    state = actions.resolve_attack(calm_shot(body_mods=frozenset({"stim-injectors"})), "A", Dice(4, 3), 2)
+    assert [o.step for o in legal(state, "B")][:3] == ["tough_it_out", "take_it", "use_stims"]
+    assert "use_stims" not in [o.step for o in legal(state, "A")]  # the target's player answers
+    with pytest.raises(Refused, match="target's player"):
+        actions.use_stims(state, "A", Dice(1), 3)
+    stimmed = actions.use_stims(state, "B", Dice(1), 3)  # one die: the Neural Overload's D6, no test
+    b0 = stimmed.model("b0")
+    assert b0.stims_used and b0.wounds == 1 and not b0.prone  # Serious -> Light, as a passed test leaves it
+    assert not any(r.get("what") == "tough it out" and "d20" in r for e in stimmed.log for r in e.rolls)  # no die
+    overload = [e for e in stimmed.log if "Neural Overload" in e.text]
+    assert overload and "(Stim injectors)" in overload[-1].text and overload[-1].rolls[0]["d6"] == 1
+    # as a rolled success that stood: the same hit applied
+    rolled = actions.resolve_test(actions.tough_it_out(state, "B", Dice(19), 3), "B", Dice(), 4)
+    assert (rolled.model("b0").wounds, rolled.model("b0").prone) == (b0.wounds, b0.prone)
+    # once per game: the next hit offers no Stim injectors
+    again = stimmed.with_model(replace(b0, wounds=0))
+    again = replace(again, pending=state.pending)
+    assert "use_stims" not in [o.step for o in legal(again, "B")]
+    with pytest.raises(Refused, match="no Stim injectors left"):
+        actions.use_stims(again, "B", Dice(1), 5)
