@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, expect
 from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
 from tests.e2e.test_battle_journey import (  # noqa: F401  (the catalogue fixture)
     catalogue,
+    rewrite_state,
     set_action_phase,
     two_phones_at_a_battle,
 )
@@ -102,3 +103,42 @@ def test_an_ambidextrous_character_attacks_with_two_weapons_in_one_action(
     wait_for_htmx(a)
     expect(a.get_by_text(f"fights {target} with axe")).to_be_visible()
     expect(a.get_by_text("(Ambidextrous, the second attack)")).to_be_visible()
+
+
+def _with_stims(battle_id: int, maul) -> str:
+    """As the decline's arrangement, mara's first character with Stim injectors."""
+    from dataclasses import replace
+
+    target = _arrange(battle_id, weapons=(maul,), traits=frozenset())
+    stims = frozenset({"stim-injectors"})
+    rewrite_state(battle_id, lambda s: s.with_model(replace(s.model("1-0"), body_mods=stims)))
+    return target
+
+
+def test_the_target_uses_its_stim_injectors_on_its_own_phone(
+    browser: Browser,
+    server_url: str,
+    catalogue,
+    django_user_model,  # noqa: F811
+):
+    """Stim injectors (B43): "Once per game this model can automatically pass any Toughness test but suffers a
+    Neural Overload as a result"."""
+    from rules.cybernekro import engine as cn
+    from rules.cybernekro.battle.state import WeaponUse
+
+    maul = WeaponUse("maul", "maul", cn.Weapon(2, None, cn.Keywords(), "maul"))
+    a, b, target = two_phones_at_a_battle(browser, server_url, django_user_model, lambda pk: _with_stims(pk, maul))
+    a.get_by_role("button", name=f"maul → {target}").click()
+    wait_for_htmx(a)
+    a.get_by_role("button", name="Roll damage (close the window)").click()
+    wait_for_htmx(a)
+    stims = b.get_by_role("button", name=f"{target}: Stim injectors", exact=False)
+    expect(stims).to_be_visible(timeout=10000)
+    expect(a.get_by_role("button", name=f"{target}: Stim injectors", exact=False)).to_have_count(0)
+    assert_fits_a_phone(b)
+    _shot("b43-stim-injectors-390.png", b)
+    stims.click()
+    wait_for_htmx(b)
+    expect(b.get_by_text(f"{target} uses Stim injectors: Tough it Out passes without a roll")).to_be_visible()
+    expect(b.get_by_text("(Stim injectors)", exact=False)).to_be_visible()
+    expect(a.get_by_text(f"{target} uses Stim injectors", exact=False)).to_be_visible(timeout=10000)

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, expect
 from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
 from tests.e2e.test_battle_journey import (  # noqa: F401  (the catalogue fixture)
     catalogue,
+    rewrite_state,
     set_action_phase,
     two_phones_at_a_battle,
 )
@@ -16,16 +17,9 @@ from tests.e2e.test_battle_journey import (  # noqa: F401  (the catalogue fixtur
 def _in_the_dark(battle_id: int, weapons) -> str:
     from dataclasses import replace
 
-    from battles.models import Battle
-    from rules.cybernekro.battle import codec
-
     target = set_action_phase(battle_id, {"weapons": weapons, "traits": frozenset()}, {"armor": 0, "toughness": 0})
-    battle = Battle.objects.get(pk=battle_id)
-    state = codec.loads(battle.state)
-    dark = replace(state, scenario=replace(state.scenario, environment="darkness"), armed=())  # no Ace: odds < 100%
-    battle.state = codec.dumps(dark)
-    battle.version += 1
-    battle.save(update_fields=["state", "version"])
+    # no Ace armed: the odds are below 100% and move with the light
+    rewrite_state(battle_id, lambda s: replace(s, scenario=replace(s.scenario, environment="darkness"), armed=()))
     return target
 
 

@@ -89,6 +89,17 @@ def two_phones_at_a_battle(browser: Browser, server_url: str, users, arrange):
     return a, b, arranged
 
 
+def rewrite_state(battle_id: int, change) -> None:
+    """Set a scene: the battle's state changed by ``change(state)``, as a move would publish it."""
+    from battles.models import Battle
+    from rules.cybernekro.battle import codec
+
+    battle = Battle.objects.get(pk=battle_id)
+    battle.state = codec.dumps(change(codec.loads(battle.state)))
+    battle.version += 1
+    battle.save(update_fields=["state", "version"])
+
+
 def set_action_phase(battle_id: int, attacker: dict, target: dict) -> str:
     """vox's first character active in round 1's Action Phase (an Ace armed on its hit roll, no environmental
     effect), with ``attacker``'s changes; mara's first with ``target``'s; its name handed back."""
