@@ -189,6 +189,8 @@ def _tough_choice(view: State, seat: str | None) -> dict | None:
     penalty = "+1 Wound (Demonic)" if "demonic" in model.traits else ("+1 Dread" if model.gains_dread else "")
     return {
         "penalty": penalty,
+        # Stim injectors (B43): the test passes without a roll, one step down, then a Neural Overload
+        "stims": ROW_LABELS[cn.tough_it_out(choice.row, cn.Outcome.SUCCESS)] if actions.stims_ready(model) else "",
         "model": _name(view, choice.model),
         "player": view.player(choice.seat).name,
         "dice": ", ".join(str(d) for d in damage.get("kept", damage.get("dice", []))),

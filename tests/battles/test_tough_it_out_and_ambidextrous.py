@@ -88,6 +88,8 @@ def test_the_targets_player_may_use_stim_injectors_once(table):
     put(battle, waiting)
     owner = other(seat)
     assert 'value="use_stims"' in page(clients[owner], battle)
+    # a Light Injury, passed: nothing; public, as the body-mod is
+    assert "Stim injectors (once per game): no injury, no test, then a Neural Overload." in page(clients[seat], battle)
     assert 'value="use_stims"' not in page(clients[seat], battle)
     assert post_step(clients[owner], battle, "use_stims").status_code == 200
     after = load(battle)
@@ -95,6 +97,7 @@ def test_the_targets_player_may_use_stim_injectors_once(table):
     texts = [e.text for e in after.log]
     assert any("uses Stim injectors" in t for t in texts) and any("(Stim injectors)" in t for t in texts)
     assert 'value="use_stims"' not in page(clients[owner], battle)
+    assert "Stim injectors (once per game)" not in page(clients[owner], battle)
 
 
 def test_choosing_to_roll_opens_the_tests_window_for_the_cards(table):
