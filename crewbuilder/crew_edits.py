@@ -14,6 +14,8 @@ wherever a crew is changed (the editor, the crew file, campaigns).
 
 from __future__ import annotations
 
+import copy
+
 from django.db import transaction
 from django.db.models import F, Max, Sum
 from django.utils import timezone
@@ -231,6 +233,13 @@ def set_attribute(
     so that a player can pass through an illegal state while rearranging.
     """
     character = _character(crew, character)
+    value = _attribute_value(character, attribute, delta, value)
+    setattr(character, attribute, value)
+    character.save(update_fields=[attribute])
+    _saved(crew, character)
+
+
+def _attribute_value(character: Character, attribute: str, delta, value) -> int:
     if attribute not in ATTRIBUTES:
         raise EditError("Unknown attribute.")
     low, high = ATTRIBUTE_STORAGE_RANGE
@@ -241,9 +250,45 @@ def set_attribute(
         value = _parse_int(value, attribute.capitalize(), low, high)
     if not low <= value <= high:
         raise EditError(f"{attribute.capitalize()} cannot go below {low} or above {high}.")
+    return value
+
+
+def set_kept_attribute(
+    crew: Crew, kept: Character, user_id: int, expected_version: int | None, *, attribute: str, delta=None, value=None
+) -> bool:
+    """``set_attribute`` on a crew and character as the editor kept them at ``expected_version``
+    (editor_cache.kept_crew), without reading them again: False, with nothing written, unless the stored rows are
+    still exactly those.
+
+    Each write compares what it changes: the crew's version and ``updated_at`` (every edit and every admin save
+    moves them), its owner and catalogue version, and the attribute's stored value. Any difference, and any input
+    the edit refuses, leaves the edit to ``apply_edit``, which reads everything and says what is wrong."""
+    try:
+        value = _attribute_value(kept, attribute, delta, value)
+        expected = int(expected_version)  # type: ignore[arg-type]
+    except (EditError, TypeError, ValueError):
+        return False
+    now = _now()
+    with transaction.atomic():
+        claimed = Crew.objects.filter(
+            pk=crew.pk,
+            version=expected,
+            updated_at=crew.updated_at,
+            owner_id=user_id,
+            system__catalogue_version=crew.system.catalogue_version,
+        ).update(version=F("version") + 1, updated_at=now)
+        written = claimed and Character.objects.filter(
+            pk=kept.pk, crew_id=crew.pk, **{attribute: getattr(kept, attribute)}
+        ).update(**{attribute: value})
+        if not written:
+            transaction.set_rollback(True)
+            return False
+        roster_tasks.roster_saved(crew.pk, expected + 1)
+    crew.version, crew.updated_at = expected + 1, now
+    character = copy.copy(kept)  # the kept row is shared with other requests: never changed in place
     setattr(character, attribute, value)
-    character.save(update_fields=[attribute])
     _saved(crew, character)
+    return True
 
 
 # --- traits, body-mods, gear --------------------------------------------------

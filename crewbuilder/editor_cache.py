@@ -24,6 +24,8 @@ them, and each request hands them its own crew row.
 
 from __future__ import annotations
 
+import copy
+
 from django.middleware.csrf import get_token
 
 from crewbuilder import crew_edits, crew_loading, crew_service
@@ -34,7 +36,8 @@ MAX_CREWS = 256
 MAX_PIECES = 512  # the editor (each open character) and the cards: up to ~30 KB each
 
 _characters: dict[str, list[Character]] = {}
-# crew pk -> (version, created_at, catalogue version, characters): the crew's last kept characters
+# crew pk -> (version, created_at, catalogue version, characters, crew row or None): the crew's last kept
+# characters, and its own row when it is not a campaign copy (``kept_crew``)
 _latest: dict[int, tuple] = {}
 _views: dict[str, dict] = {}
 # crew pk -> [(version, view)]: the crew's last two views worked out here, to tell what an edit changed
@@ -105,7 +108,30 @@ def remember(crew: Crew, characters: list[Character]) -> None:
         _characters.clear()  # bounded: each crew is loaded again once
         _latest.clear()
     _characters[_key(crew)] = characters
-    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters)
+    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters, _row_of(crew))
+
+
+_CAMPAIGN_ENTRY = Crew._meta.get_field("campaign_entry")
+
+
+def _row_of(crew: Crew) -> Crew | None:
+    """A copy of the crew's own row (its system shared), when it is known not to be a campaign copy."""
+    if not _CAMPAIGN_ENTRY.is_cached(crew) or _CAMPAIGN_ENTRY.get_cached_value(crew) is not None:
+        return None
+    row = Crew(**{field.attname: getattr(crew, field.attname) for field in Crew._meta.concrete_fields})
+    row._state.adding, row._state.db = False, crew._state.db
+    Crew.system.field.set_cached_value(row, crew.system)
+    _CAMPAIGN_ENTRY.set_cached_value(row, None)
+    return row
+
+
+def kept_crew(pk: int, version: int | None, user_id) -> tuple[Crew, list[Character]] | None:
+    """The user's crew ``pk`` and its characters as kept here at ``version`` (a crew row of its own for the
+    request), or None. Only a hint for ``crew_edits.set_kept_attribute``, whose writes check the stored rows."""
+    kept = _latest.get(pk)
+    if kept is None or version is None or kept[0] != version or kept[4] is None or kept[4].owner_id != user_id:
+        return None
+    return copy.copy(kept[4]), kept[3]
 
 
 def view_for(crew: Crew) -> dict:

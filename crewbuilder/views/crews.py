@@ -200,10 +200,15 @@ def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @_redirect_other_games
 def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    crew = _get_crew_for_user(request, pk)
     if action not in forms_crews.EDIT_FORMS:
+        _get_crew_for_user(request, pk)  # another player's crew is a 404 whatever the action
         raise Http404
     form = forms_crews.EDIT_FORMS[action](request.POST)
+    if action == "attribute" and request.htmx and form.is_valid():
+        kept = _attribute_on_kept_crew(request, pk, form)
+        if kept is not None:
+            return _edited(request, kept, form, action, made=None)
+    crew = _get_crew_for_user(request, pk)
     try:
         # In the order the edit itself checks: a campaign's crew, then a stale page, then the input.
         permissions.check_user_can_edit_crew(request.user, crew)
@@ -234,10 +239,33 @@ def crew_edit_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         template = "crewbuilder/crew_edit.html#editor" if request.htmx else "crewbuilder/crew_edit.html"
         context = _editor_context(request, fresh, form.open_after(action=action), rejected=rejected)
         return vary_on_htmx(render(request, template, context, status=422))
+    return _edited(request, crew, form, action, made)
+
+
+def _attribute_on_kept_crew(request: HttpRequest, pk: int, form: forms_crews.EditForm) -> Crew | None:
+    """A stepper click, the editor's commonest edit, on the crew as this process kept it at the page's version:
+    no read of the crew or the character (crew_edits.set_kept_attribute checks the stored rows as it writes).
+    None when that is not so; the usual path then reads everything and answers as it always does."""
+    kept = editor_cache.kept_crew(pk, form.expected_version, request.user.pk)
+    if kept is None:
+        return None
+    crew, characters = kept
+    arguments = form.edit_arguments()
+    wanted = arguments.pop("character")
+    character = next((c for c in characters if c.pk == wanted), None)
+    if character is None:
+        return None
+    if not crew_edits.set_kept_attribute(crew, character, request.user.pk, form.expected_version, **arguments):
+        return None
+    return crew
+
+
+def _edited(request: HttpRequest, crew: Crew, form: forms_crews.EditForm, action: str, made) -> HttpResponse:
+    """The answer to an edit made: the editor (a redirect to it without htmx), or only the edited character."""
     open_character = form.open_after(made, action)
     if not request.htmx:
         anchor = f"?open={open_character}#character-{open_character}" if open_character else ""
-        return redirect(reverse("crew-edit", args=[pk]) + anchor)
+        return redirect(reverse("crew-edit", args=[crew.pk]) + anchor)
     # The edit updated ``crew`` in memory; only its characters need reloading (kept for the version it claimed).
     editor_cache.load_after_edit(crew, action, request.POST.get("character"))
     context = _editor_context(request, crew, open_character)

@@ -1,0 +1,153 @@
+"""Issue 20: a stepper click on the crew as the editor kept it writes without reading the crew or the character,
+and falls back to the usual edit whenever the stored rows are not what was kept."""
+
+import pytest
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from crewbuilder import crew_edits, editor_cache
+from crewbuilder.models import Character, Crew, GameSystem
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def nothing_kept():
+    editor_cache.forget_all()  # another test's crew may have had the same id and version
+
+
+@pytest.fixture
+def opened(client, user, geared_crew):
+    """A crew of 3 whose editor the player has open (so this process keeps it at its version)."""
+    crew = geared_crew(user, 3)
+    client.force_login(user)
+    assert client.get(reverse("crew-edit", args=[crew.pk])).status_code == 200
+    crew.refresh_from_db()
+    return crew
+
+
+def _step(client, crew, character, delta, version=None, attribute="agility"):
+    data = {"current_version": crew.version if version is None else version, "character": character.pk}
+    data["step"] = f"{attribute}:{delta}"
+    return client.post(reverse("crew-edit-action", args=[crew.pk, "attribute"]), data, **HX)
+
+
+def _first(crew) -> Character:
+    return crew.characters.order_by("position").first()
+
+
+def test_the_kept_crew_is_the_one_the_editor_drew(opened, user):
+    kept = editor_cache.kept_crew(opened.pk, opened.version, user.pk)
+    assert kept is not None
+    crew, characters = kept
+    assert (crew.pk, crew.version, crew.updated_at, crew.name) == (
+        opened.pk,
+        opened.version,
+        opened.updated_at,
+        opened.name,
+    )
+    assert [c.pk for c in characters] == list(opened.characters.order_by("position").values_list("pk", flat=True))
+
+
+@pytest.mark.parametrize("version_offset", [-1, 1])
+def test_nothing_is_kept_for_another_version_or_another_player(opened, user, other_user, version_offset):
+    assert editor_cache.kept_crew(opened.pk, opened.version + version_offset, user.pk) is None
+    assert editor_cache.kept_crew(opened.pk, opened.version, other_user.pk) is None
+    assert editor_cache.kept_crew(opened.pk, None, user.pk) is None
+
+
+def test_a_step_writes_the_stored_value_plus_one_and_leaves_the_kept_row_as_it_was(client, opened, user):
+    character = _first(opened)
+    _, kept_characters = editor_cache.kept_crew(opened.pk, opened.version, user.pk)
+    kept = next(c for c in kept_characters if c.pk == character.pk)
+    response = _step(client, opened, character, 1)
+    assert response.status_code == 200
+    assert f'id="base-agility-{character.pk}">{character.agility + 1:+d}<' in response.content.decode()
+    character.refresh_from_db()
+    assert character.agility == kept.agility + 1
+    assert Crew.objects.get(pk=opened.pk).version == opened.version + 1
+    # Another request reading the version before still finds it as it was.
+    assert next(c for c in kept_characters if c.pk == character.pk).agility == character.agility - 1
+    # The next click is on the version the answer carried, kept in its turn.
+    assert editor_cache.kept_crew(opened.pk, opened.version + 1, user.pk) is not None
+
+
+def test_a_crew_saved_elsewhere_since_is_read_again(client, opened):
+    """An admin save moves ``updated_at`` but not the version: the answer shows the crew as stored."""
+    Crew.objects.filter(pk=opened.pk).update(budget=151, updated_at=timezone.now())
+    character = _first(opened)
+    response = _step(client, opened, character, 1)
+    assert response.status_code == 200
+    assert "/ 151 pt" in response.content.decode()
+    character.refresh_from_db()
+    assert character.agility == _first(Crew.objects.get(pk=opened.pk)).agility
+
+
+def test_a_character_changed_without_a_new_version_is_stepped_from_its_stored_value(client, opened):
+    character = _first(opened)
+    Character.objects.filter(pk=character.pk).update(agility=character.agility - 2)
+    assert _step(client, opened, character, 1).status_code == 200
+    assert Character.objects.get(pk=character.pk).agility == character.agility - 1
+
+
+def test_the_write_checks_the_owner_the_catalogue_and_the_stored_value(opened, user, other_user):
+    crew, characters = editor_cache.kept_crew(opened.pk, opened.version, user.pk)
+    character = characters[0]
+
+    def attempt(owner_id):
+        return crew_edits.set_kept_attribute(crew, character, owner_id, opened.version, attribute="agility", delta=1)
+
+    assert attempt(other_user.pk) is False
+    GameSystem.objects.filter(pk=opened.system_id).update(catalogue_version=F("catalogue_version") + 1)
+    assert attempt(user.pk) is False
+    GameSystem.objects.filter(pk=opened.system_id).update(catalogue_version=F("catalogue_version") - 1)
+    Character.objects.filter(pk=character.pk).update(agility=character.agility + 1)
+    assert attempt(user.pk) is False
+    stored = Crew.objects.get(pk=opened.pk)
+    assert (stored.version, stored.updated_at) == (opened.version, opened.updated_at)  # every refusal wrote nothing
+    assert Character.objects.get(pk=character.pk).agility == character.agility + 1
+    Character.objects.filter(pk=character.pk).update(agility=character.agility)
+    assert attempt(user.pk) is True
+    assert Character.objects.get(pk=character.pk).agility == character.agility + 1
+
+
+def test_another_player_posting_to_the_crew_gets_a_404(client, opened, other_user):
+    client.force_login(other_user)
+    character = _first(opened)
+    assert _step(client, opened, character, 1).status_code == 404
+    assert Character.objects.get(pk=character.pk).agility == character.agility
+    assert Crew.objects.get(pk=opened.pk).version == opened.version
+
+
+def test_a_stale_page_gets_the_conflict_answer(client, opened):
+    character = _first(opened)
+    assert _step(client, opened, character, 1).status_code == 200
+    again = _step(client, opened, character, 1, version=opened.version)  # the same click, from the old page
+    assert again.status_code == 409
+    assert Character.objects.get(pk=character.pk).agility == character.agility + 1
+
+
+def test_a_step_past_the_limit_is_refused_with_the_usual_message(client, opened):
+    character = _first(opened)
+    high = crew_edits.ATTRIBUTE_STORAGE_RANGE[1]
+    Character.objects.filter(pk=character.pk).update(agility=high)
+    Crew.objects.filter(pk=opened.pk).update(version=F("version") + 1)  # as every edit does
+    opened.refresh_from_db()
+    client.get(reverse("crew-edit", args=[opened.pk]))  # kept at that version
+    response = _step(client, opened, character, 1)
+    assert response.status_code == 422
+    assert f"Agility cannot go below {crew_edits.ATTRIBUTE_STORAGE_RANGE[0]} or above {high}." in (
+        response.content.decode()
+    )
+    assert Character.objects.get(pk=character.pk).agility == high
+    assert Crew.objects.get(pk=opened.pk).version == opened.version
+
+
+def test_a_character_not_in_the_kept_crew_is_left_to_the_usual_edit(client, opened, user, geared_crew):
+    other_crew = geared_crew(user, 3)
+    stranger = _first(other_crew)
+    response = _step(client, opened, stranger, 1)
+    assert response.status_code == 422
+    assert crew_edits.CHARACTER_GONE in response.content.decode()
+    assert Character.objects.get(pk=stranger.pk).agility == stranger.agility
