@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import copy
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Max, Sum
 from django.utils import timezone
 
 from crewbuilder import limits, roster_tasks
-from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
+from crewbuilder.models import (
+    BodyMod,
+    Character,
+    CharacterBodyMod,
+    CharacterGear,
+    CharacterTrait,
+    Crew,
+    GameSystem,
+    Item,
+    Trait,
+)
 from crewbuilder.models.catalogue import ATTRIBUTES
 
 NAME_MAX = 100
@@ -270,16 +280,7 @@ def set_kept_attribute(
         return False
     now = _now()
     with transaction.atomic():
-        claimed = Crew.objects.filter(
-            pk=crew.pk,
-            version=expected,
-            updated_at=crew.updated_at,
-            owner_id=user_id,
-            system__catalogue_version=crew.system.catalogue_version,
-        ).update(version=F("version") + 1, updated_at=now)
-        written = claimed and Character.objects.filter(
-            pk=kept.pk, crew_id=crew.pk, **{attribute: getattr(kept, attribute)}
-        ).update(**{attribute: value})
+        written = _claim_kept(crew, expected, user_id, now) and _write_kept(crew, kept, attribute, value)
         if not written:
             transaction.set_rollback(True)
             return False
@@ -289,6 +290,44 @@ def set_kept_attribute(
     setattr(character, attribute, value)
     _saved(crew, character)
     return True
+
+
+# The two compare-and-set writes of the commonest click in SQL of their own: the ORM spends about 0.5 ms building
+# the claim's query (its catalogue condition is a join) and 0.15 ms the character's, against 0.01 ms to run each;
+# together most of what the click costs beyond its page's redraw. Names come from the models.
+
+
+def _quoted(model, field: str | None = None) -> str:
+    return connection.ops.quote_name(model._meta.db_table if field is None else model._meta.get_field(field).column)
+
+
+def _claim_kept(crew: Crew, expected: int, user_id: int, now) -> bool:
+    """``claim_version``, where the stored crew is still the kept row: version, ``updated_at``, owner, catalogue."""
+    table, systems = _quoted(Crew), _quoted(GameSystem)
+    version, updated_at, pk = _quoted(Crew, "version"), _quoted(Crew, "updated_at"), _quoted(GameSystem, "id")
+    sql = (
+        f"UPDATE {table} SET {version} = {version} + 1, {updated_at} = %s "
+        f"WHERE {_quoted(Crew, 'id')} = %s AND {version} = %s AND {updated_at} = %s AND {_quoted(Crew, 'owner')} = %s "
+        f"AND EXISTS (SELECT 1 FROM {systems} WHERE {systems}.{pk} = {table}.{_quoted(Crew, 'system')} "
+        f"AND {systems}.{_quoted(GameSystem, 'catalogue_version')} = %s)"
+    )
+    stamp = connection.ops.adapt_datetimefield_value
+    params = [stamp(now), crew.pk, expected, stamp(crew.updated_at), user_id, crew.system.catalogue_version]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
+
+
+def _write_kept(crew: Crew, kept: Character, attribute: str, value: int) -> bool:
+    """The attribute's new value, where the stored character is still the kept one (of this crew, same value)."""
+    column = _quoted(Character, attribute)
+    sql = (
+        f"UPDATE {_quoted(Character)} SET {column} = %s "
+        f"WHERE {_quoted(Character, 'id')} = %s AND {_quoted(Character, 'crew')} = %s AND {column} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value, kept.pk, crew.pk, getattr(kept, attribute)])
+        return cursor.rowcount == 1
 
 
 # --- traits, body-mods, gear --------------------------------------------------
