@@ -21,18 +21,8 @@ from django.db.models import F, Max, Sum
 from django.utils import timezone
 
 from crewbuilder import limits, roster_tasks
-from crewbuilder.models import (
-    BodyMod,
-    Character,
-    CharacterBodyMod,
-    CharacterGear,
-    CharacterTrait,
-    Crew,
-    GameSystem,
-    Item,
-    Trait,
-)
-from crewbuilder.models.catalogue import ATTRIBUTES
+from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
+from crewbuilder.models.catalogue import ATTRIBUTES, GameSystem
 
 NAME_MAX = 100
 NOTES_MAX = 5000
