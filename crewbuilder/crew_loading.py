@@ -81,20 +81,31 @@ def reload_character(crew: Crew, character_id: int, *, choices: bool) -> Charact
 
 
 def _with_choices(crew: Crew, characters: list[Character]) -> None:
+    ids = [character.pk for character in characters]
+    rows = {
+        name: list(model.objects.filter(character_id__in=ids).order_by(*ORDER)) if characters else []
+        for name, model, *_ in CHOICES
+    }  # as prefetch_related: no query for the choices of no character
+    link_choices(crew, characters, rows)
+
+
+def link_choices(crew: Crew, characters: list[Character], rows: dict[str, list]) -> None:
+    """Hand each character its choice rows (``rows``: accessor -> rows in roster order), each row its catalogue
+    entry and character, and each character ``crew``."""
     by_id = {character.pk: character for character in characters}
-    rows: dict[str, dict[int, list]] = {name: {pk: [] for pk in by_id} for name, *_ in CHOICES}
-    if characters:  # as prefetch_related: no query for the choices of no character
+    mine: dict[str, dict[int, list]] = {name: {pk: [] for pk in by_id} for name, *_ in CHOICES}
+    if characters:
         entries = catalogue_entries(crew.system)
         for name, model, entry, entry_model in CHOICES:
             field = model._meta.get_field(entry)
-            for row in model.objects.filter(character_id__in=list(by_id)).order_by(*ORDER):
+            for row in rows[name]:
                 entry_id = getattr(row, field.attname)
                 if entry_id not in entries[entry_model]:  # an entry newer than this process's copy: read again
                     entries = catalogue_entries(crew.system, reload=True)
                 field.set_cached_value(row, entries[entry_model][entry_id])
                 model.character.field.set_cached_value(row, by_id[row.character_id])
-                rows[name][row.character_id].append(row)
+                mine[name][row.character_id].append(row)
     for character in characters:
         Character.crew.field.set_cached_value(character, crew)
         for name, model, *_ in CHOICES:
-            _keep(character, name, prefetched(model, rows[name][character.pk]))
+            _keep(character, name, prefetched(model, mine[name][character.pk]))

@@ -28,7 +28,7 @@ import copy
 
 from django.middleware.csrf import get_token
 
-from crewbuilder import crew_edits, crew_loading, crew_service
+from crewbuilder import crew_edits, crew_loading, crew_service, editor_shared
 from crewbuilder.editor_fragments import CSRF_MARK
 from crewbuilder.models import Character, Crew
 
@@ -103,12 +103,16 @@ def load_after_edit(crew: Crew, action: str, character_id) -> None:
     load_fresh(crew)
 
 
-def remember(crew: Crew, characters: list[Character]) -> None:
+def remember(crew: Crew, characters: list[Character], *, share: bool = True) -> None:
+    """Keep ``crew``'s characters for its version here, and (``share``) in the cache for the other workers."""
     if len(_characters) >= MAX_CREWS:
         _characters.clear()  # bounded: each crew is loaded again once
         _latest.clear()
+    row = _row_of(crew)
     _characters[_key(crew)] = characters
-    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters, _row_of(crew))
+    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters, row)
+    if share and row is not None:
+        editor_shared.share(row, characters)
 
 
 _CAMPAIGN_ENTRY = Crew._meta.get_field("campaign_entry")
@@ -128,8 +132,17 @@ def _row_of(crew: Crew) -> Crew | None:
 def kept_crew(pk: int, version: int | None, user_id) -> tuple[Crew, list[Character]] | None:
     """The user's crew ``pk`` and its characters as kept here at ``version`` (a crew row of its own for the
     request), or None. Only a hint for ``crew_edits.set_kept_attribute``, whose writes check the stored rows."""
+    if version is None:
+        return None
     kept = _latest.get(pk)
-    if kept is None or version is None or kept[0] != version or kept[4] is None or kept[4].owner_id != user_id:
+    if kept is None or kept[0] != version:  # another worker may have kept it
+        shared = editor_shared.take(pk, version)
+        if shared is None:
+            return None
+        _CAMPAIGN_ENTRY.set_cached_value(shared[0], None)  # only a crew that is not a campaign copy is shared
+        remember(*shared, share=False)
+        kept = _latest[pk]
+    if kept[4] is None or kept[4].owner_id != user_id:
         return None
     return copy.copy(kept[4]), kept[3]
 

@@ -2,11 +2,12 @@
 and falls back to the usual edit whenever the stored rows are not what was kept."""
 
 import pytest
+from django.core.cache import cache
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from crewbuilder import crew_edits, editor_cache
+from crewbuilder import crew_edits, crew_loading, editor_cache, editor_shared
 from crewbuilder.models import Character, Crew, GameSystem
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -151,3 +152,69 @@ def test_a_character_not_in_the_kept_crew_is_left_to_the_usual_edit(client, open
     assert response.status_code == 422
     assert crew_edits.CHARACTER_GONE in response.content.decode()
     assert Character.objects.get(pk=stranger.pk).agility == stranger.agility
+
+
+# --- another worker's crew (editor_shared.py) -------------------------------------------------------------------
+
+
+def _choices(character) -> list:
+    return [
+        [
+            (row.pk, row.position, getattr(row, entry).pk, getattr(row, entry).name)
+            for row in getattr(character, name).all()
+        ]
+        for name, _, entry, _ in crew_loading.CHOICES
+    ]
+
+
+def _as_loaded(characters) -> list:
+    fields = [f.attname for f in Character._meta.concrete_fields]
+    return [([getattr(c, f) for f in fields], _choices(c), c.crew.pk) for c in characters]
+
+
+def test_a_worker_that_never_drew_the_crew_takes_it_from_the_shared_record(opened, user):
+    editor_cache.forget_all()  # this worker's memory: another worker drew the editor
+    crew, characters = editor_cache.kept_crew(opened.pk, opened.version, user.pk)
+    fresh = Crew.objects.select_related("system").get(pk=opened.pk)
+    loaded = crew_loading.load_characters(fresh)
+    assert [getattr(crew, f.attname) for f in Crew._meta.concrete_fields] == [
+        getattr(fresh, f.attname) for f in Crew._meta.concrete_fields
+    ]
+    assert (crew.system.pk, crew.system.catalogue_version) == (fresh.system.pk, fresh.system.catalogue_version)
+    assert _as_loaded(characters) == _as_loaded(loaded)
+
+
+def test_the_view_after_steps_taken_by_turns_in_two_workers_is_the_view_worked_out_afresh(client, opened, user):
+    from crewbuilder import crew_service
+
+    first, second = opened.characters.order_by("position")[:2]
+    for n, (character, attribute, delta) in enumerate([(first, "agility", 1), (second, "strength", -1)] * 2):
+        editor_cache.forget_all()  # each click lands on a worker that did not answer the one before
+        response = _step(client, opened, character, delta, version=opened.version + n, attribute=attribute)
+        assert response.status_code == 200
+        kept = Crew.objects.select_related("system").get(pk=opened.pk)
+        assert kept.version == opened.version + n + 1
+        editor_cache.load_characters(kept)
+        fresh = Crew.objects.with_everything().get(pk=opened.pk)
+        assert editor_cache.view_for(kept) == crew_service.crew_view(fresh)
+    assert Character.objects.get(pk=first.pk).agility == first.agility + 2
+
+
+def test_a_shared_record_of_another_version_or_unreadable_is_not_used(client, opened, user):
+    editor_cache.forget_all()
+    assert editor_shared.take(opened.pk, opened.version + 1) is None
+    cache.set(editor_shared.cache_key(opened.pk), {"crew": [opened.pk]})
+    assert editor_shared.take(opened.pk, opened.version) is None
+    character = _first(opened)
+    assert _step(client, opened, character, 1).status_code == 200  # the usual path
+    assert Character.objects.get(pk=character.pk).agility == character.agility + 1
+
+
+def test_a_shared_record_older_than_the_stored_crew_is_only_a_hint(client, opened):
+    """The record names the version, but an admin save since moved ``updated_at``: the edit reads again."""
+    editor_cache.forget_all()
+    Crew.objects.filter(pk=opened.pk).update(budget=152, updated_at=timezone.now())
+    Character.objects.filter(pk=_first(opened).pk).update(agility=-1)
+    response = _step(client, opened, _first(opened), 1)
+    assert response.status_code == 200 and "/ 152 pt" in response.content.decode()
+    assert Character.objects.get(pk=_first(opened).pk).agility == 0
