@@ -43,6 +43,8 @@ _views: dict[str, dict] = {}
 # crew pk -> [(version, view)]: the crew's last two views worked out here, to tell what an edit changed
 _latest_views: dict[int, list[tuple[int, dict]]] = {}
 _html: dict[str, str] = {}
+# crew pk -> (version, {character pk: findings key}): the findings of a version another worker worked out
+_shown_findings: dict[int, tuple[int, dict]] = {}
 
 
 def _key(crew: Crew) -> str:
@@ -103,16 +105,13 @@ def load_after_edit(crew: Crew, action: str, character_id) -> None:
     load_fresh(crew)
 
 
-def remember(crew: Crew, characters: list[Character], *, share: bool = True) -> None:
-    """Keep ``crew``'s characters for its version here, and (``share``) in the cache for the other workers."""
+def remember(crew: Crew, characters: list[Character]) -> None:
     if len(_characters) >= MAX_CREWS:
         _characters.clear()  # bounded: each crew is loaded again once
         _latest.clear()
-    row = _row_of(crew)
+        _shown_findings.clear()
     _characters[_key(crew)] = characters
-    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters, row)
-    if share and row is not None:
-        editor_shared.share(row, characters)
+    _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters, _row_of(crew))
 
 
 _CAMPAIGN_ENTRY = Crew._meta.get_field("campaign_entry")
@@ -139,8 +138,10 @@ def kept_crew(pk: int, version: int | None, user_id) -> tuple[Crew, list[Charact
         shared = editor_shared.take(pk, version)
         if shared is None:
             return None
-        _CAMPAIGN_ENTRY.set_cached_value(shared[0], None)  # only a crew that is not a campaign copy is shared
-        remember(*shared, share=False)
+        crew, characters, findings = shared
+        _CAMPAIGN_ENTRY.set_cached_value(crew, None)  # only a crew that is not a campaign copy is shared
+        remember(crew, characters)
+        _shown_findings[pk] = (version, findings)
         kept = _latest[pk]
     if kept[4] is None or kept[4].owner_id != user_id:
         return None
@@ -158,10 +159,18 @@ def view_for(crew: Crew) -> dict:
             _views.clear()
             _latest_views.clear()
         _views[key] = view
+        _share(crew, view)
     latest = _latest_views.setdefault(crew.pk, [])
     if not latest or latest[-1][0] != crew.version:
         latest[:] = [*latest[-1:], (crew.version, view)]
     return view
+
+
+def _share(crew: Crew, view: dict) -> None:
+    """The version just worked out, for the other workers: its rows, and the findings its page shows."""
+    kept = _latest.get(crew.pk)
+    if kept is not None and kept[:2] == (crew.version, crew.created_at) and kept[4] is not None:
+        editor_shared.share(kept[4], kept[3], {ch["model"].pk: ch["findings_key"] for ch in view["characters"]})
 
 
 def _view_before(crew: Crew) -> dict | None:
@@ -170,18 +179,22 @@ def _view_before(crew: Crew) -> dict | None:
 
 def findings_changed(crew: Crew, view: dict, edited: int) -> list[dict]:
     """The characters besides ``edited`` whose findings differ from the version before (the page the edit came
-    from shows that version); all of them when this process has not worked that version out."""
+    from shows that version); all of them when neither this process nor the shared record knows that version's."""
     others = [ch for ch in view["characters"] if ch["model"].pk != edited]
     before = _view_before(crew)
-    if before is None:
+    if before is not None:
+        shown = {ch["model"].pk: ch["findings_key"] for ch in before["characters"]}
+    elif _shown_findings.get(crew.pk, (None,))[0] == crew.version - 1:  # another worker's view, shared
+        shown = _shown_findings[crew.pk][1]
+    else:
         return others
-    shown = {ch["model"].pk: ch["findings_key"] for ch in before["characters"]}
     return [ch for ch in others if shown.get(ch["model"].pk) != ch["findings_key"]]
 
 
 def forget_all() -> None:
     _characters.clear()
     _latest.clear()
+    _shown_findings.clear()
     _views.clear()
     _latest_views.clear()
     _html.clear()

@@ -44,10 +44,11 @@ def _built(model, values: list):
     return model.from_db(DEFAULT_DB_ALIAS, _FIELDS[model], values)
 
 
-def share(crew: Crew, characters: list[Character]) -> None:
+def share(crew: Crew, characters: list[Character], findings: dict[int, str]) -> None:
     """Write ``crew`` (the row as stored at its version, not a campaign copy) and its characters for other
-    workers."""
+    workers, with the findings the editor shows at that version (character pk -> ``findings_key``)."""
     record = {
+        "findings": findings,
         "crew": _values(crew),
         "system": _values(crew.system),
         "characters": [_values(character) for character in characters],
@@ -59,9 +60,9 @@ def share(crew: Crew, characters: list[Character]) -> None:
     cache.set(cache_key(crew.pk), record, TIMEOUT)
 
 
-def take(crew_id: int, version: int) -> tuple[Crew, list[Character]] | None:
-    """The crew and its characters (every choice linked, as ``crew_loading.load_characters`` gives them) as
-    shared at ``version``, or None."""
+def take(crew_id: int, version: int) -> tuple[Crew, list[Character], dict[int, str]] | None:
+    """The crew, its characters (every choice linked, as ``crew_loading.load_characters`` gives them) and the
+    findings shown, as shared at ``version``, or None."""
     record = cache.get(cache_key(crew_id))
     if record is None:
         return None
@@ -75,7 +76,8 @@ def take(crew_id: int, version: int) -> tuple[Crew, list[Character]] | None:
             name: [_built(model, values) for values in record["choices"][name]]
             for name, model, *_ in crew_loading.CHOICES
         }
-    except (KeyError, TypeError, ValueError):  # a record this code cannot read: as if there were none
+        findings = {int(pk): str(key) for pk, key in record["findings"].items()}
+    except (AttributeError, KeyError, TypeError, ValueError):  # a record this code cannot read: as if none
         return None
     crew_loading.link_choices(crew, characters, rows)
-    return crew, characters
+    return crew, characters, findings
