@@ -9,7 +9,10 @@ per request (the login page's requests per second over the page's).
 Each of CONCURRENCY connections edits its own crew of 7 characters (the issue's size), so no edit waits
 for another's version: the htmx attribute step of the open character (+1 then -1, the form and the
 editor's current version as htmx sends them), and the editor page at the crew's current version (a
-repeat look). SQLite by default, or the database DATABASE_URL names (scripts/with-postgres.sh).
+repeat look). Then one connection alone (one player clicking, against the login page on one connection):
+gunicorn's sync workers take each click as they come free, so a click often lands on a worker that did not
+answer the one before (editor_shared.py serves it). SQLite by default, or the database DATABASE_URL names
+(scripts/with-postgres.sh).
 """
 
 from __future__ import annotations
@@ -106,9 +109,10 @@ async def look(port: int, editor: dict) -> tuple[int, bytes]:
     return status, body
 
 
-async def throughput(request, expected: int) -> float:
+async def throughput(request, expected: int, editors: list[dict] | None = None) -> float:
     """Requests per second: each connection in a closed loop on its own editor."""
     left = REQUESTS
+    editors = EDITORS if editors is None else editors
 
     async def loop(editor):
         nonlocal left
@@ -119,7 +123,7 @@ async def throughput(request, expected: int) -> float:
                 raise SystemExit(f"expected {expected}, got {status}")
 
     start = time.perf_counter()
-    await asyncio.gather(*(loop(e) for e in EDITORS))
+    await asyncio.gather(*(loop(e) for e in editors))
     return REQUESTS / (time.perf_counter() - start)
 
 
@@ -136,10 +140,15 @@ async def measure(port: int) -> dict:
     }
     for request, expected in kinds.values():  # warm every worker
         await throughput(request, expected)
-    runs: dict[str, list[float]] = {name: [] for name in kinds}
+    # One player alone, clicking as fast as the answers come: each click goes to whichever worker is free, as
+    # gunicorn's sync workers take them, so most land on a worker that did not answer the one before.
+    alone = {f"{name} (one player alone)": kinds[name] for name in ("login page (anonymous)", "htmx attribute step")}
+    runs: dict[str, list[float]] = {name: [] for name in [*kinds, *alone]}
     for _ in range(REPEATS):
         for name, (request, expected) in kinds.items():
             runs[name].append(await throughput(request, expected))
+        for name, (request, expected) in alone.items():
+            runs[name].append(await throughput(request, expected, EDITORS[:1]))
     return {name: statistics.median(values) for name, values in runs.items()}
 
 
@@ -164,8 +173,10 @@ def main() -> int:
         f"on {CONCURRENCY} connections, each its own crew (targets: editor page <= 3x, attribute step <= 2x "
         "the login page's time per request):"
     )
+    alone = figures["login page (anonymous) (one player alone)"]
     for name, rps in figures.items():
-        print(f"    {name:<30} {rps:7.0f} req/s   time per request {login / rps:5.2f}x the login page's")
+        baseline = alone if name.endswith("(one player alone)") else login
+        print(f"    {name:<48} {rps:7.0f} req/s   time per request {baseline / rps:5.2f}x the login page's")
     return 0
 
 
