@@ -319,6 +319,7 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
         "characters": characters,
         "crew_errors": crew_errors,
         "crew_warnings": crew_warnings,
+        "crew_findings_key": editor_fragments.crew_findings_key(crew, crew_errors, crew_warnings, bool(models)),
         "all_errors": report["errors"],
         "all_warnings": report["warnings"],
         "accepted": report.get("accepted", []),

@@ -76,6 +76,11 @@ def findings_key(crew, ch: dict, offer_house_rules: bool) -> str:
     return key_of("findings", crew.pk, ch["model"].pk, ch["errors"], ch["warnings"], offer_house_rules)
 
 
+def crew_findings_key(crew, errors: list, warnings: list, offer_house_rules: bool) -> str:
+    """The crew's own findings (with the house-rule offer)."""
+    return key_of("crew-findings", crew.pk, errors, warnings, offer_house_rules)
+
+
 def tools_key(crew, ch: dict) -> str:
     """An open character's name, notes and order tools."""
     model = ch["model"]

@@ -307,3 +307,25 @@ def test_the_editor_view_after_edits_is_the_view_worked_out_afresh(client, user,
         editor_cache.load_characters(kept)
         fresh = Crew.objects.with_everything().get(pk=crew.pk)
         assert editor_cache.view_for(kept) == crew_service.crew_view(fresh), action
+
+
+CREW_FINDINGS = re.compile(r'<section class="findings" id="crew-findings".*?</section>', re.S)
+
+
+def test_the_crew_findings_kept_as_a_piece_carry_the_current_version(client, user, make_crew):
+    """The crew's own findings are a kept piece: each answer writes its version into the house-rule offer."""
+    crew = make_crew(user, characters=[{"name": "Alone"}])  # too few characters: a crew error, with the offer
+    character = crew.characters.get()
+    client.force_login(user)
+    url = reverse("crew-edit", args=[crew.pk])
+    client.get(url)
+    for delta in (1, -1, 1):
+        answer = _post_edit(client, crew, "attribute", character=character.pk, attribute="agility", delta=delta)
+        section = CREW_FINDINGS.search(answer.content.decode()).group(0)
+        crew.refresh_from_db()
+        assert 'data-code="too-few-characters"' in section
+        assert f'name="version" value="{crew.version}"' in section
+    editor_fragments.forget_all()
+    editor_cache.forget_all()
+    drawn = CREW_FINDINGS.search(client.get(url).content.decode()).group(0)
+    assert _without_tokens(drawn) == _without_tokens(section.replace(' hx-swap-oob="true"', ""))
