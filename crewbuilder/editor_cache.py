@@ -43,8 +43,10 @@ _views: dict[str, dict] = {}
 # crew pk -> [(version, view)]: the crew's last two views worked out here, to tell what an edit changed
 _latest_views: dict[int, list[tuple[int, dict]]] = {}
 _html: dict[str, str] = {}
-# crew pk -> (version, {character pk: findings key}): the findings of a version another worker worked out
-_shown_findings: dict[int, tuple[int, dict]] = {}
+# crew pk -> (version, {character pk: {piece: key}}): the pieces a version another worker worked out shows
+_shown_pieces: dict[int, tuple[int, dict]] = {}
+# The pieces of a character an edit may change besides its card (see ``shown_pieces``).
+PIECES = ("findings_key", "choices_key", "weapons_key")
 
 
 def _key(crew: Crew) -> str:
@@ -109,7 +111,7 @@ def remember(crew: Crew, characters: list[Character]) -> None:
     if len(_characters) >= MAX_CREWS:
         _characters.clear()  # bounded: each crew is loaded again once
         _latest.clear()
-        _shown_findings.clear()
+        _shown_pieces.clear()
     _characters[_key(crew)] = characters
     _latest[crew.pk] = (crew.version, crew.created_at, crew.system.catalogue_version, characters, _row_of(crew))
 
@@ -138,10 +140,10 @@ def kept_crew(pk: int, version: int | None, user_id) -> tuple[Crew, list[Charact
         shared = editor_shared.take(pk, version)
         if shared is None:
             return None
-        crew, characters, findings = shared
+        crew, characters, pieces = shared
         _CAMPAIGN_ENTRY.set_cached_value(crew, None)  # only a crew that is not a campaign copy is shared
         remember(crew, characters)
-        _shown_findings[pk] = (version, findings)
+        _shown_pieces[pk] = (version, pieces)
         kept = _latest[pk]
     if kept[4] is None or kept[4].owner_id != user_id:
         return None
@@ -167,34 +169,50 @@ def view_for(crew: Crew) -> dict:
 
 
 def _share(crew: Crew, view: dict) -> None:
-    """The version just worked out, for the other workers: its rows, and the findings its page shows."""
+    """The version just worked out, for the other workers: its rows, and the pieces its page shows."""
     kept = _latest.get(crew.pk)
     if kept is not None and kept[:2] == (crew.version, crew.created_at) and kept[4] is not None:
-        editor_shared.share(kept[4], kept[3], {ch["model"].pk: ch["findings_key"] for ch in view["characters"]})
+        editor_shared.share(kept[4], kept[3], _pieces_of(view))
 
 
 def _view_before(crew: Crew) -> dict | None:
     return next((view for version, view in _latest_views.get(crew.pk, []) if version == crew.version - 1), None)
 
 
+def _pieces_of(view: dict) -> dict[int, dict[str, str]]:
+    return {ch["model"].pk: {piece: ch[piece] for piece in PIECES} for ch in view["characters"]}
+
+
+def shown_before(crew: Crew) -> dict[int, dict[str, str]] | None:
+    """For each character, the keys of the pieces (``PIECES``) the page of the version before shows: from this
+    process's view of that version, or another worker's (the shared record); None when neither knows it."""
+    before = _view_before(crew)
+    if before is not None:
+        return _pieces_of(before)
+    version, pieces = _shown_pieces.get(crew.pk, (None, None))
+    return pieces if version == crew.version - 1 else None
+
+
 def findings_changed(crew: Crew, view: dict, edited: int) -> list[dict]:
     """The characters besides ``edited`` whose findings differ from the version before (the page the edit came
     from shows that version); all of them when neither this process nor the shared record knows that version's."""
     others = [ch for ch in view["characters"] if ch["model"].pk != edited]
-    before = _view_before(crew)
-    if before is not None:
-        shown = {ch["model"].pk: ch["findings_key"] for ch in before["characters"]}
-    elif _shown_findings.get(crew.pk, (None,))[0] == crew.version - 1:  # another worker's view, shared
-        shown = _shown_findings[crew.pk][1]
-    else:
+    shown = shown_before(crew)
+    if shown is None:
         return others
-    return [ch for ch in others if shown.get(ch["model"].pk) != ch["findings_key"]]
+    return [ch for ch in others if shown.get(ch["model"].pk, {}).get("findings_key") != ch["findings_key"]]
+
+
+def changed(crew: Crew, ch: dict, piece: str) -> bool:
+    """Whether ``ch``'s ``piece`` differs from the page of the version before (True when that is not known)."""
+    shown = shown_before(crew)
+    return shown is None or shown.get(ch["model"].pk, {}).get(piece) != ch[piece]
 
 
 def forget_all() -> None:
     _characters.clear()
     _latest.clear()
-    _shown_findings.clear()
+    _shown_pieces.clear()
     _views.clear()
     _latest_views.clear()
     _html.clear()

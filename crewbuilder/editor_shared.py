@@ -44,11 +44,11 @@ def _built(model, values: list):
     return model.from_db(DEFAULT_DB_ALIAS, _FIELDS[model], values)
 
 
-def share(crew: Crew, characters: list[Character], findings: dict[int, str]) -> None:
+def share(crew: Crew, characters: list[Character], pieces: dict[int, dict[str, str]]) -> None:
     """Write ``crew`` (the row as stored at its version, not a campaign copy) and its characters for other
-    workers, with the findings the editor shows at that version (character pk -> ``findings_key``)."""
+    workers, with the pieces the editor shows at that version (character pk -> {piece: key}, editor_fragments)."""
     record = {
-        "findings": findings,
+        "pieces": pieces,
         "crew": _values(crew),
         "system": _values(crew.system),
         "characters": [_values(character) for character in characters],
@@ -60,9 +60,9 @@ def share(crew: Crew, characters: list[Character], findings: dict[int, str]) -> 
     cache.set(cache_key(crew.pk), record, TIMEOUT)
 
 
-def take(crew_id: int, version: int) -> tuple[Crew, list[Character], dict[int, str]] | None:
+def take(crew_id: int, version: int) -> tuple[Crew, list[Character], dict[int, dict[str, str]]] | None:
     """The crew, its characters (every choice linked, as ``crew_loading.load_characters`` gives them) and the
-    findings shown, as shared at ``version``, or None."""
+    pieces shown, as shared at ``version``, or None."""
     record = cache.get(cache_key(crew_id))
     if record is None:
         return None
@@ -76,8 +76,8 @@ def take(crew_id: int, version: int) -> tuple[Crew, list[Character], dict[int, s
             name: [_built(model, values) for values in record["choices"][name]]
             for name, model, *_ in crew_loading.CHOICES
         }
-        findings = {int(pk): str(key) for pk, key in record["findings"].items()}
+        pieces = {int(pk): {str(p): str(key) for p, key in keys.items()} for pk, keys in record["pieces"].items()}
     except (AttributeError, KeyError, TypeError, ValueError):  # a record this code cannot read: as if none
         return None
     crew_loading.link_choices(crew, characters, rows)
-    return crew, characters, findings
+    return crew, characters, pieces

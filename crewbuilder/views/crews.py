@@ -270,7 +270,7 @@ def _edited(request: HttpRequest, crew: Crew, form: forms_crews.EditForm, action
     editor_cache.load_after_edit(crew, action, request.POST.get("character"))
     context = _editor_context(request, crew, open_character)
     if action in crew_edits.CHARACTER_EDITS:
-        return _character_update(request, context, form.cleaned_data["character"])
+        return _character_update(request, context, form.cleaned_data["character"], action)
     return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
 
 
@@ -305,23 +305,28 @@ def crew_card(request: HttpRequest, pk: int, character_id: int) -> HttpResponse:
     return vary_on_htmx(HttpResponse(editor_cache.rendered(request, crew, f"card:{character_id}", draw)))
 
 
-def _character_update(request: HttpRequest, context: dict, character_id) -> HttpResponse:
-    """Only the edited character's card, with out-of-band updates: constant size whatever the crew."""
+def _character_update(request: HttpRequest, context: dict, character_id, action: str) -> HttpResponse:
+    """Only the edited character's card (for a stepper click, its attributes), with out-of-band updates: constant
+    size whatever the crew."""
     edited = next((ch for ch in context["view"]["characters"] if str(ch["model"].pk) == str(character_id)), None)
     if edited is None:
         return vary_on_htmx(render(request, "crewbuilder/crew_edit.html#editor", context))
+    attribute = action == "attribute"
     response = render(
         request,
-        "crewbuilder/_character_update.html",
+        "crewbuilder/_attribute_update.html" if attribute else "crewbuilder/_character_update.html",
         {
             **context,
             "ch": edited,
             "edited": edited["model"].pk,
             "open_character": str(edited["model"].pk),
             "findings_changed": editor_cache.findings_changed(context["crew"], context["view"], edited["model"].pk),
+            # an open list in the card stays open unless the click changed it
+            "choices_changed": attribute and editor_cache.changed(context["crew"], edited, "choices_key"),
+            "weapons_changed": attribute and editor_cache.changed(context["crew"], edited, "weapons_key"),
         },
     )
-    response["HX-Retarget"] = f"#character-{edited['model'].pk}"
+    response["HX-Retarget"] = f"#{'attributes' if attribute else 'character'}-{edited['model'].pk}"
     response["HX-Reswap"] = "outerHTML"
     return vary_on_htmx(response)
 

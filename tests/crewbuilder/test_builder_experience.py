@@ -104,8 +104,11 @@ def test_after_an_edit_the_new_or_edited_character_is_open(client, user, make_cr
     html = _post_edit(client, crew, "add-character", name="Ish").content.decode()
     assert _open_cards(html) == ["Ish"]
     vox = crew.characters.get(name="Vox")
-    html = _post_edit(client, crew, "attribute", character=vox.pk, step="agility:1").content.decode()
+    html = _post_edit(client, crew, "character", character=vox.pk, name="Vox", notes="n").content.decode()
     assert _open_cards(html) == ["Vox"]
+    # a stepper is clicked in the open card: the answer is its attributes, and the card stays as it is
+    step = _post_edit(client, crew, "attribute", character=vox.pk, step="agility:1")
+    assert step["HX-Retarget"] == f"#attributes-{vox.pk}" and _open_cards(step.content.decode()) == []
     # a whole-editor redraw keeps open the character the browser had open
     mara = crew.characters.get(name="Mara")
     html = _post_edit(client, crew, "crew", name="Renamed", budget=150, notes="", open=mara.pk).content.decode()

@@ -505,12 +505,16 @@ def test_character_edit_returns_only_that_card_with_out_of_band_updates(client, 
             HTTP_HX_REQUEST="true",
         )
         html = response.content.decode()
-        assert response["HX-Retarget"] == f"#character-{character.pk}"
-        assert html.count('class="card character"') == 1
+        # a stepper click: the character's attributes (the rest of its open card stays), not its whole card
+        assert response["HX-Retarget"] == f"#attributes-{character.pk}"
+        assert html.count('class="card character"') == 0 and html.count('class="attributes"') == 1
+        for piece in ("character-points", "character-line", "findings", "choices", "weapons"):
+            assert f'id="{piece}-{character.pk}" hx-swap-oob="true"' in html, piece
         crew.refresh_from_db()
         assert f'id="crew-version" name="current_version" value="{crew.version}" hx-swap-oob="true"' in html
         assert 'id="crew-summary"' in html and 'id="crew-findings"' in html
-        # every other character's findings are refreshed (a crew-wide warning may appear or go)
+        # its findings, and every other character's (this worker never drew the version before: a crew-wide
+        # warning may have appeared or gone)
         assert html.count('class="character-findings"') == size
         sizes.append(len(html) - 220 * size)
     assert abs(sizes[0] - sizes[1]) < 2000
@@ -600,3 +604,30 @@ def test_a_character_changed_in_the_admin_shows_in_a_kept_editor(client, user, g
     response = admin.post(change, form)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert "Renamed by the admin" in client.get(url).content.decode()
+
+
+def test_a_stepper_click_sends_the_weapons_and_choices_only_where_the_attribute_changed_them(client, user, make_crew):
+    """Heavy 2 needs Strength 2: lowering it makes the weapon Unwieldy (the weapons change), raising Agility
+    changes neither list, so an open list in the card stays as the player left it."""
+    legal = {"strength": 2, "toughness": 1, "agility": 1, "intellect": -1, "discipline": -2}
+    crew = make_crew(user, characters=[{"name": "Hauler", "gear": ["heavy-weapon"], "attributes": legal}])
+    hauler = crew.characters.get()
+    client.force_login(user)
+    client.get(reverse("crew-edit", args=[crew.pk]), {"open": hauler.pk})  # the page the clicks come from
+
+    def step(attribute, delta):
+        crew.refresh_from_db()
+        response = client.post(
+            reverse("crew-edit-action", args=[crew.pk, "attribute"]),
+            {"current_version": crew.version, "character": hauler.pk, "step": f"{attribute}:{delta}"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200
+        html = response.content.decode()
+        return {piece for piece in ("choices", "weapons") if f'id="{piece}-{hauler.pk}" hx-swap-oob="true"' in html}
+
+    assert hauler.strength == 2
+    assert step("agility", 1) == set()
+    assert step("strength", -1) == {"weapons"}  # Strength 1, below Heavy 2
+    crew.refresh_from_db()
+    assert "Unwieldy" in client.get(reverse("crew-edit", args=[crew.pk]), {"open": hauler.pk}).content.decode()

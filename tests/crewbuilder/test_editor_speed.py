@@ -266,7 +266,7 @@ def test_an_edit_sends_the_findings_of_other_characters_only_where_they_changed(
         {"version": crew.version + 1, "character": first.pk, "attribute": "agility", "delta": 1},
         **HX,
     )
-    assert step.status_code == 200 and _findings_sent(step) == set()
+    assert step.status_code == 200 and _findings_sent(step) == {str(first.pk)}  # its own, with its attributes
 
     editor_cache.forget_all()  # this worker never saw the version the page shows: the shared record did
     back = client.post(
@@ -274,7 +274,7 @@ def test_an_edit_sends_the_findings_of_other_characters_only_where_they_changed(
         {"version": crew.version + 2, "character": first.pk, "attribute": "agility", "delta": -1},
         **HX,
     )
-    assert back.status_code == 200 and _findings_sent(back) == set()
+    assert back.status_code == 200 and _findings_sent(back) == {str(first.pk)}
 
     editor_cache.forget_all()  # and nothing anywhere knows it: every other character's findings
     cache.delete(editor_shared.cache_key(crew.pk))
@@ -283,7 +283,7 @@ def test_an_edit_sends_the_findings_of_other_characters_only_where_they_changed(
         {"version": crew.version + 3, "character": first.pk, "attribute": "agility", "delta": 1},
         **HX,
     )
-    assert again.status_code == 200 and _findings_sent(again) == {str(second.pk), str(third.pk)}
+    assert again.status_code == 200 and _findings_sent(again) == {str(first.pk), str(second.pk), str(third.pk)}
 
 
 def test_the_editor_view_after_edits_is_the_view_worked_out_afresh(client, user, geared_crew):
