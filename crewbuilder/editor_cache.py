@@ -45,7 +45,7 @@ _latest_views: dict[int, list[tuple[int, dict]]] = {}
 _html: dict[str, str] = {}
 # crew pk -> (version, {character pk: {piece: key}}): the pieces a version another worker worked out shows
 _shown_pieces: dict[int, tuple[int, dict]] = {}
-# The pieces of a character an edit may change besides its card (see ``shown_pieces``).
+# The pieces of a character an edit may change besides its card (``shown_before``, ``changed``).
 PIECES = ("findings_key", "choices_key", "weapons_key")
 
 
