@@ -22,7 +22,8 @@ def flag(label: str = "", *, no: str | None = None) -> forms.TypedChoiceField:
 class SubmissionForm(forms.Form):
     """A form carrying its submission token (campaigns/idempotency.py): a double click acts once."""
 
-    submission = forms.CharField(required=False)
+    # Hidden: shown as a text box it was sent after the token, empty, and the empty value won.
+    submission = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
 class CampaignForm(SubmissionForm):

@@ -52,7 +52,7 @@ def _form_problems(form) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
+    form = CampaignForm(request.POST or None, initial={"submission": idempotency.new_token()})
     if request.method == "POST" and form.is_valid():
         system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
         fields = dict(form.cleaned_data)
@@ -78,7 +78,6 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             "campaigns": campaigns,
             "invitations": invitations,
             "form": form,
-            "submission": idempotency.token_for_form(form["submission"].value()),
         },
         status=422 if form.errors else 200,
     )
