@@ -7,6 +7,7 @@ from django import forms
 
 from campaigns.models import CAMPAIGN_TEXT_MAX, CampaignScenario, RollTable
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
+from crewbuilder.limits import TREASURE_PER_GAME_MAX
 from crewbuilder.models import Crew
 
 
@@ -227,9 +228,11 @@ class GameRecordForm(SubmissionForm):
             self.fields[f"treasure-{entry.pk}"] = forms.IntegerField(
                 required=False,
                 min_value=0,
+                max_value=TREASURE_PER_GAME_MAX,
                 error_messages={
                     "invalid": f"Treasure for {entry.crew.name} must be a whole number.",
                     "min_value": f"Treasure for {entry.crew.name} cannot be negative.",
+                    "max_value": f"Treasure for {entry.crew.name} is at most {TREASURE_PER_GAME_MAX} tokens.",
                 },
             )
             for character in entry.crew.characters.all():
