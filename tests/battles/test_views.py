@@ -342,6 +342,17 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     assert dict(state(battle).pending[0].data)["situation"].cover is True
 
 
+def test_the_board_polls_with_the_conditions_only_while_they_are_shown(started, user, other_user, password):
+    """An hx-include of a missing #conditions logged an htmx error on every poll of every phone."""
+    battle = started()
+    url = f"/battles/{battle.pk}/"
+    before = client_for(user, password).get(url).content.decode()
+    assert 'id="conditions"' not in before and 'hx-include="#conditions"' not in before
+    s, player = _active_player(battle, user, other_user, password)
+    during = player.get(url).content.decode()
+    assert 'id="conditions"' in during and 'hx-include="#conditions"' in during
+
+
 def test_in_darkness_the_players_tick_the_light_near_a_shot_and_the_attack_rolls_with_it(
     started, user, other_user, password
 ):
