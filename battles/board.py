@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
+from rules.cybernekro.battle.rounds import ap_to_split
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
 from rules.cybernekro.battle.turns import ap_models
@@ -54,7 +55,6 @@ def label(state: State, option: legal.Option) -> str:
         "deployment_initiative": "Roll for deployment (Initiative)",
         "deployed": "Crews deployed: draw fate cards",
         "start_round": "Start the round: Initiative Test",
-        "assign_ap": "Split my 10 AP",
         "pass_turn": "Pass",
         "end_activation": "End this model's activation",
         "resolve_attack": "Roll damage (close the window)",
@@ -79,6 +79,8 @@ def label(state: State, option: legal.Option) -> str:
     }
     if s in words:
         return words[s]
+    if s == "assign_ap":
+        return f"Split my {ap_to_split(cap for _, cap in a)} AP"
     if s == "answer_card":
         return f"Counter with {a[0]}" if a else "Let the card stand"
     if s == "choose_active":
@@ -262,6 +264,7 @@ def board(
     context["undoable"] = bool(state.previous and state.log and not state.log[-1].final and state.log[-1].seat == seat)
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
+        context["ap_total"] = ap_to_split(m.ap_cap for m in context["ap_models"])
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, seat, situation)
     context["pending_test"] = _pending_test(view)

@@ -342,6 +342,16 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     assert dict(state(battle).pending[0].data)["situation"].cover is True
 
 
+@pytest.mark.parametrize(("size", "total"), [(3, 9), (4, 10)])
+def test_the_ap_split_asks_for_the_ap_the_models_can_take(started, user, password, size, total):
+    """Three models of cap 3 take 9 AP: the form said "Split my 10 AP", and the engine refused 10."""
+    battle = started(size=size)
+    put(battle, replace(state(battle), phase=Phase.AP, round=1, first_seat="0", active_seat="0", pending=()))
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    assert f"<legend>Split {total} AP:" in page
+    assert f">Split my {total} AP</button>" in page
+
+
 def test_the_board_polls_with_the_conditions_only_while_they_are_shown(started, user, other_user, password):
     """An hx-include of a missing #conditions logged an htmx error on every poll of every phone."""
     battle = started()
