@@ -130,6 +130,18 @@ def test_a_valid_game_form_rolls_each_chosen_table_once(client, campaign, user, 
     assert table_rolls == ["D6"]
 
 
+def test_the_winner_choices_name_each_crews_player(client, campaign, user, other_user, geared_crew):
+    """Two crews of one name (a crew file shared around the table) gave two identical "… won" choices."""
+    services.invite(campaign, user, other_user.username)
+    services.respond(campaign, other_user, accept=True)
+    for player in (user, other_user):
+        services.enrol(campaign, player, geared_crew(player, 3, name="Saints"))
+    client.force_login(user)
+    html = client.get(reverse("game-create", args=[campaign.pk])).content.decode()
+    for player in (user, other_user):
+        assert f'Saints won <span class="muted">({player.username})</span></label>' in html
+
+
 def _won_by_mine(mine, theirs, treasure: str) -> dict:
     """A game both crews played, won by the organiser's, with ``treasure`` for it."""
     return {
