@@ -117,3 +117,9 @@ def test_morale_with_a_character_from_my_crew_then_share_the_roll(
     expect(other.locator("#roll-outcome")).to_have_text(page.locator("#roll-outcome").inner_text())
     assert other.locator("#quick .die").all_inner_texts() == dice
     stranger.close()
+
+    # The attack's crew search is a field like the others on a phone (it was a bare 21 px box).
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server_url}/dice/")
+    search = page.get_by_label("Find a crew").bounding_box()
+    assert search and search["height"] >= 44 and search["width"] > 300
