@@ -352,6 +352,18 @@ def test_the_ap_split_asks_for_the_ap_the_models_can_take(started, user, passwor
     assert f">Split my {total} AP</button>" in page
 
 
+def test_while_the_ap_is_split_the_other_steps_need_no_split(started, user, password):
+    """End the game now was refused with "ap 0-0: This field is required." during the AP split."""
+    battle = started()
+    put(battle, replace(state(battle), phase=Phase.AP, round=1, first_seat="0", active_seat="0", pending=()))
+    me = client_for(user, password)
+    missing = post_step(me, battle, "assign_ap", **{"ap_0-0": "3", "ap_0-1": "3"})
+    assert missing.status_code == 422
+    assert "Give every model its AP (none given to" in html.unescape(missing.content.decode())
+    assert post_step(me, battle, "concede_end").status_code == 200
+    assert state(battle).phase is Phase.ENDED
+
+
 def test_the_board_polls_with_the_conditions_only_while_they_are_shown(started, user, other_user, password):
     """An hx-include of a missing #conditions logged an htmx error on every poll of every phone."""
     battle = started()
