@@ -123,3 +123,11 @@ def test_morale_with_a_character_from_my_crew_then_share_the_roll(
     page.goto(f"{server_url}/dice/")
     search = page.get_by_label("Find a crew").bounding_box()
     assert search and search["height"] >= 44 and search["width"] > 300
+
+
+def test_a_big_damage_roll_wraps_its_dice_on_a_phone(page: Page, server_url: str, catalogue):
+    """Twelve dice or more ran off a phone's screen in one row (the page scrolled sideways)."""
+    page.set_viewport_size(PHONE)
+    page.goto(server_url + "/dice/damage/?dice=20&seed=5")
+    assert page.locator(".dice .die").count() >= 20
+    assert_fits_a_phone(page)
