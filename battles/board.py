@@ -261,6 +261,8 @@ def board(
         }
         for o in opts
     ]
+    # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
+    context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
     context["undoable"] = bool(state.previous and state.log and not state.log[-1].final and state.log[-1].seat == seat)
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
@@ -303,6 +305,8 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
         {"key": steps.key(o), "label": label(view, o), "step": o.step, "args": o.args, "card": False, "signed": False}
         for o in opts
     ]
+    # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
+    context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
     context["undoable"] = bool(state.game_master and state.previous and state.log and not state.log[-1].final)
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, GM, situation)

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from battles import roster, services, steps
+from battles import board, roster, services, steps
 from battles.models import Battle, BattleEvent
 from crewbuilder.models.catalogue import current_system_version
 from rules.cybernekro.battle import codec, legal
@@ -362,6 +362,28 @@ def test_while_the_ap_is_split_the_other_steps_need_no_split(started, user, pass
     assert "Give every model its AP (none given to" in html.unescape(missing.content.decode())
     assert post_step(me, battle, "concede_end").status_code == 200
     assert state(battle).phase is Phase.ENDED
+
+
+def test_a_player_who_may_only_play_a_fate_card_is_told_so(started, user, other_user, password):
+    """Their "Your move" card was an empty heading while an attack's window waited on fate cards."""
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    assert post_step(player, battle, f"attack:sword:{enemy.id}").status_code == 200
+    other_seat = "1" if s.active_seat == "0" else "0"
+    other = client_for(other_user if other_seat == "1" else user, password)
+    # the hit landed, and the target's player holds two number cards that could turn it
+    scene = state(battle)
+    hit = replace(
+        scene.pending[0], data=tuple((k, "success" if k == "outcome" else v) for k, v in scene.pending[0].data)
+    )
+    scene = replace(scene, pending=(hit, *scene.pending[1:]))
+    put(battle, scene.with_player(replace(scene.player(other_seat), hand=("3♣", "6♣"))))
+    open_steps = {o.step for o in steps.options(state(battle), other_seat)}
+    assert open_steps and open_steps <= board.CARD_STEPS
+    page = other.get(f"/battles/{battle.pk}/").content.decode()
+    assert "You may play a fate card now" in page
+    assert "You may play a fate card now" not in player.get(f"/battles/{battle.pk}/").content.decode()
 
 
 def test_the_board_polls_with_the_conditions_only_while_they_are_shown(started, user, other_user, password):
