@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
+from rules.cybernekro.battle.rounds import ap_to_split
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
 from rules.cybernekro.battle.turns import ap_models
@@ -54,7 +55,6 @@ def label(state: State, option: legal.Option) -> str:
         "deployment_initiative": "Roll for deployment (Initiative)",
         "deployed": "Crews deployed: draw fate cards",
         "start_round": "Start the round: Initiative Test",
-        "assign_ap": "Split my 10 AP",
         "pass_turn": "Pass",
         "end_activation": "End this model's activation",
         "resolve_attack": "Roll damage (close the window)",
@@ -79,6 +79,8 @@ def label(state: State, option: legal.Option) -> str:
     }
     if s in words:
         return words[s]
+    if s == "assign_ap":
+        return f"Split my {ap_to_split(cap for _, cap in a)} AP"
     if s == "answer_card":
         return f"Counter with {a[0]}" if a else "Let the card stand"
     if s == "choose_active":
@@ -259,9 +261,12 @@ def board(
         }
         for o in opts
     ]
+    # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
+    context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
     context["undoable"] = bool(state.previous and state.log and not state.log[-1].final and state.log[-1].seat == seat)
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
+        context["ap_total"] = ap_to_split(m.ap_cap for m in context["ap_models"])
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, seat, situation)
     context["pending_test"] = _pending_test(view)
@@ -300,6 +305,8 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
         {"key": steps.key(o), "label": label(view, o), "step": o.step, "args": o.args, "card": False, "signed": False}
         for o in opts
     ]
+    # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
+    context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
     context["undoable"] = bool(state.game_master and state.previous and state.log and not state.log[-1].final)
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, GM, situation)

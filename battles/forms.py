@@ -201,9 +201,13 @@ class StepForm(forms.Form):
         self.fields["weapon"].choices = [("", "—")] + sorted(
             {(w.slug, w.name) for m in state.models for w in m.weapons}
         )
-        self.ap_ids = [m.id for m in ap_models(state, seat)] if "assign_ap" in self.legal else []
-        for mid in self.ap_ids:
-            self.fields[f"ap_{mid}"] = forms.IntegerField(min_value=0, max_value=10, required=True)
+        splitting = ap_models(state, seat) if "assign_ap" in self.legal else ()
+        self.ap_ids = [m.id for m in splitting]
+        for m in splitting:
+            # Not required: the other steps open meanwhile (End the game, Undo) send no split.
+            self.fields[f"ap_{m.id}"] = forms.IntegerField(
+                label=f"AP for {m.name}", min_value=0, max_value=10, required=False
+            )
 
     def clean(self):
         data = super().clean()
@@ -212,6 +216,10 @@ class StepForm(forms.Form):
             raise forms.ValidationError("That step is not open to you now (the battle may have moved on).")
         data["chosen"] = option
         data["split"] = {mid: data.get(f"ap_{mid}") for mid in self.ap_ids}
+        if option is not None and option.step == "assign_ap":
+            missing = [self.state.model(mid).name for mid, ap in data["split"].items() if ap is None]
+            if missing:
+                raise forms.ValidationError(f"Give every model its AP (none given to {', '.join(missing)}).")
         return data
 
     def inputs(self) -> dict:

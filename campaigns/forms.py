@@ -7,6 +7,7 @@ from django import forms
 
 from campaigns.models import CAMPAIGN_TEXT_MAX, CampaignScenario, RollTable
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
+from crewbuilder.limits import TREASURE_PER_GAME_MAX
 from crewbuilder.models import Crew
 
 
@@ -22,7 +23,8 @@ def flag(label: str = "", *, no: str | None = None) -> forms.TypedChoiceField:
 class SubmissionForm(forms.Form):
     """A form carrying its submission token (campaigns/idempotency.py): a double click acts once."""
 
-    submission = forms.CharField(required=False)
+    # Hidden: shown as a text box it was sent after the token, empty, and the empty value won.
+    submission = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
 class CampaignForm(SubmissionForm):
@@ -226,9 +228,11 @@ class GameRecordForm(SubmissionForm):
             self.fields[f"treasure-{entry.pk}"] = forms.IntegerField(
                 required=False,
                 min_value=0,
+                max_value=TREASURE_PER_GAME_MAX,
                 error_messages={
                     "invalid": f"Treasure for {entry.crew.name} must be a whole number.",
                     "min_value": f"Treasure for {entry.crew.name} cannot be negative.",
+                    "max_value": f"Treasure for {entry.crew.name} is at most {TREASURE_PER_GAME_MAX} tokens.",
                 },
             )
             for character in entry.crew.characters.all():

@@ -5,6 +5,7 @@ from crewbuilder.views import account_settings, accounts, games, home, odds_api
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("favicon.ico", home.favicon),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", account_settings.account_settings, name="account-settings"),
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),

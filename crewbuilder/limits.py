@@ -22,5 +22,6 @@ CARD_TEXT_MAX = 1000
 CARD_COUNT_MAX = 30
 CAMPAIGN_DESCRIPTION_MAX = 5000
 CAMPAIGN_HOUSE_RULES_MAX = 5000
+TREASURE_PER_GAME_MAX = 99  # tokens one crew carries off in one game
 
 # The budget of one PDF (HTML size, layout time) is core.pdf's, shared by every app.

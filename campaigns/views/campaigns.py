@@ -52,7 +52,7 @@ def _form_problems(form) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
+    form = CampaignForm(request.POST or None, initial={"submission": idempotency.new_token()})
     if request.method == "POST" and form.is_valid():
         system = GameSystem.objects.filter(slug="cybernekro").order_by("-edition").first()
         fields = dict(form.cleaned_data)
@@ -78,7 +78,6 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             "campaigns": campaigns,
             "invitations": invitations,
             "form": form,
-            "submission": idempotency.token_for_form(form["submission"].value()),
         },
         status=422 if form.errors else 200,
     )
@@ -108,7 +107,12 @@ def standings(campaign: Campaign) -> list[dict]:
 @login_required
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = get_campaign_for_user(request.user, pk, allow_invited=True)
+    return _detail(request, get_campaign_for_user(request.user, pk, allow_invited=True))
+
+
+def _detail(request: HttpRequest, campaign: Campaign, refused: dict | None = None) -> HttpResponse:
+    """The campaign page; ``refused`` holds an organiser's form sent back with its problems (open, as typed)."""
+    refused = refused or {}
     member = user_is_member(request.user, campaign)
     context = {
         "campaign": campaign,
@@ -139,14 +143,24 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             my_request=my_request,
             games=list(campaign.games.select_related("winner__crew")[:10]),
             tables=list(campaign.tables.all()),
-            table_form=TableForm(),
+            table_form=refused.get("table_form", TableForm()),
             scenarios=list(campaign.scenarios.all()),
-            scenario_form=ScenarioForm(),
+            scenario_form=refused.get("scenario_form", ScenarioForm()),
             memberships=list(campaign.memberships.select_related("user")),
             memorial=[m for c in crews for m in c.memorial.all()],
             awaiting=awaiting_confirmation(request.user, campaign),
         )
-    return render(request, "campaigns/campaign_detail.html", context)
+    return render(request, "campaigns/campaign_detail.html", context, status=422 if refused else 200)
+
+
+def _refused(request: HttpRequest, campaign: Campaign, name: str, form, problem=None) -> HttpResponse:
+    """The page again with ``form`` open as typed: a long table or scenario is not lost to one mistake."""
+    if not user_is_organiser(request.user, campaign):  # no form on their page to keep the text in
+        return _fail(request, problem if problem is not None else _form_problems(form), campaign)
+    if problem is not None:
+        form.add_error(None, str(problem))
+    messages.error(request, f"Not saved: {_form_problems(form)} Your text is kept below.")
+    return _detail(request, campaign, {name: form})
 
 
 @login_required
@@ -230,11 +244,11 @@ def scenario_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk)
     form = ScenarioForm(request.POST)
     if not form.is_valid():
-        return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
+        return _refused(request, campaign, "scenario_form", form)
     try:
         services.create_scenario(campaign, request.user, **form.cleaned_data)
     except (services.CampaignError, ValueError) as exc:
-        return _fail(request, exc, campaign)
+        return _refused(request, campaign, "scenario_form", form, exc)
     messages.success(request, "Scenario saved.")
     return redirect(campaign)
 
@@ -245,7 +259,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk)
     form = TableForm(request.POST)
     if not form.is_valid():
-        return _fail(request, "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()), campaign)
+        return _refused(request, campaign, "table_form", form)
     try:
         services.create_table(
             campaign,
@@ -256,7 +270,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
             rows_text=form.cleaned_data["rows"],
         )
     except services.CampaignError as exc:
-        return _fail(request, exc, campaign)
+        return _refused(request, campaign, "table_form", form, exc)
     messages.success(request, "Table saved.")
     return redirect(campaign)
 

@@ -22,6 +22,7 @@ from campaigns.forms import (
 from campaigns.models import CampaignCrew, Game
 from campaigns.permissions import get_campaign_for_user, user_can_withdraw_game, user_is_organiser
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
+from crewbuilder.limits import TREASURE_PER_GAME_MAX
 from crewbuilder.models import Complication, Item
 
 
@@ -172,6 +173,7 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
             "campaign_scenarios": [c for c in scenarios if c["source"] == "campaign"],
             "complications": complications,
             "outcomes": OUTCOMES,
+            "treasure_max": TREASURE_PER_GAME_MAX,
             "problems": problems,
             "today": form.default_initial()["played_on"],
             "post": shown,

@@ -1,5 +1,7 @@
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.templatetags.static import static
+from django.views.decorators.http import require_GET
 
 from campaigns.models import Campaign, Membership
 from campaigns.notices import awaiting_confirmation
@@ -25,3 +27,9 @@ def home(request: HttpRequest) -> HttpResponse:
             "games": registry.in_progress(user, GAMES_SHOWN),
         },
     )
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico where a page names no icon (a PDF shown in the browser)."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from battles import roster, services, steps
+from battles import board, roster, services, steps
 from battles.models import Battle, BattleEvent
 from crewbuilder.models.catalogue import current_system_version
 from rules.cybernekro.battle import codec, legal
@@ -340,6 +340,61 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
     assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200
     assert dict(state(battle).pending[0].data)["situation"].cover is True
+
+
+@pytest.mark.parametrize(("size", "total"), [(3, 9), (4, 10)])
+def test_the_ap_split_asks_for_the_ap_the_models_can_take(started, user, password, size, total):
+    """Three models of cap 3 take 9 AP: the form said "Split my 10 AP", and the engine refused 10."""
+    battle = started(size=size)
+    put(battle, replace(state(battle), phase=Phase.AP, round=1, first_seat="0", active_seat="0", pending=()))
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    assert f"<legend>Split {total} AP:" in page
+    assert f">Split my {total} AP</button>" in page
+
+
+def test_while_the_ap_is_split_the_other_steps_need_no_split(started, user, password):
+    """End the game now was refused with "ap 0-0: This field is required." during the AP split."""
+    battle = started()
+    put(battle, replace(state(battle), phase=Phase.AP, round=1, first_seat="0", active_seat="0", pending=()))
+    me = client_for(user, password)
+    missing = post_step(me, battle, "assign_ap", **{"ap_0-0": "3", "ap_0-1": "3"})
+    assert missing.status_code == 422
+    assert "Give every model its AP (none given to" in html.unescape(missing.content.decode())
+    assert post_step(me, battle, "concede_end").status_code == 200
+    assert state(battle).phase is Phase.ENDED
+
+
+def test_a_player_who_may_only_play_a_fate_card_is_told_so(started, user, other_user, password):
+    """Their "Your move" card was an empty heading while an attack's window waited on fate cards."""
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    assert post_step(player, battle, f"attack:sword:{enemy.id}").status_code == 200
+    other_seat = "1" if s.active_seat == "0" else "0"
+    other = client_for(other_user if other_seat == "1" else user, password)
+    # the hit landed, and the target's player holds two number cards that could turn it
+    scene = state(battle)
+    hit = replace(
+        scene.pending[0], data=tuple((k, "success" if k == "outcome" else v) for k, v in scene.pending[0].data)
+    )
+    scene = replace(scene, pending=(hit, *scene.pending[1:]))
+    put(battle, scene.with_player(replace(scene.player(other_seat), hand=("3♣", "6♣"))))
+    open_steps = {o.step for o in steps.options(state(battle), other_seat)}
+    assert open_steps and open_steps <= board.CARD_STEPS
+    page = other.get(f"/battles/{battle.pk}/").content.decode()
+    assert "You may play a fate card now" in page
+    assert "You may play a fate card now" not in player.get(f"/battles/{battle.pk}/").content.decode()
+
+
+def test_the_board_polls_with_the_conditions_only_while_they_are_shown(started, user, other_user, password):
+    """An hx-include of a missing #conditions logged an htmx error on every poll of every phone."""
+    battle = started()
+    url = f"/battles/{battle.pk}/"
+    before = client_for(user, password).get(url).content.decode()
+    assert 'id="conditions"' not in before and 'hx-include="#conditions"' not in before
+    s, player = _active_player(battle, user, other_user, password)
+    during = player.get(url).content.decode()
+    assert 'id="conditions"' in during and 'hx-include="#conditions"' in during
 
 
 def test_in_darkness_the_players_tick_the_light_near_a_shot_and_the_attack_rolls_with_it(

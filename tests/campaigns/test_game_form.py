@@ -130,20 +130,49 @@ def test_a_valid_game_form_rolls_each_chosen_table_once(client, campaign, user, 
     assert table_rolls == ["D6"]
 
 
-def test_a_negative_treasure_is_refused_not_changed(client, campaign, user, two_crews):
-    mine, theirs = two_crews
+def test_the_winner_choices_name_each_crews_player(client, campaign, user, other_user, geared_crew):
+    """Two crews of one name (a crew file shared around the table) gave two identical "… won" choices."""
+    services.invite(campaign, user, other_user.username)
+    services.respond(campaign, other_user, accept=True)
+    for player in (user, other_user):
+        services.enrol(campaign, player, geared_crew(player, 3, name="Saints"))
     client.force_login(user)
-    data = {
+    html = client.get(reverse("game-create", args=[campaign.pk])).content.decode()
+    for player in (user, other_user):
+        assert f'Saints won <span class="muted">({player.username})</span></label>' in html
+
+
+def _won_by_mine(mine, theirs, treasure: str) -> dict:
+    """A game both crews played, won by the organiser's, with ``treasure`` for it."""
+    return {
         "played_on": "2026-11-20",
         "scenario": "Exploration",
         "result": str(mine.pk),
         f"played-{mine.pk}": "1",
         f"played-{theirs.pk}": "1",
-        f"treasure-{mine.pk}": "-3",
+        f"treasure-{mine.pk}": treasure,
     }
-    response = client.post(reverse("game-create", args=[campaign.pk]), data)
+
+
+def test_a_negative_treasure_is_refused_not_changed(client, campaign, user, two_crews):
+    mine, theirs = two_crews
+    client.force_login(user)
+    response = client.post(reverse("game-create", args=[campaign.pk]), _won_by_mine(mine, theirs, treasure="-3"))
     assert response.status_code == 422 and not Game.objects.exists()
     assert "Treasure for Saints cannot be negative." in response.content.decode()
+
+
+@pytest.mark.parametrize("treasure", ["100", "99999", str(10**20)])
+def test_more_treasure_than_a_game_gives_is_refused_with_a_message(client, campaign, user, two_crews, treasure):
+    """The field's max of 99 was only the browser's: the server took 99,999 tokens (and a number
+    too big for the database would have failed)."""
+    mine, theirs = two_crews
+    client.force_login(user)
+    response = client.post(reverse("game-create", args=[campaign.pk]), _won_by_mine(mine, theirs, treasure))
+    assert response.status_code == 422 and not Game.objects.exists()
+    html = response.content.decode()
+    assert "Treasure for Saints is at most 99 tokens." in html
+    assert f'id="treasure-{mine.pk}" type="number" min="0" max="99"' in html
 
 
 def test_a_new_game_form_shows_its_initial_values(campaign, user, two_crews):

@@ -1,6 +1,7 @@
 """Organiser-defined scenarios and the random scenario generation (readings C4, C8)."""
 
 import random
+from html import escape as html_escape
 
 import pytest
 from django.urls import reverse
@@ -123,3 +124,33 @@ def test_players_cannot_add_scenarios(client, campaign, user, other_user, make_u
     client.force_login(make_user("outsider"))
     assert client.post(reverse("campaign-scenario-create", args=[campaign.pk]), {"name": "X"}).status_code == 404
     assert not CampaignScenario.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("url_name", "data", "problem"),
+    [
+        (
+            "campaign-table-create",
+            {
+                "kind": "injury",
+                "name": "Injuries",
+                "die": "D7",
+                "rows": "1-2 | Lost an eye | discipline -1\n3-6 | Fine",
+            },
+            "dice are D3, D4, D6",
+        ),
+        ("campaign-table-create", {"kind": "injury", "name": "", "die": "D6", "rows": "1-6 | Fine"}, "required"),
+        ("campaign-scenario-create", {"name": "Scrapyard Brawl", "text": "Fight over scrap.", "card": "99"}, "card"),
+    ],
+)
+def test_a_refused_table_or_scenario_keeps_what_the_organiser_typed(client, campaign, user, url_name, data, problem):
+    """A bad die or a missing name sent the organiser back to an empty form: every typed row was lost."""
+    client.force_login(user)
+    response = client.post(reverse(url_name, args=[campaign.pk]), data)
+    html = response.content.decode()
+    assert response.status_code == 422 and problem in html and "Your text is kept below." in html
+    assert '<details class="card" open>' in html
+    for value in data.values():
+        if value:
+            assert html_escape(value) in html
+    assert not campaign.tables.exists() and not CampaignScenario.objects.exists()

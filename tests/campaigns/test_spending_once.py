@@ -103,3 +103,36 @@ def test_a_double_click_starts_one_campaign(client, user, catalogue):
     second = client.post(reverse("campaign-list"), data, follow=True)
     assert Campaign.objects.count() == 1 and first.url == Campaign.objects.get().get_absolute_url()
     assert "one campaign was created" in second.content.decode()
+
+
+def _form_as_a_browser_sends_it(html: str) -> list[tuple[str, str]]:
+    """Every named input of the start-a-campaign form, in page order, as the browser posts them."""
+    form = html.split('<h2 id="new-heading"', 1)[1].split("</form>", 1)[0]
+    pairs = []
+    for tag in re.findall(r"<(?:input|textarea)\b[^>]*>", form):
+        name = re.search(r'name="([^"]+)"', tag)
+        if name:
+            value = re.search(r'value="([^"]*)"', tag)
+            pairs.append((name.group(1), value.group(1) if value else ""))
+    return pairs
+
+
+def test_the_start_a_campaign_form_carries_its_token_once_hidden(client, user, catalogue):
+    """The token was also shown as a "Submission" text box, posted empty after it: a double click
+    in a real browser started two campaigns."""
+    from campaigns.models import Campaign
+
+    client.force_login(user)
+    html = client.get(reverse("campaign-list")).content.decode()
+    assert '<label for="id_submission">' not in html
+    sent = _form_as_a_browser_sends_it(html)
+    tokens = [value for name, value in sent if name == "submission"]
+    assert len(tokens) == 1 and tokens[0]
+    data: dict[str, list[str]] = {}  # a name sent twice is posted twice, as the browser does
+    for name, value in sent:
+        data.setdefault(name, []).append(value)
+    data["name"] = ["The Rust Road"]
+    client.post(reverse("campaign-list"), data)
+    second = client.post(reverse("campaign-list"), data, follow=True)
+    assert Campaign.objects.count() == 1
+    assert "one campaign was created" in second.content.decode()

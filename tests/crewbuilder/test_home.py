@@ -80,3 +80,10 @@ def test_home_lists_the_games_you_play_that_are_not_over(client, make_user):
     assert "Night at the yard" not in client.get(reverse("home")).content.decode()
     client.force_login(make_user("newcomer"))
     assert "Your games in progress" not in client.get(reverse("home")).content.decode()
+
+
+def test_favicon_ico_leads_to_the_app_icon(client):
+    """A PDF shown in the browser names no icon, so the browser asked for /favicon.ico: a 404 each time."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("/img/favicon.svg")

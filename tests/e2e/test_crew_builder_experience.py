@@ -219,3 +219,25 @@ def test_crews_list_and_campaign_copy_read_at_phone_width(browser, server_url, c
     page.get_by_role("link", name="Change it through the campaign").click()
     expect(page).to_have_url(f"{server_url}/campaigns/{campaign.pk}/shop/")
     assert_fits_a_phone(page)
+
+
+def test_a_drafts_error_count_in_the_crews_list_is_not_coloured_as_fine(browser, server_url, choir):
+    """The editor's green "no errors" rule also painted the list's "1 error" green."""
+    from crewbuilder.models import Crew
+
+    Crew.objects.create(owner=choir.owner, system=choir.system, name="Half-built")
+    page = log_in(browser, server_url, "choir", PASSWORD, viewport=PHONE)
+    page.goto(server_url + "/crews/")
+    count = page.locator(".crew-table .error-count")
+    expect(count).to_have_text("1 error")
+    colour, fine = count.evaluate(
+        """el => {
+          const probe = document.createElement("span");
+          probe.style.color = "var(--ok)";
+          document.body.append(probe);
+          const fine = getComputedStyle(probe).color;
+          probe.remove();
+          return [getComputedStyle(el).color, fine];
+        }"""
+    )
+    assert colour != fine

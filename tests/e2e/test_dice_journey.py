@@ -117,3 +117,17 @@ def test_morale_with_a_character_from_my_crew_then_share_the_roll(
     expect(other.locator("#roll-outcome")).to_have_text(page.locator("#roll-outcome").inner_text())
     assert other.locator("#quick .die").all_inner_texts() == dice
     stranger.close()
+
+    # The attack's crew search is a field like the others on a phone (it was a bare 21 px box).
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server_url}/dice/")
+    search = page.get_by_label("Find a crew").bounding_box()
+    assert search and search["height"] >= 44 and search["width"] > 300
+
+
+def test_a_big_damage_roll_wraps_its_dice_on_a_phone(page: Page, server_url: str, catalogue):
+    """Twelve dice or more ran off a phone's screen in one row (the page scrolled sideways)."""
+    page.set_viewport_size(PHONE)
+    page.goto(server_url + "/dice/damage/?dice=20&seed=5")
+    assert page.locator(".dice .die").count() >= 20
+    assert_fits_a_phone(page)

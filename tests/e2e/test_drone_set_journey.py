@@ -81,6 +81,10 @@ def test_create_show_key_redeal_print_and_share(browser: Browser, server_url: st
     page.get_by_role("button", name="Create share link").click()
     share_url = page.locator("#share-link").get_attribute("href")
     assert_fits_a_phone(page)
+    # The name fields are fields like the others on a phone (without a type they were bare 21 px boxes).
+    for field in (page.get_by_label("Name of drone 1"), page.get_by_label("New drone's name")):
+        box = field.bounding_box()
+        assert box and box["height"] >= 44
     mara = _login(browser, server_url, "mara")
     mara.goto(server_url + share_url)
     expect(mara.get_by_role("heading", name="The Lamplit")).to_be_visible()

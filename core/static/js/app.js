@@ -165,4 +165,18 @@
     });
     kept = null;
   });
+
+  // A refused move says why where the player is looking: the error is drawn at the top of the
+  // swapped region (a battle's board), on a phone often a screen or two above the form that was sent.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    // detail.elt is the new content here (a board is itself a poll): ask the element that sent the request
+    const config = event.detail.requestConfig;
+    if (!config || isPoll(config.elt)) return;
+    const target = event.detail.target;
+    const root = target.isConnected ? target : target.id && document.getElementById(target.id);
+    const error = root && root.querySelector('.message-error[role="alert"]');
+    if (!error) return;
+    const box = error.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) error.scrollIntoView({ block: "center" });
+  });
 })();

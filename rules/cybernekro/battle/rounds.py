@@ -20,6 +20,13 @@ from rules.cybernekro.battle.state import Battle, Pending, Phase, Refused, step
 from rules.cybernekro.battle.turns import ap_models, next_player, seats_from, skip_to_a_player_who_can_act
 
 AP_PER_ROUND = 10
+
+
+def ap_to_split(caps) -> int:
+    """The AP a player splits: 10, or all their models can take when their caps add up to less."""
+    return min(AP_PER_ROUND, sum(caps))
+
+
 EXTREME_TEMPERATURE_AP = 2
 
 
@@ -148,7 +155,7 @@ def assign_ap(state: Battle, seat: str, split: dict, rng: random.Random, seed: i
         if not isinstance(ap, int) or isinstance(ap, bool) or not 1 <= ap <= m.ap_cap:
             problems.append(f"{m.name} must get between 1 and {m.ap_cap} AP (not {ap})")
     total = sum(split.values()) if not problems else 0
-    wanted = min(AP_PER_ROUND, sum(m.ap_cap for m in models))
+    wanted = ap_to_split(m.ap_cap for m in models)
     if not problems and total != wanted:
         problems.append(f"distribute exactly {wanted} AP (you gave {total})")
     if problems:
