@@ -1,4 +1,4 @@
-"""Django's file cache, without a listing of its folder on every write.
+"""Django's file cache, without a listing of its folder on every write, and without ext4's flush on a rewrite.
 
 Django's ``FileBasedCache`` counts its entries before each ``set`` (``_cull``
 lists the whole folder) to keep them under ``MAX_ENTRIES``. With a few
@@ -7,13 +7,29 @@ listing costs more than the rest of a move. Here each process counts at most
 once every ``CULL_EVERY`` seconds (an option, 30 by default): the folder can
 pass its limit by the writes of that span before a count culls it, which is
 harmless since everything in this cache can be lost (a miss reads the database).
+
+Django writes a new value to a temporary file and renames it over the old
+one. On ext4 (``auto_da_alloc``, on by default) a rename over an existing file
+makes the kernel start writing the new file's data to disk before it returns:
+180 µs of a rewrite's 290 µs here, on every rewrite of a kept key (the editor's
+shared crew on each click, a game's version on each move). Removing the old
+file first turns it into a rename to a new name, 45 µs. A read in between
+misses, as after a cull; a file left short by a power cut reads as a miss too.
 """
 
 from __future__ import annotations
 
+import os
+import pickle
+import tempfile
 import time
+import zlib
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
+
+# what a file cut short or garbled raises while Django reads it
+_UNREADABLE = (EOFError, zlib.error, pickle.UnpicklingError, ValueError, TypeError, AttributeError, IndexError)
 
 
 class FileCache(FileBasedCache):
@@ -29,3 +45,30 @@ class FileCache(FileBasedCache):
             return
         self._next_count = now + self._cull_every
         super()._cull()
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        self._createdir()  # the folder can be deleted at any time
+        fname = self._key_to_file(key, version)
+        self._cull()
+        fd, tmp_path = tempfile.mkstemp(dir=self._dir)
+        try:
+            with open(fd, "wb") as f:
+                self._write_content(f, timeout, value)
+            try:
+                os.remove(fname)
+            except FileNotFoundError:
+                pass
+            os.replace(tmp_path, fname)
+        except BaseException:
+            try:
+                os.remove(tmp_path)
+            except FileNotFoundError:
+                pass
+            raise
+
+    def get(self, key, default=None, version=None):
+        try:
+            return super().get(key, default, version)
+        except _UNREADABLE:
+            self.delete(key, version)
+            return default

@@ -52,3 +52,50 @@ def test_every_write_counts_with_a_span_of_zero(tmp_path, monkeypatch):
     for n in range(3):
         cache.set(f"k{n}", n)
     assert len(seen) == 3
+
+
+def test_a_rewrite_replaces_the_value_by_a_rename_to_a_free_name(tmp_path, monkeypatch):
+    cache = _cache(tmp_path)
+    cache.set("k", "old")
+    targets = []
+    replace = file_cache.os.replace
+
+    def watched(src, dst):
+        targets.append(file_cache.os.path.exists(dst))
+        replace(src, dst)
+
+    monkeypatch.setattr(file_cache.os, "replace", watched)
+    cache.set("k", "new")
+    assert cache.get("k") == "new"
+    assert targets == [False]  # ext4 flushes a file renamed over another: the old one is gone first
+    assert len(list(tmp_path.iterdir())) == 1  # no temporary file left
+
+
+def test_a_failed_write_leaves_the_old_value_and_no_temporary_file(tmp_path):
+    cache = _cache(tmp_path)
+    cache.set("k", "old")
+
+    class Unpicklable:
+        def __reduce__(self):
+            raise TypeError("no")
+
+    try:
+        cache.set("k", Unpicklable())
+    except TypeError:
+        pass
+    assert cache.get("k") == "old"
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_a_file_cut_short_reads_as_a_miss_and_is_removed(tmp_path):
+    cache = _cache(tmp_path)
+    cache.set("k", "x" * 5000)
+    path = cache._key_to_file("k")
+    with open(path, "rb") as f:
+        content = f.read()
+    with open(path, "wb") as f:
+        f.write(content[: len(content) // 2])
+    assert cache.get("k", "missing") == "missing"
+    assert not file_cache.os.path.exists(path)
+    cache.set("k", "again")
+    assert cache.get("k") == "again"
