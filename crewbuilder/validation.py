@@ -23,6 +23,7 @@ catalogue's entries and its ``crew_rules``.
 """
 
 import json
+import pickle
 from collections import Counter
 from pathlib import Path
 
@@ -60,6 +61,9 @@ class CatalogueSnapshot:
                 self.items[entry["slug"]] = entry
                 self.category[entry["slug"]] = category
         self.sections = self.rules.get("sections", {})
+        # A character's report and findings depend only on its own data and this catalogue: a crew edit changes
+        # one character, and the others are checked once (``check_character``).
+        self.checked_characters: dict[str, bytes] = {}
 
     @classmethod
     def from_file(cls, path) -> "CatalogueSnapshot":
@@ -193,7 +197,29 @@ def trait_choices(trait) -> dict:
     return {} if isinstance(trait, str) else {k: v for k, v in trait.items() if k != "slug"}
 
 
+MAX_CHECKED_CHARACTERS = 1024
+
+
 def check_character(character: dict, catalogue: CatalogueSnapshot, findings: Findings) -> dict:
+    """The character's report, its findings added to ``findings``: worked out once per content and catalogue.
+
+    Kept pickled, so each report gets its own objects (validate_crew and the pages change theirs)."""
+    key = repr(character)
+    kept = catalogue.checked_characters.get(key)
+    if kept is None:
+        own = Findings()
+        report = _check_character(character, catalogue, own)
+        kept = pickle.dumps((report, own.errors, own.warnings), pickle.HIGHEST_PROTOCOL)
+        if len(catalogue.checked_characters) >= MAX_CHECKED_CHARACTERS:
+            catalogue.checked_characters.clear()  # bounded: each character is checked again once
+        catalogue.checked_characters[key] = kept
+    report, errors, warnings = pickle.loads(kept)
+    findings.errors += errors
+    findings.warnings += warnings
+    return report
+
+
+def _check_character(character: dict, catalogue: CatalogueSnapshot, findings: Findings) -> dict:
     rules = catalogue.rules
     name = character["name"]
     traits = known_traits(character, catalogue, findings)
