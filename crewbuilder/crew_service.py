@@ -221,9 +221,9 @@ class ChoiceRow:
 
 
 def _unchanged(previous: dict | None, index: int, last: int, model, char_report: dict, errors, warnings):
-    """The character's entry in ``previous`` (the view of the version before) if it shows the same: the same kept row
-    (editor_cache shares a character's row between versions until it changes), report and findings, in the same
-    place of a crew of the same size."""
+    """The character's entry in ``previous`` (a view of an earlier version) if it shows the same: the same kept row
+    (editor_cache shares a character's row between versions until it changes, and a kept row and its choices are
+    never changed), report and findings, in the same place of a crew of the same size."""
     if previous is None or len(previous["characters"]) != last + 1:
         return None
     ch = previous["characters"][index]
@@ -232,10 +232,23 @@ def _unchanged(previous: dict | None, index: int, last: int, model, char_report:
     return None
 
 
+def _attribute_row(key: str, label: str, base: int, char_report: dict, steppers_key: str) -> dict:
+    effective = char_report["attributes"].get(key, base)
+    return {
+        "key": key,
+        "label": label,
+        "base": base,
+        "effective": effective,
+        "steps": ((-1, "−", "lower"), (1, "+", "raise")),
+        # the row is kept HTML (a step redraws the attributes, and mostly only one of them changed)
+        "row_key": f"{steppers_key}:{key}:{base}:{effective}",
+    }
+
+
 def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = None) -> dict:
     """Everything the editor and the crew page show; ``glossary`` adds keyword texts (one query).
 
-    ``previous``, the editor's view of the version before, lends its entries of the characters an edit left as
+    ``previous``, the editor's view of an earlier version, lends its entries of the characters an edit left as
     they were, with their pieces' keys (not with ``glossary``: its entries have no keyword texts)."""
     catalogue = snapshot_for_system(crew.system)
     keywords = keyword_glossary(crew.system) if glossary else {}
@@ -269,14 +282,7 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
                 "warnings": warnings,
                 "modifiers": _modifier_placement(base, rules.get("attribute_modifiers", {})),
                 "attributes": [
-                    {
-                        "key": key,
-                        "label": label,
-                        "base": base[key],
-                        "effective": char_report["attributes"].get(key, base[key]),
-                        "steps": ((-1, "−", "lower"), (1, "+", "raise")),
-                        "stepper_key": f"{steppers_key}:{key}",
-                    }
+                    _attribute_row(key, label, base[key], char_report, steppers_key)
                     for key, label in ATTRIBUTE_LABELS.items()
                 ],
                 "traits": [_trait_row(t, catalogue) for t in model.traits.all()],

@@ -88,7 +88,8 @@ def tools_key(crew, ch: dict) -> str:
 
 
 def steppers_key(crew, model) -> str:
-    """An open character's attribute buttons (the same steps for every value: a refused step says why)."""
+    """An open character's attribute rows but their numbers, which each row's key adds (crew_service: the same
+    steps for every value, a refused step says why)."""
     return key_of("steppers", crew.pk, model.pk, model.name)
 
 
