@@ -137,7 +137,7 @@ def kept_crew(pk: int, version: int | None, user_id) -> tuple[Crew, list[Charact
         return None
     kept = _latest.get(pk)
     if kept is None or kept[0] != version:  # another worker may have kept it
-        shared = editor_shared.take(pk, version)
+        shared = editor_shared.take(pk, version, known=kept[1:4] if kept is not None else None)
         if shared is None:
             return None
         crew, characters, pieces = shared
@@ -156,7 +156,7 @@ def view_for(crew: Crew) -> dict:
     key = _key(crew)
     view = _views.get(key)
     if view is None:
-        view = crew_service.crew_view(crew, previous=_view_before(crew))
+        view = crew_service.crew_view(crew, previous=_latest_view(crew))
         if len(_views) >= MAX_CREWS:
             _views.clear()
             _latest_views.clear()
@@ -173,6 +173,13 @@ def _share(crew: Crew, view: dict) -> None:
     kept = _latest.get(crew.pk)
     if kept is not None and kept[:2] == (crew.version, crew.created_at) and kept[4] is not None:
         editor_shared.share(kept[4], kept[3], _pieces_of(view))
+
+
+def _latest_view(crew: Crew) -> dict | None:
+    """The last view of the crew worked out here, whatever its version: crew_view lends its entries of the
+    characters that are the same kept objects (never changed) with the same report, in the same place."""
+    latest = _latest_views.get(crew.pk)
+    return latest[-1][1] if latest else None
 
 
 def _view_before(crew: Crew) -> dict | None:
@@ -216,6 +223,7 @@ def forget_all() -> None:
     _views.clear()
     _latest_views.clear()
     _html.clear()
+    editor_shared.forget_all()
 
 
 # --- rendered pieces ------------------------------------------------------------------------------

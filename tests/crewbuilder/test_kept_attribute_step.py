@@ -218,3 +218,85 @@ def test_a_shared_record_older_than_the_stored_crew_is_only_a_hint(client, opene
     response = _step(client, opened, _first(opened), 1)
     assert response.status_code == 200 and "/ 152 pt" in response.content.decode()
     assert Character.objects.get(pk=_first(opened).pk).agility == 0
+
+
+_MEMORY = [
+    (editor_cache, ("_characters", "_latest", "_views", "_latest_views", "_html", "_shown_pieces")),
+    (editor_shared, ("_records",)),
+]
+
+
+def _worker(monkeypatch, memory: dict) -> None:
+    """Make this process one gunicorn worker of several: its own editor memory (the shared cache is shared)."""
+    for module, names in _MEMORY:
+        for name in names:
+            monkeypatch.setattr(module, name, memory.setdefault((module.__name__, name), {}))
+
+
+def test_a_worker_keeping_an_older_version_takes_the_record_and_keeps_its_unchanged_characters(
+    client, opened, user, monkeypatch
+):
+    from crewbuilder import crew_service
+
+    first, second, third = opened.characters.order_by("position")[:3]
+    a, b = {}, {}
+    _worker(monkeypatch, b)
+    editor_cache.kept_crew(opened.pk, opened.version, user.pk)  # b keeps the version the page was drawn at
+    _, b_before = editor_cache.kept_crew(opened.pk, opened.version, user.pk)
+    clicks = [(a, first, "agility", 1), (a, first, "agility", 1), (b, second, "strength", -1), (a, third, "agility", 1)]
+    for n, (memory, character, attribute, delta) in enumerate(clicks):
+        _worker(monkeypatch, memory)
+        response = _step(client, opened, character, delta, version=opened.version + n, attribute=attribute)
+        assert response.status_code == 200
+        kept = Crew.objects.select_related("system").get(pk=opened.pk)
+        editor_cache.load_characters(kept)
+        fresh = Crew.objects.with_everything().get(pk=opened.pk)
+        assert editor_cache.view_for(kept) == crew_service.crew_view(fresh)
+        if n == 2:
+            # b kept the version before the two steps of ``first``: it builds ``first`` from the record, keeps
+            # ``third`` as it was, and the step made a new ``second``
+            _, b_after = editor_cache.kept_crew(opened.pk, opened.version + 3, user.pk)
+            assert [b_after[i] is b_before[i] for i in range(3)] == [False, False, True]
+            assert _as_loaded(b_after) == _as_loaded(crew_loading.load_characters(fresh))
+    stored = {c.pk: c for c in Character.objects.filter(crew=opened)}
+    assert stored[first.pk].agility == first.agility + 2
+    assert stored[second.pk].strength == second.strength - 1
+    assert stored[third.pk].agility == third.agility + 1
+
+
+def test_a_character_changed_by_another_edit_is_not_taken_from_an_older_version(client, opened, user, monkeypatch):
+    """Its row is the same but a choice changed (another worker's edit): built from the record, not kept."""
+    first = _first(opened)
+    a, b = {}, {}
+    _worker(monkeypatch, b)
+    _, b_before = editor_cache.kept_crew(opened.pk, opened.version, user.pk)
+    _worker(monkeypatch, a)
+    gear = first.gear.first()
+    response = client.post(
+        reverse("crew-edit-action", args=[opened.pk, "remove-gear"]),
+        {"current_version": opened.version, "character": first.pk, "row": gear.pk},
+        **HX,
+    )
+    assert response.status_code == 200, response.content
+    second = opened.characters.order_by("position")[1]
+    assert _step(client, opened, second, 1, version=opened.version + 1).status_code == 200  # a, shared again
+    _worker(monkeypatch, b)
+    _, b_after = editor_cache.kept_crew(opened.pk, opened.version + 2, user.pk)
+    assert [b_after[i] is b_before[i] for i in range(3)] == [False, False, True]
+    assert _choices(b_after[0]) != _choices(b_before[0])
+    fresh = Crew.objects.select_related("system").get(pk=opened.pk)
+    assert _as_loaded(b_after) == _as_loaded(crew_loading.load_characters(fresh))
+
+
+def test_steps_back_and_forth_show_each_value_from_the_kept_rows(client, opened):
+    """The attribute rows are kept HTML by their numbers: going back to a value shows that value again."""
+    character = _first(opened)
+    start = character.agility
+    for n, delta in enumerate([1, -1, 1, -1]):
+        response = _step(client, opened, character, delta, version=opened.version + n)
+        assert response.status_code == 200
+        value = start + (1 if delta == 1 else 0)
+        body = response.content.decode()
+        assert f'id="base-agility-{character.pk}">{value:+d}<' in body
+        assert f'id="effective-agility-{character.pk}">' in body
+    assert Character.objects.get(pk=character.pk).agility == start
