@@ -269,12 +269,17 @@ def set_kept_attribute(
     except (EditError, TypeError, ValueError):
         return False
     now = _now()
-    with transaction.atomic():
-        written = _claim_kept(crew, expected, user_id, now) and _write_kept(crew, kept, attribute, value)
-        if not written:
-            transaction.set_rollback(True)
+    if connection.vendor == "postgresql":
+        if not _claim_and_write_kept(crew, kept, expected, user_id, now, attribute, value):
             return False
-        roster_tasks.roster_saved(crew.pk, expected + 1)
+        roster_tasks.roster_saved(crew.pk, expected + 1)  # committed: queued at once
+    else:
+        with transaction.atomic():
+            written = _claim_kept(crew, expected, user_id, now) and _write_kept(crew, kept, attribute, value)
+            if not written:
+                transaction.set_rollback(True)
+                return False
+            roster_tasks.roster_saved(crew.pk, expected + 1)
     crew.version, crew.updated_at = expected + 1, now
     character = copy.copy(kept)  # the kept row is shared with other requests: never changed in place
     setattr(character, attribute, value)
@@ -303,6 +308,40 @@ def _claim_kept(crew: Crew, expected: int, user_id: int, now) -> bool:
     )
     stamp = connection.ops.adapt_datetimefield_value
     params = [stamp(now), crew.pk, expected, stamp(crew.updated_at), user_id, crew.system.catalogue_version]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
+
+
+def _claim_and_write_kept(
+    crew: Crew, kept: Character, expected: int, user_id: int, now, attribute: str, value: int
+) -> bool:
+    """PostgreSQL: the claim and the write as one statement (a data-modifying WITH), committed on its own: one
+    round trip to the server instead of four (BEGIN, two updates, COMMIT), the most of the click's cost there.
+
+    The claim also requires the character's kept value, so it claims nothing when the write would not happen.
+    Every writer of a character claims the crew's version in the same transaction, so one that changed it in
+    between holds or has moved the crew row, and the claim, waiting for that lock, finds another version."""
+    table, systems, characters = _quoted(Crew), _quoted(GameSystem), _quoted(Character)
+    version, updated_at, pk = _quoted(Crew, "version"), _quoted(Crew, "updated_at"), _quoted(GameSystem, "id")
+    column, character_pk = _quoted(Character, attribute), _quoted(Character, "id")
+    character_crew = _quoted(Character, "crew")
+    sql = (
+        f"WITH claimed AS (UPDATE {table} SET {version} = {version} + 1, {updated_at} = %s "
+        f"WHERE {_quoted(Crew, 'id')} = %s AND {version} = %s AND {updated_at} = %s "
+        f"AND {_quoted(Crew, 'owner')} = %s "
+        f"AND EXISTS (SELECT 1 FROM {systems} WHERE {systems}.{pk} = {table}.{_quoted(Crew, 'system')} "
+        f"AND {systems}.{_quoted(GameSystem, 'catalogue_version')} = %s) "
+        f"AND EXISTS (SELECT 1 FROM {characters} WHERE {characters}.{character_pk} = %s "
+        f"AND {characters}.{character_crew} = {table}.{_quoted(Crew, 'id')} AND {characters}.{column} = %s) "
+        f"RETURNING {table}.{_quoted(Crew, 'id')}) "
+        f"UPDATE {characters} SET {column} = %s WHERE {character_pk} = %s "
+        f"AND {character_crew} IN (SELECT {_quoted(Crew, 'id')} FROM claimed) AND {column} = %s"
+    )
+    stamp = connection.ops.adapt_datetimefield_value
+    stored = getattr(kept, attribute)
+    params = [stamp(now), crew.pk, expected, stamp(crew.updated_at), user_id, crew.system.catalogue_version]
+    params += [kept.pk, stored, value, kept.pk, stored]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount == 1
