@@ -12,11 +12,11 @@ from crewbuilder.models import Crew
 from crewbuilder.validation import crew_to_data, validate_crew
 
 
-def report_for(crew: Crew, catalogue=None) -> dict:
+def report_for(crew: Crew, catalogue=None, characters: list[dict] | None = None) -> dict:
     """The report of a Crew (load it with ``Crew.objects.with_everything()``): the web pages, import and the CLI
-    all validate through this."""
+    all validate through this. ``characters``: the characters' crew-file data, when the caller has it."""
     catalogue = catalogue or snapshot_for_system(crew.system)
-    return validate_crew(crew_to_data(crew), catalogue, crew.accepted_findings)
+    return validate_crew(crew_to_data(crew, characters), catalogue, crew.accepted_findings)
 
 
 def status_of(report: dict) -> str:

@@ -22,7 +22,7 @@ from catalogue.loader import snapshot_for_system
 from crewbuilder import crew_edits, crew_summary, crewfile, editor_fragments
 from crewbuilder.crew_reports import report_for, status_of
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Keyword
-from crewbuilder.validation import crew_to_data, validate_crew
+from crewbuilder.validation import character_to_data, crew_to_data, validate_crew
 from rules.cybernekro.character import keyword_parts
 
 ATTRIBUTE_LABELS = {
@@ -252,17 +252,20 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
     they were, with their pieces' keys (not with ``glossary``: its entries have no keyword texts)."""
     catalogue = snapshot_for_system(crew.system)
     keywords = keyword_glossary(crew.system) if glossary else {}
-    report = report_for(crew, catalogue)
-    rules = catalogue.rules
+    if glossary:
+        previous = None
     models = list(crew.characters.all())
+    # a kept character (the same object as in ``previous``) is never changed: its crew-file data neither
+    known = {id(ch["model"]): ch["data"] for ch in previous["characters"]} if previous else {}
+    data = [known.get(id(model)) or character_to_data(model) for model in models]
+    report = report_for(crew, catalogue, characters=data)
+    rules = catalogue.rules
     findings_by_name: dict = {}
     for kind in ("errors", "warnings"):
         for finding in report[kind]:
             findings_by_name.setdefault((kind, finding["character"]), []).append(finding)
     characters = []
     last = len(models) - 1
-    if glossary:
-        previous = None
     for index, (model, char_report) in enumerate(zip(models, report["characters"])):
         errors = findings_by_name.get(("errors", model.name), [])
         warnings = findings_by_name.get(("warnings", model.name), [])
@@ -294,6 +297,7 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
                 ],
                 "moves": ([("up", "↑")] if index > 0 else []) + ([("down", "↓")] if index < last else []),
                 "index": index,
+                "data": data[index],
             }
         )
         ch = characters[-1]

@@ -566,14 +566,15 @@ def check_usable_items(name: str, gear: list, traits: list, catalogue, findings:
 # ---------------------------------------------------------------- Crew model -> crew-file dict
 
 
-def crew_to_data(crew) -> dict:
-    """The crew-file dict of a Crew loaded with ``with_everything()`` (no further query)."""
+def crew_to_data(crew, characters: list[dict] | None = None) -> dict:
+    """The crew-file dict of a Crew loaded with ``with_everything()`` (no further query); ``characters``, its
+    characters' (``character_to_data``) when the caller has them."""
     data = {
         "format": "crewbuilder.crew/1",
         "system": crew.system.slug,
         "name": crew.name,
         "budget": crew.budget,
-        "characters": [character_to_data(c) for c in crew.characters.all()],
+        "characters": [character_to_data(c) for c in crew.characters.all()] if characters is None else characters,
     }
     if crew.notes:
         data["notes"] = crew.notes

@@ -72,3 +72,13 @@ def test_the_kept_reports_are_bounded(monkeypatch):
     for n in range(7):
         validate_crew(crew(char(f"N{n}"), fill=1), catalogue)
         assert len(catalogue.checked_characters) <= 3
+
+
+def test_validation_leaves_the_crew_data_as_it_was():
+    """The editor hands the same character data to the reports of several versions (crew_service.crew_view)."""
+    catalogue = CatalogueSnapshot.from_file(CATALOGUE_FILE)
+    data = crew(OVERLOADED, char("B", traits=["bestial"], gear=["rifle", "heavy-armor"]), char("C", traits=["bestial"]))
+    before = copy.deepcopy(data)
+    for _ in range(2):
+        validate_crew(data, catalogue, [{"code": "over-capacity", "character": "Mule", "note": "house"}])
+        assert data == before
