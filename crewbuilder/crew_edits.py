@@ -296,7 +296,7 @@ def _quoted(model, field: str | None = None) -> str:
     return connection.ops.quote_name(model._meta.db_table if field is None else model._meta.get_field(field).column)
 
 
-def _claim_kept(crew: Crew, expected: int, user_id: int, now) -> bool:
+def _claim_sql(crew: Crew, expected: int, user_id: int, now) -> tuple[str, list]:
     """``claim_version``, where the stored crew is still the kept row: version, ``updated_at``, owner, catalogue."""
     table, systems = _quoted(Crew), _quoted(GameSystem)
     version, updated_at, pk = _quoted(Crew, "version"), _quoted(Crew, "updated_at"), _quoted(GameSystem, "id")
@@ -307,7 +307,11 @@ def _claim_kept(crew: Crew, expected: int, user_id: int, now) -> bool:
         f"AND {systems}.{_quoted(GameSystem, 'catalogue_version')} = %s)"
     )
     stamp = connection.ops.adapt_datetimefield_value
-    params = [stamp(now), crew.pk, expected, stamp(crew.updated_at), user_id, crew.system.catalogue_version]
+    return sql, [stamp(now), crew.pk, expected, stamp(crew.updated_at), user_id, crew.system.catalogue_version]
+
+
+def _claim_kept(crew: Crew, expected: int, user_id: int, now) -> bool:
+    sql, params = _claim_sql(crew, expected, user_id, now)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount == 1
@@ -322,25 +326,19 @@ def _claim_and_write_kept(
     The claim also requires the character's kept value, so it claims nothing when the write would not happen.
     Every writer of a character claims the crew's version in the same transaction, so one that changed it in
     between holds or has moved the crew row, and the claim, waiting for that lock, finds another version."""
-    table, systems, characters = _quoted(Crew), _quoted(GameSystem), _quoted(Character)
-    version, updated_at, pk = _quoted(Crew, "version"), _quoted(Crew, "updated_at"), _quoted(GameSystem, "id")
+    claim, params = _claim_sql(crew, expected, user_id, now)
+    table, characters, crew_pk = _quoted(Crew), _quoted(Character), _quoted(Crew, "id")
     column, character_pk = _quoted(Character, attribute), _quoted(Character, "id")
     character_crew = _quoted(Character, "crew")
     sql = (
-        f"WITH claimed AS (UPDATE {table} SET {version} = {version} + 1, {updated_at} = %s "
-        f"WHERE {_quoted(Crew, 'id')} = %s AND {version} = %s AND {updated_at} = %s "
-        f"AND {_quoted(Crew, 'owner')} = %s "
-        f"AND EXISTS (SELECT 1 FROM {systems} WHERE {systems}.{pk} = {table}.{_quoted(Crew, 'system')} "
-        f"AND {systems}.{_quoted(GameSystem, 'catalogue_version')} = %s) "
+        f"WITH claimed AS ({claim} "
         f"AND EXISTS (SELECT 1 FROM {characters} WHERE {characters}.{character_pk} = %s "
-        f"AND {characters}.{character_crew} = {table}.{_quoted(Crew, 'id')} AND {characters}.{column} = %s) "
-        f"RETURNING {table}.{_quoted(Crew, 'id')}) "
+        f"AND {characters}.{character_crew} = {table}.{crew_pk} AND {characters}.{column} = %s) "
+        f"RETURNING {table}.{crew_pk}) "
         f"UPDATE {characters} SET {column} = %s WHERE {character_pk} = %s "
-        f"AND {character_crew} IN (SELECT {_quoted(Crew, 'id')} FROM claimed) AND {column} = %s"
+        f"AND {character_crew} IN (SELECT {crew_pk} FROM claimed) AND {column} = %s"
     )
-    stamp = connection.ops.adapt_datetimefield_value
     stored = getattr(kept, attribute)
-    params = [stamp(now), crew.pk, expected, stamp(crew.updated_at), user_id, crew.system.catalogue_version]
     params += [kept.pk, stored, value, kept.pk, stored]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -57,11 +57,10 @@ _records: dict[int, list[tuple[Character, list, dict[str, list]]]] = {}
 MAX_CREWS = 256
 
 
-def _character_records(crew_id: int, characters: list[Character]) -> list[tuple[Character, list, dict[str, list]]]:
+def _records_of(crew_id: int, characters: list[Character]) -> list[tuple[Character, list, dict[str, list]]]:
+    """Each character's record: the one held for the crew's last version where it is the same object."""
     before = {id(kept[0]): kept for kept in _records.get(crew_id, [])}  # held there: no other object has the id
-    records = [before.get(id(character)) or _record_of(character) for character in characters]
-    _keep_records(crew_id, records)
-    return records
+    return [before.get(id(character)) or _record_of(character) for character in characters]
 
 
 def _record_of(character: Character) -> tuple[Character, list, dict[str, list]]:
@@ -83,7 +82,8 @@ def share(crew: Crew, characters: list[Character], pieces: dict[int, dict[str, s
     """Write ``crew`` (the row as stored at its version, not a campaign copy) and its characters (kept ones:
     read only) for other workers, with the pieces the editor shows at that version (character pk -> {piece: key},
     editor_fragments)."""
-    records = _character_records(crew.pk, characters)
+    records = _records_of(crew.pk, characters)
+    _keep_records(crew.pk, records)
     record = {
         "pieces": pieces,
         "crew": _values(crew),
@@ -151,5 +151,4 @@ def _by_character(model, rows: list) -> dict[int, list]:
 def _reusable(crew_id: int, crew: Crew, known: tuple | None) -> dict[int, tuple[Character, list, dict[str, list]]]:
     if known is None or tuple(known[:2]) != (crew.created_at, crew.system.catalogue_version):
         return {}
-    before = {id(kept[0]): kept for kept in _records.get(crew_id, [])}
-    return {character.pk: before.get(id(character)) or _record_of(character) for character in known[2]}
+    return {kept[0].pk: kept for kept in _records_of(crew_id, known[2])}
