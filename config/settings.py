@@ -125,6 +125,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
+# PostgreSQL: the statements of core.prepared (the stepper click's) are planned once per connection.
+# Django's own cursors bind on the client and are never prepared. Behind a pooler in transaction mode
+# that cannot keep prepared statements (PgBouncer before 1.21), set DATABASE_PREPARED=0.
+DATABASE_PREPARED = env_bool("DATABASE_PREPARED", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARED:
+    # psycopg prepares nothing while prepare_threshold is None (Django's default); 5 is psycopg's own
+    # default, and applies only to server-binding cursors, which only core.prepared makes.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
+
 # The cache holds what every worker must agree on (a game's version, read by every poll without a
 # query). By default it is files under var/cache: shared by all workers on this machine, no server to
 # run. REDIS_URL (redis://host:6379/0) puts it in Redis instead, for servers beyond one machine

@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import F, Max, Sum
 from django.utils import timezone
 
+from core.prepared import prepared_cursor
 from crewbuilder import limits, roster_tasks
 from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
 from crewbuilder.models.catalogue import ATTRIBUTES, GameSystem
@@ -340,7 +341,7 @@ def _claim_and_write_kept(
     )
     stored = getattr(kept, attribute)
     params += [kept.pk, stored, value, kept.pk, stored]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # planned once per connection: the plan cost more than the statement
         cursor.execute(sql, params)
         return cursor.rowcount == 1
 
