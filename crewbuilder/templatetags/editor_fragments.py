@@ -2,7 +2,7 @@
 
 The key must name everything the piece shows. Inside it, ``version`` and
 ``csrf_token`` are markers, so a kept piece serves every later version and
-request; a piece drawn with a refused edit's values (``rejected``) is never kept.
+request (the token is read only for a piece with a form in it); a piece drawn with a refused edit's values (``rejected``) is never kept.
 """
 
 from django import template
@@ -20,8 +20,8 @@ class FragmentNode(template.Node):
 
     def render(self, context):
         key = self.key.resolve(context)
-        version, csrf_token = context.get("version"), context.get("csrf_token")
-        if not key or context.get("rejected") or csrf_token in (None, "", "NOTPROVIDED"):
+        version = context.get("version")
+        if not key or context.get("rejected"):
             return self.nodelist.render(context)
         key = f"{key}:{bool(version)}"  # a piece tests ``version`` (the house-rule offer): its truth is content
         html = editor_fragments.get(key)
@@ -30,7 +30,13 @@ class FragmentNode(template.Node):
             with context.push(version=marker, csrf_token=CSRF_MARK):
                 html = str(self.nodelist.render(context))
             editor_fragments.keep(key, html)
-        return mark_safe(editor_fragments.fill(html, csrf_token=str(csrf_token), version=version))
+        csrf_token = ""
+        if CSRF_MARK in html:
+            # only now: the token is made (masked) when first read, which costs more than most pieces
+            csrf_token = str(context.get("csrf_token") or "")
+            if csrf_token in ("", "NOTPROVIDED"):  # no token to write in: drawn as without a fragment
+                return self.nodelist.render(context)
+        return mark_safe(editor_fragments.fill(html, csrf_token=csrf_token, version=version))
 
 
 @register.tag("fragment")

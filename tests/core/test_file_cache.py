@@ -99,3 +99,44 @@ def test_a_file_cut_short_reads_as_a_miss_and_is_removed(tmp_path):
     assert not file_cache.os.path.exists(path)
     cache.set("k", "again")
     assert cache.get("k") == "again"
+
+
+def test_a_small_value_is_kept_as_its_pickle_and_a_large_one_compressed(tmp_path):
+    import pickle
+    import zlib
+
+    cache = _cache(tmp_path)
+    small = {"crew": list(range(100))}
+    large = "rows " * 10_000  # 50 KB pickled
+    cache.set("small", small)
+    cache.set("large", large)
+    for key, value, compressed in (("small", small, False), ("large", large, True)):
+        with open(cache._key_to_file(key), "rb") as f:
+            cache._is_expired(f)  # reads past the expiry
+            stored = f.read()
+        expected = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        assert (stored == expected) is not compressed
+        assert (zlib.decompress(stored) if compressed else stored) == expected
+        assert cache.get(key) == value
+
+
+def test_values_written_by_djangos_own_file_cache_still_read(tmp_path):
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    FileBasedCache(str(tmp_path), {}).set("version", {"game": 41})
+    cache = _cache(tmp_path)
+    assert cache.get("version") == {"game": 41}
+    assert cache.touch("version", 60)  # rewritten uncompressed, shorter: nothing of the old form left after it
+    assert cache.get("version") == {"game": 41}
+    cache.set("version", {"game": 42})
+    assert cache.get("version") == {"game": 42}
+
+
+def test_touch_keeps_the_value_and_reports_a_missing_key(tmp_path):
+    cache = _cache(tmp_path)
+    assert cache.touch("nothing", 60) is False
+    cache.set("k", "v", timeout=1)
+    assert cache.touch("k", None)  # never expires now
+    assert cache.get("k") == "v"
+    with open(cache._key_to_file("k"), "rb") as f:
+        assert not cache._is_expired(f)
