@@ -178,6 +178,10 @@ def _keywords(value) -> list[str]:
     return [str(part) for part in value if str(part).strip()]
 
 
+# The status's lists of findings, and what a card calls each
+SUMMARY_KINDS = (("errors", "not valid"), ("accepted", "house rule"), ("warnings", "advice"))
+
+
 def _finding_key(finding: dict) -> tuple:
     return (finding.get("code"), finding.get("character"))
 
@@ -347,14 +351,7 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
         carry = rc.get("carry") or {}
         name = str(char.get("name") or "")
         findings = [
-            {**f, "kind": kind}
-            for kind, group in (
-                ("not valid", status["errors"]),
-                ("house rule", status["accepted"]),
-                ("advice", status["warnings"]),
-            )
-            for f in group
-            if f.get("character") == name
+            {**f, "kind": kind} for key, kind in SUMMARY_KINDS for f in status[key] if f.get("character") == name
         ]
         any_sorcerer = any_sorcerer or sorcerer
         cards.append(
@@ -391,13 +388,15 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
     points = report.get("points")
     budget = report.get("budget", crew_file.get("budget", catalogue.rules.get("budget")))
     glossary_entries = sorted(glossary.values(), key=lambda k: k["name"].lower())
-    summary_lines = _summary_lines(status)
+    summary = summary_findings(status, cards)
+    summary_lines = _summary_lines(status, summary)
     return {
         "crew_name": str(crew_file.get("name") or ""),
         "game": catalogue.title or str(crew_file.get("system") or ""),
         "points": _number(points),
         "budget": _number(budget),
         "status": status,
+        "summary": summary,
         "cards": cards,
         "glossary": glossary_entries,
         "sorceries": sorceries,
@@ -449,9 +448,30 @@ def _card_lines(card: dict) -> float:
     return lines + (7 if card["sorcerer"] else 0)
 
 
-def _summary_lines(status: dict) -> float:
-    findings = status["errors"] + status["accepted"] + status["warnings"]
-    return 9 + (5 if status["state"] == "invalid" else 0) + sum(_lines(f.get("message")) + 1 for f in findings)
+def _summary_lines(status: dict, summary: dict) -> float:
+    lines = 9 + (5 if status["state"] == "invalid" else 0)
+    for group in summary.values():
+        lines += sum(_lines(f.get("message")) + 1 for f in group["crew"])
+        lines += sum(_lines(card["name"], CHARS_PER_LINE - 30) for card, _ in group["cards"])
+    return lines
+
+
+def summary_findings(status: dict, cards: list[dict]) -> dict:
+    """What the summary lists of each kind of finding: the crew's own in full, and a line for each card that
+    prints findings of that kind (its count), so that each finding is printed once.
+
+    {"errors" | "accepted" | "warnings": {"crew": [finding], "cards": [(card, count)]}}. A finding naming no
+    character, or a character without a card, is the crew's.
+    """
+    on_cards = {card["name"] for card in cards}
+    summary = {}
+    for key, kind in SUMMARY_KINDS:
+        counted = [(card, sum(1 for f in card["findings"] if f["kind"] == kind)) for card in cards]
+        summary[key] = {
+            "crew": [f for f in status[key] if f.get("character") not in on_cards],
+            "cards": [(card, count) for card, count in counted if count],
+        }
+    return summary
 
 
 def card_columns(

@@ -333,7 +333,8 @@ def test_a_card_or_summary_longer_than_a_page_starts_the_page_it_would_be_moved_
         {"code": "over-capacity", "character": c["name"], "message": "Carries too much. " * 12}
         for c in crew["characters"]
         for _ in range(12)
-    ]
+    ]  # printed on the cards
+    errors += [{"code": "over-budget", "character": None, "message": "Costs too much. " * 12}] * 36  # the summary's
     context, html = roster_html(crew, make_report(crew, rules, errors=errors), rules, paper)
     starting = [card["name"] for column in context["columns"] for _, card, new_page in column if new_page]
     assert starting == [crew["characters"][2]["name"], crew["characters"][3]["name"]]  # the second of each column
@@ -377,6 +378,31 @@ def test_invalid_crew_prints_a_banner_and_the_reasons(rules):
     assert "The crew costs 162 points, 12 over its budget." in text
     assert text.lower().count("not valid crew") == 7  # on every card, which may be cut out
     assert len(page_sizes(data)) <= 2
+
+
+def test_each_finding_prints_once_the_crews_in_the_summary_a_characters_on_its_card(rules):
+    second, fifth = SEVEN["characters"][1]["name"], SEVEN["characters"][4]["name"]
+    errors = [
+        {"code": "over-budget", "character": None, "message": "The crew costs 162 points, 12 over its budget."},
+        {"code": "over-capacity", "character": second, "message": "Carries 9 items; the most is 7 (Quinzel)."},
+        {"code": "too-many-armor", "character": second, "message": "Has 2 sets of armor (Quinzel)."},
+        {"code": "odd-one", "character": "Nobody Here", "message": "About a character with no card."},
+    ]
+    warnings = [{"code": "duplicate-trait-in-crew", "character": fifth, "message": "BIG is already taken (Vex)."}]
+    report = make_report(SEVEN, rules, errors=errors, warnings=warnings)
+    context = pdf.roster_context(SEVEN, report, rules, "A4")
+    summary = context["summary"]
+    assert [f["code"] for f in summary["errors"]["crew"]] == ["over-budget", "odd-one"]
+    assert [(card["name"], n) for card, n in summary["errors"]["cards"]] == [(second, 2)]
+    assert [(card["name"], n) for card, n in summary["warnings"]["cards"]] == [(fifth, 1)]
+    assert summary["warnings"]["crew"] == [] and summary["accepted"] == {"crew": [], "cards": []}
+
+    text = pdf_text(pdf.roster_pdf(SEVEN, report, rules, "A4"))
+    for finding in errors + warnings:
+        assert text.count(finding["message"]) == 1, finding
+    assert f"card 2 {second}: 2 problems, on its card" in text
+    assert f"card 5 {fifth}: 1 piece of advice, on its card" in text
+    assert "4 problems, listed below and on the cards of the characters concerned, must be fixed" in text
 
 
 def test_accepted_findings_print_as_valid_with_house_rules(rules):
