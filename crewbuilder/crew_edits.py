@@ -271,16 +271,15 @@ def set_kept_attribute(
         return False
     now = _now()
     if connection.vendor == "postgresql":
-        if not _claim_and_write_kept(crew, kept, expected, user_id, now, attribute, value):
-            return False
-        roster_tasks.roster_saved(crew.pk, expected + 1)  # committed: queued at once
+        written = _claim_and_write_kept(crew, kept, expected, user_id, now, attribute, value)
     else:
         with transaction.atomic():
             written = _claim_kept(crew, expected, user_id, now) and _write_kept(crew, kept, attribute, value)
             if not written:
                 transaction.set_rollback(True)
-                return False
-            roster_tasks.roster_saved(crew.pk, expected + 1)
+    if not written:
+        return False
+    roster_tasks.roster_saved(crew.pk, expected + 1)  # committed: queued
     crew.version, crew.updated_at = expected + 1, now
     character = copy.copy(kept)  # the kept row is shared with other requests: never changed in place
     setattr(character, attribute, value)

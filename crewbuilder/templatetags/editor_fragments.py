@@ -2,7 +2,8 @@
 
 The key must name everything the piece shows. Inside it, ``version`` and
 ``csrf_token`` are markers, so a kept piece serves every later version and
-request (the token is read only for a piece with a form in it); a piece drawn with a refused edit's values (``rejected``) is never kept.
+request (the token is read only for a piece with a form in it); a piece drawn
+with a refused edit's values (``rejected``) is never kept.
 """
 
 from django import template

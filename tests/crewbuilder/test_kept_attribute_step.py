@@ -1,9 +1,13 @@
 """Issue 20: a stepper click on the crew as the editor kept it writes without reading the crew or the character,
 and falls back to the usual edit whenever the stored rows are not what was kept."""
 
+import json
+import re
+
 import pytest
 from django.core.cache import cache
 from django.db.models import F
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -305,11 +309,6 @@ def test_steps_back_and_forth_show_each_value_from_the_kept_rows(client, opened)
 def test_steps_answer_without_a_token_field_and_the_page_token_in_the_header_keeps_working(user, geared_crew):
     """The swapped-in attributes carry no csrfmiddlewaretoken (masking one per click cost 40 µs): htmx sends the
     token of the page's <body hx-headers> with each click, and CSRF is checked as in production."""
-    import json
-    import re
-
-    from django.test import Client
-
     crew = geared_crew(user, 3)
     character = _first(crew)
     browser = Client(enforce_csrf_checks=True)
