@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict
+from functools import cached_property
 
 from catalogue.loader import catalogue_file_for, export_catalogue
 from core.pdf import DEFAULT_PAPER, PdfRefused, pdf_filename, render_pdf, slugify
@@ -114,6 +115,20 @@ class Catalogue:
     def entries(self, section: str) -> list[dict]:
         return list(self._sections.get(section, {}).values())
 
+    @cached_property
+    def message_tokens(self) -> re.Pattern:
+        """Words of a finding's message, each trait, body-mod or item name one word ("auto pistol")."""
+        names = {
+            str(entry.get("name") or "").strip()
+            for section in ("traits", "body_mods", *ITEM_SECTIONS)
+            for entry in self.entries(section)
+        }
+        names = sorted((name for name in names if name), key=len, reverse=True)
+        if not names:
+            return _MESSAGE_TOKENS
+        alternatives = "|".join(re.escape(name) for name in names)
+        return re.compile(rf"(?i:(?<!\w)(?:{alternatives})(?!\w))|{_MESSAGE_TOKENS.pattern}")
+
     def item(self, slug: str) -> tuple[str | None, dict | None]:
         """(section, entry) of a carried item: weapon, armor or equipment."""
         for section in ITEM_SECTIONS:
@@ -180,6 +195,64 @@ def _keywords(value) -> list[str]:
 
 # The status's lists of findings, and what a card calls each
 SUMMARY_KINDS = (("errors", "not valid"), ("accepted", "house rule"), ("warnings", "advice"))
+
+
+# A card prints the findings of one kind and code together when their messages are one sentence
+# differing only in a middle part, an item or a body-mod: "BESTIAL models can only fight, get up,
+# move; arc weapon / archeogun / auto pistol is carried but cannot be used." A bestial character
+# carrying fourteen items printed the rule fourteen times over; now it prints once, naming each.
+_MESSAGE_TOKENS = re.compile(r"\s+|[^\s.,;:!?()]+|[.,;:!?()]")
+_WORD_END = frozenset(".,;:!?()")
+SHARED_CHARS_MIN = 12  # messages sharing less than this are not one sentence with a blank: each prints whole
+
+
+def _common_ends(token_lists: list[list[str]]) -> tuple[int, int]:
+    """How many tokens all the lists start with and end with, leaving each a middle of a token or more.
+
+    The start ends on a space and the end starts on a space or a punctuation mark, so neither
+    takes part of a word, nor of a name the tokens hold whole (Catalogue.message_tokens).
+    """
+    first = token_lists[0]
+    shortest = min(len(tokens) for tokens in token_lists)
+    start = 0
+    while start < shortest - 1 and all(tokens[start] == first[start] for tokens in token_lists):
+        start += 1
+    while start and not first[start - 1].isspace():
+        start -= 1
+    end = 0
+    while end < shortest - start - 1 and all(tokens[-1 - end] == first[-1 - end] for tokens in token_lists):
+        end += 1
+    while end and not (first[-end].isspace() or first[-end] in _WORD_END):
+        end -= 1
+    return start, end
+
+
+def finding_lines(findings: list[dict], tokens: re.Pattern = _MESSAGE_TOKENS) -> list[dict]:
+    """A card's findings as printed lines: those of one kind, code and note that differ in one middle part
+    share a line naming each part, in the order of the findings; any other prints whole.
+
+    Each line is {"kind", "code", "note", "count", "before", "parts", "after"}: the message is
+    ``before`` alone (``parts`` empty), or ``before`` + the parts joined by " / " + ``after``.
+    """
+    groups: dict[tuple, list[str]] = {}
+    for finding in findings:
+        key = (finding.get("kind", ""), finding.get("code", ""), finding.get("note") or "")
+        groups.setdefault(key, []).append(str(finding.get("message") or ""))
+    lines = []
+    for (kind, code, note), messages in groups.items():
+        line = {"kind": kind, "code": code, "note": note, "after": "", "parts": []}
+        distinct = list(dict.fromkeys(messages))
+        if len(distinct) > 1:
+            words = [tokens.findall(message) for message in distinct]
+            start, end = _common_ends(words)
+            before, after = "".join(words[0][:start]), "".join(words[0][len(words[0]) - end :])
+            parts = ["".join(w[start : len(w) - end]).strip() for w in words]
+            if len((before + after).strip()) >= SHARED_CHARS_MIN and all(parts):
+                lines.append({**line, "count": len(messages), "before": before, "parts": parts, "after": after})
+                continue
+        for message in distinct:
+            lines.append({**line, "count": messages.count(message), "before": message})
+    return lines
 
 
 def _finding_key(finding: dict) -> tuple:
@@ -375,6 +448,7 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
                 "sorcerer": sorcerer,
                 "notes": str(char.get("notes") or ""),
                 "findings": findings,
+                "finding_lines": finding_lines(findings, catalogue.message_tokens),
             }
         )
 
@@ -441,7 +515,9 @@ def _lines(text, per_line: int = CHARS_PER_LINE) -> int:
 
 def _card_lines(card: dict) -> float:
     """Head, stats, weapons, rules, notes, findings and tracks of a character card, in lines."""
-    lines = 12 + len(card["weapons"]) + _lines(card["notes"]) + 2 * len(card["findings"])
+    lines = 12 + len(card["weapons"]) + _lines(card["notes"])
+    for line in card["finding_lines"]:
+        lines += _lines(f"{line['code']} {line['before']} {' / '.join(line['parts'])} {line['after']} {line['note']}")
     for block in card["traits"] + card["body_mods"] + card["gear"]:
         lines += _lines(f"{block['name']} {block.get('choice', '')} {block['text']}")
     lines += sum(2 for part in ("traits", "body_mods", "gear") if card[part])
@@ -482,12 +558,14 @@ def card_columns(
     Characters fill the columns in order, as multi-column layout would (page 1 left, page 1
     right, page 2 left...); each reference card then goes where it fits, else where a column
     ends first. Each column is followed as a stream of pages: (page reached, lines left on it).
-    Each card comes as (kind, card, new_page): new_page for a card surely longer than a page
-    that is not the first of its column (it starts the next page, see SURELY_OVER_A_PAGE).
+    Each card comes as (kind, card, new_page): new_page for a card, not the first of its column,
+    surely longer than a page, or a page long and surely longer than the room the cards above
+    it leave (it starts the next page, see SURELY_OVER_A_PAGE).
     """
     full = COLUMN_LINES.get(paper, COLUMN_LINES[DEFAULT_PAPER])
     capacity = [full - summary_lines]  # of each page, the first under the summary
     reached = [[0, capacity[0]], [0, capacity[0]]]
+    jumped = [False, False]  # a column sent on to a later page than its last card ends on
     columns: list[list[tuple[str, dict, bool]]] = [[], []]
 
     def page_lines(number: int) -> float:
@@ -496,10 +574,15 @@ def card_columns(
     def start_page(column: int, number: int) -> None:
         if reached[column][0] < number:
             reached[column][:] = [number, page_lines(number)]
+            jumped[column] = True
 
     def place(column: int, kind: str, card: dict, lines: float) -> None:
-        columns[column].append((kind, card, bool(columns[column]) and lines > SURELY_OVER_A_PAGE * full))
         number, room = reached[column]
+        # Surely moved to the next page: longer than a page, or a page long under cards that
+        # leave it surely too little room (the room is a guess too, hence the same margin).
+        moved = lines > SURELY_OVER_A_PAGE * full or (lines >= full and lines > SURELY_OVER_A_PAGE * room)
+        columns[column].append((kind, card, bool(columns[column]) and (moved or jumped[column])))
+        jumped[column] = False
         if lines > room and room < page_lines(number):  # does not fit under the cards above: next page
             number, room = number + 1, full
         while lines > room:  # longer than a page: it goes on over the next

@@ -77,3 +77,57 @@ def test_worst_case_roster_prints_every_item(worst, paper):
     for sorcery in catalogue.entries("sorceries"):
         checklist_line = squeezed(f"☐ {sorcery['number']} {sorcery['name']}")
         assert text.count(checklist_line) == sorcerers, sorcery["name"]
+
+
+def unhyphenated(text: str) -> str:
+    return squeezed(text).replace("-", "")
+
+
+def test_worst_case_cards_print_every_finding_once_alike_ones_on_a_line(worst):
+    crew_file, report, catalogue = worst
+    context = roster_printing.roster_context(crew_file, report, catalogue, "A4")
+    text = squeezed(
+        subprocess.run(
+            ["pdftotext", "-enc", "UTF-8", "-", "-"],
+            input=roster_printing.roster_pdf(crew_file, report, catalogue, "A4", cache=False),
+            capture_output=True,
+        ).stdout.decode()
+    )
+    grouped = 0
+    for card in context["cards"]:
+        lines = card["finding_lines"]
+        messages = [line["before"] + part + line["after"] for line in lines for part in line["parts"]]
+        messages += [line["before"] for line in lines if not line["parts"]]
+        assert sorted(messages) == sorted({f["message"] for f in card["findings"]}), card["name"]
+        assert sum(line["count"] for line in lines) == len(card["findings"])
+        for line in lines:
+            printed = f"{line['code']}{' ×%d' % line['count'] if line['count'] > 1 else ''}: {line['before']}"
+            # pdftotext drops a hyphen a line ends on: "body-" / "mods" reads "bodymods"
+            assert unhyphenated(printed + " / ".join(line["parts"]) + line["after"]) in unhyphenated(text), line
+        grouped += sum(line["count"] - 1 for line in lines)
+    assert grouped >= 50  # the bestial characters' unusable items, each rule printed once per card
+
+
+def test_worst_case_planned_breaks_only_spare_layout(worst):
+    from django.template.loader import render_to_string
+
+    from core import pdf as core_pdf
+
+    crew_file, report, catalogue = worst
+    context = roster_printing.roster_context(crew_file, report, catalogue, "A4")
+    html = render_to_string("pdf/roster.html", {**context, "paper": "A4", "paper_class": "a4"})
+    assert html.count(" new-page") >= 5  # the cards of a page and more that the plan sends on to a page
+
+    def places(html):
+        found = []
+        for number, page in enumerate(core_pdf.layout_document(html, "A4").pages, start=1):
+            stack = [page._page_box]
+            while stack:
+                box = stack.pop()
+                if getattr(box, "element_tag", None) == "article":
+                    found.append(("".join(box.element.find(".//h2").itertext()), number, round(box.position_y, 2)))
+                    continue
+                stack.extend(getattr(box, "children", ()))
+        return sorted(found)
+
+    assert places(html) == places(html.replace(" new-page", ""))
