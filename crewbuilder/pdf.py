@@ -559,8 +559,10 @@ def card_columns(
     right, page 2 left...); each reference card then goes where it fits, else where a column
     ends first. Each column is followed as a stream of pages: (page reached, lines left on it).
     Each card comes as (kind, card, new_page): new_page for a card, not the first of its column,
-    surely longer than a page, or a page long and surely longer than the room the cards above
-    it leave (it starts the next page, see SURELY_OVER_A_PAGE).
+    that the plan sends on to a later page than the card above it ends on, or surely longer than
+    a page, or a page long and surely longer than the room the cards above it leave. It starts
+    the next page, where WeasyPrint would move it after laying it out under the cards above (see
+    SURELY_OVER_A_PAGE).
     """
     full = COLUMN_LINES.get(paper, COLUMN_LINES[DEFAULT_PAPER])
     capacity = [full - summary_lines]  # of each page, the first under the summary
