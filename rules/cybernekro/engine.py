@@ -617,11 +617,14 @@ def _gain_wound(draw, plan: HitPlan, state: HitState, from_weapon: bool = True) 
 
 
 def _knock_prone(state: HitState, plan: HitPlan) -> HitState:
-    """Serious Injury: knocked Prone; if already Prone, OoA. Monstrous cannot be knocked Prone."""
-    if state.ooa or plan.monstrous:
+    """Serious Injury: knocked Prone; if already Prone, OoA. Monstrous cannot be knocked Prone,
+    but one already Prone is taken Out of Action as any other (reading R36)."""
+    if state.ooa:
         return state
     if state.prone:
         return state._replace(ooa=True)
+    if plan.monstrous:
+        return state
     return state._replace(prone=True, knocked=True)
 
 

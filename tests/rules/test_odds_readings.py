@@ -93,7 +93,19 @@ def test_a_monstrous_target_given_as_prone_is_prone_for_every_rule():
     # +2 to hit for Prone on top of Monstrous' +4, and Feeble wounds it because it is Prone.
     answer = monstrous_attack("fists", True, ["monstrous"])
     assert answer["to_hit"] == {"critical": "1/20", "hit": "3/4", "miss": "3/20", "fumble": "1/20"}
-    assert answer["target"] == {"unharmed": "33/40", "wounded": "109/720", "prone": "0", "out_of_action": "17/720"}
+    # A Serious Injury takes it Out of Action: "If already Prone it is OoA" (it is not knocked down).
+    assert answer["target"] == {"unharmed": "33/40", "wounded": "61/720", "prone": "0", "out_of_action": "13/144"}
     assert answer["expected_wounds"] == "23/120"
+    # Counted by hand-written enumeration, outside the engine: an axe (2 dice, Brutal) on a Wounded one.
+    axe = odds(
+        {
+            "roll": "attack",
+            "action": "fight",
+            "attacker": {"agility": 2},
+            "weapon": "axe",
+            "target": {"toughness": 0, "wounds": 2, "prone": True, "traits": ["monstrous"]},
+        }
+    )["exact"]
+    assert axe["target"] == {"unharmed": "41/240", "wounded": "107/360", "prone": "0", "out_of_action": "383/720"}
     standing = monstrous_attack("fists", False, ["monstrous"])
     assert standing["target"]["wounded"] == "0"  # Feeble: no Wounds unless the target is Prone
