@@ -102,6 +102,10 @@ def check_int(value, where: str, low: int | None = None, high: int | None = None
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadFormat(where, "expected an integer")
     if low is not None and value < low or high is not None and value > high:
+        if high is None:
+            raise BadFormat(where, f"expected an integer of at least {low}")
+        if low is None:
+            raise BadFormat(where, f"expected an integer of at most {high}")
         raise BadFormat(where, f"expected an integer from {low} to {high}")
     return value
 

@@ -103,6 +103,10 @@ def test_mistyped_field_says_where():
     assert bad_format_message(data) == "characters[2].attributes.strength: expected an integer"
 
 
+def test_a_negative_budget_says_what_it_must_be():
+    assert bad_format_message(crew_data(budget=-1)) == "budget: expected an integer of at least 0"
+
+
 def test_boolean_is_not_an_integer():
     data = crew_data()
     data["characters"][0]["attributes"]["strength"] = True
@@ -273,9 +277,9 @@ def test_unstorable_crew_imports_nothing(catalogue, user, change):
             lambda d: d["characters"].extend(dict(d["characters"][1], name=f"Extra {i}") for i in range(10)),
             "characters: more than 12",
         ),
-        (lambda d: d["characters"][1].update(gear=["knife"] * 21), "characters[1].gear: more than 20 items"),
-        (lambda d: d["characters"][1].update(traits=["small"] * 9), "characters[1].traits: more than 8 traits"),
-        (lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 9), "characters[1].body_mods: more than 8"),
+        (lambda d: d["characters"][1].update(gear=["knife"] * 23), "characters[1].gear: more than 22 items"),
+        (lambda d: d["characters"][1].update(traits=["small"] * 22), "characters[1].traits: more than 21 traits"),
+        (lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 11), "characters[1].body_mods: more than 10"),
         (
             lambda d: d["characters"][0]["attributes"].update(strength=10),
             "characters[0].attributes.strength: outside -9..9",
@@ -293,6 +297,45 @@ def test_import_refuses_what_the_editor_could_not_hold(catalogue, user, change, 
     assert refused.value.report["errors"][0]["code"] == "bad-format"
     assert refused.value.report["errors"][0]["message"].startswith(where)
     assert Crew.objects.count() == 0
+
+
+def _at_the_rules_most():
+    """Three legal crews, each with one character holding the most the rules allow of one thing."""
+    rules = catalogue_file_for("cybernekro")
+
+    def slugs(section):
+        entries = rules[section]
+        return list(entries) if isinstance(entries, dict) else [entry["slug"] for entry in entries]
+
+    deformed = {"slug": "deformed", "raise": ["strength", "toughness"]}
+    every_trait = [deformed if slug == "deformed" else slug for slug in slugs("traits")]
+    strong = {"strength": 3, "toughness": -1, "agility": -1, "intellect": 0, "discipline": 0}
+    most = {
+        # every trait once: 15 + 74 points, the three that cost points back included
+        "traits": {"traits": every_trait},
+        "body_mods": {"body_mods": slugs("body_mods")},
+        # Strength 3, Deformed and Gifted: 5; 5 + 5 + Extra limbs = 11 items, 22 small knives
+        "gear": {"attributes": strong, "traits": [deformed, "gifted", "extra-limbs"], "gear": ["knife"] * 22},
+    }
+    for field, holding in most.items():
+        data = crew_data()
+        for character in data["characters"]:
+            character.update(traits=[], body_mods=[], gear=[])
+        data["characters"][0].update(holding)
+        yield field, data
+
+
+def test_a_legal_crew_at_the_rules_most_imports_and_is_valid(catalogue, user):
+    held = {}
+    for field, data in _at_the_rules_most():
+        _, report, code = check(data)
+        assert (code, [e["code"] for e in report["errors"]]) == (EXIT_VALID, []), field
+        crew, imported = import_crew_file(json.dumps(data), user)
+        assert imported["valid"] and json.loads(export_crew(loaded(crew))) == data
+        held[field] = len(data["characters"][0][field])
+        if field == "gear":
+            assert report["characters"][0]["carry"] == {"used": 11, "max": 11}
+    assert held == {"traits": 21, "body_mods": 10, "gear": 22}
 
 
 def test_the_limits_are_the_editors_so_an_import_can_be_edited(catalogue, user):

@@ -17,9 +17,9 @@ def _post_edit(client, crew, action, **data):
 @pytest.mark.parametrize(
     "action, slug, field, most, message",
     [
-        ("add-gear", "knife", "gear", limits.GEAR_MAX_PER_CHARACTER, "at most 20 items"),
-        ("add-trait", "small", "traits", limits.TRAITS_MAX_PER_CHARACTER, "at most 8 traits"),
-        ("add-body-mod", "neural-cabling", "body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "at most 8 body-mods"),
+        ("add-gear", "knife", "gear", limits.GEAR_MAX_PER_CHARACTER, "at most 22 items"),
+        ("add-trait", "small", "traits", limits.TRAITS_MAX_PER_CHARACTER, "at most 21 traits"),
+        ("add-body-mod", "neural-cabling", "body_mods", limits.BODY_MODS_MAX_PER_CHARACTER, "at most 10 body-mods"),
     ],
 )
 def test_the_editor_stops_at_the_limit_with_a_message(client, user, make_crew, action, slug, field, most, message):

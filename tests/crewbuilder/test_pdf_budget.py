@@ -63,7 +63,7 @@ def test_a_shared_roster_over_the_limits_is_refused_for_anyone(client, user, mak
     Crew.objects.filter(pk=crew.pk).update(share_token="tok")
     response = client.get(reverse("crew-roster-shared", args=["tok"]))
     assert response.status_code == 422
-    assert "Hoarder has 21 items; a roster prints at most 20 per character" in response.content.decode()
+    assert "Hoarder has 23 items; a roster prints at most 22 per character" in response.content.decode()
     assert no_layout == []
 
 
