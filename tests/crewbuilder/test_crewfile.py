@@ -279,7 +279,10 @@ def test_unstorable_crew_imports_nothing(catalogue, user, change):
         ),
         (lambda d: d["characters"][1].update(gear=["knife"] * 23), "characters[1].gear: more than 22 items"),
         (lambda d: d["characters"][1].update(traits=["small"] * 22), "characters[1].traits: more than 21 traits"),
-        (lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 11), "characters[1].body_mods: more than 10"),
+        (
+            lambda d: d["characters"][1].update(body_mods=["neural-cabling"] * 11),
+            "characters[1].body_mods: more than 10",
+        ),
         (
             lambda d: d["characters"][0]["attributes"].update(strength=10),
             "characters[0].attributes.strength: outside -9..9",
