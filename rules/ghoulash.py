@@ -167,7 +167,7 @@ class BattleResult:
     total: int  # the final total
     victory_points: int  # won: the token's VP; lost: 0
     wounds: int  # lost: the token's VP (green dots); won: 0
-    stage: str  # "hole", "no-value", "unchallenged", "answered", "unanswered"
+    stage: str  # "hole", "no-value", "unchallenged", "answered", "parried", "withstood", "unanswered"
     challenge_total: int = 0  # Value the challenge subtracted, after Parry
     after_challenge: int = 0  # total after the challenge, before any response
 
@@ -237,7 +237,13 @@ def ghoul_battle(
     if response and after >= needed:
         raise IllegalPlay("no response is needed: the challenge did not bring the total below the Ghoul")
     final = after + sum(response)
-    return result(final >= needed, "answered" if response else "unanswered", final, chal, after)
+    if response:
+        stage = "answered"
+    elif final >= needed:  # no Value card needed: the challenge, after any Parry, left it beating the Ghoul
+        stage = "parried" if parried else "withstood"
+    else:
+        stage = "unanswered"
+    return result(final >= needed, stage, final, chal, after)
 
 
 def initial_combat_value(

@@ -130,6 +130,8 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
         "no-value": "the cards put down do not beat it",
         "unchallenged": "nobody challenged",
         "answered": "the challenge was answered",
+        "parried": "the challenge was parried",
+        "withstood": "the challenge did not bring the total below it",
         "unanswered": "the challenge was not answered",
         "hole": "in a Hole",
     }.get(result.stage, result.stage)

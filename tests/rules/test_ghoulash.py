@@ -57,7 +57,10 @@ def test_buffer_against_a_challenge():
     r = gh.ghoul_battle(5, 2, 1, played=(3, 3, 3), challenge=(3, 3))  # 10 - 6 = 4 < 6
     assert not r.won
     r = gh.ghoul_battle(5, 2, 1, played=(3, 3, 3), challenge=(2, 1))  # 10 - 3 = 7 still beats
-    assert r.won and r.stage == "unanswered" and r.total == 7
+    assert r.won and r.stage == "withstood" and r.total == 7
+    # Parry alone (no Value card in answer) keeps it above: parried, not "unanswered"
+    r = gh.ghoul_battle(5, 2, 1, played=(3, 3, 3), challenge=(3, 3), parried=(3,))  # 10 - 3 = 7
+    assert r.won and r.stage == "parried" and r.total == 7
 
 
 def test_challenge_limits_and_response_only_after_a_challenge():

@@ -275,6 +275,24 @@ def test_parry_ignores_the_highest_challenge_card(lake_vs_gray, del_brian):
         act(game, del_, "respond")
 
 
+def test_a_challenge_parried_with_no_value_card_is_logged_as_parried(lake_vs_gray, del_brian):
+    game = lake_vs_gray
+    del_, brian = del_brian
+    act(game, del_, "replenish")
+    act(game, del_, "reveal", token=ghoul(game, 5).pk)
+    p = player(game, del_)
+    ids = arrange_hand(p, [3, 3])
+    parry = next(c["id"] for c in p.deck if c["slug"] == "parry")
+    p.hand = ids + [parry]
+    p.draw = [i for i in p.draw if i != parry]
+    p.save()
+    act(game, del_, "play", cards=ids)  # 1 + 6 = 7 beats 5
+    act(game, brian, "challenge", cards=arrange_hand(player(game, brian), [3]))  # 7 - 3 = 4
+    act(game, del_, "respond", cards=[], parry=[parry])  # the 3 ignored: 7
+    won = Event.objects.get(game=game, kind="battle-won").text
+    assert "(the challenge was parried)" in won and "not answered" not in won
+
+
 def test_a_challenge_is_one_or_two_value_cards(lake_vs_gray, del_brian):
     game = lake_vs_gray
     del_, brian = del_brian
