@@ -77,6 +77,12 @@ def label(state: State, option: legal.Option) -> str:
         "undo": "Undo my last step",
         "concede_end": "End the game now",
     }
+    npc_window = s in ("react", "decline_reaction") and state.pending and state.pending[0].get("npcs")
+    if npc_window:  # B49: the NPCs' window after a Move, answered for them
+        mover = _name(state, state.pending[0].get("by"))
+        if s == "decline_reaction":
+            return f"No NPC may react to {mover}'s move"
+        return f"{_name(state, a[0])} reacts to {mover}'s move (an eligible NPC always does)"
     if s in words:
         return words[s]
     if s == "assign_ap":
@@ -136,7 +142,8 @@ def label(state: State, option: legal.Option) -> str:
     if s == "put_out_fire":
         return f"Put out {_name(state, a[0])}'s fire"
     if s == "leave_table":
-        return f"{_name(state, a[0])} leaves the table"
+        fleeing = " (its Flee move reached a board edge)" if len(a) > 1 and a[1] else ""
+        return f"{_name(state, a[0])} leaves the table{fleeing}"
     return s.replace("_", " ")
 
 

@@ -131,7 +131,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
     if name == "react":
         return actions.react(state, seat, rng, seed, args[0])
     if name == "name_witnesses":
-        return actions.name_witnesses(state, seat, d.get("witnesses", []))
+        return actions.name_witnesses(state, seat, d.get("witnesses", []), rng)
     if name == "play_before_test":
         return actions.play_before_test(state, seat, args[0], args[1], d.get("sign") or 1)
     if name in (

@@ -959,34 +959,115 @@ class OverloadResult:
     prone: bool
     dead: bool
     effects: tuple[str, ...]
+    ooa: bool = False  # Out of Action (a 7th Wound, a One-shotter already Prone); not when ``dead``
+    gained: int = 0  # Wounds gained (a 7th, OoA instead, counted)
+    organs_used: bool = False  # the Extra organs test was made (passed or not)
+
+
+def wound_plan(target: Target) -> HitPlan:
+    """The target's side of a hit, for a Wound that no hit deals (a Neural Overload's, a sorcery's, a Demonic
+    model's instead of Dread): One-shotter, Monstrous, Extra organs and its Toughness test as
+    :func:`plan_attack` reads them; no weapon (no Feeble, no damage)."""
+    traits = target.traits
+    return HitPlan(
+        dice=0,
+        keep=2,
+        reroll=frozenset(),
+        armor=0,
+        wounds=target.wounds,
+        prone=target.prone,
+        toughness=target.toughness + (target.dread if "driven-by-madness" in traits else 0),
+        jinxed="jinxed" in traits,
+        brutal=False,
+        tio="none",
+        feeble=False,
+        one_shotter="one-shotter" in traits,
+        demonic="demonic" in traits,
+        extra_organs="extra-organs" in target.body_mods and target.wounds == 0,
+        monstrous="monstrous" in traits,
+        stagger_prone=False,
+        critical_wound=False,
+    )
+
+
+def suffer_wound(draw, plan: HitPlan, state: HitState) -> HitState:
+    """One Wound no hit deals, by the hit's own path (:func:`_gain_wound`, not a weapon's: no Feeble).
+
+    One-shotter: "Whenever this model would suffer a Wound it is knocked Prone instead. If it was already
+    Prone it immediately goes OoA" (Monstrous: the knock-down is prevented, R35); Extra organs: "The first
+    time this model gains a Wound in a game make a Toughness test. On a success it doesn't gain a Wound"
+    (``state.organs``; the test is drawn); a 7th Wound is OoA instead.
+    """
+    return _gain_wound(draw, plan, state, from_weapon=False)
+
+
+def _no_draw(event):
+    raise ValueError(f"{event.what}: a test needs a draw")
+
+
+def _wound_effect(before: HitState, after: HitState, plan: HitPlan) -> str:
+    if after.ooa and not before.ooa:
+        if plan.one_shotter:
+            return "out of action (One-shotter, already Prone)"
+        return "out of action (7th Wound)"
+    if after.gained > before.gained:
+        return "gain 1 Wound"
+    if after.knocked and not before.knocked:
+        return "knocked Prone instead of a Wound (One-shotter)"
+    if before.organs and not after.organs:
+        return "no Wound (Extra organs)"
+    if plan.one_shotter and plan.monstrous:
+        return "no Wound: knocked Prone instead, which Monstrous prevents"
+    return "no Wound"
 
 
 def apply_overload(
-    total: int, dread: int = 0, wounds: int = 0, ap: int = 0, prone: bool = False, traits: frozenset = frozenset()
+    total: int,
+    dread: int = 0,
+    wounds: int = 0,
+    ap: int = 0,
+    prone: bool = False,
+    traits: frozenset = frozenset(),
+    draw=None,
+    plan: HitPlan | None = None,
 ) -> OverloadResult:
     """The table's rows from the top down, cumulatively.
 
-    Artificial never gains Dread; Demonic gains a Wound instead; a 7th Wound is OoA (``dead`` stays False).
+    Artificial never gains Dread; Demonic gains a Wound instead. Every Wound is suffered through
+    :func:`suffer_wound` (One-shotter, Extra organs, a 7th Wound OoA; ``dead`` stays False): ``plan`` is the
+    model's :func:`wound_plan` (by default from ``wounds``, ``prone`` and ``traits``, no Extra organs) and
+    ``draw`` rolls the Extra organs test. Monstrous "cannot be knocked Prone": rows 3 and 5 do not make it
+    Prone, so row 5 wounds it only if it was Prone already. ``ap`` 0 is "no AP" (an NPC's: it uses none).
     """
+    if plan is None:
+        plan = wound_plan(Target(wounds=wounds, prone=prone, traits=frozenset(traits)))
+    draw = draw or _no_draw
+    monstrous = plan.monstrous or "monstrous" in traits
+    hit = HitState(wounds, prone, organs=plan.extra_organs)
     effects = []
     dead = False
 
     def wound():
-        """A Wound; True when it is the 7th (Out of Action instead)."""
-        nonlocal wounds
-        if wounds >= MAX_WOUNDS:
-            effects.append("out of action (7th Wound)")
-            return True
-        wounds += 1
-        effects.append("gain 1 Wound")
-        return False
+        nonlocal hit
+        if hit.ooa:
+            return  # already Out of Action: nothing more to suffer
+        before = hit
+        hit = suffer_wound(draw, plan, hit)
+        effects.append(_wound_effect(before, hit, plan))
 
-    ooa = False
+    def fall(text: str):
+        nonlocal hit
+        if monstrous:
+            effects.append("cannot fall Prone (Monstrous)")
+        else:
+            hit = hit._replace(prone=True)
+            effects.append(text)
+
     if total >= 1:
         if "artificial" in traits:
             effects.append("no Dread (Artificial)")
         elif "demonic" in traits:
-            ooa = wound() or ooa
+            wound()
         else:
             dread = min(dread + 1, MAX_DREAD)
             effects.append("gain 1 Dread")
@@ -994,25 +1075,34 @@ def apply_overload(
         if ap > 0:
             ap -= 1
             effects.append("lose 1 AP")
-        elif not prone:
-            prone = True
-            effects.append("fall Prone (no AP)")
+        elif not hit.prone:
+            fall("fall Prone (no AP)")
         else:
             effects.append("no AP, already Prone")
     if total >= 5:
-        if prone:
-            ooa = wound() or ooa
+        if hit.prone:
+            wound()
         else:
-            prone = True
-            effects.append("fall Prone")
+            fall("fall Prone")
     if total >= 7:
-        ooa = wound() or ooa
+        wound()
     if total >= 9:
         dead = True
         effects.append("head explodes: dies")
-    if ooa and not dead:
+    if hit.ooa and not dead:
         effects.append("out of action")
-    return OverloadResult(total, dread, wounds, ap, prone, dead, tuple(effects))
+    return OverloadResult(
+        total,
+        dread,
+        hit.wounds,
+        ap,
+        hit.prone,
+        dead,
+        tuple(effects),
+        hit.ooa and not dead,
+        hit.gained,
+        plan.extra_organs and not hit.organs,
+    )
 
 
 def roll_neural_overload(
@@ -1023,9 +1113,12 @@ def roll_neural_overload(
     prone: bool = False,
     traits: frozenset = frozenset(),
     seed: int | None = None,
+    draw=None,
+    plan: HitPlan | None = None,
 ) -> tuple[int, OverloadResult]:
+    """D6 + Dread, then :func:`apply_overload` (``draw`` and ``plan``: its Wounds' Extra organs test)."""
     face = rng.randint(1, 6)
-    return face, apply_overload(face + dread, dread, wounds, ap, prone, traits)
+    return face, apply_overload(face + dread, dread, wounds, ap, prone, traits, draw, plan)
 
 
 # ==========================================================================

@@ -94,3 +94,28 @@ def test_with_a_game_master_the_npcs_test_a_player_rolled_waits_for_the_game_mas
     assert post_step(clients[seat], battle, "resolve_test").status_code == 422
     assert post_step(master, battle, "resolve_test").status_code == 200
     assert any("stands" in e.text and e.seat == GM for e in load(battle).log)
+
+
+def test_a_characters_move_with_an_npc_on_the_table_asks_the_mover_which_npc_reacts(started, user, other_user):
+    """B49: without a game master the mover's player answers the NPCs' window: the NPC reacts, or none may."""
+    battle = started()
+    clients = {"0": logged_in(user), "1": logged_in(other_user)}
+    state = advance(battle, clients, lambda s: s.phase is Phase.ACTION and s.active_seat and not s.pending)
+    state = npcs.place_npc(replace(state, scenario=replace(state.scenario, environment=None)), None, "tomb-bots")
+    bot, seat = state.models[-1].id, state.active_seat
+    mid = f"{seat}-0"
+    put(battle, rounds.select_model(state, seat, mid))
+    assert post_step(clients[seat], battle, "act:move").status_code == 200
+    windows = [p for p in load(battle).pending if p.kind == "reaction"]
+    assert windows[-1].get("npcs") and windows[-1].seat == seat
+    while load(battle).pending[0] is not windows[-1] and not load(battle).pending[0].get("npcs"):
+        other = load(battle).pending[0].seat
+        assert post_step(clients[other], battle, "decline_reaction").status_code == 200
+    page = clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+    name = load(battle).model(mid).name
+    assert f"No NPC may react to {name}&#x27;s move" in page or f"No NPC may react to {name}'s move" in page
+    assert "reacts to" in page and "(an eligible NPC always does)" in page
+    assert post_step(clients[seat], battle, f"react:{bot}").status_code == 200
+    after = load(battle)
+    assert f"{after.model(bot).name} tries to react" in after.log[-1].text
+    assert not any(p.kind == "reaction" for p in after.pending)  # one reaction per action: the window closed

@@ -20,7 +20,8 @@ from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
-from rules.cybernekro.battle.out_of_action import dread_in_play, take_out
+from rules.cybernekro.battle.out_of_action import take_out
+from rules.cybernekro.battle.overload import gain_dread as gain_dread_or_wound
 from rules.cybernekro.battle.overload import neural_overload
 from rules.cybernekro.battle.state import (
     Battle,
@@ -35,7 +36,7 @@ from rules.cybernekro.battle.state import (
     gain_dread,
     step,
 )
-from rules.cybernekro.battle.turns import next_player, skip_to_a_player_who_can_act
+from rules.cybernekro.battle.turns import calm_nerves, next_player, skip_to_a_player_who_can_act
 from rules.rolls import ROW_LABELS
 
 BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
@@ -75,15 +76,15 @@ def acting_model(state: Battle, seat: str) -> Model:
 
 
 def _check_can(model: Model, action: str, cost: int) -> None:
-    if model.npc:
-        return
+    """What the model may do now. An NPC pays no AP ("they will perform two actions"), but Prone ("It can only
+    crawl or stand up") and Bestial limit it as any model."""
     if "bestial" in model.traits and action not in BESTIAL_ACTIONS:
         raise Refused(f"{model.name} is Bestial: only Move, Get Up and Fight")
     if model.prone and action not in PRONE_ACTIONS:
         raise Refused(f"{model.name} is Prone: it can only crawl (Move) or Get Up")
     if action == "get-up" and not model.prone:
         raise Refused(f"{model.name} is not Prone")
-    if model.ap < cost:
+    if not model.npc and model.ap < cost:
         raise Refused(f"{model.name} has {model.ap} AP; this action costs {cost}")
 
 
@@ -104,12 +105,13 @@ def _spend(state: Battle, model: Model, cost: int) -> Battle:
 
 
 def after_action(state: Battle) -> Battle:
-    """The Active Model with no AP ends its activation; a player with nothing left passes."""
+    """The Active Model with no AP ends its activation; a player with nothing left passes; a passed on-Fire
+    test ends with the activation or reaction it was passed in."""
     if state.phase is Phase.ACTION and not state.pending and not state.reaction and state.active_model:
         active = state.model(state.active_model)
         if active.ap <= 0 or not active.in_play:
             state = next_player(replace(state, active_model=None))
-    return skip_to_a_player_who_can_act(state)
+    return skip_to_a_player_who_can_act(calm_nerves(state))
 
 
 def _fire_check(state: Battle, seat: str, model: Model, rng: random.Random, seed) -> tuple[Battle, bool]:
@@ -134,7 +136,7 @@ def _after_fire_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome
     flee = rng.randint(1, 6)
     state = drop_items(state, model)  # a Flee move: "automatically drops them before moving"
     model = replace(state.model(model.id), ap=max(model.ap - 1, 0), prone=False)
-    state = state.with_model(model)
+    state = replace(state.with_model(model), fled=model.id)  # at a board edge it may leave the table now
     if state.reaction and state.reaction[0] == model.id:
         state = replace(state, reaction=None)
     elif state.active_model == model.id and state.phase is Phase.NPCS:
@@ -336,7 +338,7 @@ def _finish_act(
     state = _spend(state, model, cost)
     state = state.logged(seat, text)
     if action == "move":
-        state = open_move_reactions(state, model)
+        state = open_move_reactions(state, model, seat)
     return state
 
 
@@ -374,22 +376,35 @@ def put_out_fire(
     state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee)
     if not ok:
         return step(before, after_action(state))
-    state = state.with_model(replace(state.model(model_id), on_fire=False))
+    state = state.with_model(replace(state.model(model_id), on_fire=False, fire_nerve=False))
     state = _spend(state, model, 1).logged(seat, f"{model.name} puts out the flames on {burning.name}")
     return step(before, after_action(state))
 
 
-def open_move_reactions(state: Battle, mover: Model) -> Battle:
+def open_move_reactions(state: Battle, mover: Model, seat: str) -> Battle:
     """ "If Active Model performed a Move action and is now the closest enemy in LoS of an enemy model
-    that model may react": each enemy player with a model that has AP may claim it (distance is theirs)."""
+    that model may react": each enemy player with a model that has AP may claim it (distance is theirs).
+    NPCs hostile to the mover get a window too: "When an NPC is eligible to perform a reaction they will always
+    choose to react", so its answer names the NPC that is eligible, or says none is; it is the game master's,
+    else the player who moved (``seat``), as for an NPC missed (B10, B33)."""
     if state.reaction:  # a reaction's move triggers no further reaction (B8)
         return state
     seats = [s for s in state.seats if s != mover.seat and any(m.ap > 0 for m in state.crew(s))]
-    return replace(
-        state,
-        pending=state.pending
-        + tuple(Pending("reaction", s, data=(("cause", "move"), ("by", mover.id))) for s in seats),
-    )
+    windows = tuple(Pending("reaction", s, data=(("cause", "move"), ("by", mover.id))) for s in seats)
+    npcs = [m for m in state.enemies_of(mover) if m.npc and not m.asleep]
+    if npcs:
+        data = (("cause", "move"), ("by", mover.id), ("npcs", True))
+        windows += (Pending("reaction", decides_for(state, npcs[0], seat), data=data),)
+    return replace(state, pending=state.pending + windows)
+
+
+def move_reactors(state: Battle, window: Pending) -> tuple[Model, ...]:
+    """The models a Move's reaction ``window`` without a named model lets its seat claim: the seat's own
+    characters with AP, or (the NPCs' window) the NPCs hostile to the mover (NPCs need no AP)."""
+    if window.get("npcs"):
+        mover = state.model(window.get("by"))
+        return tuple(m for m in state.enemies_of(mover) if m.npc and not m.asleep)
+    return tuple(m for m in state.crew(window.seat) if m.ap > 0 and not m.asleep)
 
 
 def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -569,6 +584,7 @@ def _roll_to_hit(
         ("reactable", reactable),
         ("event", rolled),
         ("attribute", "discipline" if use.ranged else "agility"),
+        ("fumbled", fumbled_too(rolled, roll)),
     )
     decider = decides_for(state, model, model.seat or seat)
     state = replace(state, pending=(Pending("to_hit", decider, model.id, data),) + state.pending)
@@ -577,6 +593,14 @@ def _roll_to_hit(
         f"{outcome.value}{note}"
     )
     return state.logged(seat, text, seed=seed, rolls=[roll])
+
+
+def fumbled_too(event: cn.TestEvent | None, roll: dict) -> bool:
+    """Auto X "Scores a Fumble if any of the dice rolls a 1, which means it's possible to score a Fumble and a
+    Critical at the same time": a die of the roll on a fumble face (1, or 1-2 Jinxed). The roll's outcome stays
+    the odds engine's (a Critical hits); this tells the Fumble that comes with it (the weapon jams)."""
+    faces = roll.get("d20") or ()
+    return event is not None and bool(faces) and min(faces) <= (2 if event.jinxed else 1)
 
 
 def second_attack(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -621,6 +645,11 @@ def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
     return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
 
 
+def _refumbled(pending: Pending, event: cn.TestEvent, roll: dict) -> dict:
+    """A re-rolled hit roll's Fumble is the new roll's (an Auto X Critical may bring one, or lose it)."""
+    return {"fumbled": fumbled_too(event, roll)} if pending.kind == "to_hit" else {}
+
+
 def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
     """ "after an Attribute Test is rolled and successfully passed by a character that has any Dread, any
     player ... may decide to force the dice to be re-rolled by removing one Dread" (once: "never re-roll a
@@ -641,7 +670,7 @@ def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | 
         raise Refused("an Ace passed this test without a roll: there is no die to re-roll")
     after = state.with_model(replace(model, dread=model.dread - 1))
     new, roll = event.roll(rng)
-    after = _with_pending_data(after, pending, outcome=new.value, rerolled=True)
+    after = _with_pending_data(after, pending, outcome=new.value, rerolled=True, **_refumbled(pending, event, roll))
     return step(
         state,
         after.logged(
@@ -681,7 +710,7 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
     else:
         raise Refused(f"{model.name} has nothing that re-rolls this test")
     new, roll = event.roll(rng)
-    after = _with_pending_data(state, pending, outcome=new.value, rerolled=True)
+    after = _with_pending_data(state, pending, outcome=new.value, rerolled=True, **_refumbled(pending, event, roll))
     rolls, lines = [roll], [f"{model.name} re-rolls its {event.what} ({how.replace('-', ' ')}): {new.value}"]
     overloads = 0
     if how == "multi-headed" and not new.passed:
@@ -990,14 +1019,19 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
     use = attacker.weapon(info["weapon"])
     rolls: list[dict] = []
     lines: list[str] = []
+    jams = kind is cn.Action.SHOOT and not use.weapon.keywords.has("reliable")  # "On a Fumble the weapon jams"
     if hit_info is not None:
         hit, steps, hit_plan = hit_info
         rolls += list(steps)
         state, lines = apply_hit(state, target, hit, steps, hit_plan, attacker)
+        if jams and outcome is cn.Outcome.CRITICAL and info.get("fumbled"):  # Auto X: a Critical and a Fumble
+            a = state.model(attacker.id)
+            state = state.with_model(replace(a, jammed=a.jammed | {use.slug}))
+            lines.append(f"{use.name} jams (a die of the Auto roll fumbled)")
     else:
         lines.append("missed")
         if outcome is cn.Outcome.FUMBLE:
-            if kind is cn.Action.SHOOT and not use.weapon.keywords.has("reliable"):
+            if jams:
                 a = state.model(attacker.id)
                 state = state.with_model(replace(a, jammed=a.jammed | {use.slug}))
                 lines.append(f"{use.name} jams")
@@ -1005,7 +1039,8 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
                 state = state.with_model(replace(state.model(attacker.id), prone=True))
                 lines.append(f"{attacker.name} falls Prone")
     if "maddening-terror" in attacker.traits and state.model(target.id).in_play:
-        state, out = dread_in_play(state, target.id)  # "Every time this model attacks"
+        state, out, dice = gain_dread_or_wound(state, target.id, rng)  # "Every time this model attacks"
+        rolls += dice
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)" + (f": {out}" if out else ""))
     if kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
         face = rng.randint(1, 6)
@@ -1109,8 +1144,9 @@ def accept_out_of_action(state: Battle, seat: str) -> Battle:
     return step(state, after_action(after.logged(seat, line)))
 
 
-def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
-    """ "An ally goes OoA while in LoS of the character": the player ticks the allies who saw it; each gains 1 Dread."""
+def name_witnesses(state: Battle, seat: str, witnesses, rng: random.Random) -> Battle:
+    """ "An ally goes OoA while in LoS of the character": the player ticks the allies who saw it; each gains 1 Dread
+    (a Demonic one a Wound instead, suffered as any: ``rng`` rolls an Extra organs test)."""
     pending = _pending(state, "witnesses")
     if pending.seat != seat:
         raise Refused("the fallen model's player names the allies who saw it")
@@ -1121,8 +1157,10 @@ def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
     after = replace(state, pending=state.pending[1:])
     names = []
     fallen_too = []
+    rolls = []
     for model_id in sorted(set(witnesses)):
-        after, out = dread_in_play(after, model_id)
+        after, out, dice = gain_dread_or_wound(after, model_id, rng)
+        rolls += dice
         names.append(after.model(model_id).name)
         fallen_too += [out] if out else []
     fallen = state.model(pending.model).name
@@ -1130,7 +1168,7 @@ def name_witnesses(state: Battle, seat: str, witnesses) -> Battle:
         fallen += f" taken out by the {state.model(pending.get('terror')).name} (Terrifying)"
     text = f"Saw {fallen} fall: {', '.join(names)} (1 Dread each)" if names else f"Nobody saw {fallen} fall"
     text += "".join(f"; {out}" for out in fallen_too)
-    return step(state, after_action(after.logged(seat, text)))
+    return step(state, after_action(after.logged(seat, text, rolls=rolls)))
 
 
 def _catch_fire(state: Battle, seat: str, model: Model, rng: random.Random, seed) -> Battle:
@@ -1165,7 +1203,9 @@ def react(state: Battle, seat: str, rng: random.Random, seed: int | None = None,
     model = state.model(model_id or pending.model or "")
     if pending.model and model.id != pending.model:
         raise Refused(f"only {state.model(pending.model).name} may react")
-    if not pending.model and (model.seat != seat or not model.is_pc):
+    if not pending.model and pending.get("npcs") and model not in move_reactors(state, pending):
+        raise Refused(f"{model.name} is not an NPC hostile to the model that moved")
+    if not pending.model and not pending.get("npcs") and (model.seat != seat or not model.is_pc):
         raise Refused(f"{model.name} is not yours")
     if not model.in_play or (not model.npc and model.ap <= 0):
         raise Refused(f"{model.name} needs AP left to react")
@@ -1213,7 +1253,9 @@ def decline_reaction(state: Battle, seat: str) -> Battle:
     if pending.model and state.model(pending.model).npc:
         raise Refused("an NPC always chooses to react")
     after = replace(state, pending=state.pending[1:])
-    return step(state, after_action(after.logged(seat, f"{state.player(seat).name} does not react")))
+    # the NPCs' window declined: none of them is eligible (an eligible NPC "will always choose to react")
+    text = "No NPC may react" if pending.get("npcs") else f"{state.player(seat).name} does not react"
+    return step(state, after_action(after.logged(seat, text)))
 
 
 def end_reaction(state: Battle, seat: str) -> Battle:

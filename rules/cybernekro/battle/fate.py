@@ -98,9 +98,13 @@ def take_from_hand(state: Battle, seat: str, card: str, kinds: tuple[str, ...], 
 
 
 def deal_round(state: Battle, rng: random.Random, seed: int | None) -> Battle:
-    """The round-start draws, for every player by the models they have left on the table."""
+    """The round-start draws, for every player by the models they have left on the table.
+
+    A prisoner behind its door is still on the table (Prisoner: the kidnapper wins "if at least one prisoner
+    is still on the table"); only its Intellect is barred from "Initiative and Fate Cards", so it counts here.
+    """
     for p in state.players:
-        left = sum(1 for m in state.crew(p.seat) if not m.imprisoned)
+        left = len(state.crew(p.seat))
         wanted = round_draws(left)
         if not wanted:
             continue

@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.cybernekro.battle import catalogue, fate
-from rules.cybernekro.battle.actions import BESTIAL_ACTIONS, PRONE_ACTIONS, stims_ready, tested_next, weapon_pairs
+from rules.cybernekro.battle.actions import (
+    BESTIAL_ACTIONS,
+    PRONE_ACTIONS,
+    move_reactors,
+    stims_ready,
+    tested_next,
+    weapon_pairs,
+)
 from rules.cybernekro.battle.equipment import USABLE
 from rules.cybernekro.battle.morale import pollen_testers, tremors_testers
 from rules.cybernekro.battle.npcs import npcs_to_activate
@@ -111,13 +118,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         if p.kind == "witnesses":
             return (Option("name_witnesses", tuple(m.id for m in state.crew(seat))),)
         if p.kind == "reaction":
-            if p.model:
-                out.append(Option("react", (p.model,)))
-            else:
-                out += [Option("react", (m.id,)) for m in state.crew(seat) if m.ap > 0 and not m.asleep]
-            if not (p.model and state.model(p.model).npc):  # "they will always choose to react"
-                out.append(Option("decline_reaction"))
-            return tuple(out)
+            return _reaction_options(state, p)
         return ()
     if state.phase is Phase.SETUP:
         if catalogue.scenario_rules(state.scenario).get("draws_complication") and not state.scenario.complication:
@@ -145,9 +146,9 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         tested = ap_models(state, order[0]) if state.scenario.complication == "extreme-temperature" else ()
         return mine + tuple(before_test_cards(state, seat, [m.id for m in tested]))
     if state.phase is Phase.ACTION:
-        return tuple(_action_options(state, seat))
+        return _fled_options(state, seat) + tuple(_action_options(state, seat))
     if state.phase is Phase.NPCS:
-        return _npc_phase_options(state, seat)
+        return _fled_options(state, seat) + _npc_phase_options(state, seat)
     if state.phase is Phase.MORALE:
         if not state.morale_started:
             return (Option("begin_morale"),) + tuple(before_test_cards(state, seat, pollen_testers(state)))
@@ -159,6 +160,25 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
     if state.phase is Phase.ROUND_END:
         return (Option("finish_round"),)
     return ()
+
+
+def _reaction_options(state: Battle, p) -> tuple[Option, ...]:
+    """A reaction window's answers: the named model reacts, or one of the models the Move's window lets its seat
+    claim; declining is open unless the model named is an NPC ("they will always choose to react"); the NPCs'
+    window after a Move is declined when none of them is eligible."""
+    out = [Option("react", (p.model,))] if p.model else [Option("react", (m.id,)) for m in move_reactors(state, p)]
+    if not (p.model and state.model(p.model).npc):
+        out.append(Option("decline_reaction"))
+    return tuple(out)
+
+
+def _fled_options(state: Battle, seat: str) -> tuple[Option, ...]:
+    """A failed on-Fire test's Flee move just made: "If the character was touching a board edge it leaves the
+    board" (the edge is the players' to see; no AP)."""
+    if not state.fled:
+        return ()
+    model = state.model(state.fled)
+    return (Option("leave_table", (model.id, True)),) if model.seat == seat and model.in_play else ()
 
 
 def _npc_phase_options(state: Battle, seat: str) -> tuple[Option, ...]:
@@ -188,8 +208,8 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
             return ()
         if p.kind in ("to_hit", "test"):
             return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
-        if p.kind == "reaction" and p.model:  # an NPC missed: "they will always choose to react"
-            return (Option("react", (p.model,)),)
+        if p.kind == "reaction":  # an NPC missed, or the NPCs' window after a Move
+            return _reaction_options(state, p)
         if p.kind == "second_attack":
             return (Option("second_attack"),)
         return ()
@@ -233,9 +253,7 @@ def _acting_options(state: Battle, model):
     if ap <= 0:
         return
 
-    def allowed(action: str) -> bool:
-        if model.npc:
-            return True
+    def allowed(action: str) -> bool:  # an NPC too: Prone and Bestial limit every model (AP aside)
         if "bestial" in model.traits and action not in BESTIAL_ACTIONS:
             return False
         return not (model.prone and action not in PRONE_ACTIONS)

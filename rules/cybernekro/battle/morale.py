@@ -17,7 +17,7 @@ from dataclasses import replace
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle.actions import apply_hit, attribute, hit_with_cards, roll_with_cards
 from rules.cybernekro.battle.card_tests import after_hit, after_test
-from rules.cybernekro.battle.out_of_action import dread_in_play
+from rules.cybernekro.battle.overload import gain_dread, suffer_wound
 from rules.cybernekro.battle.state import Battle, Phase, Refused, drop_items, step
 from rules.cybernekro.battle.turns import seats_from
 
@@ -104,8 +104,9 @@ def _next_pollen_test(state: Battle, seat: str, queue: tuple, rng: random.Random
 def _after_pollen_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
     if not outcome.passed:
         amount = pollen_dread(state)
-        state, out = dread_in_play(state, model.id, amount)
-        state = state.logged(seat, f"{model.name} breathes the pollen: {amount} Dread" + (f"; {out}" if out else ""))
+        state, out, rolls = gain_dread(state, model.id, rng, amount)
+        text = f"{model.name} breathes the pollen: {amount} Dread" + (f"; {out}" if out else "")
+        state = state.logged(seat, text, seed=seed if rolls else None, rolls=rolls)
     return _next_pollen_test(state, seat, pending.get("queue"), rng, seed)
 
 
@@ -177,16 +178,21 @@ def _next_morale_test(
 @after_test("morale")
 def _after_morale_test(state: Battle, seat: str, model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
     """ "For every success remove one Dread ... On a Critical remove two Dread while on a Fumble the character
-    gains one Dread" (the reference engine's step: Artificial, Demonic). A Demonic model's Wound instead that is
-    its 7th takes it Out of Action ("If it would receive a 7th Wound it is taken OoA instead"): no more tests."""
-    seventh = model.wounds >= cn.MAX_WOUNDS and "demonic" in model.traits and "artificial" not in model.traits
-    if outcome is cn.Outcome.FUMBLE and seventh:
-        state, out = dread_in_play(state, model.id)
-        return replace(state, morale_queue=state.morale_queue[1:]).logged(seat, f"{model.name}'s Morale Test: {out}")
-    dread, wounds = cn._morale_test(
-        model.dread, model.wounds, outcome, "artificial" in model.traits, "demonic" in model.traits
-    )
-    state = state.with_model(replace(model, dread=dread, wounds=wounds))
+    gains one Dread" (the reference engine's step: Artificial). A Demonic model's Wound instead is suffered as any
+    (``overload.suffer_wound``: One-shotter, Extra organs); one that takes it Out of Action (its 7th: "If it would
+    receive a 7th Wound it is taken OoA instead", or a One-shotter already Prone) ends its tests."""
+    if outcome is cn.Outcome.FUMBLE and "demonic" in model.traits and model.gains_dread:
+        # the Wound instead of the Dread, suffered as any (One-shotter, Extra organs, a 7th Wound: R31, B41)
+        state, text, rolls = suffer_wound(state, model.id, rng)
+        text = f"{model.name}'s Morale Test: {text} (Demonic)"
+        state = state.logged(seat, text, seed=seed if rolls else None, rolls=rolls)
+        if not state.model(model.id).in_play:
+            return replace(state, morale_queue=state.morale_queue[1:])
+    else:
+        dread, wounds = cn._morale_test(
+            model.dread, model.wounds, outcome, "artificial" in model.traits, "demonic" in model.traits
+        )
+        state = state.with_model(replace(model, dread=dread, wounds=wounds))
     return _next_morale_test(
         state,
         seat,

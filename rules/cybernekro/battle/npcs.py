@@ -15,8 +15,9 @@ from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import catalogue
-from rules.cybernekro.battle.actions import _spend
+from rules.cybernekro.battle.actions import _check_can, _spend
 from rules.cybernekro.battle.state import Battle, Model, Phase, Refused, WeaponUse, controls_npcs, step
+from rules.cybernekro.battle.turns import calm_nerves
 
 NPC_ACTIONS = 2  # "they will perform two actions"
 
@@ -99,10 +100,11 @@ def npc_action(state: Battle, seat: str, action: str) -> Battle:
     if state.phase is not Phase.NPCS or not state.active_model or state.pending:
         raise Refused("activate an NPC first")
     model = state.model(state.active_model)
+    _check_can(model, action, 1)  # a Prone NPC too "can only crawl or stand up"
     if action == "get-up" and "monstrous" not in model.traits:
         state = state.with_model(replace(model, prone=False))
     after = _spend(state, model, 1).logged(seat, f"{model.name}: {action.replace('-', ' ')}")
-    return step(state, after)
+    return step(state, calm_nerves(after))  # its last action ends the activation
 
 
 def end_npc_activation(state: Battle, seat: str) -> Battle:
@@ -112,7 +114,7 @@ def end_npc_activation(state: Battle, seat: str) -> Battle:
         raise Refused("no NPC is acting")
     model = state.model(state.active_model)
     after = replace(state, active_model=None, npc_actions=0, npcs_done=state.npcs_done | {model.id})
-    return step(state, after.logged(seat, f"{model.name} ends its activation"))
+    return step(state, calm_nerves(after.logged(seat, f"{model.name} ends its activation")))
 
 
 def end_npc_phase(state: Battle, seat: str) -> Battle:

@@ -17,7 +17,13 @@ from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.actions import attribute, roll_with_cards
 from rules.cybernekro.battle.card_tests import after_test
 from rules.cybernekro.battle.state import Battle, Pending, Phase, Refused, step
-from rules.cybernekro.battle.turns import ap_models, next_player, seats_from, skip_to_a_player_who_can_act
+from rules.cybernekro.battle.turns import (
+    ap_models,
+    calm_nerves,
+    next_player,
+    seats_from,
+    skip_to_a_player_who_can_act,
+)
 
 AP_PER_ROUND = 10
 
@@ -109,7 +115,7 @@ def start_round(state: Battle, seat: str, chosen: dict, rng: random.Random, seed
         scenario = replace(scenario, environment=effect["slug"])
         rolls.append({"what": "environmental effect", "d6": face, "effect": effect["slug"]})
         lines.append(f"Environmental effect (D6 {face}): {effect['name']}")
-    models = tuple(replace(m, ap=0, cast_this_round=frozenset(), asleep=False) for m in state.models)
+    models = tuple(replace(m, ap=0, cast_this_round=frozenset(), asleep=False, fire_nerve=False) for m in state.models)
     players = tuple(replace(p, passed=False) for p in state.players)
     after = replace(
         state,
@@ -243,7 +249,7 @@ def end_activation(state: Battle, seat: str) -> Battle:
         after = after.with_model(replace(model, on_fire=True)).logged(
             seat, f"{model.name} kept {model.ap} AP: the firebugs set it on Fire"
         )
-    return step(state, skip_to_a_player_who_can_act(next_player(after)))
+    return step(state, skip_to_a_player_who_can_act(calm_nerves(next_player(after))))
 
 
 def pass_turn(state: Battle, seat: str) -> Battle:

@@ -209,7 +209,8 @@ def pick_up(
 def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) -> Battle:
     """A model leaves through a board edge: "It takes all items it carries with it. This does not count as the
     model going OoA." A Move action of the acting model, or the end of a Flee move ("If the character was
-    touching a board edge it leaves the board")."""
+    touching a board edge it leaves the board"), with no AP: in the Morale Phase, or right after the failed
+    on-Fire test that made it ("On failure it makes a D6" long Flee move")."""
     model = state.model(model_id)
     if model.seat != seat or not model.in_play:
         raise Refused(f"{model.name} is not one of your models on the table")
@@ -220,8 +221,8 @@ def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) 
         _check_can(model, "move", 1)
         after = _spend(after, model, 1)
         model = after.model(model_id)
-    elif state.phase is not Phase.MORALE:
-        raise Refused("Flee moves are made in the Morale Phase")
+    elif state.phase is not Phase.MORALE and state.fled != model_id:
+        raise Refused(f"{model.name} made no Flee move just now (Flee moves: the Morale Phase, a failed on-Fire test)")
     carried = (seat, model.treasure, model.artifact, model.was_prisoner)
     scenario = replace(after.scenario, carried_off=after.scenario.carried_off + (carried,))
     after = replace(after, scenario=scenario).with_model(

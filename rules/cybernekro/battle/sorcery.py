@@ -30,8 +30,8 @@ from rules.cybernekro.battle.actions import (
     roll_with_cards,
 )
 from rules.cybernekro.battle.card_tests import after_hit, after_test
-from rules.cybernekro.battle.out_of_action import dread_in_play, take_out
-from rules.cybernekro.battle.overload import neural_overload
+from rules.cybernekro.battle.out_of_action import take_out
+from rules.cybernekro.battle.overload import gain_dread, neural_overload, suffer_wound
 from rules.cybernekro.battle.state import Battle, Model, Refused, decides_for, step
 
 MELEE_PENALTY = -4  # "Sorcerer in melee -4"
@@ -251,7 +251,7 @@ def _after_effect_test(state: Battle, seat: str, model: Model, outcome: cn.Outco
         state = state.with_model(replace(model, body_mods=model.body_mods - {body_mod}))
         lines.append(f"{model.name}'s {body_mod} stops working")
         if "artificial" in model.traits:
-            state, text = _wound(state, state.model(model.id))
+            state, text = _wound(state, state.model(model.id), rng, rolls)
             lines.append(text)
     elif sorcery == "gut-twist":  # its hit's tests wait for the cards like an attack's (B36)
         planned = _plan(model, GUT_TWIST, ignore_armor=True)
@@ -308,15 +308,12 @@ def _after_sorcery_hit(state: Battle, seat: str, target: Model, hit, steps, hit_
     return _next_effect_test(state, seat, "gut-twist", context["queue"], context["body_mod"], rng, seed)
 
 
-def _wound(state: Battle, model: Model) -> tuple[Battle, str]:
-    """One Wound outside an attack: a 7th takes it Out of Action."""
-    if model.wounds >= cn.MAX_WOUNDS:
-        state, text = take_out(state, model.id)
-        return state, text
-    state = state.with_model(
-        replace(model, wounds=model.wounds + 1, had_a_wound=True, wounds_suffered=model.wounds_suffered + 1)
-    )
-    return state, f"{model.name} gains a Wound"
+def _wound(state: Battle, model: Model, rng: random.Random, rolls: list) -> tuple[Battle, str]:
+    """One Wound outside an attack, suffered as any (``overload.suffer_wound``: One-shotter, Extra organs and
+    its test, a 7th Wound Out of Action); the dice it rolls go to ``rolls``."""
+    state, text, rolled = suffer_wound(state, model.id, rng)
+    rolls += rolled
+    return state, text
 
 
 def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
@@ -328,14 +325,15 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
         state = state.with_model(replace(target, wounds=max(target.wounds - 1, 0)))
         lines.append(f"{target.name} loses a Wound")
     elif sorcery == "leech":
-        state, text = _wound(state, target)
+        state, text = _wound(state, target, rng, rolls)
         lines.append(text)
         caster = state.model(caster.id)
         if caster.wounds:
             state = state.with_model(replace(caster, wounds=caster.wounds - 1))
             lines.append(f"{caster.name} loses a Wound")
     elif sorcery == "nightmares":
-        state, out = dread_in_play(state, target.id, 2)
+        state, out, rolled = gain_dread(state, target.id, rng, 2)
+        rolls += rolled
         lines.append(f"{target.name} gains 2 Dread" + (f": {out}" if out else ""))
     elif sorcery == "speed":
         state = state.with_model(replace(target, ap=target.ap + 1))
@@ -370,8 +368,8 @@ def _effect(state, sorcery, caster, target, targets, rng, body_mod, weapon):
         elif result == "caster_dies":
             state, text = take_out(state, caster.id, dead=True)
         else:
-            state, first = _wound(state, state.model(caster.id))
-            state, text = _wound(state, state.model(target.id))
+            state, first = _wound(state, state.model(caster.id), rng, rolls)
+            state, text = _wound(state, state.model(target.id), rng, rolls)
             text = f"{first}; {text}"
         lines.append(text)
     elif sorcery == "reality-warp":

@@ -234,6 +234,9 @@ class Battle:
     log: tuple[Entry, ...] = ()
     winner: tuple[str, ...] | None = None  # seats; () is a draw
     game_master: bool = False  # a game master (seat GM) decides the NPCs' actions instead of the players (B10, B33)
+    # the model whose Flee move (a failed on-Fire test) the last step made: touching a board edge it may leave
+    # the table ("If the character was touching a board edge it leaves the board"); the next step clears it
+    fled: str | None = None
     previous: "Battle | None" = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ lookups
@@ -320,7 +323,10 @@ def decides_for(state: Battle, model: Model, rolled_by: str) -> str:
 
 
 def step(before: Battle, after: Battle) -> Battle:
-    """Record ``before`` as the state undo returns to (one step deep)."""
+    """Record ``before`` as the state undo returns to (one step deep); a Flee move's end at a board edge
+    (``fled``) is open only right after the step that made it."""
+    if after.fled is not None and after.fled == before.fled:
+        after = replace(after, fled=None)
     return replace(after, previous=replace(before, previous=None))
 
 

@@ -29,6 +29,17 @@ def can_activate(state: Battle, seat: str | None) -> bool:
     return any(m.ap > 0 for m in ap_models(state, seat))
 
 
+def calm_nerves(state: Battle) -> Battle:
+    """Being on Fire: "roll a Discipline test every time it attempts to take an action". A passed test lets the
+    model take the action it attempted, in this activation or reaction only: a model no longer acting (its
+    activation or reaction over) tests again the next time it attempts one."""
+    acting = {state.active_model, state.reaction[0] if state.reaction else None}
+    if not any(m.fire_nerve and m.id not in acting for m in state.models):
+        return state
+    models = tuple(replace(m, fire_nerve=False) if m.fire_nerve and m.id not in acting else m for m in state.models)
+    return replace(state, models=models)
+
+
 def skip_to_a_player_who_can_act(state: Battle) -> Battle:
     """Players with no model with AP left "must pass": the engine passes for them.
 

@@ -84,7 +84,7 @@ def test_both_hits_roll_their_own_damage_and_a_second_attack_on_a_fallen_target_
     out = actions.resolve_attack(out, "A", Dice(6, 6, 6), 2)  # Lethal
     out = actions.accept_out_of_action(out, "B")
     while out.pending and out.pending[0].kind == "witnesses":
-        out = actions.name_witnesses(out, out.pending[0].seat, [])
+        out = actions.name_witnesses(out, out.pending[0].seat, [], Dice())
     assert out.pending[0].kind == "second_attack"
     done = actions.second_attack(out, "A", Dice(), 3)  # no die: nothing to attack
     assert not any(p.kind == "to_hit" for p in done.pending) and "no second attack" in done.log[-1].text

@@ -84,10 +84,10 @@ def test_queen_turns_out_of_action_into_a_wound_unless_countered():
     out = actions.accept_out_of_action(countered, "B")
     assert out.model("b0").status is Status.OUT_OF_ACTION
     assert out.pending[0].kind == "witnesses"
-    seen = actions.name_witnesses(out, "B", ["b1"])
+    seen = actions.name_witnesses(out, "B", ["b1"], Dice())
     assert seen.model("b1").dread == 1 and seen.model("b2").dread == 0
     with pytest.raises(Refused, match="not allies"):
-        actions.name_witnesses(out, "B", ["a1"])
+        actions.name_witnesses(out, "B", ["a1"], Dice())
 
 
 def test_a_seventh_wound_takes_it_out_of_action_with_no_queen_window():

@@ -23,7 +23,7 @@ def test_a_demonic_witness_with_six_wounds_goes_out_of_action_and_its_allies_are
     state = state.with_model(replace(state.model("b1"), wounds=6, traits=DEMONIC, treasure=1))
     state = actions.resolve_attack(actions.attack(state, "A", "pistol", "b0", Dice(20), 1), "A", Dice(), 2)
     assert state.pending[0].kind == "witnesses"
-    seen = actions.name_witnesses(state, "B", ["b1"])
+    seen = actions.name_witnesses(state, "B", ["b1"], Dice())
     b1 = seen.model("b1")
     assert b1.status is Status.OUT_OF_ACTION and b1.wounds == 6 and b1.treasure == 0
     assert seen.scenario.treasure_on_table == state.scenario.treasure_on_table + 1  # dropped where it fell

@@ -189,9 +189,9 @@ def test_a_rabid_machine_taking_a_model_out_terrifies_every_player_s_models_in_l
         ("witnesses", "A", machine),
         ("witnesses", "B", machine),
     ]
-    state = actions.name_witnesses(state, "A", ["a1"])
-    state = actions.name_witnesses(state, "A", ["a1", "a2"])
-    state = actions.name_witnesses(state, "B", ["b0"])
+    state = actions.name_witnesses(state, "A", ["a1"], Dice())
+    state = actions.name_witnesses(state, "A", ["a1", "a2"], Dice())
+    state = actions.name_witnesses(state, "B", ["b0"], Dice())
     assert [state.model(i).dread for i in ("a1", "a2", "b0", "b1")] == [2, 1, 1, 0]
 
 

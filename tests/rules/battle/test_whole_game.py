@@ -106,7 +106,7 @@ def apply(state, seat, option, rng, seed):
     if step == "react":
         return actions.react(state, seat, rng, seed, args[0])
     if step == "name_witnesses":
-        return actions.name_witnesses(state, seat, args[:1])
+        return actions.name_witnesses(state, seat, args[:1], rng)
     if step == "begin_morale":
         return morale.begin_morale(state, seat, rng, seed)
     if step == "roll_morale":
