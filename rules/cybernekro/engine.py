@@ -1301,26 +1301,16 @@ def fall_process(draw, plan: HitPlan, hits: int) -> HitState:
 
 
 def fall_plan(target: Target) -> HitPlan:
+    """A fall's hits: Damage 1 ignoring armor, each with Tough it Out as an attack's (the target's side is
+    :func:`wound_plan`'s; a fall rolls no hit, so no critical)."""
     traits = target.traits
-    return HitPlan(
+    return replace(
+        wound_plan(target),
         dice=1,
-        keep=2,
-        reroll=frozenset(),
-        armor=0,
-        wounds=target.wounds,
-        prone=target.prone,
         toughness=target.toughness,
-        jinxed="jinxed" in traits,
-        brutal=False,
         tio="auto"
         if "monstrous" in traits
         else ("none" if "npc" in traits and "unstoppable" not in traits else "roll"),
-        feeble=False,
-        one_shotter="one-shotter" in traits,
-        demonic="demonic" in traits,
-        extra_organs="extra-organs" in target.body_mods and target.wounds == 0,
-        monstrous="monstrous" in traits,
-        stagger_prone=False,
     )
 
 
