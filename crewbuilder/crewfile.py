@@ -123,7 +123,10 @@ def check_object(value, where: str) -> dict:
 
 
 def check_slug(value, where: str) -> str:
-    return check_text(value, where, limit=SLUG_MAX)
+    """A string; whether it names anything is the rules' to say: an empty or overlong slug is simply not in the
+    catalogue (``unknown-item`` and the like, crew-format.md), not a mistyped field. Control characters are
+    still refused, as in every text of the file."""
+    return check_text(value, where, limit=None, required=False)
 
 
 def read_envelope(raw) -> dict:
@@ -135,7 +138,7 @@ def read_envelope(raw) -> dict:
         raise BadFormat("format", f"expected {FORMAT!r}")
     if "system" not in data:
         raise BadFormat("system", "missing")
-    check_text(data["system"], "system", limit=SLUG_MAX)
+    check_slug(data["system"], "system")  # an empty or unheard-of one is unknown-system
     return data
 
 

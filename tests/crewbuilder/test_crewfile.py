@@ -204,6 +204,25 @@ def test_unknown_system():
     assert code == EXIT_ERRORS and [e["code"] for e in report["errors"]] == ["unknown-system"]
 
 
+@pytest.mark.parametrize("slug", ["", "   ", "x" * 101, "Sword"])
+def test_a_string_that_names_nothing_is_an_unknown_slug_not_bad_format(slug):
+    """crew-format.md: `unknown-item` etc. for "a slug not in the catalogue"; bad-format is for mistyped fields."""
+    data = crew_data()
+    data["characters"][0]["gear"] = ["sword", slug]
+    data["characters"][1]["traits"] = [slug]
+    data["characters"][1]["body_mods"] = [slug]
+    _, report, code = check(data)
+    assert code == EXIT_ERRORS
+    assert {"unknown-item", "unknown-trait", "unknown-body-mod"} <= {e["code"] for e in report["errors"]}
+    assert "bad-format" not in {e["code"] for e in report["errors"]}
+
+
+@pytest.mark.parametrize("system", ["", "x" * 101])
+def test_an_empty_or_overlong_system_is_unknown(system):
+    _, report, code = check(crew_data(system=system))
+    assert (code, [e["code"] for e in report["errors"]]) == (EXIT_ERRORS, ["unknown-system"])
+
+
 def test_budget_is_optional():
     data = crew_data()
     del data["budget"]
