@@ -9,7 +9,6 @@ card still counts, and case-folded, as rule names print in capitals.
 
 import re
 import shutil
-import subprocess
 from collections import Counter
 
 import pytest
@@ -19,6 +18,7 @@ from crewbuilder import crew_service
 from crewbuilder import pdf as roster_printing
 from crewbuilder.models import CharacterGear, CharacterTrait, Crew, Trait
 from crewbuilder.validation import crew_to_data
+from tests.crewbuilder.test_pdf import card_places, pdf_text, roster_html
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 
@@ -51,9 +51,7 @@ def worst(catalogue, django_user_model):
 def test_worst_case_roster_prints_every_item(worst, paper):
     crew_file, report, catalogue = worst
     data = roster_printing.roster_pdf(crew_file, report, catalogue, paper, cache=False)
-    text = squeezed(
-        subprocess.run(["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True).stdout.decode()
-    )
+    text = squeezed(pdf_text(data))
 
     assert squeezed(f"{report['points']} / {report['budget']}") in text
     sorcerers = 0
@@ -88,13 +86,7 @@ def unhyphenated(text: str) -> str:
 def test_worst_case_cards_print_every_finding_once_alike_ones_on_a_line(worst):
     crew_file, report, catalogue = worst
     context = roster_printing.roster_context(crew_file, report, catalogue, "A4")
-    text = squeezed(
-        subprocess.run(
-            ["pdftotext", "-enc", "UTF-8", "-", "-"],
-            input=roster_printing.roster_pdf(crew_file, report, catalogue, "A4", cache=False),
-            capture_output=True,
-        ).stdout.decode()
-    )
+    text = squeezed(pdf_text(roster_printing.roster_pdf(crew_file, report, catalogue, "A4", cache=False)))
     grouped = 0
     for card in context["cards"]:
         lines = card["finding_lines"]
@@ -111,25 +103,7 @@ def test_worst_case_cards_print_every_finding_once_alike_ones_on_a_line(worst):
 
 
 def test_worst_case_planned_breaks_only_spare_layout(worst):
-    from django.template.loader import render_to_string
-
-    from core import pdf as core_pdf
-
     crew_file, report, catalogue = worst
-    context = roster_printing.roster_context(crew_file, report, catalogue, "A4")
-    html = render_to_string("pdf/roster.html", {**context, "paper": "A4", "paper_class": "a4"})
+    _, html = roster_html(crew_file, report, catalogue, "A4")
     assert html.count(" new-page") >= 5  # the cards of a page and more that the plan sends on to a page
-
-    def places(html):
-        found = []
-        for number, page in enumerate(core_pdf.layout_document(html, "A4").pages, start=1):
-            stack = [page._page_box]
-            while stack:
-                box = stack.pop()
-                if getattr(box, "element_tag", None) == "article":
-                    found.append(("".join(box.element.find(".//h2").itertext()), number, round(box.position_y, 2)))
-                    continue
-                stack.extend(getattr(box, "children", ()))
-        return sorted(found)
-
-    assert places(html) == places(html.replace(" new-page", ""))
+    assert card_places(html, "A4") == card_places(html.replace(" new-page", ""), "A4")

@@ -22,7 +22,7 @@ from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, afte
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.out_of_action import take_out
 from rules.cybernekro.battle.overload import gain_dread as gain_dread_or_wound
-from rules.cybernekro.battle.overload import neural_overload
+from rules.cybernekro.battle.overload import neural_overload, with_complications, wounded
 from rules.cybernekro.battle.state import (
     Battle,
     Model,
@@ -43,7 +43,6 @@ BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
 NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
 BESTIAL_ACTIONS = {"move", "get-up", "fight"}  # "The only actions this model may perform are Move, Get Up and Fight"
 PRONE_ACTIONS = {"move", "get-up"}  # "It can only crawl or stand up."
-TABLE_COMPLICATIONS = frozenset(cn.COMPLICATIONS)
 DISCHARGE = cn.Weapon(1, 1, cn.Keywords(flags=frozenset({"electric"})))
 REPAIR_KIT = 2  # "+2 to all Fix actions"
 
@@ -438,11 +437,6 @@ def in_darkness(state: Battle) -> bool:
     return bool({state.scenario.complication, state.scenario.environment} & set(cn.RANGED_PENALTY))
 
 
-def _situation(state: Battle, action: cn.Action, attacker: Model, target: Model, situation: cn.Situation):
-    names = {state.scenario.complication, state.scenario.environment} & TABLE_COMPLICATIONS
-    return cn.apply_complications(sorted(names), action, attacker.attacker(), target.target(), situation)
-
-
 def plan(
     state: Battle,
     attacker: Model,
@@ -454,7 +448,7 @@ def plan(
     """The engine's attack plan for two models of this battle (odds and rolls both start here)."""
     use = attacker.weapon(weapon_slug)
     act_kind = cn.Action(action) if action else (cn.Action.SHOOT if use.ranged else cn.Action.FIGHT)
-    a, t, s = _situation(state, act_kind, attacker, target, situation)
+    a, t, s = with_complications(state, act_kind, attacker, target, situation)
     try:
         return act_kind, cn.plan_attack(act_kind, a, use.weapon, t, s)
     except ValueError as error:
@@ -1102,14 +1096,7 @@ def apply_hit(
     """Put the engine's hit on the target: Wounds, Prone, Dread from a failed Tough it Out, Out of Action."""
     lines = []
     failed_tio = any(s.get("what") == "tough it out" and s.get("outcome") in ("failure", "fumble") for s in steps)
-    organs_used = hit_plan.extra_organs and not hit.organs
-    model = replace(
-        target,
-        wounds=min(hit.wounds, cn.MAX_WOUNDS),
-        prone=hit.prone,
-        had_a_wound=target.had_a_wound or hit.gained > 0 or organs_used,
-        wounds_suffered=target.wounds_suffered + hit.gained,
-    )
+    model = wounded(target, hit.wounds, hit.prone, hit.gained, hit_plan.extra_organs and not hit.organs)
     if model.magic_shield and any(s.get("what") == "damage" for s in steps):
         model = replace(model, magic_shield=False)  # "disappears after reducing damage once"
         lines.append(f"{target.name}'s Shield is spent")

@@ -16,11 +16,19 @@ from rules.cybernekro.battle.out_of_action import dread_in_play, take_out
 from rules.cybernekro.battle.state import Battle, Model
 
 
+def with_complications(
+    state: Battle, action: cn.Action, attacker: Model, target: Model, situation: cn.Situation = cn.Situation()
+):
+    """The engine's attacker, target and situation under this battle's complication and this round's
+    environmental effect (those the engine's table knows)."""
+    names = {state.scenario.complication, state.scenario.environment} & set(cn.COMPLICATIONS)
+    return cn.apply_complications(sorted(names), action, attacker.attacker(), target.target(), situation)
+
+
 def wound_plan(state: Battle, model: Model) -> cn.HitPlan:
     """The model's side of a hit (One-shotter, Monstrous, Extra organs until its first Wound of the game, B19),
     its Toughness for the Extra organs test with this battle's complications (Noxious air) as a hit's."""
-    names = sorted(n for n in (state.scenario.complication, state.scenario.environment) if n in cn.COMPLICATIONS)
-    _, target, _ = cn.apply_complications(names, cn.Action.FIGHT, model.attacker(), model.target())
+    _, target, _ = with_complications(state, cn.Action.FIGHT, model, model)
     return cn.wound_plan(target)
 
 
@@ -35,7 +43,9 @@ def _draw(rng: random.Random, rolls: list):
     return draw
 
 
-def _wounded(model: Model, wounds: int, prone: bool, gained: int, organs_used: bool) -> Model:
+def wounded(model: Model, wounds: int, prone: bool, gained: int, organs_used: bool) -> Model:
+    """The model after Wounds by a hit or not: its Wounds (at most 6), Prone, and whether it had its first Wound
+    (B19: an Extra organs test made counts, passed or not)."""
     return replace(
         model,
         wounds=min(wounds, cn.MAX_WOUNDS),
@@ -56,7 +66,7 @@ def suffer_wound(state: Battle, model_id: str, rng: random.Random) -> tuple[Batt
     start = cn.HitState(plan.wounds, plan.prone, organs=plan.extra_organs)
     hit = cn.suffer_wound(_draw(rng, rolls), plan, start)
     organs_used = plan.extra_organs and not hit.organs
-    state = state.with_model(_wounded(model, hit.wounds, hit.prone, hit.gained, organs_used))
+    state = state.with_model(wounded(model, hit.wounds, hit.prone, hit.gained, organs_used))
     if hit.ooa:
         state, text = take_out(state, model_id)
         reason = "One-shotter, already Prone" if plan.one_shotter else "a 7th Wound"
@@ -112,7 +122,7 @@ def neural_overload(state: Battle, model_id: str, rng: random.Random) -> tuple[B
         roll["extra organs"] = test["outcome"]
     # NPCs "never gain Dread"
     changed = replace(
-        _wounded(model, result.wounds, result.prone, result.gained, result.organs_used),
+        wounded(model, result.wounds, result.prone, result.gained, result.organs_used),
         dread=result.dread if model.gains_dread else model.dread,
         ap=result.ap if not model.npc else model.ap,
     )

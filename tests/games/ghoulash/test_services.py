@@ -251,17 +251,23 @@ def test_ghoo_guns_add_one_to_the_initial_combat_value(del_brian, box_factory):
     assert refresh(game).phase == Game.CHALLENGE
 
 
-def test_parry_ignores_the_highest_challenge_card(lake_vs_gray, del_brian):
-    game = lake_vs_gray
-    del_, brian = del_brian
+def _before_a_strength_5_ghoul_holding_parry(game, del_, values):
+    """Del has revealed a strength-5 Ghoul and holds Value cards of ``values`` and a Parry: (player, ids, parry)."""
     act(game, del_, "replenish")
     act(game, del_, "reveal", token=ghoul(game, 5).pk)
     p = player(game, del_)
-    ids = arrange_hand(p, [3, 2, 2])
+    ids = arrange_hand(p, values)
     parry = next(c["id"] for c in p.deck if c["slug"] == "parry")
     p.hand = ids + [parry]
     p.draw = [i for i in p.draw if i != parry]
     p.save()
+    return p, ids, parry
+
+
+def test_parry_ignores_the_highest_challenge_card(lake_vs_gray, del_brian):
+    game = lake_vs_gray
+    del_, brian = del_brian
+    p, ids, parry = _before_a_strength_5_ghoul_holding_parry(game, del_, [3, 2, 2])
     b = arrange_hand(player(game, brian), [3, 2])
     act(game, del_, "play", cards=ids[:2])
     act(game, brian, "challenge", cards=b)  # 6 - 5 = 1
@@ -278,14 +284,7 @@ def test_parry_ignores_the_highest_challenge_card(lake_vs_gray, del_brian):
 def test_a_challenge_parried_with_no_value_card_is_logged_as_parried(lake_vs_gray, del_brian):
     game = lake_vs_gray
     del_, brian = del_brian
-    act(game, del_, "replenish")
-    act(game, del_, "reveal", token=ghoul(game, 5).pk)
-    p = player(game, del_)
-    ids = arrange_hand(p, [3, 3])
-    parry = next(c["id"] for c in p.deck if c["slug"] == "parry")
-    p.hand = ids + [parry]
-    p.draw = [i for i in p.draw if i != parry]
-    p.save()
+    _, ids, parry = _before_a_strength_5_ghoul_holding_parry(game, del_, [3, 3])
     act(game, del_, "play", cards=ids)  # 1 + 6 = 7 beats 5
     act(game, brian, "challenge", cards=arrange_hand(player(game, brian), [3]))  # 7 - 3 = 4
     act(game, del_, "respond", cards=[], parry=[parry])  # the 3 ignored: 7
