@@ -113,6 +113,14 @@ def label(state: State, option: legal.Option) -> str:
         }[s]
     if s == "push":
         return f"Push {_name(state, a[0])}"
+    if s in ("free_fight", "no_free_fight", "move_on"):
+        mover = _name(state, state.pending[0].model) if state.pending else ""
+        if s == "free_fight":
+            fighter = state.model(a[0])
+            return f"{fighter.name}: free Fight against {mover} with {fighter.weapon(a[1]).name}"
+        return f"No (more) free Fight against {mover}" if s == "no_free_fight" else f"{mover} makes its move"
+    if s == "act" and a[0] == "move" and _acting_prone(state):
+        return 'Crawl (Move, 1")'
     if s == "act":
         return a[0].replace("-", " ").capitalize() + (f" {a[1]}" if len(a) > 1 else "")
     if s == "use_equipment":
@@ -145,6 +153,38 @@ def label(state: State, option: legal.Option) -> str:
         fleeing = " (its Flee move reached a board edge)" if len(a) > 1 and a[1] else ""
         return f"{_name(state, a[0])} leaves the table{fleeing}"
     return s.replace("_", " ")
+
+
+def _acting_prone(state: State) -> bool:
+    acting = state.reaction[0] if state.reaction else state.active_model
+    return bool(acting) and state.model(acting).prone
+
+
+# the steps of the model acting now, whose player says whether it is in melee (B24, B56)
+ACTING_STEPS = {
+    "act",
+    "attack",
+    "attack_two",
+    "push",
+    "use_equipment",
+    "cast",
+    "leave_table",
+    "put_out_fire",
+    "take_terminal",
+    "explore",
+    "pick_up",
+    "open_prison",
+    "perform_ritual",
+}
+
+
+def _acting(context: dict, view: State, opts) -> None:
+    """The model acting now, when the page offers its actions: its "in melee" tick and its Move's choices."""
+    acting = view.reaction[0] if view.reaction else view.active_model
+    if acting and any(o.step in ACTING_STEPS for o in opts):
+        model = view.model(acting)
+        context["acting"] = model
+        context["sprinter"] = actions.RECKLESS_SPRINTER in model.traits
 
 
 def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
@@ -185,6 +225,8 @@ PENDING_WORDS = {
     "witnesses": "which allies saw it",
     "reaction": "a reaction",
     "choose_active": "the Active Player",
+    "free_fight": "free Fights against a model leaving melee",
+    "move_on": "the move out of melee, once the free Fights are over",
 }
 
 
@@ -270,6 +312,7 @@ def board(
     ]
     # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
     context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
+    _acting(context, view, opts)
     context["undoable"] = bool(state.previous and state.log and not state.log[-1].final and state.log[-1].seat == seat)
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
@@ -314,6 +357,7 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
     ]
     # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
     context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
+    _acting(context, view, opts)
     context["undoable"] = bool(state.game_master and state.previous and state.log and not state.log[-1].final)
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, GM, situation)

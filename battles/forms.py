@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import catalogue
+from rules.cybernekro.battle import actions, catalogue
 from rules.cybernekro.battle.state import Battle
 from rules.cybernekro.battle.turns import ap_models
 
@@ -139,6 +139,8 @@ class ConditionsForm(forms.Form):
     cover = forms.BooleanField(required=False)
     long_range = forms.BooleanField(required=False)
     surrounded = forms.BooleanField(required=False)
+    # "When shooting a model that is in melee": the same -4 as cover (not added twice)
+    target_in_melee = forms.BooleanField(required=False)
     # Stagger: "pushed back 1" stopping and dropping Prone if pushed into an obstacle"
     stagger_into_obstacle = forms.BooleanField(required=False)
     # Lantern and spot light within 3" (E12b): distances are the players'
@@ -151,6 +153,7 @@ class ConditionsForm(forms.Form):
             cover=bool(data.get("cover")),
             long_range=bool(data.get("long_range")),
             surrounded=bool(data.get("surrounded")),
+            in_melee=bool(data.get("target_in_melee")),
             stagger_into_obstacle=bool(data.get("stagger_into_obstacle")),
             **{name: bool(data.get(name)) for name in cn.LIGHT_TICKS},
         )
@@ -171,7 +174,17 @@ class StepForm(forms.Form):
     stagger_into_obstacle = forms.BooleanField(required=False)
     target_near_lantern = forms.BooleanField(required=False)
     shooter_near_allied_spot_light = forms.BooleanField(required=False)
-    in_melee = forms.BooleanField(required=False)
+    in_melee = forms.BooleanField(required=False)  # the acting model (a sorcerer: -4; no Shoot, Interact...)
+    target_in_melee = forms.BooleanField(required=False)  # a Shoot at a model in melee: -4, as cover
+    # a Move's or a Jump's choices; a Push's "what is right behind the target" (B53, B54)
+    prone_after = forms.BooleanField(required=False)
+    sprint = forms.BooleanField(required=False)
+    height = forms.DecimalField(
+        required=False, min_value=0, max_value=actions.MAX_FALL, max_digits=4, decimal_places=1, label="Drop"
+    )
+    pushed_into = forms.ChoiceField(
+        required=False, choices=[("", "nothing in the way"), ("obstacle", "an obstacle"), ("ledge", "a ledge")]
+    )
     modifier = forms.IntegerField(required=False, min_value=-20, max_value=20)
     allies = forms.IntegerField(required=False, min_value=0, max_value=20, label="Allies in line of sight")
     sign = forms.TypedChoiceField(required=False, coerce=int, choices=[(1, "+"), (-1, "−")], empty_value=1)

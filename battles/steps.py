@@ -70,7 +70,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         long_range=bool(d.get("long_range")),
         surrounded=bool(d.get("surrounded")),
         modifier=d.get("modifier") or 0,
-        in_melee=bool(d.get("in_melee")),
+        in_melee=bool(d.get("target_in_melee")),
         stagger_into_obstacle=bool(d.get("stagger_into_obstacle")),
         **{name: bool(d.get(name)) for name in cn.LIGHT_TICKS},
     )
@@ -96,27 +96,42 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return rounds.assign_ap(state, seat, d["split"], rng, seed)
     if name in ("select_model", "end_activation", "pass_turn"):
         return getattr(rounds, name)(state, seat, *args)
+    in_melee = bool(d.get("in_melee"))  # the acting model's (the players' to see, B24)
+    height = float(d.get("height") or 0)
     if name == "attack":
-        return actions.attack(state, seat, args[0], args[1], rng, seed, situation=situation)
+        return actions.attack(state, seat, args[0], args[1], rng, seed, situation=situation, in_melee=in_melee)
     if name == "attack_two":
-        return actions.attack_two(state, seat, args[0], args[1], args[2], rng, seed, situation=situation)
+        return actions.attack_two(
+            state, seat, args[0], args[1], args[2], rng, seed, situation=situation, in_melee=in_melee
+        )
     if name == "push":
-        return actions.push(state, seat, args[0], rng, seed)
+        into = d.get("pushed_into") or None
+        return actions.push(state, seat, args[0], rng, seed, into=into, height=height if into == "ledge" else 0)
     if name == "act":
+        moving = args[0] in actions.MOVES
         return actions.act(
             state,
             seat,
             args[0],
             rng,
             seed,
-            in_melee=bool(d.get("in_melee")),
+            in_melee=in_melee,
             test=d.get("test") or None,
             item=args[1] if len(args) > 1 else None,
+            height=height if args[0] == "jump" else 0,
+            prone_after=moving and bool(d.get("prone_after")),
+            sprint=moving and bool(d.get("sprint")),
         )
+    if name == "free_fight":
+        return actions.free_fight(state, seat, args[0], args[1], rng, seed, situation=situation)
+    if name == "no_free_fight":
+        return actions.no_free_fight(state, seat)
+    if name == "move_on":
+        return actions.move_on(state, seat, rng, seed)
     if name == "use_equipment":
-        return equipment.use_equipment(state, seat, args[0], rng, seed)
+        return equipment.use_equipment(state, seat, args[0], rng, seed, in_melee=in_melee)
     if name == "put_out_fire":
-        return actions.put_out_fire(state, seat, args[0], rng, seed)
+        return actions.put_out_fire(state, seat, args[0], rng, seed, in_melee=in_melee)
     if name in (
         "resolve_attack",
         "resolve_test",
@@ -165,10 +180,12 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return morale.end_morale(state, seat, rng, seed)
     if name in ("activate_npc", "end_npc_activation", "end_npc_phase"):
         return getattr(npcs, name)(state, seat, *args)
-    if name in ("take_terminal", "explore", "corpse_check", "pick_up", "open_prison", "perform_ritual"):
-        return getattr(scenario_steps, name)(state, seat, *args, rng, seed)
+    if name in ("take_terminal", "explore", "pick_up", "open_prison", "perform_ritual"):  # Interacts
+        return getattr(scenario_steps, name)(state, seat, *args, rng, seed, in_melee=in_melee)
+    if name == "corpse_check":
+        return scenario_steps.corpse_check(state, seat, rng, seed)
     if name == "leave_table":
-        return scenario_steps.leave_table(state, seat, *args)
+        return scenario_steps.leave_table(state, seat, *args, in_melee=in_melee)
     if name == "finish_round":
         return scenario_steps.finish_round(state, seat)
     raise Refused(f"the tracker cannot take the step {name!r} yet")

@@ -74,6 +74,7 @@ def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "")
     context["crews"] = shared.crews(context)
     _log(request, shared, context)
     context["error"] = error
+    context["in_melee"] = request.GET.get("in_melee") == "1"  # kept by the polls, cleared by a move made
     context["poll_params"] = kit.poll_params(request, services.LABEL, battle.pk, battle.version)
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:

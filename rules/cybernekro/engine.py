@@ -1307,7 +1307,6 @@ def fall_plan(target: Target) -> HitPlan:
     return replace(
         wound_plan(target),
         dice=1,
-        toughness=target.toughness,
         tio="auto"
         if "monstrous" in traits
         else ("none" if "npc" in traits and "unstoppable" not in traits else "roll"),

@@ -79,3 +79,19 @@ def put(battle, state):
     battle.state = codec.dumps(state)
     battle.save(update_fields=["state"])
     cache.clear()  # not a move, so the version is the same: the shared part is rebuilt from the new state
+
+
+def load(battle):
+    """The battle's state as stored now."""
+    battle.refresh_from_db()
+    return codec.loads(battle.state)
+
+
+def action_scene(battle, clients):
+    """Steps taken until an Active Player may act with nothing open: (state, that seat, its first model, the
+    other seat's first model)."""
+    from rules.cybernekro.battle.state import Phase
+
+    state = advance(battle, clients, lambda s: s.phase is Phase.ACTION and s.active_seat and not s.pending)
+    seat = state.active_seat
+    return state, seat, f"{seat}-0", f"{'1' if seat == '0' else '0'}-0"

@@ -8,22 +8,17 @@ import pytest
 
 from battles import steps
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, codec, legal, morale, rounds, sorcery
+from rules.cybernekro.battle import actions, legal, morale, rounds, sorcery
 from rules.cybernekro.battle.state import Phase
 from tests.clients import logged_in
 from tests.rules.battle.helpers import Dice, rolled_tio
 
-from .conftest import advance, post_step, put
+from .conftest import advance, load, post_step, put
 from .test_views import _responses
 
 pytestmark = pytest.mark.django_db
 
 HANDS = {"0": ("A♥", "5♥", "J♥", "Joker (red)"), "1": ("A♠", "5♠", "J♠", "Joker (black)")}
-
-
-def load(battle):
-    battle.refresh_from_db()
-    return codec.loads(battle.state)
 
 
 def other(seat):

@@ -6,11 +6,11 @@ from dataclasses import replace
 import pytest
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import codec, npcs, rounds
+from rules.cybernekro.battle import npcs, rounds
 from rules.cybernekro.battle.state import GM, Phase, WeaponUse
 from tests.clients import logged_in
 
-from .conftest import advance, post_step, put
+from .conftest import action_scene, advance, load, post_step, put
 from .test_setup_and_game_master import with_gm  # noqa: F401  (shared fixture)
 
 pytestmark = pytest.mark.django_db
@@ -18,20 +18,13 @@ pytestmark = pytest.mark.django_db
 MAUL = WeaponUse("maul", "maul", cn.Weapon(2, None, cn.Keywords.parse(["Stagger"]), "maul"))
 
 
-def load(battle):
-    battle.refresh_from_db()
-    return codec.loads(battle.state)
-
-
 @pytest.fixture
 def fighting(started, user, other_user):
     """The Active Model carries a Stagger maul (a sure hit) against an enemy its damage cannot hurt."""
     battle = started()
     clients = {"0": logged_in(user), "1": logged_in(other_user)}
-    state = advance(battle, clients, lambda s: s.phase is Phase.ACTION and s.active_seat and not s.pending)
+    state, seat, mid, enemy = action_scene(battle, clients)
     state = replace(state, scenario=replace(state.scenario, environment=None))
-    seat = state.active_seat
-    mid, enemy = f"{seat}-0", f"{'1' if seat == '0' else '0'}-0"
     state = state.with_model(replace(state.model(mid), weapons=(MAUL,), agility=20, on_fire=False))
     state = state.with_model(replace(state.model(enemy), armor=20, toughness=0, prone=False, traits=frozenset()))
     put(battle, rounds.select_model(state, seat, mid))

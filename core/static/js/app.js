@@ -141,17 +141,24 @@
     }
     return control.value !== control.defaultValue;
   }
+  // A poll's answer, not a move's: a move's answer swaps the same board (its detail.elt), and a
+  // move made (an "in melee" tick, a card played) must clear what the player chose for it.
+  function pollSwap(detail) {
+    const config = detail.requestConfig;
+    return Boolean(config && config.verb === "get" && isPoll(config.elt || detail.elt));
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
     const elt = event.detail.elt;
     kept = null;
-    if (!isPoll(elt)) return;
+    // a 204 (nothing changed) swaps nothing: what it would keep must not reach the next swap
+    if (!pollSwap(event.detail) || !event.detail.shouldSwap) return;
     kept = controls(elt).filter(function (pair) { return changed(pair[1]); }).map(function (pair) {
       const control = pair[1];
       return [pair[0], control.type === "checkbox" || control.type === "radio" ? control.checked : control.value];
     });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (!kept || !kept.length) return;
+    if (!kept || !kept.length || !pollSwap(event.detail)) return;
     const root = document.getElementById(event.detail.target.id) || document;
     const now = new Map(controls(root));
     kept.forEach(function (pair) {

@@ -39,9 +39,11 @@ from rules.cybernekro.battle.state import (
 from rules.cybernekro.battle.turns import calm_nerves, next_player, skip_to_a_player_who_can_act
 from rules.rolls import ROW_LABELS
 
-BASIC = {"move", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
-NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment"}
-BESTIAL_ACTIONS = {"move", "get-up", "fight"}  # "The only actions this model may perform are Move, Get Up and Fight"
+BASIC = {"move", "jump", "get-up", "interact", "fix", "reload", "use-equipment", "push"}
+MOVES = ("move", "jump")  # "Instead of a regular move models can also jump" (B53)
+NOT_IN_MELEE = {"interact", "fix", "reload", "use-equipment", "shoot"}
+# "The only actions this model may perform are Move, Get Up and Fight" (a jump is a Move, B53)
+BESTIAL_ACTIONS = {"move", "jump", "get-up", "fight"}
 PRONE_ACTIONS = {"move", "get-up"}  # "It can only crawl or stand up."
 DISCHARGE = cn.Weapon(1, 1, cn.Keywords(flags=frozenset({"electric"})))
 REPAIR_KIT = 2  # "+2 to all Fix actions"
@@ -259,8 +261,16 @@ def act(
     test: str | None = None,
     note: str = "",
     item: str | None = None,
+    height: float = 0,
+    prone_after: bool = False,
+    sprint: bool = False,
 ) -> Battle:
-    """Move, Get up, Interact, Fix/Reload: pay 1 AP and apply what the engine can (the board stays the players').
+    """Move, Jump, Get up, Interact, Fix/Reload: pay 1 AP and apply what the engine can (the board stays the
+    players').
+
+    A Move or a Jump (:func:`_start_move`): ``height``, the drop below a jump's starting point that a failed
+    jump falls; ``prone_after``, "At the end of a move a model can voluntarily become Prone"; ``sprint``, a
+    Reckless sprinter's extra inch; ``in_melee``, the model moves out of melee (no reactions).
 
     ``test``: the attribute a plain Interact is tested with ("On a Critical the action doesn't
     cost any AP. On a Fumble the interaction backfires and the model is knocked Prone").
@@ -277,10 +287,17 @@ def act(
         if item is None or item not in needing:
             names = ", ".join(sorted(needing)) or "none"
             raise Refused(f"name the {'jammed' if action == 'fix' else 'unloaded'} weapon to {action}: {names}")
+    if action not in MOVES and (height or prone_after or sprint):
+        raise Refused("a drop, going Prone and sprinting are a Move's or a Jump's")
     before = state
     state, model, ok = begin(state, seat, action, 1, rng, seed, in_melee)
     if not ok:
         return step(before, after_action(state))
+    if action in MOVES:
+        move = _move_data(model, action, height, prone_after, sprint, in_melee, note)
+        if dict(move)["leaving"] and _free_fight_windows(state, model, seat):
+            return step(before, after_action(_open_free_fights(state, seat, model, move)))
+        return step(before, after_action(_start_move(state, seat, model, move, rng, seed)))
     tested = None
     if action == "fix":
         bonus = REPAIR_KIT if "repair-kit" in model.gear else 0
@@ -300,6 +317,8 @@ def act(
 
 @after_test("act")
 def _after_act_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, pending, rng, seed) -> Battle:
+    if pending.get("move"):
+        return _after_move_test(state, seat, model, outcome, dict(pending.get("move")), rng, seed)
     return _finish_act(state, seat, model, pending.get("action"), pending.get("item"), pending.get("note"), outcome)
 
 
@@ -335,10 +354,240 @@ def _finish_act(
     if outcome is cn.Outcome.CRITICAL and action in ("interact", "fix"):
         cost = 0
     state = _spend(state, model, cost)
-    state = state.logged(seat, text)
-    if action == "move":
-        state = open_move_reactions(state, model, seat)
-    return state
+    return state.logged(seat, text)
+
+
+# --------------------------------------------------------------------------
+# moving: Move, Jump, falls
+# --------------------------------------------------------------------------
+
+RECKLESS_SPRINTER = "reckless-sprinter"
+
+
+def _move_data(model: Model, action: str, height, prone_after: bool, sprint: bool, in_melee: bool, note: str):
+    """A Move's or a Jump's choices, checked, as the (key, value) pairs its tests carry."""
+    if height is None or not 0 <= height <= MAX_FALL:
+        raise Refused(f'a drop is from 0 to {MAX_FALL}"')
+    if height and action != "jump":
+        raise Refused("only a failed Jump falls from where it started")
+    if sprint and RECKLESS_SPRINTER not in model.traits:
+        raise Refused(f"{model.name} is not a Reckless sprinter")
+    # "A model is in melee if it is not Prone and is within ½" of a non-Prone enemy"
+    leaving = bool(in_melee) and not model.prone
+    return (
+        ("action", action),
+        ("height", float(height)),
+        ("prone_after", bool(prone_after)),
+        ("sprint", bool(sprint)),
+        ("leaving", leaving),
+        ("note", note),
+    )
+
+
+MAX_FALL = 60  # inches: more than any table's height, so a typo is refused rather than rolled
+
+
+def _start_move(state: Battle, seat: str, model: Model, move: tuple, rng, seed) -> Battle:
+    """A Jump's Agility test first ("by passing an Agility test"), else a Reckless sprinter's at the end of
+    the move, else the move itself (B53)."""
+    data = dict(move)
+    if data["action"] == "jump":
+        return _move_test(state, seat, model, move, "jump", rng, seed)
+    if data["sprint"]:
+        return _move_test(state, seat, model, move, "sprint", rng, seed)
+    return _moved(state, seat, model, move, "")
+
+
+def _move_test(state: Battle, seat: str, model: Model, move: tuple, stage: str, rng, seed) -> Battle:
+    what = "jump: Agility" if stage == "jump" else "Reckless sprinter: Agility"
+    agility = attribute(model, "agility", state)
+    return roll_with_cards(
+        state, seat, model, agility, what, "act", rng, seed, attribute="agility", move=move + (("stage", stage),)
+    )
+
+
+def _after_move_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome, data: dict, rng, seed) -> Battle:
+    move = tuple((k, v) for k, v in data.items() if k != "stage")
+    if data["stage"] == "jump" and not outcome.passed:
+        # "On failure they fall from the starting point of the jump and suffer fall damage."
+        state = _spend(state, model, 1).logged(seat, f"{model.name} fails the jump and falls where it jumped from")
+        return fall(state, seat, state.model(model.id), data["height"], rng, seed, then=move)
+    if data["stage"] == "jump" and data["sprint"]:
+        return _move_test(state, seat, state.model(model.id), move, "sprint", rng, seed)
+    if data["stage"] == "sprint" and not outcome.passed:
+        # "has to pass an Agility test at the end of the move or fall prone"
+        return _moved(state, seat, model, move, ', +1" (Reckless sprinter), falls Prone', prone=True)
+    return _moved(state, seat, model, move, ' +1" (Reckless sprinter)' if data["sprint"] else "")
+
+
+def _moved(state: Battle, seat: str, model: Model, move: tuple, extra: str, prone: bool = False) -> Battle:
+    """The move made: 1 AP, the log line, then its end (:func:`_move_ends`)."""
+    data = dict(move)
+    model = state.model(model.id)
+    verb = "jumps" if data["action"] == "jump" else ("crawls" if model.prone else "moves")
+    text = f"{model.name} {verb}" + (f" ({data['note']})" if data["note"] else "") + extra
+    if prone and not model.prone and "monstrous" not in model.traits:
+        state = state.with_model(replace(model, prone=True))
+    state = _spend(state, model, 1).logged(seat, text)
+    return _move_ends(state, seat, model.id, data)
+
+
+def _move_ends(state: Battle, seat: str, model_id: str, data: dict) -> Battle:
+    """ "At the end of a move a model can voluntarily become Prone"; then the enemies' reactions, unless it
+    left melee ("Moving out of melee doesn't trigger reactions") or is out of play."""
+    model = state.model(model_id)
+    if not model.in_play or any(p.kind == "ooa" and p.model == model_id for p in state.pending):
+        return state
+    if data["prone_after"] and not model.prone:
+        model = replace(model, prone=True)
+        state = state.with_model(model).logged(seat, f"{model.name} drops Prone at the end of its move")
+    if data["leaving"]:
+        return state.logged(seat, f"{model.name} moved out of melee: no reactions")
+    return open_move_reactions(state, model, seat)
+
+
+def free_fighters(state: Battle, mover: Model, window: Pending) -> tuple[Model, ...]:
+    """The models a free-Fight window lets its seat choose from: hostile to the mover, standing, able to Fight
+    (which of them is within ½" is the players' to see, B24); each fights once."""
+    done = set(window.get("done") or ())
+    if window.get("npcs"):
+        candidates = [m for m in state.enemies_of(mover) if m.npc]
+    else:
+        candidates = [m for m in state.enemies_of(mover) if m.seat == window.get("seat_of") and not m.npc]
+    return tuple(
+        m
+        for m in candidates
+        if m.id not in done
+        and not m.prone
+        and not m.asleep
+        and not m.imprisoned
+        and any(not w.ranged for w in m.weapons)
+    )
+
+
+def _free_fight_windows(state: Battle, mover: Model, seat: str) -> tuple[Pending, ...]:
+    """One window per enemy player with a model that could fight, and one for the hostile NPCs (the game
+    master's, else the moving player's, ``seat``, as every NPC choice, B33)."""
+    windows = []
+    for enemy_seat in state.seats:
+        window = Pending("free_fight", enemy_seat, mover.id, (("seat_of", enemy_seat), ("done", ())))
+        if enemy_seat != mover.seat and free_fighters(state, mover, window):
+            windows.append(window)
+    npcs = Pending("free_fight", "", mover.id, (("npcs", True), ("done", ())))
+    if free_fighters(state, mover, npcs):
+        windows.append(replace(npcs, seat=decides_for(state, free_fighters(state, mover, npcs)[0], seat)))
+    return tuple(windows)
+
+
+def _open_free_fights(state: Battle, seat: str, mover: Model, move: tuple) -> Battle:
+    """ "If a model in melee wants to move out of melee enemies within ½" can first make a free Fight action
+    against it without paying AP": the enemies' windows, then the move itself, its player's to go on with
+    once every free Fight is over (B56)."""
+    windows = _free_fight_windows(state, mover, seat)
+    go_on = Pending("move_on", decides_for(state, mover, seat), mover.id, (("move", move), ("by", seat)))
+    state = replace(state, pending=state.pending + windows + (go_on,))
+    return state.logged(
+        seat, f'{mover.name} moves out of melee: each enemy within ½" may first make a free Fight against it'
+    )
+
+
+def free_fight(
+    state: Battle,
+    seat: str,
+    model_id: str,
+    weapon: str,
+    rng: random.Random,
+    seed: int | None = None,
+    situation: cn.Situation = cn.Situation(),
+) -> Battle:
+    """One enemy's free Fight against the model leaving melee: a Fight that costs no AP, whose miss opens no
+    reaction; the window stays open for the seat's other models."""
+    window = _pending(state, "free_fight")
+    if window.seat != seat:
+        raise Refused("this free Fight is another player's")
+    mover = state.model(window.model)
+    fighter = state.model(model_id)
+    if fighter not in free_fighters(state, mover, window):
+        raise Refused(f"{fighter.name} may not make a free Fight against {mover.name} now")
+    if fighter.weapon(weapon).ranged:
+        raise Refused("a free Fight is made with a melee weapon")
+    done = tuple(window.get("done") or ()) + (fighter.id,)
+    rest = replace(window, data=tuple((k, done if k == "done" else v) for k, v in window.data))
+    after = (
+        replace(state, pending=(rest,) + state.pending[1:])
+        if free_fighters(state, mover, rest)
+        else replace(state, pending=state.pending[1:])
+    )
+    after = after.logged(seat, f"{fighter.name} makes a free Fight against {mover.name}")
+    after = _attack(after, seat, (weapon,), mover.id, rng, seed, situation, "fight", model=fighter, free=True)
+    return step(state, after_action(after))
+
+
+def no_free_fight(state: Battle, seat: str) -> Battle:
+    window = _pending(state, "free_fight")
+    if window.seat != seat:
+        raise Refused("this free Fight is another player's")
+    mover = state.model(window.model)
+    who = "the NPCs" if window.get("npcs") else state.player(window.get("seat_of")).name
+    after = replace(state, pending=state.pending[1:]).logged(
+        seat, f"No (more) free Fight by {who} against {mover.name}"
+    )
+    return step(state, after_action(after))
+
+
+def move_on(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """The free Fights over, the model leaving melee makes its move, unless they took it Out of Action; knocked
+    Prone, it is no longer in melee ("not Prone") and can only crawl: its move is a crawl, reactions and all."""
+    window = _pending(state, "move_on")
+    if window.seat != seat:
+        raise Refused("the moving model's player goes on with its move")
+    after = replace(state, pending=state.pending[1:])
+    mover = after.model(window.model)
+    move = dict(window.get("move"))
+    if not mover.in_play:
+        return step(state, after_action(after.logged(seat, f"{mover.name} never makes its move")))
+    if mover.prone:
+        move.update(action="move", leaving=False, height=0.0)
+        after = after.logged(seat, f"{mover.name} was knocked Prone: it crawls instead")
+    return step(state, after_action(_start_move(after, window.get("by"), mover, tuple(move.items()), rng, seed)))
+
+
+def fall(state: Battle, seat: str, model: Model, height: float, rng, seed, then: tuple | None = None) -> Battle:
+    """ "Whenever a model falls from terrain higher than 2", either by being pushed, forced to move or failing a
+    jump, it suffers one Damage 1 hit per every 3" fallen (rounded up) and is then knocked Prone. Fall damage
+    ignores all armor." Each hit is the engine's ``cn.fall_plan``, its tests held open for the cards (B35);
+    ``then``: the move that fell, ended once the fall is over (B54)."""
+    hits = cn.fall_hits(height)
+    if not hits:
+        state = state.logged(seat, f'{model.name} falls {height:g}": no fall damage from 2" or less')
+        return _fall_ends(state, seat, model.id, then)
+    plural = "s" if hits > 1 else ""
+    state = state.logged(seat, f'{model.name} falls {height:g}": {hits} Damage 1 hit{plural}, armor ignored')
+    return _fall_hit(state, seat, model.id, hits, then, rng, seed)
+
+
+def _fall_hit(state: Battle, seat: str, model_id: str, left: int, then, rng, seed) -> Battle:
+    model = state.model(model_id)
+    context = (("left", left - 1), ("label", "fall"), ("then", then))
+    return hit_with_cards(state, seat, model, cn.fall_plan(model.target()), "fall", rng, seed, context=context)
+
+
+@after_hit("fall")
+def _after_fall_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, None, armor=False)
+    state = state.logged(seat, f"{model.name}'s fall: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    model = state.model(model.id)
+    if not model.in_play or any(p.kind == "ooa" and p.model == model.id for p in state.pending):
+        return state  # "Out of Action": the fall's other hits and its end have nothing left to act on
+    if context["left"] > 0:
+        return _fall_hit(state, seat, model.id, context["left"], context["then"], rng, seed)
+    if not model.prone and "monstrous" not in model.traits:  # "and is then knocked Prone"
+        state = state.with_model(replace(model, prone=True)).logged(seat, f"{model.name} lands Prone")
+    return _fall_ends(state, seat, model.id, context["then"])
+
+
+def _fall_ends(state: Battle, seat: str, model_id: str, then: tuple | None) -> Battle:
+    return _move_ends(state, seat, model_id, dict(then)) if then else state
 
 
 def begin(
@@ -406,23 +655,49 @@ def move_reactors(state: Battle, window: Pending) -> tuple[Model, ...]:
     return tuple(m for m in state.crew(window.seat) if m.ap > 0 and not m.asleep)
 
 
-def push(state: Battle, seat: str, target_id: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """ "Both models roll a D6 and add their Strength. If the attacker rolls higher the target is pushed 1"."
+PUSHED_INTO = ("obstacle", "ledge")  # what is right behind the target, the players' to see (B54)
+
+
+def push(
+    state: Battle,
+    seat: str,
+    target_id: str,
+    rng: random.Random,
+    seed: int | None = None,
+    into: str | None = None,
+    height: float = 0,
+) -> Battle:
+    """ "Both models roll a D6 and add their Strength. If the attacker rolls higher the target is pushed 1"
+    directly away, stopping and dropping Prone if pushed into an obstacle or falling down if pushed over a
+    ledge." ``into``: "obstacle" or "ledge" behind the target (``height``: the drop), as the players see it.
     A Push that fails is a miss: the target may react."""
     model = acting_model(state, seat)
     _check_can(model, "push", 1)
     target = state.model(target_id)
     if target not in state.enemies_of(model):
         raise Refused(f"{target.name} is not an enemy in play")
+    if into not in (None, *PUSHED_INTO):
+        raise Refused("behind the target: nothing, an obstacle or a ledge")
+    if height is None or not 0 <= height <= MAX_FALL or (height and into != "ledge"):
+        raise Refused(f'a drop is from 0 to {MAX_FALL}", behind a ledge')
     before = state
     state, ok = _fire_check(state, seat, model, rng, seed)
     if not ok:
         return step(before, after_action(state))
     pushed, log = cn.roll_push(rng, model.strength, target.strength)
     text = f"{model.name} pushes {target.name}: {'pushed 1 inch' if pushed else 'holds'}"
+    if pushed and into == "obstacle":
+        text += ", into an obstacle"
+        if not target.prone and "monstrous" not in target.traits:  # Monstrous: "cannot be knocked Prone"
+            state = state.with_model(replace(target, prone=True))
+            text += f": {target.name} drops Prone"
+    elif pushed and into == "ledge":
+        text += ", over a ledge"
     state = _spend(state, model, 1).logged(seat, text, seed=seed, rolls=[{"what": "push", "dice": list(log.shown)}])
     if not pushed:
         state = _open_miss_reaction(state, seat, model, target, parry=False)
+    elif into == "ledge":
+        state = fall(state, seat, state.model(target.id), height, rng, seed)
     return step(before, after_action(state))
 
 
@@ -464,13 +739,15 @@ def attack(
     seed: int | None = None,
     situation: cn.Situation = cn.Situation(),
     action: str | None = None,
+    in_melee: bool = False,
 ) -> Battle:
     """Shoot or Fight: pay the AP (2 with Unwieldy), roll to hit, open the window after the roll.
 
     The window closes with :func:`resolve_attack` by the attacker's player; before
     that any player may force a Dread re-roll of a passed hit roll, or play a Jack.
+    ``in_melee``: the attacker is in melee ("A model cannot shoot while in melee").
     """
-    return _attack(state, seat, (weapon_slug,), target_id, rng, seed, situation, action)
+    return _attack(state, seat, (weapon_slug,), target_id, rng, seed, situation, action, in_melee)
 
 
 def attack_two(
@@ -482,6 +759,7 @@ def attack_two(
     rng: random.Random,
     seed: int | None = None,
     situation: cn.Situation = cn.Situation(),
+    in_melee: bool = False,
 ) -> Battle:
     """Ambidextrous: "The model can attack with two one-handed weapons in a single action. Both attacks need
     to target the same model and both suffer a -2 to hit." One action (2 AP if either weapon is Unwieldy),
@@ -492,7 +770,7 @@ def attack_two(
     if (first, second) not in weapon_pairs(model):
         raise Refused("two one-handed weapons carried, both melee (Fight) or both ranged (Shoot)")
     pair = replace(situation, modifier=situation.modifier - 2)
-    return _attack(state, seat, (first, second), target_id, rng, seed, pair, None)
+    return _attack(state, seat, (first, second), target_id, rng, seed, pair, None, in_melee)
 
 
 FISTS = "fists"
@@ -524,9 +802,22 @@ def weapon_pairs(model: Model) -> list[tuple[str, str]]:
     ]
 
 
-def _attack(state: Battle, seat: str, weapons: tuple, target_id: str, rng, seed, situation, action) -> Battle:
-    """One attack, or an Ambidextrous pair's first (``weapons``: one slug, or two)."""
-    model = acting_model(state, seat)
+def _attack(
+    state: Battle,
+    seat: str,
+    weapons: tuple,
+    target_id: str,
+    rng,
+    seed,
+    situation,
+    action,
+    in_melee: bool = False,
+    model: Model | None = None,
+    free: bool = False,
+) -> Battle:
+    """One attack, or an Ambidextrous pair's first (``weapons``: one slug, or two); ``free``: a free Fight by
+    ``model`` (no AP, no reaction to its miss)."""
+    model = model or acting_model(state, seat)
     target = state.model(target_id)
     if target not in state.enemies_of(model):
         raise Refused(f"{target.name} is not an enemy in play")
@@ -541,13 +832,18 @@ def _attack(state: Battle, seat: str, weapons: tuple, target_id: str, rng, seed,
             cost = 2
         plan(state, model, slug, target, situation, action)  # each weapon can make this attack
     kind, planned = plan(state, model, weapons[0], target, situation, action)
+    cost = 0 if free else cost
     _check_can(model, kind.value, cost)
+    if kind.value in NOT_IN_MELEE and in_melee:
+        raise Refused("A model cannot shoot while in melee")
     before = state
     state, ok = _fire_check(state, seat, model, rng, seed)
     if not ok:
         return step(before, after_action(state))
-    reactable = not (state.reaction and state.reaction[0] == model.id)  # a reaction's miss opens none (B8)
-    state = _spend(state, model, cost)
+    # a reaction's miss opens none (B8), nor a free Fight's (B56)
+    reactable = not free and not (state.reaction and state.reaction[0] == model.id)
+    if not free:
+        state = _spend(state, model, cost)
     if len(weapons) > 1:  # behind every window the first attack opens; its reaction is queued behind it
         data = (("target", target.id), ("weapon", weapons[1]), ("situation", situation), ("reactable", reactable))
         second = Pending("second_attack", decides_for(state, model, model.seat or seat), model.id, data)
@@ -1091,13 +1387,20 @@ def _open_miss_reaction(state: Battle, rolled_by: str, attacker: Model, target: 
 
 
 def apply_hit(
-    state: Battle, target: Model, hit: cn.HitState, steps, hit_plan: cn.HitPlan, attacker: Model | None
+    state: Battle,
+    target: Model,
+    hit: cn.HitState,
+    steps,
+    hit_plan: cn.HitPlan,
+    attacker: Model | None,
+    armor: bool = True,
 ) -> tuple[Battle, list[str]]:
-    """Put the engine's hit on the target: Wounds, Prone, Dread from a failed Tough it Out, Out of Action."""
+    """Put the engine's hit on the target: Wounds, Prone, Dread from a failed Tough it Out, Out of Action.
+    ``armor``: False for a hit that ignores armor (a fall), which leaves a Shield unspent."""
     lines = []
     failed_tio = any(s.get("what") == "tough it out" and s.get("outcome") in ("failure", "fumble") for s in steps)
     model = wounded(target, hit.wounds, hit.prone, hit.gained, hit_plan.extra_organs and not hit.organs)
-    if model.magic_shield and any(s.get("what") == "damage" for s in steps):
+    if armor and model.magic_shield and any(s.get("what") == "damage" for s in steps):
         model = replace(model, magic_shield=False)  # "disappears after reducing damage once"
         lines.append(f"{target.name}'s Shield is spent")
     if hit.gained:

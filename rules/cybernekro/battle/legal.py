@@ -13,6 +13,7 @@ from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.actions import (
     BESTIAL_ACTIONS,
     PRONE_ACTIONS,
+    free_fighters,
     move_reactors,
     stims_ready,
     tested_next,
@@ -119,6 +120,10 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return (Option("name_witnesses", tuple(m.id for m in state.crew(seat))),)
         if p.kind == "reaction":
             return _reaction_options(state, p)
+        if p.kind == "free_fight":
+            return _free_fight_options(state, p)
+        if p.kind == "move_on":
+            return (Option("move_on"),)
         return ()
     if state.phase is Phase.SETUP:
         if catalogue.scenario_rules(state.scenario).get("draws_complication") and not state.scenario.complication:
@@ -172,6 +177,16 @@ def _reaction_options(state: Battle, p) -> tuple[Option, ...]:
     return tuple(out)
 
 
+def _free_fight_options(state: Battle, p) -> tuple[Option, ...]:
+    """A free Fight against the model leaving melee (B56): each of the seat's models that may, with each of its
+    melee weapons; or none (more)."""
+    mover = state.model(p.model)
+    out = [
+        Option("free_fight", (m.id, w.slug)) for m in free_fighters(state, mover, p) for w in m.weapons if not w.ranged
+    ]
+    return tuple(out) + (Option("no_free_fight"),)
+
+
 def _fled_options(state: Battle, seat: str) -> tuple[Option, ...]:
     """A failed on-Fire test's Flee move just made: "If the character was touching a board edge it leaves the
     board" (the edge is the players' to see; no AP)."""
@@ -210,6 +225,8 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
             return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
         if p.kind == "reaction":  # an NPC missed, or the NPCs' window after a Move
             return _reaction_options(state, p)
+        if p.kind == "free_fight":  # the NPCs' free Fights against a model leaving melee
+            return _free_fight_options(state, p)
         if p.kind == "second_attack":
             return (Option("second_attack"),)
         return ()
@@ -258,7 +275,7 @@ def _acting_options(state: Battle, model):
             return False
         return not (model.prone and action not in PRONE_ACTIONS)
 
-    for action in ("move", "get-up", "interact"):
+    for action in ("move", "jump", "get-up", "interact"):
         if allowed(action) and (action != "get-up" or model.prone):
             yield Option("act", (action,))
     for weapon in sorted(model.jammed):

@@ -206,14 +206,17 @@ def pick_up(
     return step(before, after_action(state.logged(seat, f"{model.name} picks up the {item}", seed=None)))
 
 
-def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False) -> Battle:
+def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False, in_melee: bool = False) -> Battle:
     """A model leaves through a board edge: "It takes all items it carries with it. This does not count as the
-    model going OoA." A Move action of the acting model, or the end of a Flee move ("If the character was
-    touching a board edge it leaves the board"), with no AP: in the Morale Phase, or right after the failed
-    on-Fire test that made it ("On failure it makes a D6" long Flee move")."""
+    model going OoA." A Move action of the acting model ("A model cannot leave the board if it is in melee"),
+    or the end of a Flee move ("If the character was touching a board edge it leaves the board"), with no AP:
+    in the Morale Phase, or right after the failed on-Fire test that made it ("On failure it makes a D6" long
+    Flee move")."""
     model = state.model(model_id)
     if model.seat != seat or not model.in_play:
         raise Refused(f"{model.name} is not one of your models on the table")
+    if in_melee and not fleeing and not model.prone:
+        raise Refused("A model cannot leave the board if it is in melee")
     after = state
     if not fleeing:
         if acting_model(state, seat).id != model_id:

@@ -1,0 +1,88 @@
+"""The battle page's moving steps (B53–B56): the Jump's drop, going Prone, the Push's obstacle or ledge, and the
+acting model's "in melee" tick, each read by the step form and refused or applied by the engine."""
+
+from dataclasses import replace
+
+import pytest
+
+from rules.cybernekro.battle import rounds
+from tests.clients import logged_in
+from tests.rules.battle.helpers import PISTOL
+
+from .conftest import action_scene, load, post_step, put
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def moving(started, user, other_user):
+    """The Active Model selected, not Prone nor on Fire, a Reckless sprinter with a pistol."""
+    battle = started()
+    clients = {"0": logged_in(user), "1": logged_in(other_user)}
+    state, seat, mid, enemy = action_scene(battle, clients)
+    state = state.with_model(
+        replace(
+            state.model(mid),
+            prone=False,
+            on_fire=False,
+            traits=frozenset({"reckless-sprinter"}),
+            weapons=state.model(mid).weapons + (PISTOL,),
+        )
+    )
+    state = state.with_model(replace(state.model(enemy), prone=False))
+    put(battle, rounds.select_model(state, seat, mid))
+    return battle, clients, seat, mid, enemy
+
+
+def test_the_page_offers_the_moving_choices_and_the_in_melee_tick(moving):
+    battle, clients, seat, mid, enemy = moving
+    page = clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+    assert 'value="act:jump"' in page and 'name="height"' in page
+    assert 'name="prone_after"' in page and 'name="sprint"' in page and 'name="pushed_into"' in page
+    assert 'id="acting-melee" type="checkbox" name="in_melee" value="1">' in page
+    assert 'hx-include="#conditions, #acting"' in page
+    kept = clients[seat].get(f"/battles/{battle.pk}/", {"in_melee": "1"}).content.decode()
+    assert 'id="acting-melee" type="checkbox" name="in_melee" value="1" checked>' in kept  # kept by the polls
+    other = "1" if seat == "0" else "0"
+    assert 'id="acting-melee"' not in clients[other].get(f"/battles/{battle.pk}/").content.decode()
+
+
+def test_a_move_dropping_prone_out_of_melee_is_applied_after_the_free_fights(moving):
+    battle, clients, seat, mid, enemy = moving
+    other = "1" if seat == "0" else "0"
+    assert post_step(clients[seat], battle, "act:move", prone_after="1", in_melee="1").status_code == 200
+    assert [p.kind for p in load(battle).pending] == ["free_fight", "move_on"]
+    page = clients[other].get(f"/battles/{battle.pk}/").content.decode()
+    assert "free Fight against" in page and 'value="no_free_fight"' in page
+    assert post_step(clients[other], battle, "no_free_fight").status_code == 200
+    assert post_step(clients[seat], battle, "move_on").status_code == 200
+    state = load(battle)
+    assert state.model(mid).prone
+    assert not [p for p in state.pending if p.kind == "reaction"]  # out of melee: no reactions
+    assert any("moved out of melee" in e.text for e in state.log)
+
+
+def test_a_shot_in_melee_is_refused_with_the_rule(moving):
+    battle, clients, seat, mid, enemy = moving
+    before = battle.version
+    response = post_step(clients[seat], battle, f"attack:pistol:{enemy}", in_melee="1")
+    assert "A model cannot shoot while in melee" in response.content.decode()
+    battle.refresh_from_db()
+    assert battle.version == before
+
+
+def test_a_jump_with_a_bad_drop_is_refused_by_the_form(moving):
+    battle, clients, seat, mid, enemy = moving
+    before = battle.version
+    response = post_step(clients[seat], battle, "act:jump", height="-3")
+    assert "Drop" in response.content.decode()
+    battle.refresh_from_db()
+    assert battle.version == before
+
+
+def test_a_jump_rolls_agility_and_a_push_names_what_is_behind(moving):
+    battle, clients, seat, mid, enemy = moving
+    assert post_step(clients[seat], battle, "act:jump", height="4", sprint="1").status_code == 200
+    window = load(battle).pending[0]
+    assert window.kind == "test" and window.get("what") == "jump: Agility"
+    assert dict(window.get("move"))["height"] == 4.0 and dict(window.get("move"))["sprint"] is True
