@@ -149,6 +149,9 @@ def label(state: State, option: legal.Option) -> str:
         return f"Open the prison ({a[0]})"
     if s == "put_out_fire":
         return f"Put out {_name(state, a[0])}'s fire"
+    if s == "flee_ends":
+        where = "walks into a corner (Prone)" if a[1] == "corner" else "goes over a ledge (it falls)"
+        return f"{_name(state, a[0])}'s Flee move {where}"
     if s == "leave_table":
         fleeing = " (its Flee move reached a board edge)" if len(a) > 1 and a[1] else ""
         return f"{_name(state, a[0])} leaves the table{fleeing}"

@@ -141,8 +141,12 @@ class ConditionsForm(forms.Form):
     surrounded = forms.BooleanField(required=False)
     # "When shooting a model that is in melee": the same -4 as cover (not added twice)
     target_in_melee = forms.BooleanField(required=False)
-    # Stagger: "pushed back 1" stopping and dropping Prone if pushed into an obstacle"
+    # Stagger: "pushed back 1" stopping and dropping Prone if pushed into an obstacle and falling down if
+    # pushed over a ledge" (the drop, B54)
     stagger_into_obstacle = forms.BooleanField(required=False)
+    stagger_over_ledge = forms.DecimalField(
+        required=False, min_value=0, max_value=actions.MAX_FALL, max_digits=4, decimal_places=1, label="Ledge"
+    )
     # Lantern and spot light within 3" (E12b): distances are the players'
     target_near_lantern = forms.BooleanField(required=False)
     shooter_near_allied_spot_light = forms.BooleanField(required=False)
@@ -155,6 +159,7 @@ class ConditionsForm(forms.Form):
             surrounded=bool(data.get("surrounded")),
             in_melee=bool(data.get("target_in_melee")),
             stagger_into_obstacle=bool(data.get("stagger_into_obstacle")),
+            stagger_over_ledge=0.0 if data.get("stagger_into_obstacle") else float(data.get("stagger_over_ledge") or 0),
             **{name: bool(data.get(name)) for name in cn.LIGHT_TICKS},
         )
 
@@ -172,6 +177,9 @@ class StepForm(forms.Form):
     long_range = forms.BooleanField(required=False)
     surrounded = forms.BooleanField(required=False)
     stagger_into_obstacle = forms.BooleanField(required=False)
+    stagger_over_ledge = forms.DecimalField(
+        required=False, min_value=0, max_value=actions.MAX_FALL, max_digits=4, decimal_places=1, label="Ledge"
+    )
     target_near_lantern = forms.BooleanField(required=False)
     shooter_near_allied_spot_light = forms.BooleanField(required=False)
     in_melee = forms.BooleanField(required=False)  # the acting model (a sorcerer: -4; no Shoot, Interact...)
@@ -228,6 +236,8 @@ class StepForm(forms.Form):
         if option is None and "option" in data:
             raise forms.ValidationError("That step is not open to you now (the battle may have moved on).")
         data["chosen"] = option
+        if data.get("stagger_into_obstacle") and data.get("stagger_over_ledge"):
+            raise forms.ValidationError("Behind the target: an obstacle or a ledge, not both.")
         data["split"] = {mid: data.get(f"ap_{mid}") for mid in self.ap_ids}
         if option is not None and option.step == "assign_ap":
             missing = [self.state.model(mid).name for mid, ap in data["split"].items() if ap is None]

@@ -72,6 +72,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         modifier=d.get("modifier") or 0,
         in_melee=bool(d.get("target_in_melee")),
         stagger_into_obstacle=bool(d.get("stagger_into_obstacle")),
+        stagger_over_ledge=float(d.get("stagger_over_ledge") or 0),
         **{name: bool(d.get(name)) for name in cn.LIGHT_TICKS},
     )
     if name == "undo":
@@ -184,6 +185,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return getattr(scenario_steps, name)(state, seat, *args, rng, seed, in_melee=in_melee)
     if name == "corpse_check":
         return scenario_steps.corpse_check(state, seat, rng, seed)
+    if name == "flee_ends":
+        return actions.flee_ends(state, seat, args[0], args[1], rng, seed, height=height if args[1] == "ledge" else 0)
     if name == "leave_table":
         return scenario_steps.leave_table(state, seat, *args, in_melee=in_melee)
     if name == "finish_round":

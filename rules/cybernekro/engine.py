@@ -193,6 +193,8 @@ class Situation:
     splash_secondary: bool = False  # a model within 1" of the original target: one die less, no critical Wound
     touching_terrain: bool = True  # stealth suit works only in base contact with terrain
     stagger_into_obstacle: bool = False  # a failed Stagger test pushes into an obstacle: drops Prone
+    # a failed Stagger test pushes it over a ledge this many inches high: it falls (the caller rolls the fall)
+    stagger_over_ledge: float = 0.0
     tough_it_out: bool = True  # the target tries Tough it Out (odds-format: always)
     card: object = None  # a fate card on the hit roll: "ace", "jack-critical", "jack-fumble" or a signed 2..10
     # Distances to light the engine cannot see, ticked by the player (reading E12b): the target is within
@@ -568,6 +570,7 @@ class HitPlan:
     stagger_prone: bool  # Stagger and a failed test drops it Prone
     critical_wound: bool = True  # a critical hit's extra Wound (not for Splash secondaries)
     queen: bool = False  # a Queen is played if the hit would take it OoA (see _queen)
+    stagger_ledge: bool = False  # Stagger over a ledge: the test is drawn; its failure is a fall the caller rolls
 
 
 class HitState(NamedTuple):
@@ -667,6 +670,8 @@ def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
     if plan.stagger_prone and not state.ooa and not state.prone and not plan.monstrous:
         if not draw(_toughness_test(plan, state, "stagger")).passed:
             state = state._replace(prone=True, knocked=True)
+    elif plan.stagger_ledge and not state.ooa:
+        draw(_toughness_test(plan, state, "stagger"))  # a failure pushes it over the ledge: the caller's fall
     return state
 
 
@@ -783,6 +788,7 @@ def plan_attack(
         stagger_prone=kw.has("stagger") and situation.stagger_into_obstacle,
         critical_wound=not (kw.has("splash") and situation.splash_secondary),
         queen=target.queen,
+        stagger_ledge=kw.has("stagger") and situation.stagger_over_ledge > 0 and not situation.stagger_into_obstacle,
     )
     return AttackPlan(to_hit, hit)
 

@@ -86,3 +86,25 @@ def test_a_jump_rolls_agility_and_a_push_names_what_is_behind(moving):
     window = load(battle).pending[0]
     assert window.kind == "test" and window.get("what") == "jump: Agility"
     assert dict(window.get("move"))["height"] == 4.0 and dict(window.get("move"))["sprint"] is True
+
+
+def test_a_ledge_behind_a_staggered_target_is_a_condition_with_its_drop(moving):
+    battle, clients, seat, mid, enemy = moving
+    page = clients[seat].get(f"/battles/{battle.pk}/", {"stagger_over_ledge": "4.5"}).content.decode()
+    assert 'name="stagger_over_ledge" min="0" max="60" step="0.5" value="4.5"' in page
+    before = battle.version
+    both = post_step(clients[seat], battle, f"attack:sword:{enemy}", stagger_into_obstacle="1", stagger_over_ledge="3")
+    assert "an obstacle or a ledge, not both" in both.content.decode()
+    battle.refresh_from_db()
+    assert battle.version == before
+
+
+def test_a_flee_move_just_made_offers_its_ends_with_the_drop(moving):
+    battle, clients, seat, mid, enemy = moving
+    put(battle, replace(load(battle), fled=mid, active_model=None))
+    page = clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+    assert f'value="flee_ends:{mid}:corner"' in page and f'value="flee_ends:{mid}:ledge"' in page
+    assert "The drop below the ledge (inches)" in page
+    assert post_step(clients[seat], battle, f"flee_ends:{mid}:ledge", height="2").status_code == 200
+    state = load(battle)
+    assert state.fled is None and any('falls 2": no fall damage' in e.text for e in state.log)

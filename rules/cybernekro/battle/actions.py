@@ -435,9 +435,9 @@ def _moved(state: Battle, seat: str, model: Model, move: tuple, extra: str, pron
 def _move_ends(state: Battle, seat: str, model_id: str, data: dict) -> Battle:
     """ "At the end of a move a model can voluntarily become Prone"; then the enemies' reactions, unless it
     left melee ("Moving out of melee doesn't trigger reactions") or is out of play."""
-    model = state.model(model_id)
-    if not model.in_play or any(p.kind == "ooa" and p.model == model_id for p in state.pending):
+    if not _standing_by(state, model_id):
         return state
+    model = state.model(model_id)
     if data["prone_after"] and not model.prone:
         model = replace(model, prone=True)
         state = state.with_model(model).logged(seat, f"{model.name} drops Prone at the end of its move")
@@ -552,6 +552,27 @@ def move_on(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     return step(state, after_action(_start_move(after, window.get("by"), mover, tuple(move.items()), rng, seed)))
 
 
+def flee_ends(
+    state: Battle, seat: str, model_id: str, where: str, rng: random.Random, seed: int | None = None, height: float = 0
+) -> Battle:
+    """A Flee move just made (a failed on-Fire test's, or the Morale Phase's) ends against what the players see:
+    "stopping and dropping **Prone** if it walks into a corner and falling down if it walks over a ledge"."""
+    model = state.model(model_id)
+    if state.fled != model_id or model.seat != seat or not model.in_play:
+        raise Refused(f"{model.name} made no Flee move just now")
+    if where not in ("corner", "ledge"):
+        raise Refused("a Flee move ends in a corner or over a ledge")
+    if height is None or not 0 <= height <= MAX_FALL or (height and where != "ledge"):
+        raise Refused(f'a drop is from 0 to {MAX_FALL}", over a ledge')
+    if where == "corner":
+        prone = "monstrous" not in model.traits
+        after = state.with_model(replace(model, prone=prone)) if prone else state
+        text = f"{model.name}'s Flee move ends in a corner" + (": it drops Prone" if prone else "")
+        return step(state, after_action(after.logged(seat, text)))
+    after = fall(state.logged(seat, f"{model.name}'s Flee move goes over a ledge"), seat, model, height, rng, seed)
+    return step(state, after_action(after))
+
+
 def fall(state: Battle, seat: str, model: Model, height: float, rng, seed, then: tuple | None = None) -> Battle:
     """ "Whenever a model falls from terrain higher than 2", either by being pushed, forced to move or failing a
     jump, it suffers one Damage 1 hit per every 3" fallen (rounded up) and is then knocked Prone. Fall damage
@@ -576,9 +597,9 @@ def _fall_hit(state: Battle, seat: str, model_id: str, left: int, then, rng, see
 def _after_fall_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
     state, lines = apply_hit(state, model, hit, steps, hit_plan, None, armor=False)
     state = state.logged(seat, f"{model.name}'s fall: " + "; ".join(lines), seed=seed, rolls=list(steps))
-    model = state.model(model.id)
-    if not model.in_play or any(p.kind == "ooa" and p.model == model.id for p in state.pending):
+    if not _standing_by(state, model.id):
         return state  # "Out of Action": the fall's other hits and its end have nothing left to act on
+    model = state.model(model.id)
     if context["left"] > 0:
         return _fall_hit(state, seat, model.id, context["left"], context["then"], rng, seed)
     if not model.prone and "monstrous" not in model.traits:  # "and is then knocked Prone"
@@ -1340,6 +1361,10 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
+    ledge = info["situation"].stagger_over_ledge
+    if hit_info is not None and ledge and _pushed(hit_info[1]) and _standing_by(state, target.id):
+        # Stagger: "On failure it is pushed back 1" ... falling down if pushed over a ledge" (B54)
+        state = fall(state, seat, state.model(target.id), ledge, rng, seed)
     if hit_info is None:
         state = reinforced_body_overload(state, seat, attacker.id, outcome, rng, seed)
     if outcome.passed and use.weapon.keywords.has("fire"):
@@ -1360,6 +1385,16 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
         state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed, context=(("label", "Unstable"),))
     return state
+
+
+def _pushed(steps) -> bool:
+    """A hit's failed Stagger test (its log among the hit's draws)."""
+    return any(s.get("what") == "stagger" and s.get("outcome") in ("failure", "fumble") for s in steps)
+
+
+def _standing_by(state: Battle, model_id: str) -> bool:
+    """In play, with no Out of Action waiting for its player's answer."""
+    return state.model(model_id).in_play and not any(p.kind == "ooa" and p.model == model_id for p in state.pending)
 
 
 @after_hit("unstable")

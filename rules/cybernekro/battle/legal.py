@@ -157,11 +157,12 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
     if state.phase is Phase.MORALE:
         if not state.morale_started:
             return (Option("begin_morale"),) + tuple(before_test_cards(state, seat, pollen_testers(state)))
+        fled = _fled_options(state, seat)
         if state.morale_queue:
             head = state.model(state.morale_queue[0])
             mine = (Option("roll_morale", (head.id,)),) if head.seat == seat else ()
-            return mine + tuple(before_test_cards(state, seat, (head.id,)))
-        return (Option("end_morale"),) + tuple(before_test_cards(state, seat, tremors_testers(state)))
+            return fled + mine + tuple(before_test_cards(state, seat, (head.id,)))
+        return fled + (Option("end_morale"),) + tuple(before_test_cards(state, seat, tremors_testers(state)))
     if state.phase is Phase.ROUND_END:
         return (Option("finish_round"),)
     return ()
@@ -188,12 +189,19 @@ def _free_fight_options(state: Battle, p) -> tuple[Option, ...]:
 
 
 def _fled_options(state: Battle, seat: str) -> tuple[Option, ...]:
-    """A failed on-Fire test's Flee move just made: "If the character was touching a board edge it leaves the
-    board" (the edge is the players' to see; no AP)."""
+    """A Flee move just made (a failed on-Fire test's, a Morale Test's): "If the character was touching a board
+    edge it leaves the board", "stopping and dropping Prone if it walks into a corner and falling down if it walks
+    over a ledge" (the board is the players' to see; no AP)."""
     if not state.fled:
         return ()
     model = state.model(state.fled)
-    return (Option("leave_table", (model.id, True)),) if model.seat == seat and model.in_play else ()
+    if model.seat != seat or not model.in_play:
+        return ()
+    return (
+        Option("leave_table", (model.id, True)),
+        Option("flee_ends", (model.id, "corner")),
+        Option("flee_ends", (model.id, "ledge")),
+    )
 
 
 def _npc_phase_options(state: Battle, seat: str) -> tuple[Option, ...]:

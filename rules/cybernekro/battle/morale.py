@@ -231,6 +231,8 @@ def _finish_morale(state: Battle, seat: str, model, tests: int) -> Battle:
             else ", then becomes an NPC hostile to all other models"
         )
     after = replace(state.with_model(changed), morale_queue=state.morale_queue[1:])
+    if flees:  # its end may be recorded right after: a board edge, a corner, a ledge
+        after = replace(after, fled=changed.id)
     return after.logged(seat, text)
 
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, legal, npcs, rounds, scenario_steps
-from rules.cybernekro.battle.state import Refused
+from rules.cybernekro.battle import actions, legal, morale, npcs, rounds, scenario_steps
+from rules.cybernekro.battle.state import Refused, WeaponUse
 from tests.rules.battle.helpers import Dice, to_action
 
 
@@ -242,3 +242,73 @@ def test_a_hostile_npc_may_make_a_free_fight_decided_by_the_moving_player_withou
     offered = legal.legal(left, "A")
     assert any(o.step == "free_fight" and o.args[0] == bot.id for o in offered)
     assert all(o.args[0] == bot.id for o in offered if o.step == "free_fight")
+
+
+def _fled_on_fire():
+    """a0, on Fire, fails its Discipline test before a Move: a D6" Flee move (a 4)."""
+    state = to_action()
+    state = replace(state, scenario=replace(state.scenario, environment=None))
+    state = rounds.select_model(state.with_model(replace(state.model("a0"), on_fire=True)), "A", "a0")
+    burnt = actions.resolve_test(actions.act(state, "A", "move", Dice(2), 1), "A", Dice(4), 1)
+    assert burnt.fled == "a0"
+    return burnt
+
+
+def test_a_flee_move_into_a_corner_drops_prone_and_over_a_ledge_falls():
+    """Flee: "stopping and dropping Prone if it walks into a corner and falling down if it walks over a ledge"."""
+    burnt = _fled_on_fire()
+    offered = legal.legal(burnt, "A")
+    assert (
+        legal.Option("flee_ends", ("a0", "corner")) in offered and legal.Option("flee_ends", ("a0", "ledge")) in offered
+    )
+    cornered = actions.flee_ends(burnt, "A", "a0", "corner", Dice(), 1)
+    assert cornered.model("a0").prone and "a0's Flee move ends in a corner: it drops Prone" in _texts(cornered)
+    fell = actions.flee_ends(burnt, "A", "a0", "ledge", Dice(1, 1), 1, height=6)
+    assert 'a0 falls 6": 2 Damage 1 hits, armor ignored' in _texts(fell) and fell.model("a0").prone
+    later = rounds.select_model(burnt, "B", "b0")  # another step first: the Flee move is behind
+    assert not any(o.step == "flee_ends" for o in legal.legal(later, "A"))
+    with pytest.raises(Refused, match="no Flee move"):
+        actions.flee_ends(later, "A", "a0", "corner", Dice(), 1)
+    with pytest.raises(Refused, match="ledge"):
+        actions.flee_ends(burnt, "A", "a0", "corner", Dice(), 1, height=3)
+
+
+def test_a_morale_flee_may_end_at_a_board_edge_in_a_corner_or_over_a_ledge():
+    """The Morale Phase's Flee moves: the same ends, offered right after the character's tests."""
+    state = to_action()
+    state = replace(state, scenario=replace(state.scenario, environment=None))
+    state = state.with_model(replace(state.model("a0"), dread=2))
+    state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
+    state = morale.begin_morale(state, "A", Dice(), 1)
+    assert state.morale_queue[0] == "a0"
+    state = morale.roll_morale(state, "A", "a0", 0, Dice(3, 3), 1)
+    while state.pending:
+        state = actions.resolve_test(state, "A", Dice(3), 1)
+    assert "Flee move" in state.log[-1].text and state.fled == "a0"
+    offered = legal.legal(state, "A")
+    assert legal.Option("leave_table", ("a0", True)) in offered
+    assert legal.Option("flee_ends", ("a0", "corner")) in offered
+    assert actions.flee_ends(state, "A", "a0", "corner", Dice(), 1).model("a0").prone
+    assert not any(o.step == "flee_ends" for o in legal.legal(state, "B"))
+
+
+def test_a_failed_stagger_test_over_a_ledge_is_a_fall():
+    """Stagger: "On failure it is pushed back 1" stopping and dropping Prone if pushed into an obstacle and falling
+    down if pushed over a ledge": the test is rolled for a ledge too, and its failure is the fall (B54)."""
+    maul = WeaponUse("maul", "maul", cn.Weapon(2, None, cn.Keywords.parse(["Stagger"]), "maul"))
+    state = _acting(weapons=(maul,), agility=20)
+    state = state.with_model(replace(state.model("b0"), armor=20, toughness=0))
+    ledge = cn.Situation(stagger_over_ledge=4)
+
+    def staggered(test_face):  # the damage (two 1s: nothing through 20 armor), then the Stagger test
+        hit = actions.attack(state, "A", "maul", "b0", Dice(15), 1, situation=ledge)
+        hit = actions.resolve_attack(hit, "A", Dice(1, 1, test_face), 1)
+        assert hit.pending[0].kind == "test" and hit.pending[0].get("what") == "stagger"
+        return hit
+
+    failed = actions.resolve_test(staggered(3), "B", Dice(1, 1), 1)
+    assert 'b0 falls 4": 2 Damage 1 hits, armor ignored' in _texts(failed) and failed.model("b0").prone
+    stood = actions.resolve_test(staggered(19), "B", Dice(), 1)
+    assert not any("falls" in t for t in _texts(stood)) and not stood.model("b0").prone
+    plain = actions.attack(state, "A", "maul", "b0", Dice(15), 1)  # no ledge, no obstacle: no test
+    assert not actions.resolve_attack(plain, "A", Dice(1, 1), 1).pending
