@@ -113,6 +113,9 @@ def label(state: State, option: legal.Option) -> str:
         }[s]
     if s == "push":
         return f"Push {_name(state, a[0])}"
+    if s == "splash_hits":
+        target = _name(state, state.pending[0].model) if state.pending else ""
+        return f'Splash: hit these models within 1" of {target}'
     if s in ("free_fight", "no_free_fight", "move_on"):
         mover = _name(state, state.pending[0].model) if state.pending else ""
         if s == "free_fight":
@@ -229,6 +232,7 @@ PENDING_WORDS = {
     "reaction": "a reaction",
     "choose_active": "the Active Player",
     "free_fight": "free Fights against a model leaving melee",
+    "splash": "which models a Splash hit reaches",
     "move_on": "the move out of melee, once the free Fights are over",
 }
 

@@ -19,7 +19,7 @@ from rules.cybernekro.battle.legal import Option, legal
 from rules.cybernekro.battle.state import Battle, Refused, undo
 
 # options whose args are a list to choose from, not values: one button, the choice in the form
-CHOICE_ARGS = {"assign_ap", "name_witnesses"}
+CHOICE_ARGS = {"assign_ap", "name_witnesses", "splash_hits"}
 # steps every seat may always take (the engine checks when)
 EXTRA = (Option("undo"), Option("concede_end"))
 
@@ -146,6 +146,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return getattr(actions, name)(state, seat, rng, seed)
     if name == "react":
         return actions.react(state, seat, rng, seed, args[0])
+    if name == "splash_hits":
+        return actions.splash_hits(state, seat, d.get("targets", []), rng, seed)
     if name == "name_witnesses":
         return actions.name_witnesses(state, seat, d.get("witnesses", []), rng)
     if name == "play_before_test":

@@ -1,5 +1,6 @@
 """The battle page's moving steps (B53–B56): the Jump's drop, going Prone, the Push's obstacle or ledge, and the
-acting model's "in melee" tick, each read by the step form and refused or applied by the engine."""
+acting model's "in melee" tick, each read by the step form and refused or applied by the engine; and the models a
+Splash hit reaches (B57), named on the page like the moves' distances."""
 
 from dataclasses import replace
 
@@ -108,3 +109,24 @@ def test_a_flee_move_just_made_offers_its_ends_with_the_drop(moving):
     assert post_step(clients[seat], battle, f"flee_ends:{mid}:ledge", height="2").status_code == 200
     state = load(battle)
     assert state.fled is None and any('falls 2": no fall damage' in e.text for e in state.log)
+
+
+def test_a_splash_hit_names_the_models_within_1_inch_on_the_page(moving):
+    from rules.cybernekro import engine as cn
+    from rules.cybernekro.battle.state import WeaponUse
+
+    battle, clients, seat, mid, enemy = moving
+    launcher = WeaponUse("launcher", "grenade launcher", cn.Weapon(2, 18, cn.Keywords.parse(["Splash"]), "launcher"))
+    state = load(battle)
+    state = state.with_model(replace(state.model(mid), weapons=(launcher,), discipline=30))
+    state = state.with_model(replace(state.model(enemy), armor=30))
+    put(battle, replace(state, armed=()))
+    assert post_step(clients[seat], battle, f"attack:launcher:{enemy}").status_code == 200
+    assert post_step(clients[seat], battle, "resolve_attack").status_code == 200
+    assert load(battle).pending[0].kind == "splash"
+    page = clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+    other = f"{'1' if seat == '0' else '0'}-1"
+    assert 'value="splash_hits"' in page and f'name="targets" value="{other}"' in page
+    assert f'name="targets" value="{enemy}"' not in page.split('value="splash_hits"')[0].rsplit("<form", 1)[-1]
+    assert post_step(clients[seat], battle, "splash_hits", targets=[other]).status_code == 200
+    assert any(e.text.startswith("Splash around") for e in load(battle).log)

@@ -1367,6 +1367,16 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         state = fall(state, seat, state.model(target.id), ledge, rng, seed)
     if hit_info is None:
         state = reinforced_body_overload(state, seat, attacker.id, outcome, rng, seed)
+    if hit_info is not None and use.weapon.keywords.has("splash") and splash_candidates(state, target.id):
+        # "On a hit all models within 1" of the original target are hit as well" (B57): behind its Fire test
+        data = (
+            ("attacker", attacker.id),
+            ("weapon", use.slug),
+            ("action", kind.value),
+            ("situation", info["situation"]),
+        )
+        window = Pending("splash", decides_for(state, attacker, attacker.seat or seat), target.id, data)
+        state = replace(state, pending=(window,) + state.pending)
     if outcome.passed and use.weapon.keywords.has("fire"):
         state = _catch_fire(state, seat, state.model(target.id), rng, seed)
     if not outcome.passed and info["reactable"]:
@@ -1385,6 +1395,52 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
         state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed, context=(("label", "Unstable"),))
     return state
+
+
+def splash_candidates(state: Battle, target_id: str | None) -> tuple[Model, ...]:
+    """The models a Splash hit may reach besides its target (friend or foe: which are within 1" is the
+    players' to see)."""
+    return tuple(m for m in state.models if m.in_play and m.id != target_id)
+
+
+def splash_hits(state: Battle, seat: str, model_ids, rng: random.Random, seed: int | None = None) -> Battle:
+    """Splash: "On a hit all models within 1" of the original target are hit as well but decrease the damage
+    roll by 1 die for those models": the attacker's player names them; each takes the weapon's hit, one die
+    less and no critical Wound (``cn.Situation.splash_secondary``), its tests held for the cards (B57)."""
+    window = _pending(state, "splash")
+    if window.seat != seat:
+        raise Refused("the attacker's player names the models the Splash reaches")
+    allowed = {m.id for m in splash_candidates(state, window.model)}
+    chosen = tuple(dict.fromkeys(model_ids))
+    if not set(chosen) <= allowed:
+        raise Refused("a Splash reaches models on the table other than its target")
+    after = replace(state, pending=state.pending[1:])
+    names = ", ".join(after.model(i).name for i in chosen) or "no other model"
+    after = after.logged(seat, f"Splash around {after.model(window.model).name}: {names}")
+    return step(state, after_action(_next_splash(after, seat, chosen, window.data, rng, seed)))
+
+
+def _next_splash(state: Battle, seat: str, queue: tuple, attack: tuple, rng, seed) -> Battle:
+    queue = tuple(i for i in queue if state.model(i).in_play)
+    if not queue:
+        return state
+    a = dict(attack)
+    attacker, model = state.model(a["attacker"]), state.model(queue[0])
+    secondary = replace(a["situation"], splash_secondary=True)
+    _, planned = plan(state, attacker, a["weapon"], model, secondary, a["action"])
+    context = (("queue", queue[1:]), ("attack", attack), ("label", "Splash"))
+    return hit_with_cards(state, seat, model, planned.hit, "splash-hit", rng, seed, context=context)
+
+
+@after_hit("splash-hit")
+def _after_splash_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    a = dict(context["attack"])
+    attacker = state.model(a["attacker"])
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, attacker)
+    state = state.logged(seat, f"Splash on {model.name}: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    if attacker.weapon(a["weapon"]).weapon.keywords.has("fire"):  # "Models hit with this weapon"
+        state = _catch_fire(state, seat, state.model(model.id), rng, seed)
+    return _next_splash(state, seat, context["queue"], context["attack"], rng, seed)
 
 
 def _pushed(steps) -> bool:

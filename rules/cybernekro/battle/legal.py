@@ -15,6 +15,7 @@ from rules.cybernekro.battle.actions import (
     PRONE_ACTIONS,
     free_fighters,
     move_reactors,
+    splash_candidates,
     stims_ready,
     tested_next,
     weapon_pairs,
@@ -122,6 +123,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return _reaction_options(state, p)
         if p.kind == "free_fight":
             return _free_fight_options(state, p)
+        if p.kind == "splash":
+            return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
         if p.kind == "move_on":
             return (Option("move_on"),)
         return ()
@@ -235,6 +238,8 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
             return _reaction_options(state, p)
         if p.kind == "free_fight":  # the NPCs' free Fights against a model leaving melee
             return _free_fight_options(state, p)
+        if p.kind == "splash":  # an NPC's Splash weapon
+            return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
         if p.kind == "second_attack":
             return (Option("second_attack"),)
         return ()

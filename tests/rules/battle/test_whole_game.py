@@ -71,6 +71,8 @@ def apply(state, seat, option, rng, seed):
         return actions.flee_ends(state, seat, *args, rng, seed, height=3 if args[1] == "ledge" else 0)
     if step == "free_fight":
         return actions.free_fight(state, seat, *args, rng, seed)
+    if step == "splash_hits":
+        return actions.splash_hits(state, seat, args[:1], rng, seed)
     if step == "move_on":
         return actions.move_on(state, seat, rng, seed)
     if step == "act":
