@@ -113,6 +113,12 @@ def label(state: State, option: legal.Option) -> str:
         }[s]
     if s == "push":
         return f"Push {_name(state, a[0])}"
+    if s == "fall_on":
+        faller = _name(state, state.pending[0].model) if state.pending else ""
+        return f"{faller}'s fall goes on"
+    if s == "stray_shot":
+        target = _name(state, state.pending[0].model) if state.pending else ""
+        return f'The shot strays: one of these models within ½" of {target}, at random, is hit'
     if s == "splash_hits":
         target = _name(state, state.pending[0].model) if state.pending else ""
         return f'Splash: hit these models within 1" of {target}'
@@ -233,6 +239,8 @@ PENDING_WORDS = {
     "choose_active": "the Active Player",
     "free_fight": "free Fights against a model leaving melee",
     "splash": "which models a Splash hit reaches",
+    "stray_shot": "which models a shot into melee may hit instead",
+    "fall_on": "the rest of a fall, once Out of Action is answered",
     "move_on": "the move out of melee, once the free Fights are over",
 }
 

@@ -19,7 +19,7 @@ from rules.cybernekro.battle.legal import Option, legal
 from rules.cybernekro.battle.state import Battle, Refused, undo
 
 # options whose args are a list to choose from, not values: one button, the choice in the form
-CHOICE_ARGS = {"assign_ap", "name_witnesses", "splash_hits"}
+CHOICE_ARGS = {"assign_ap", "name_witnesses", "splash_hits", "stray_shot"}
 # steps every seat may always take (the engine checks when)
 EXTRA = (Option("undo"), Option("concede_end"))
 
@@ -127,8 +127,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return actions.free_fight(state, seat, args[0], args[1], rng, seed, situation=situation)
     if name == "no_free_fight":
         return actions.no_free_fight(state, seat)
-    if name == "move_on":
-        return actions.move_on(state, seat, rng, seed)
+    if name in ("move_on", "fall_on"):
+        return getattr(actions, name)(state, seat, rng, seed)
     if name == "use_equipment":
         return equipment.use_equipment(state, seat, args[0], rng, seed, in_melee=in_melee)
     if name == "put_out_fire":
@@ -146,6 +146,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return getattr(actions, name)(state, seat, rng, seed)
     if name == "react":
         return actions.react(state, seat, rng, seed, args[0])
+    if name == "stray_shot":
+        return actions.stray_shot(state, seat, d.get("targets", []), rng, seed)
     if name == "splash_hits":
         return actions.splash_hits(state, seat, d.get("targets", []), rng, seed)
     if name == "name_witnesses":

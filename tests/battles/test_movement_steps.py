@@ -130,3 +130,31 @@ def test_a_splash_hit_names_the_models_within_1_inch_on_the_page(moving):
     assert f'name="targets" value="{enemy}"' not in page.split('value="splash_hits"')[0].rsplit("<form", 1)[-1]
     assert post_step(clients[seat], battle, "splash_hits", targets=[other]).status_code == 200
     assert any(e.text.startswith("Splash around") for e in load(battle).log)
+
+
+def test_a_shot_at_a_model_in_melee_that_just_misses_asks_which_models_are_near(moving):
+    battle, clients, seat, mid, enemy = moving
+    state = load(battle)
+    state = state.with_model(replace(state.model(mid), discipline=2))
+    put(battle, replace(state, armed=()))
+    # the page rolls with the battle's seeds (repeatable): shots until one fails by 1 to 3
+    for _ in range(40):
+        state = load(battle)
+        if state.active_model != mid or state.model(mid).ap < 1:
+            break
+        response = post_step(clients[seat], battle, f"attack:pistol:{enemy}", target_in_melee="1")
+        assert response.status_code == 200
+        window = load(battle).pending[0]
+        total = window.get("total")
+        assert window.get("situation").in_melee  # the conditions' tick reached the attack
+        assert post_step(clients[seat], battle, "resolve_attack").status_code == 200
+        after = load(battle)
+        if window.get("outcome") == "failure" and 11 - total < 4:
+            assert after.pending[0].kind == "stray_shot"
+            page = clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+            assert 'value="stray_shot"' in page and "Which models are within ½" in page
+            return
+        put(battle, replace(after, pending=(), reaction=None))
+        state = load(battle)
+        put(battle, state.with_model(replace(state.model(mid), ap=3, jammed=frozenset(), unloaded=frozenset())))
+    pytest.fail("no shot failed by less than 4 in 40 seeded tries")

@@ -294,7 +294,7 @@ def act(
     if not ok:
         return step(before, after_action(state))
     if action in MOVES:
-        move = _move_data(model, action, height, prone_after, sprint, in_melee, note)
+        move = _move_data(state, model, action, height, prone_after, sprint, in_melee, note)
         if dict(move)["leaving"] and _free_fight_windows(state, model, seat):
             return step(before, after_action(_open_free_fights(state, seat, model, move)))
         return step(before, after_action(_start_move(state, seat, model, move, rng, seed)))
@@ -364,7 +364,9 @@ def _finish_act(
 RECKLESS_SPRINTER = "reckless-sprinter"
 
 
-def _move_data(model: Model, action: str, height, prone_after: bool, sprint: bool, in_melee: bool, note: str):
+def _move_data(
+    state: Battle, model: Model, action: str, height, prone_after: bool, sprint: bool, in_melee: bool, note: str
+):
     """A Move's or a Jump's choices, checked, as the (key, value) pairs its tests carry."""
     if height is None or not 0 <= height <= MAX_FALL:
         raise Refused(f'a drop is from 0 to {MAX_FALL}"')
@@ -373,8 +375,10 @@ def _move_data(model: Model, action: str, height, prone_after: bool, sprint: boo
     if sprint and RECKLESS_SPRINTER not in model.traits:
         raise Refused(f"{model.name} is not a Reckless sprinter")
     # "A model is in melee if it is not Prone and is within ½" of a non-Prone enemy"
-    leaving = bool(in_melee) and not model.prone
+    leaving = bool(in_melee) and not model.prone and any(not e.prone for e in state.enemies_of(model))
+    reacting = state.reaction is not None and state.reaction[0] == model.id  # a reaction's Move opens none (B8)
     return (
+        ("reacting", reacting),
         ("action", action),
         ("height", float(height)),
         ("prone_after", bool(prone_after)),
@@ -416,7 +420,8 @@ def _after_move_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome
         return _move_test(state, seat, state.model(model.id), move, "sprint", rng, seed)
     if data["stage"] == "sprint" and not outcome.passed:
         # "has to pass an Agility test at the end of the move or fall prone"
-        return _moved(state, seat, model, move, ', +1" (Reckless sprinter), falls Prone', prone=True)
+        falls = ", falls Prone" if "monstrous" not in model.traits else ""
+        return _moved(state, seat, model, move, f' +1" (Reckless sprinter), fails its Agility test{falls}', prone=True)
     return _moved(state, seat, model, move, ' +1" (Reckless sprinter)' if data["sprint"] else "")
 
 
@@ -443,6 +448,8 @@ def _move_ends(state: Battle, seat: str, model_id: str, data: dict) -> Battle:
         state = state.with_model(model).logged(seat, f"{model.name} drops Prone at the end of its move")
     if data["leaving"]:
         return state.logged(seat, f"{model.name} moved out of melee: no reactions")
+    if data.get("reacting"):
+        return state
     return open_move_reactions(state, model, seat)
 
 
@@ -450,6 +457,8 @@ def free_fighters(state: Battle, mover: Model, window: Pending) -> tuple[Model, 
     """The models a free-Fight window lets its seat choose from: hostile to the mover, standing, able to Fight
     (which of them is within ½" is the players' to see, B24); each fights once."""
     done = set(window.get("done") or ())
+    if not mover.in_play:
+        return ()
     if window.get("npcs"):
         candidates = [m for m in state.enemies_of(mover) if m.npc]
     else:
@@ -457,11 +466,8 @@ def free_fighters(state: Battle, mover: Model, window: Pending) -> tuple[Model, 
     return tuple(
         m
         for m in candidates
-        if m.id not in done
-        and not m.prone
-        and not m.asleep
-        and not m.imprisoned
-        and any(not w.ranged for w in m.weapons)
+        # Sleep bars Reactions only ("cannot perform Reactions this round"): a free Fight is not one
+        if m.id not in done and not m.prone and not m.imprisoned and any(not w.ranged for w in m.weapons)
     )
 
 
@@ -471,7 +477,7 @@ def _free_fight_windows(state: Battle, mover: Model, seat: str) -> tuple[Pending
     windows = []
     for enemy_seat in state.seats:
         window = Pending("free_fight", enemy_seat, mover.id, (("seat_of", enemy_seat), ("done", ())))
-        if enemy_seat != mover.seat and free_fighters(state, mover, window):
+        if free_fighters(state, mover, window):  # a character turned NPC: its old crew's models too
             windows.append(window)
     npcs = Pending("free_fight", "", mover.id, (("npcs", True), ("done", ())))
     if free_fighters(state, mover, npcs):
@@ -511,6 +517,10 @@ def free_fight(
         raise Refused(f"{fighter.name} may not make a free Fight against {mover.name} now")
     if fighter.weapon(weapon).ranged:
         raise Refused("a free Fight is made with a melee weapon")
+    if fighter.on_fire and not fighter.fire_nerve:
+        # Being on Fire's test first (B34): passed, the fighter is offered its free Fight again and takes it
+        tested, _ = _fire_check(state, seat, fighter, rng, seed)
+        return step(state, after_action(tested))
     done = tuple(window.get("done") or ()) + (fighter.id,)
     rest = replace(window, data=tuple((k, done if k == "done" else v) for k, v in window.data))
     after = (
@@ -579,6 +589,9 @@ def fall(state: Battle, seat: str, model: Model, height: float, rng, seed, then:
     ignores all armor." Each hit is the engine's ``cn.fall_plan``, its tests held open for the cards (B35);
     ``then``: the move that fell, ended once the fall is over (B54)."""
     hits = cn.fall_hits(height)
+    if hits and model.in_play and not _standing_by(state, model.id):
+        state = state.logged(seat, f'{model.name} falls {height:g}": {hits} Damage 1 hit(s), once its player answers')
+        return _fall_waits(state, seat, model.id, hits, then)
     if not hits:
         state = state.logged(seat, f'{model.name} falls {height:g}": no fall damage from 2" or less')
         return _fall_ends(state, seat, model.id, then)
@@ -597,14 +610,41 @@ def _fall_hit(state: Battle, seat: str, model_id: str, left: int, then, rng, see
 def _after_fall_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
     state, lines = apply_hit(state, model, hit, steps, hit_plan, None, armor=False)
     state = state.logged(seat, f"{model.name}'s fall: " + "; ".join(lines), seed=seed, rolls=list(steps))
-    if not _standing_by(state, model.id):
-        return state  # "Out of Action": the fall's other hits and its end have nothing left to act on
+    if not state.model(model.id).in_play:
+        return state  # Out of Action: the fall's other hits and its end have nothing left to act on
+    if not _standing_by(state, model.id):  # its player answers first: a Queen may keep it on the table
+        return _fall_waits(state, seat, model.id, context["left"], context["then"])
     model = state.model(model.id)
     if context["left"] > 0:
         return _fall_hit(state, seat, model.id, context["left"], context["then"], rng, seed)
     if not model.prone and "monstrous" not in model.traits:  # "and is then knocked Prone"
         state = state.with_model(replace(model, prone=True)).logged(seat, f"{model.name} lands Prone")
     return _fall_ends(state, seat, model.id, context["then"])
+
+
+def _fall_waits(state: Battle, seat: str, model_id: str, left: int, then) -> Battle:
+    """The fall goes on behind the Out of Action window of its model ("suffers a Wound instead" with a Queen)."""
+    i = next(n for n, p in enumerate(state.pending) if p.kind == "ooa" and p.model == model_id)
+    window = Pending("fall_on", seat, model_id, (("left", left), ("then", then)))
+    return replace(state, pending=state.pending[: i + 1] + (window,) + state.pending[i + 1 :])
+
+
+def fall_on(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """A fall held by its model's Out of Action window goes on: its other hits, then "knocked Prone"."""
+    window = _pending(state, "fall_on")
+    if window.seat != seat:
+        raise Refused("the player who rolls the fall goes on with it")
+    after = replace(state, pending=state.pending[1:])
+    model = after.model(window.model)
+    if not model.in_play:
+        return step(state, after_action(after.logged(seat, f"{model.name}'s fall ends: it is Out of Action")))
+    if window.get("left") > 0:
+        after = _fall_hit(after, seat, model.id, window.get("left"), window.get("then"), rng, seed)
+    else:
+        if not model.prone and "monstrous" not in model.traits:
+            after = after.with_model(replace(model, prone=True)).logged(seat, f"{model.name} lands Prone")
+        after = _fall_ends(after, seat, model.id, window.get("then"))
+    return step(state, after_action(after))
 
 
 def _fall_ends(state: Battle, seat: str, model_id: str, then: tuple | None) -> Battle:
@@ -896,6 +936,7 @@ def _roll_to_hit(
         ("event", rolled),
         ("attribute", "discipline" if use.ranged else "agility"),
         ("fumbled", fumbled_too(rolled, roll)),
+        ("total", roll_total(rolled, roll)),
     )
     decider = decides_for(state, model, model.seat or seat)
     state = replace(state, pending=(Pending("to_hit", decider, model.id, data),) + state.pending)
@@ -956,9 +997,16 @@ def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
     return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
 
 
+def roll_total(event: cn.TestEvent | None, roll: dict) -> int | None:
+    """The roll's die (the highest of Auto X) plus its modifiers; None when an Ace passed it unrolled."""
+    faces = roll.get("d20") or ()
+    return max(faces) + event.modifier if event is not None and faces else None
+
+
 def _refumbled(pending: Pending, event: cn.TestEvent, roll: dict) -> dict:
-    """A re-rolled hit roll's Fumble is the new roll's (an Auto X Critical may bring one, or lose it)."""
-    return {"fumbled": fumbled_too(event, roll)} if pending.kind == "to_hit" else {}
+    """A re-rolled hit roll's Fumble and total are the new roll's (an Auto X Critical may bring a Fumble, or
+    lose it)."""
+    return {"fumbled": fumbled_too(event, roll), "total": roll_total(event, roll)} if pending.kind == "to_hit" else {}
 
 
 def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
@@ -1130,7 +1178,77 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
         state = _discharge(state, seat, state.model(pending.model), pending, rng, seed)
     else:
         state = _finish_attack(state, seat, pending.data, None, rng, seed)
+        if _strays(state, pending):
+            # "When shooting a model that is in melee, if the roll failed by less than 4 a random model within
+            # 1/2" of the target is hit instead" (B58): before the target's reaction to the miss
+            window = Pending("stray_shot", pending.seat, pending.get("target"), pending.data)
+            state = replace(state, pending=(window,) + state.pending)
     return step(before, after_action(state))
+
+
+STRAY_MARGIN = 4  # "if the roll failed by less than 4"
+
+
+def _strays(state: Battle, pending: Pending) -> bool:
+    total = pending.get("total")
+    return (
+        pending.get("action") == cn.Action.SHOOT.value
+        and pending.get("situation").in_melee
+        and pending.get("outcome") == cn.Outcome.FAILURE.value
+        and total is not None
+        and cn.SUCCESS_AT - total < STRAY_MARGIN
+        and bool(stray_candidates(state, pending))
+    )
+
+
+def stray_candidates(state: Battle, pending: Pending) -> tuple[Model, ...]:
+    """The models a stray shot may hit: on the table, not its target nor its shooter (which of them are within
+    ½" of the target is the players' to see)."""
+    return tuple(m for m in state.models if m.in_play and m.id not in (pending.get("attacker"), pending.get("target")))
+
+
+def stray_shot(state: Battle, seat: str, model_ids, rng: random.Random, seed: int | None = None) -> Battle:
+    """The shooter's player names the models within ½" of the missed target; one of them, drawn at random, takes
+    the shot's hit (a failed roll: no critical Wound), its tests held for the cards (B58)."""
+    window = _pending(state, "stray_shot")
+    if window.seat != seat:
+        raise Refused("the shooter's player names the models within ½\" of the target")
+    allowed = {m.id for m in stray_candidates(state, window)}
+    chosen = sorted(set(model_ids))
+    if not set(chosen) <= allowed:
+        raise Refused("a stray shot hits a model on the table other than its target and its shooter")
+    after = replace(state, pending=state.pending[1:])
+    target = after.model(window.get("target"))
+    if not chosen:
+        return step(state, after_action(after.logged(seat, f'No model within ½" of {target.name}: the shot is lost')))
+    hit = after.model(rng.choice(chosen))
+    names = ", ".join(after.model(i).name for i in chosen)
+    after = after.logged(seat, f"The shot at {target.name} strays: of {names}, {hit.name} is hit instead", seed=seed)
+    a = dict(window.data)
+    attacker = after.model(a["attacker"])
+    situation = replace(a["situation"], in_melee=False, cover=False)
+    _, planned = plan(after, attacker, a["weapon"], hit, situation, a["action"])
+    context = (("attack", window.data), ("label", "stray shot"))
+    return step(
+        state, after_action(hit_with_cards(after, seat, hit, planned.hit, "stray-hit", rng, seed, context=context))
+    )
+
+
+def _other_hit_lands(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed, what: str):
+    """A hit of an attack on a model other than its target (a Splash, a stray shot) applied and logged, then a
+    Fire weapon's test: "Models hit with this weapon must pass an Agility test or catch Fire"."""
+    a = dict(context["attack"])
+    attacker = state.model(a["attacker"])
+    state, lines = apply_hit(state, model, hit, steps, hit_plan, attacker)
+    state = state.logged(seat, f"{what} on {model.name}: " + "; ".join(lines), seed=seed, rolls=list(steps))
+    if attacker.weapon(a["weapon"]).weapon.keywords.has("fire"):
+        state = _catch_fire(state, seat, state.model(model.id), rng, seed)
+    return state
+
+
+@after_hit("stray-hit")
+def _after_stray_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
+    return _other_hit_lands(state, seat, model, hit, steps, hit_plan, context, rng, seed, "Stray shot")
 
 
 def _roll_hit(state: Battle, seat: str, attack: tuple, decided: tuple, rng: random.Random, seed) -> Battle:
@@ -1362,7 +1480,7 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             lines.append(f"{use.name} runs out of ammo for this game")
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
     ledge = info["situation"].stagger_over_ledge
-    if hit_info is not None and ledge and _pushed(hit_info[1]) and _standing_by(state, target.id):
+    if hit_info is not None and ledge and _pushed(hit_info[1]) and state.model(target.id).in_play:
         # Stagger: "On failure it is pushed back 1" ... falling down if pushed over a ledge" (B54)
         state = fall(state, seat, state.model(target.id), ledge, rng, seed)
     if hit_info is None:
@@ -1434,12 +1552,7 @@ def _next_splash(state: Battle, seat: str, queue: tuple, attack: tuple, rng, see
 
 @after_hit("splash-hit")
 def _after_splash_hit(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed) -> Battle:
-    a = dict(context["attack"])
-    attacker = state.model(a["attacker"])
-    state, lines = apply_hit(state, model, hit, steps, hit_plan, attacker)
-    state = state.logged(seat, f"Splash on {model.name}: " + "; ".join(lines), seed=seed, rolls=list(steps))
-    if attacker.weapon(a["weapon"]).weapon.keywords.has("fire"):  # "Models hit with this weapon"
-        state = _catch_fire(state, seat, state.model(model.id), rng, seed)
+    state = _other_hit_lands(state, seat, model, hit, steps, hit_plan, context, rng, seed, "Splash")
     return _next_splash(state, seat, context["queue"], context["attack"], rng, seed)
 
 

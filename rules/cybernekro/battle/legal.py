@@ -17,6 +17,7 @@ from rules.cybernekro.battle.actions import (
     move_reactors,
     splash_candidates,
     stims_ready,
+    stray_candidates,
     tested_next,
     weapon_pairs,
 )
@@ -121,10 +122,14 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return (Option("name_witnesses", tuple(m.id for m in state.crew(seat))),)
         if p.kind == "reaction":
             return _reaction_options(state, p)
-        if p.kind == "free_fight":
-            return _free_fight_options(state, p)
+        if p.kind == "free_fight":  # a fighter that failed its on-Fire test may end its Flee move first
+            return _fled_options(state, seat) + _free_fight_options(state, p)
+        if p.kind == "fall_on":
+            return (Option("fall_on"),)
         if p.kind == "splash":
             return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
+        if p.kind == "stray_shot":
+            return (Option("stray_shot", tuple(m.id for m in stray_candidates(state, p))),)
         if p.kind == "move_on":
             return (Option("move_on"),)
         return ()
@@ -238,8 +243,12 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
             return _reaction_options(state, p)
         if p.kind == "free_fight":  # the NPCs' free Fights against a model leaving melee
             return _free_fight_options(state, p)
+        if p.kind == "fall_on":
+            return (Option("fall_on"),)
         if p.kind == "splash":  # an NPC's Splash weapon
             return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
+        if p.kind == "stray_shot":  # an NPC's shot into melee
+            return (Option("stray_shot", tuple(m.id for m in stray_candidates(state, p))),)
         if p.kind == "second_attack":
             return (Option("second_attack"),)
         return ()

@@ -231,7 +231,9 @@ def _finish_morale(state: Battle, seat: str, model, tests: int) -> Battle:
             else ", then becomes an NPC hostile to all other models"
         )
     after = replace(state.with_model(changed), morale_queue=state.morale_queue[1:])
-    if flees:  # its end may be recorded right after: a board edge, a corner, a ledge
+    # its end may be recorded right after (a board edge, a corner, a ledge); not a character that becomes an NPC
+    # after its three: it is one now, and a fall would be rolled as an NPC's (B54)
+    if flees and not becomes_npc:
         after = replace(after, fled=changed.id)
     return after.logged(seat, text)
 

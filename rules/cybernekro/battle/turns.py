@@ -33,6 +33,8 @@ def calm_nerves(state: Battle) -> Battle:
     """Being on Fire: "roll a Discipline test every time it attempts to take an action". A passed test lets the
     model take the action it attempted, in this activation or reaction only: a model no longer acting (its
     activation or reaction over) tests again the next time it attempts one."""
+    if any(p.kind == "free_fight" for p in state.pending):
+        return state  # a free Fight's window: its model may have just passed its test to take it (B56)
     acting = {state.active_model, state.reaction[0] if state.reaction else None}
     if not any(m.fire_nerve and m.id not in acting for m in state.models):
         return state

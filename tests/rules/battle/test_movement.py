@@ -7,7 +7,7 @@ import pytest
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, legal, morale, npcs, rounds, scenario_steps
-from rules.cybernekro.battle.state import Refused, WeaponUse
+from rules.cybernekro.battle.state import Phase, Refused, Status, WeaponUse
 from tests.rules.battle.helpers import Dice, to_action
 
 
@@ -177,8 +177,31 @@ def test_a_fall_that_takes_a_model_out_of_action_stops_there():
     pushed = actions.push(state, "A", "b0", Dice(6, 1, 6, 1), 1, into="ledge", height=9)
     assert pushed.pending[0].kind == "tough_it_out"
     pushed = actions.take_it(pushed, "B", Dice(), 1)  # no die left to roll: the other hits are not rolled
-    assert pushed.pending[0].kind == "ooa" and pushed.pending[0].model == "b0"
+    assert [(p.kind, p.model) for p in pushed.pending][:2] == [("ooa", "b0"), ("fall_on", "b0")]
     assert not any("lands Prone" in t for t in _texts(pushed))
+    out = actions.accept_out_of_action(pushed, "B")
+    assert out.pending[0].kind == "fall_on" and out.pending[0].seat == "A"
+    assert "b0's fall ends: it is Out of Action" in _texts(actions.fall_on(out, "A", Dice(), 1))
+
+
+def test_a_queen_played_mid_fall_keeps_the_model_on_the_table_and_the_fall_goes_on():
+    """Queen: "The model suffers a Wound instead" of going Out of Action; the fall's other hits follow, then
+    "is then knocked Prone"."""
+    state = _acting(strength=2)
+    state = state.with_model(replace(state.model("b0"), prone=True))
+    state = state.with_player(replace(state.player("B"), hand=("Q♠",)))
+    pushed = actions.push(state, "A", "b0", Dice(6, 1, 6, 1), 1, into="ledge", height=6)
+    pushed = actions.take_it(pushed, "B", Dice(), 1)
+    assert legal.Option("play_queen", ("Q♠",)) in legal.legal(pushed, "B")
+    saved = actions.answer_card(actions.play_queen(pushed, "B", "Q♠"), "A")
+    # 6 + 1 was a Light Injury (a Wound) and a Serious one (Prone already: Out of Action), a Wound instead
+    assert saved.model("b0").in_play and saved.model("b0").wounds == 2
+    assert saved.pending[0].kind == "fall_on"
+    going_on = actions.fall_on(saved, "A", Dice(1), 1)  # the second hit: one die, 1 + 2 Wounds, a Light Injury
+    assert going_on.pending[0].kind == "tough_it_out" and going_on.pending[0].model == "b0"
+    landed = actions.take_it(going_on, "B", Dice(), 1)
+    assert landed.model("b0").in_play and landed.model("b0").prone and landed.model("b0").wounds == 3
+    assert not landed.pending
 
 
 def _leaving_melee(**changes):
@@ -224,10 +247,11 @@ def test_a_mover_knocked_prone_by_a_free_fight_crawls_instead_of_jumping():
     assert _reaction_windows(moved)
 
 
-def test_no_enemy_able_to_fight_means_no_window():
+def test_no_enemy_able_to_fight_means_no_free_fight_window():
+    """Only unarmed enemies around (no melee weapon: no Fight): the move is made at once, with no reactions."""
     state = _acting()
     for m in state.crew("B"):
-        state = state.with_model(replace(m, prone=True))
+        state = state.with_model(replace(m, weapons=tuple(w for w in m.weapons if w.ranged)))
     moved = actions.act(state, "A", "move", Dice(), 1, in_melee=True)
     assert not moved.pending and "a0 moved out of melee: no reactions" in _texts(moved)
 
@@ -312,3 +336,57 @@ def test_a_failed_stagger_test_over_a_ledge_is_a_fall():
     assert not any("falls" in t for t in _texts(stood)) and not stood.model("b0").prone
     plain = actions.attack(state, "A", "maul", "b0", Dice(15), 1)  # no ledge, no obstacle: no test
     assert not actions.resolve_attack(plain, "A", Dice(1, 1), 1).pending
+
+
+def test_a_reactions_move_or_jump_opens_no_further_reaction():
+    """B8: a reaction's Move triggers no reaction, though the reaction's last action ends it."""
+    state = replace(_acting(), reaction=("b0", 1))
+    moved = actions.act(state, "B", "move", Dice(), 1)
+    assert moved.reaction is None and not _reaction_windows(moved)
+    jumped = actions.resolve_test(actions.act(state, "B", "jump", Dice(3), 1, height=1), "B", Dice(), 1)
+    assert not _reaction_windows(jumped)
+
+
+def test_a_character_turned_npc_leaving_melee_faces_its_old_crew_too():
+    """A character turned NPC by Dread "becomes an NPC hostile to all other models"."""
+    state = _acting()
+    state = state.with_model(replace(state.model("a2"), npc=True, ap=0))
+    state = replace(state, active_seat=None, active_model=None, phase=Phase.NPCS)
+    state = npcs.activate_npc(state, "A", "a2")
+    left = actions.act(state, "A", "move", Dice(), 1, in_melee=True)
+    assert {p.get("seat_of") for p in left.pending if p.kind == "free_fight"} >= {"A", "B"}
+
+
+def test_a_sleeping_model_may_still_make_a_free_fight_and_none_is_offered_once_the_mover_is_out():
+    """Sleep: "cannot perform Reactions this round": a free Fight is not a Reaction."""
+    state = _acting()
+    state = state.with_model(replace(state.model("b0"), asleep=True))
+    left = actions.act(state, "A", "move", Dice(), 1, in_melee=True)
+    assert legal.Option("free_fight", ("b0", "sword")) in legal.legal(left, "B")
+    out = left.with_model(replace(left.model("a0"), status=Status.OUT_OF_ACTION))
+    assert legal.legal(out, "B") == (legal.Option("no_free_fight"),)
+
+
+def test_an_in_melee_tick_with_no_standing_enemy_is_not_leaving_melee():
+    """ "within ½" of a non-Prone enemy": with every enemy Prone, the Move is a plain one, reactions and all."""
+    state = _acting()
+    for m in state.crew("B"):
+        state = state.with_model(replace(m, prone=True))
+    moved = actions.act(state, "A", "move", Dice(), 1, in_melee=True)
+    assert _reaction_windows(moved) and not any("out of melee" in t for t in _texts(moved))
+
+
+def test_a_free_fighter_on_fire_tests_first_and_then_makes_its_free_fight():
+    """Being on Fire: "roll a Discipline test every time it attempts to take an action. On a success it can perform
+    the action normally": the window stays open for it (B34)."""
+    state = _acting()
+    state = state.with_model(replace(state.model("b0"), on_fire=True))
+    left = actions.act(state, "A", "move", Dice(), 1, in_melee=True)
+    tested = actions.free_fight(left, "B", "b0", "sword", Dice(15), 1)
+    assert tested.pending[0].kind == "test" and tested.pending[0].get("what") == "on Fire: Discipline"
+    kept = actions.resolve_test(tested, "B", Dice(), 1)
+    assert kept.model("b0").fire_nerve and kept.pending[0].kind == "free_fight"
+    fought = actions.free_fight(kept, "B", "b0", "sword", Dice(15), 1)
+    assert fought.pending[0].kind == "to_hit" and fought.pending[0].model == "b0"
+    fled = actions.resolve_test(actions.free_fight(left, "B", "b0", "sword", Dice(2), 1), "B", Dice(3), 1)
+    assert fled.fled == "b0" and legal.Option("flee_ends", ("b0", "corner")) in legal.legal(fled, "B")

@@ -71,10 +71,12 @@ def apply(state, seat, option, rng, seed):
         return actions.flee_ends(state, seat, *args, rng, seed, height=3 if args[1] == "ledge" else 0)
     if step == "free_fight":
         return actions.free_fight(state, seat, *args, rng, seed)
+    if step == "stray_shot":
+        return actions.stray_shot(state, seat, args[:1], rng, seed)
     if step == "splash_hits":
         return actions.splash_hits(state, seat, args[:1], rng, seed)
-    if step == "move_on":
-        return actions.move_on(state, seat, rng, seed)
+    if step in ("move_on", "fall_on"):
+        return getattr(actions, step)(state, seat, rng, seed)
     if step == "act":
         return actions.act(state, seat, args[0], rng, seed, item=args[1] if len(args) > 1 else None)
     if step == "use_equipment":
