@@ -41,6 +41,8 @@ def test_moving_out_of_melee_prone_offers_no_reaction_and_leaves_only_a_crawl(
     # the other phone first: its models' free Fights against the model leaving melee (B56)
     b.reload()
     expect(b.get_by_role("button", name=f"free Fight against {mover} with").first).to_be_visible()
+    if os.environ.get("E2E_SHOTS"):
+        b.screenshot(path=os.path.join(os.environ["E2E_SHOTS"], "free-fights.png"), full_page=True)
     b.get_by_role("button", name=f"No (more) free Fight against {mover}").click()
     wait_for_htmx(b)
     a.reload()
