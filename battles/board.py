@@ -113,6 +113,11 @@ def label(state: State, option: legal.Option) -> str:
         }[s]
     if s == "push":
         return f"Push {_name(state, a[0])}"
+    if s == "forced_move_ends":
+        moved = _name(state, state.pending[0].model) if state.pending else ""
+        return f"{moved} {actions.FORCED_MOVE_ENDS[a[0]]}" + {"obstacle": " (Prone)", "ledge": " (it falls)"}.get(
+            a[0], ""
+        )
     if s == "fall_on":
         faller = _name(state, state.pending[0].model) if state.pending else ""
         return f"{faller}'s fall goes on"
@@ -241,6 +246,7 @@ PENDING_WORDS = {
     "splash": "which models a Splash hit reaches",
     "stray_shot": "which models a shot into melee may hit instead",
     "fall_on": "the rest of a fall, once Out of Action is answered",
+    "forced_move": "where a model moved by a sorcery ended",
     "move_on": "the move out of melee, once the free Fights are over",
 }
 

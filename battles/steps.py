@@ -189,6 +189,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return getattr(scenario_steps, name)(state, seat, *args, rng, seed, in_melee=in_melee)
     if name == "corpse_check":
         return scenario_steps.corpse_check(state, seat, rng, seed)
+    if name == "forced_move_ends":
+        return actions.forced_move_ends(state, seat, args[0], rng, seed, height=height if args[0] == "ledge" else 0)
     if name == "flee_ends":
         return actions.flee_ends(state, seat, args[0], args[1], rng, seed, height=height if args[1] == "ledge" else 0)
     if name == "leave_table":

@@ -158,3 +158,17 @@ def test_a_shot_at_a_model_in_melee_that_just_misses_asks_which_models_are_near(
         state = load(battle)
         put(battle, state.with_model(replace(state.model(mid), ap=3, jammed=frozenset(), unloaded=frozenset())))
     pytest.fail("no shot failed by less than 4 in 40 seeded tries")
+
+
+def test_a_model_moved_by_kinesis_ends_where_its_casters_player_says(moving):
+    from rules.cybernekro.battle.state import Pending
+
+    battle, clients, seat, mid, enemy = moving
+    window = Pending("forced_move", seat, enemy, (("cause", "Kinesis"),))
+    put(battle, replace(load(battle), pending=(window,)))
+    page = clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+    assert 'value="forced_move_ends:obstacle"' in page and 'value="forced_move_ends:ledge"' in page
+    assert 'id="forced-drop-' in page
+    assert post_step(clients[seat], battle, "forced_move_ends:obstacle").status_code == 200
+    state = load(battle)
+    assert state.model(enemy).prone and not state.pending

@@ -572,15 +572,44 @@ def flee_ends(
         raise Refused(f"{model.name} made no Flee move just now")
     if where not in ("corner", "ledge"):
         raise Refused("a Flee move ends in a corner or over a ledge")
+    what = "Flee move ends in a corner" if where == "corner" else "Flee move goes over a ledge"
+    return step(state, after_action(_stopped(state, seat, model, where, height, what, rng, seed)))
+
+
+def _stopped(state: Battle, seat: str, model: Model, where: str, height, what: str, rng, seed) -> Battle:
+    """A model moved by force meets what the players see: an obstacle or a corner ("stop and drop Prone"; a
+    Monstrous model "cannot be knocked Prone"), a ledge (a fall of ``height``), or nothing."""
     if height is None or not 0 <= height <= MAX_FALL or (height and where != "ledge"):
         raise Refused(f'a drop is from 0 to {MAX_FALL}", over a ledge')
-    if where == "corner":
-        prone = "monstrous" not in model.traits
-        after = state.with_model(replace(model, prone=prone)) if prone else state
-        text = f"{model.name}'s Flee move ends in a corner" + (": it drops Prone" if prone else "")
-        return step(state, after_action(after.logged(seat, text)))
-    after = fall(state.logged(seat, f"{model.name}'s Flee move goes over a ledge"), seat, model, height, rng, seed)
-    return step(state, after_action(after))
+    if where == "ledge":
+        return fall(state.logged(seat, f"{model.name}'s {what}"), seat, model, height, rng, seed)
+    prone = where in ("corner", "obstacle") and not model.prone and "monstrous" not in model.traits
+    text = f"{model.name}'s {what}" + (": it drops Prone" if prone else "")
+    return (state.with_model(replace(model, prone=True)) if prone else state).logged(seat, text)
+
+
+FORCED_MOVE_ENDS = {"clear": "goes where it was sent", "obstacle": "stops at an obstacle", "ledge": "goes over a ledge"}
+
+
+def open_forced_move(state: Battle, seat: str, model: Model, cause: str) -> Battle:
+    """A model just moved by another's will (Kinesis): the player who moved it says what it met (B59)."""
+    return replace(state, pending=(Pending("forced_move", seat, model.id, (("cause", cause),)),) + state.pending)
+
+
+def forced_move_ends(
+    state: Battle, seat: str, where: str, rng: random.Random, seed: int | None = None, height: float = 0
+) -> Battle:
+    """Kinesis: "If the target was a model it will stop and drop Prone if moved into an obstacle or fall down if
+    moved over a ledge"."""
+    window = _pending(state, "forced_move")
+    if window.seat != seat:
+        raise Refused("the player who moved the model says where it ended")
+    if where not in FORCED_MOVE_ENDS:
+        raise Refused("a forced move meets nothing, an obstacle or a ledge")
+    after = replace(state, pending=state.pending[1:])
+    model = after.model(window.model)
+    what = f"move ({window.get('cause')}) {FORCED_MOVE_ENDS[where]}"
+    return step(state, after_action(_stopped(after, seat, model, where, height, what, rng, seed)))
 
 
 def fall(state: Battle, seat: str, model: Model, height: float, rng, seed, then: tuple | None = None) -> Battle:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from rules.cybernekro.battle import catalogue, fate
 from rules.cybernekro.battle.actions import (
     BESTIAL_ACTIONS,
+    FORCED_MOVE_ENDS,
     PRONE_ACTIONS,
     free_fighters,
     move_reactors,
@@ -126,6 +127,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return _fled_options(state, seat) + _free_fight_options(state, p)
         if p.kind == "fall_on":
             return (Option("fall_on"),)
+        if p.kind == "forced_move":
+            return tuple(Option("forced_move_ends", (where,)) for where in FORCED_MOVE_ENDS)
         if p.kind == "splash":
             return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
         if p.kind == "stray_shot":

@@ -25,6 +25,7 @@ from rules.cybernekro.battle.actions import (
     attribute,
     begin,
     hit_with_cards,
+    open_forced_move,
     open_test_window,
     roll_test_event,
     roll_with_cards,
@@ -202,6 +203,8 @@ def _tested_effect(state: Battle, seat: str, caster: Model, sorcery: str, target
         if not target.is_pc:
             queue = ()
     state = state.logged(seat, "; ".join(lines), seed=seed if rolls else None, rolls=rolls)
+    if sorcery == "kinesis" and not queue:  # no test to resist: moved now (B59)
+        state = open_forced_move(state, seat, target, "Kinesis")
     return _next_effect_test(state, seat, sorcery, queue, pending.get("body_mod"), rng, seed)
 
 
@@ -226,6 +229,7 @@ def _next_effect_test(state: Battle, seat: str, sorcery: str, queue: tuple, body
         # Gut Twist's hit follows a failed test: a card may wait on its target's Tough it Out meanwhile
         next=queue[1] if len(queue) > 1 else (model.id if sorcery == "gut-twist" else None),
         body_mod=body_mod,
+        caster_seat=seat,  # Kinesis: who chose the direction says what the model met (B59)
     )
 
 
@@ -243,6 +247,10 @@ def _after_effect_test(state: Battle, seat: str, model: Model, outcome: cn.Outco
     elif sorcery == "scream" or (sorcery == "kinesis" and "monstrous" not in model.traits):
         state = state.with_model(replace(model, prone=True))
         lines.append(f"{model.name} {'falls' if sorcery == 'scream' else 'is knocked'} Prone")
+        if sorcery == "kinesis":  # "knocked prone in addition to being moved" (B59)
+            state = open_forced_move(state, pending.get("caster_seat") or seat, state.model(model.id), "Kinesis")
+    elif sorcery == "kinesis":  # a Monstrous PC: moved, not knocked Prone
+        state = open_forced_move(state, pending.get("caster_seat") or seat, model, "Kinesis")
     elif sorcery == "sleep":
         state = state.with_model(replace(model, asleep=True))
         lines.append(f"{model.name} cannot react this round")

@@ -67,6 +67,8 @@ def apply(state, seat, option, rng, seed):
         return actions.attack(state, seat, *args, rng, seed)
     if step == "push":
         return actions.push(state, seat, *args, rng, seed)
+    if step == "forced_move_ends":
+        return actions.forced_move_ends(state, seat, *args, rng, seed, height=3 if args[0] == "ledge" else 0)
     if step == "flee_ends":
         return actions.flee_ends(state, seat, *args, rng, seed, height=3 if args[1] == "ledge" else 0)
     if step == "free_fight":
