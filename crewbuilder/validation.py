@@ -149,6 +149,19 @@ def set_aside_accepted(report: dict, accepted_findings: list) -> None:
     report["valid_with_house_rules"] = not report["errors"]
 
 
+def for_programs(report: dict) -> dict:
+    """The report as crew-format.md states it, for programs outside ours (``crew validate``): every error and
+    warning in ``errors`` and ``warnings`` whatever the crew accepted, so ``valid: false`` always comes with its
+    errors; a finding accepted as a house rule says so (``house_rule``, with its note) and ``accepted`` stays."""
+    if not report.get("accepted"):
+        return report
+    out = {**report, "errors": list(report["errors"]), "warnings": list(report["warnings"])}
+    for item in report["accepted"]:
+        finding = {k: v for k, v in item.items() if k not in ("note", "was")}
+        out[item["was"] + "s"].append({**finding, "house_rule": item["note"] or True})
+    return out
+
+
 def check_crew_size(count: int, rules: dict, catalogue, findings: Findings) -> None:
     size = rules["crew_size"]
     if count < size["min"]:

@@ -104,3 +104,15 @@ def test_import_refused_stores_nothing(tmp_path, user):
 
 def test_subcommands_are_a_dict_others_can_extend():
     assert set(SUBCOMMANDS) >= {"validate", "import", "export"}
+
+
+@pytest.mark.django_db
+def test_validate_keeps_a_house_rule_among_the_errors_it_breaks(tmp_path):
+    """crew-format.md: exit 1 "when it has errors": an accepted finding (an app extension) is still listed as one,
+    marked, so `valid: false` never comes with an empty `errors`."""
+    accepted = [{"code": "too-few-characters", "character": None, "note": "a duel"}]
+    code, out, _ = run("validate", str(crew_file(tmp_path, characters=2, house_rules=accepted)))
+    report = json.loads(out)
+    assert code == 1 and not report["valid"] and report["valid_with_house_rules"]
+    assert [(e["code"], e["house_rule"]) for e in report["errors"]] == [("too-few-characters", "a duel")]
+    assert report["accepted"][0]["code"] == "too-few-characters"

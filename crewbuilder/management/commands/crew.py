@@ -27,7 +27,7 @@ from crewbuilder.crewfile import (
 )
 from crewbuilder.models import Crew
 from crewbuilder.pdf import Catalogue, roster_pdf
-from crewbuilder.validation import CatalogueSnapshot
+from crewbuilder.validation import CatalogueSnapshot, for_programs
 
 
 def read_file_bytes(path: str):
@@ -51,6 +51,7 @@ def run_validate(command, options) -> int:
     try:
         raw = sys.stdin.buffer.read() if options["file"] == "-" else read_file_bytes(options["file"])
         _, report, code = check_crew_file(raw)
+        report = for_programs(report)
     except BadFormat as error:
         report, code = bad_format_report(error), EXIT_UNREADABLE
     command.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
