@@ -466,8 +466,12 @@ def free_fighters(state: Battle, mover: Model, window: Pending) -> tuple[Model, 
     return tuple(
         m
         for m in candidates
-        # Sleep bars Reactions only ("cannot perform Reactions this round"): a free Fight is not one
-        if m.id not in done and not m.prone and not m.imprisoned and any(not w.ranged for w in m.weapons)
+        # Sleep bars Reactions only ("cannot perform Reactions this round"): a free Fight is not one; a model
+        # whose on-Fire test just passed for it is offered again (B34)
+        if (m.id not in done or m.fire_nerve)
+        and not m.prone
+        and not m.imprisoned
+        and any(not w.ranged for w in m.weapons)
     )
 
 
@@ -518,8 +522,11 @@ def free_fight(
     if fighter.weapon(weapon).ranged:
         raise Refused("a free Fight is made with a melee weapon")
     if fighter.on_fire and not fighter.fire_nerve:
-        # Being on Fire's test first (B34): passed, the fighter is offered its free Fight again and takes it
-        tested, _ = _fire_check(state, seat, fighter, rng, seed)
+        # Being on Fire's test first (B34): failed, the attempt is spent ("its activation/reaction ends");
+        # passed, the fighter's nerve lets it be offered again and take its free Fight
+        spent = tuple(window.get("done") or ()) + (fighter.id,)
+        marked = replace(window, data=tuple((k, spent if k == "done" else v) for k, v in window.data))
+        tested, _ = _fire_check(replace(state, pending=(marked,) + state.pending[1:]), seat, fighter, rng, seed)
         return step(state, after_action(tested))
     done = tuple(window.get("done") or ()) + (fighter.id,)
     rest = replace(window, data=tuple((k, done if k == "done" else v) for k, v in window.data))
@@ -608,6 +615,8 @@ def forced_move_ends(
         raise Refused("a forced move meets nothing, an obstacle or a ledge")
     after = replace(state, pending=state.pending[1:])
     model = after.model(window.model)
+    if not model.in_play:
+        return step(state, after_action(after.logged(seat, f"{model.name} is no longer on the table")))
     what = f"move ({window.get('cause')}) {FORCED_MOVE_ENDS[where]}"
     return step(state, after_action(_stopped(after, seat, model, where, height, what, rng, seed)))
 
@@ -617,8 +626,10 @@ def fall(state: Battle, seat: str, model: Model, height: float, rng, seed, then:
     jump, it suffers one Damage 1 hit per every 3" fallen (rounded up) and is then knocked Prone. Fall damage
     ignores all armor." Each hit is the engine's ``cn.fall_plan``, its tests held open for the cards (B35);
     ``then``: the move that fell, ended once the fall is over (B54)."""
+    if not state.model(model.id).in_play:
+        return state
     hits = cn.fall_hits(height)
-    if hits and model.in_play and not _standing_by(state, model.id):
+    if hits and not _standing_by(state, model.id):
         state = state.logged(seat, f'{model.name} falls {height:g}": {hits} Damage 1 hit(s), once its player answers')
         return _fall_waits(state, seat, model.id, hits, then)
     if not hits:
@@ -809,9 +820,11 @@ def plan(
     target: Model,
     situation: cn.Situation = cn.Situation(),
     action: str | None = None,
+    use: WeaponUse | None = None,
 ) -> tuple[cn.Action, cn.AttackPlan]:
-    """The engine's attack plan for two models of this battle (odds and rolls both start here)."""
-    use = attacker.weapon(weapon_slug)
+    """The engine's attack plan for two models of this battle (odds and rolls both start here); ``use``: the
+    weapon as it was when the attack began (Ammo deficit may take it from the model before a Splash lands)."""
+    use = use or attacker.weapon(weapon_slug)
     act_kind = cn.Action(action) if action else (cn.Action.SHOOT if use.ranged else cn.Action.FIGHT)
     a, t, s = with_complications(state, act_kind, attacker, target, situation)
     try:
@@ -1201,6 +1214,7 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     before = state
     state = replace(state, pending=state.pending[1:])
     outcome = cn.Outcome(pending.get("outcome"))
+    use = state.model(pending.model).weapon(pending.get("weapon"))
     if outcome.passed:
         state = _roll_hit(state, seat, pending.data, (), rng, seed)
     elif _discharges(state, state.model(pending.model), outcome):
@@ -1210,7 +1224,7 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
         if _strays(state, pending):
             # "When shooting a model that is in melee, if the roll failed by less than 4 a random model within
             # 1/2" of the target is hit instead" (B58): before the target's reaction to the miss
-            window = Pending("stray_shot", pending.seat, pending.get("target"), pending.data)
+            window = Pending("stray_shot", pending.seat, pending.get("target"), pending.data + (("use", use),))
             state = replace(state, pending=(window,) + state.pending)
     return step(before, after_action(state))
 
@@ -1255,12 +1269,18 @@ def stray_shot(state: Battle, seat: str, model_ids, rng: random.Random, seed: in
     after = after.logged(seat, f"The shot at {target.name} strays: of {names}, {hit.name} is hit instead", seed=seed)
     a = dict(window.data)
     attacker = after.model(a["attacker"])
-    situation = replace(a["situation"], in_melee=False, cover=False)
-    _, planned = plan(after, attacker, a["weapon"], hit, situation, a["action"])
+    situation = replace(_for_another(a["situation"]), in_melee=False, cover=False)
+    _, planned = plan(after, attacker, a["weapon"], hit, situation, a["action"], use=a["use"])
     context = (("attack", window.data), ("label", "stray shot"))
     return step(
         state, after_action(hit_with_cards(after, seat, hit, planned.hit, "stray-hit", rng, seed, context=context))
     )
+
+
+def _for_another(situation: cn.Situation) -> cn.Situation:
+    """An attack's conditions for a model other than its target: its own Tough it Out choice (B42), and nothing
+    ticked for what stands behind the target (B54)."""
+    return replace(situation, tough_it_out=True, stagger_into_obstacle=False, stagger_over_ledge=0.0)
 
 
 def _other_hit_lands(state: Battle, seat: str, model, hit, steps, hit_plan, context, rng, seed, what: str):
@@ -1270,7 +1290,7 @@ def _other_hit_lands(state: Battle, seat: str, model, hit, steps, hit_plan, cont
     attacker = state.model(a["attacker"])
     state, lines = apply_hit(state, model, hit, steps, hit_plan, attacker)
     state = state.logged(seat, f"{what} on {model.name}: " + "; ".join(lines), seed=seed, rolls=list(steps))
-    if attacker.weapon(a["weapon"]).weapon.keywords.has("fire"):
+    if a["use"].weapon.keywords.has("fire"):
         state = _catch_fire(state, seat, state.model(model.id), rng, seed)
     return state
 
@@ -1519,6 +1539,7 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         data = (
             ("attacker", attacker.id),
             ("weapon", use.slug),
+            ("use", use),
             ("action", kind.value),
             ("situation", info["situation"]),
         )
@@ -1573,8 +1594,8 @@ def _next_splash(state: Battle, seat: str, queue: tuple, attack: tuple, rng, see
         return state
     a = dict(attack)
     attacker, model = state.model(a["attacker"]), state.model(queue[0])
-    secondary = replace(a["situation"], splash_secondary=True)
-    _, planned = plan(state, attacker, a["weapon"], model, secondary, a["action"])
+    secondary = replace(_for_another(a["situation"]), splash_secondary=True)
+    _, planned = plan(state, attacker, a["weapon"], model, secondary, a["action"], use=a["use"])
     context = (("queue", queue[1:]), ("attack", attack), ("label", "Splash"))
     return hit_with_cards(state, seat, model, planned.hit, "splash-hit", rng, seed, context=context)
 

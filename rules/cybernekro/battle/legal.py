@@ -110,8 +110,8 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return tuple(answers + before_test_cards(state, seat, (p.model,)))
         if p.seat != seat:
             return ()
-        if p.kind == "second_attack":
-            return (Option("second_attack"),)
+        if p.kind == "free_fight":  # a fighter that failed its on-Fire test may end its Flee move first
+            return _fled_options(state, seat) + _free_fight_options(state, p)
         if p.kind == "choose_active":
             return tuple(Option("choose_active", (s,)) for s in state.seats)
         if p.kind == "ooa":
@@ -121,21 +121,7 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             return tuple(out)
         if p.kind == "witnesses":
             return (Option("name_witnesses", tuple(m.id for m in state.crew(seat))),)
-        if p.kind == "reaction":
-            return _reaction_options(state, p)
-        if p.kind == "free_fight":  # a fighter that failed its on-Fire test may end its Flee move first
-            return _fled_options(state, seat) + _free_fight_options(state, p)
-        if p.kind == "fall_on":
-            return (Option("fall_on"),)
-        if p.kind == "forced_move":
-            return tuple(Option("forced_move_ends", (where,)) for where in FORCED_MOVE_ENDS)
-        if p.kind == "splash":
-            return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
-        if p.kind == "stray_shot":
-            return (Option("stray_shot", tuple(m.id for m in stray_candidates(state, p))),)
-        if p.kind == "move_on":
-            return (Option("move_on"),)
-        return ()
+        return _window_options(state, p)
     if state.phase is Phase.SETUP:
         if catalogue.scenario_rules(state.scenario).get("draws_complication") and not state.scenario.complication:
             return (Option("draw_complication"),)
@@ -176,6 +162,24 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
         return fled + (Option("end_morale"),) + tuple(before_test_cards(state, seat, tremors_testers(state)))
     if state.phase is Phase.ROUND_END:
         return (Option("finish_round"),)
+    return ()
+
+
+def _window_options(state: Battle, p) -> tuple[Option, ...]:
+    """The answers to a window that whoever holds it gives alike, a player or the game master (an NPC missed,
+    the NPCs' window after a Move, their free Fights, an NPC's Splash or shot into melee, an NPC leaving melee)."""
+    if p.kind == "reaction":
+        return _reaction_options(state, p)
+    if p.kind == "free_fight":
+        return _free_fight_options(state, p)
+    if p.kind in ("second_attack", "fall_on", "move_on"):
+        return (Option(p.kind),)
+    if p.kind == "forced_move":
+        return tuple(Option("forced_move_ends", (where,)) for where in FORCED_MOVE_ENDS)
+    if p.kind == "splash":
+        return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
+    if p.kind == "stray_shot":
+        return (Option("stray_shot", tuple(m.id for m in stray_candidates(state, p))),)
     return ()
 
 
@@ -242,19 +246,7 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
             return ()
         if p.kind in ("to_hit", "test"):
             return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
-        if p.kind == "reaction":  # an NPC missed, or the NPCs' window after a Move
-            return _reaction_options(state, p)
-        if p.kind == "free_fight":  # the NPCs' free Fights against a model leaving melee
-            return _free_fight_options(state, p)
-        if p.kind == "fall_on":
-            return (Option("fall_on"),)
-        if p.kind == "splash":  # an NPC's Splash weapon
-            return (Option("splash_hits", tuple(m.id for m in splash_candidates(state, p.model))),)
-        if p.kind == "stray_shot":  # an NPC's shot into melee
-            return (Option("stray_shot", tuple(m.id for m in stray_candidates(state, p))),)
-        if p.kind == "second_attack":
-            return (Option("second_attack"),)
-        return ()
+        return _window_options(state, p)
     if state.phase is Phase.NPCS:
         return _npc_phase_options(state, GM)
     if state.phase is Phase.ACTION and state.reaction and state.model(state.reaction[0]).npc:
