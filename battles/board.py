@@ -205,30 +205,41 @@ def _acting(context: dict, view: State, opts) -> None:
 
 
 def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
-    """The active model's weapons against every enemy, exact (odds_table), for the seat that moves it."""
+    """The active model's weapons against every enemy, exact (odds_table), for the seat that moves it; while a
+    seat chooses its free Fights (B56), its fighters' melee weapons against the model leaving melee."""
+    situations = {m.id: situation for m in view.models}
+    window = view.pending[0] if view.pending else None
+    if window is not None and window.kind == "free_fight" and window.seat == seat:
+        mover = view.model(window.model)
+        return [
+            _odds_row(view, fighter, cell, f"{fighter.name}: ")
+            for fighter in actions.free_fighters(view, mover, window)
+            for cell in odds_table.weapon_odds(view, fighter.id, situations, seat=seat)
+            if cell.target == mover.id and cell.action == cn.Action.FIGHT.value and not cell.pair
+        ]
     acting = view.reaction[0] if view.reaction else view.active_model
     if not acting or view.phase not in (Phase.ACTION, Phase.NPCS):
         return []
     model = view.model(acting)
     if model.seat != seat and not model.npc:
         return []
-    rows = []
-    situations = {m.id: situation for m in view.models}
-    for cell in odds_table.weapon_odds(view, acting, situations, seat=seat):
-        name = model.weapon(cell.weapon).name
-        if cell.pair:  # one attack of an Ambidextrous pair (B42)
-            name += f" (with {model.weapon(cell.pair).name}, −2)"
-        row = {"weapon": name, "target": _name(view, cell.target), "reason": cell.reason}
-        if cell.odds is not None:
-            hit = cell.odds.to_hit
-            row.update(
-                hit=percent(hit[cn.Outcome.SUCCESS] + hit[cn.Outcome.CRITICAL]),
-                wound=percent(cell.odds.target[cn.TargetState.WOUNDED]),
-                ooa=percent(cell.odds.target[cn.TargetState.OUT_OF_ACTION]),
-                expected=f"{float(cell.odds.expected_wounds):.2f}",
-            )
-        rows.append(row)
-    return rows
+    return [_odds_row(view, model, cell) for cell in odds_table.weapon_odds(view, acting, situations, seat=seat)]
+
+
+def _odds_row(view: State, model, cell, prefix: str = "") -> dict:
+    name = prefix + model.weapon(cell.weapon).name
+    if cell.pair:  # one attack of an Ambidextrous pair (B42)
+        name += f" (with {model.weapon(cell.pair).name}, −2)"
+    row = {"weapon": name, "target": _name(view, cell.target), "reason": cell.reason}
+    if cell.odds is not None:
+        hit = cell.odds.to_hit
+        row.update(
+            hit=percent(hit[cn.Outcome.SUCCESS] + hit[cn.Outcome.CRITICAL]),
+            wound=percent(cell.odds.target[cn.TargetState.WOUNDED]),
+            ooa=percent(cell.odds.target[cn.TargetState.OUT_OF_ACTION]),
+            expected=f"{float(cell.odds.expected_wounds):.2f}",
+        )
+    return row
 
 
 # what an open question waits for, in words, on the status line

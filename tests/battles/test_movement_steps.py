@@ -172,3 +172,16 @@ def test_a_model_moved_by_kinesis_ends_where_its_casters_player_says(moving):
     assert post_step(clients[seat], battle, "forced_move_ends:obstacle").status_code == 200
     state = load(battle)
     assert state.model(enemy).prone and not state.pending
+
+
+def test_the_player_choosing_free_fights_sees_each_fighters_odds_against_the_model_leaving(moving):
+    battle, clients, seat, mid, enemy = moving
+    other = "1" if seat == "0" else "0"
+    assert post_step(clients[seat], battle, "act:move", in_melee="1").status_code == 200
+    page = clients[other].get(f"/battles/{battle.pk}/").content.decode()
+    state = load(battle)
+    fighter = state.model(enemy)
+    assert "Odds before the roll" in page
+    melee = next(w for w in fighter.weapons if not w.ranged)
+    assert f"{fighter.name}: {melee.name} → {state.model(mid).name}" in page
+    assert not any(f"{fighter.name}: {w.name} →" in page for w in fighter.weapons if w.ranged)
