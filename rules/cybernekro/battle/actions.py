@@ -654,12 +654,17 @@ def _after_fall_hit(state: Battle, seat: str, model, hit, steps, hit_plan, conte
         return state  # Out of Action: the fall's other hits and its end have nothing left to act on
     if not _standing_by(state, model.id):  # its player answers first: a Queen may keep it on the table
         return _fall_waits(state, seat, model.id, context["left"], context["then"])
-    model = state.model(model.id)
-    if context["left"] > 0:
-        return _fall_hit(state, seat, model.id, context["left"], context["then"], rng, seed)
-    if not model.prone and "monstrous" not in model.traits:  # "and is then knocked Prone"
+    return _fall_goes_on(state, seat, model.id, context["left"], context["then"], rng, seed)
+
+
+def _fall_goes_on(state: Battle, seat: str, model_id: str, left: int, then, rng, seed) -> Battle:
+    """The fall's next hit, or after its last "and is then knocked Prone", then the move that fell ends."""
+    if left > 0:
+        return _fall_hit(state, seat, model_id, left, then, rng, seed)
+    model = state.model(model_id)
+    if not model.prone and "monstrous" not in model.traits:
         state = state.with_model(replace(model, prone=True)).logged(seat, f"{model.name} lands Prone")
-    return _fall_ends(state, seat, model.id, context["then"])
+    return _fall_ends(state, seat, model_id, then)
 
 
 def _fall_waits(state: Battle, seat: str, model_id: str, left: int, then) -> Battle:
@@ -678,12 +683,7 @@ def fall_on(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
     model = after.model(window.model)
     if not model.in_play:
         return step(state, after_action(after.logged(seat, f"{model.name}'s fall ends: it is Out of Action")))
-    if window.get("left") > 0:
-        after = _fall_hit(after, seat, model.id, window.get("left"), window.get("then"), rng, seed)
-    else:
-        if not model.prone and "monstrous" not in model.traits:
-            after = after.with_model(replace(model, prone=True)).logged(seat, f"{model.name} lands Prone")
-        after = _fall_ends(after, seat, model.id, window.get("then"))
+    after = _fall_goes_on(after, seat, model.id, window.get("left"), window.get("then"), rng, seed)
     return step(state, after_action(after))
 
 

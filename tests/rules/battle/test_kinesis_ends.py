@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from rules.cybernekro.battle import actions, legal, npcs, rounds, sorcery
 from tests.rules.battle.helpers import Dice, to_action
+from tests.rules.battle.test_movement import _texts
 
 
 def _casting(target="b0", state=None):
@@ -14,10 +15,6 @@ def _casting(target="b0", state=None):
     state = state.with_model(replace(state.model("a0"), sorcerer=True, sorceries=("kinesis",), intellect=1))
     state = rounds.select_model(state, "A", "a0")
     return sorcery.cast(state, "A", "kinesis", Dice(15), 1, target_id=target)
-
-
-def _texts(state):
-    return [e.text for e in state.log]
 
 
 def test_a_pc_that_fails_to_resist_is_knocked_prone_and_its_caster_says_what_it_met():
