@@ -21,6 +21,7 @@ from django.utils.timesince import timesince
 from catalogue.loader import snapshot_for_system
 from crewbuilder import crew_edits, crew_summary, crewfile, editor_fragments
 from crewbuilder.crew_reports import report_for, status_of
+from crewbuilder.finding_lines import finding_lines
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Keyword
 from crewbuilder.validation import character_to_data, crew_to_data, validate_crew
 from rules.cybernekro.character import keyword_parts
@@ -283,6 +284,8 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
                 "carry_used": _number(char_report["carry"]["used"]),
                 "errors": errors,
                 "warnings": warnings,
+                "error_lines": finding_lines(errors, catalogue.message_tokens),
+                "warning_lines": finding_lines(warnings, catalogue.message_tokens),
                 "modifiers": _modifier_placement(base, rules.get("attribute_modifiers", {})),
                 "attributes": [
                     _attribute_row(key, label, base[key], char_report, steppers_key)
@@ -329,10 +332,16 @@ def crew_view(crew: Crew, *, glossary: bool = False, previous: dict | None = Non
         "characters": characters,
         "crew_errors": crew_errors,
         "crew_warnings": crew_warnings,
+        "crew_error_lines": finding_lines(crew_errors, catalogue.message_tokens),
+        "crew_warning_lines": finding_lines(crew_warnings, catalogue.message_tokens),
         "crew_findings_key": editor_fragments.crew_findings_key(crew, crew_errors, crew_warnings, bool(models)),
         "all_errors": report["errors"],
         "all_warnings": report["warnings"],
         "accepted": report.get("accepted", []),
+        # alike findings as one line each (crewbuilder.finding_lines), as the printed cards show them
+        "all_error_lines": finding_lines(report["errors"], catalogue.message_tokens),
+        "all_warning_lines": finding_lines(report["warnings"], catalogue.message_tokens),
+        "accepted_lines": finding_lines(report.get("accepted", []), catalogue.message_tokens),
         "base_cost": rules.get("character_base_cost", 15),
         "max_characters": rules.get("crew_size", {}).get("max", 7),
         "attribute_choices": list(ATTRIBUTE_LABELS.items()),

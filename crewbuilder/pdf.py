@@ -21,6 +21,7 @@ from functools import cached_property
 from catalogue.loader import catalogue_file_for, export_catalogue
 from core.pdf import DEFAULT_PAPER, PdfRefused, pdf_filename, render_pdf, slugify
 from crewbuilder import limits
+from crewbuilder.finding_lines import finding_lines, message_tokens
 from rules.cybernekro.engine import SUCCESS_AT
 
 __all__ = ["Catalogue", "pdf_filename", "quick_reference_pdf", "render_pdf", "roster_pdf", "slugify"]
@@ -118,16 +119,9 @@ class Catalogue:
     @cached_property
     def message_tokens(self) -> re.Pattern:
         """Words of a finding's message, each trait, body-mod or item name one word ("auto pistol")."""
-        names = {
-            str(entry.get("name") or "").strip()
-            for section in ("traits", "body_mods", *ITEM_SECTIONS)
-            for entry in self.entries(section)
-        }
-        names = sorted((name for name in names if name), key=len, reverse=True)
-        if not names:
-            return _MESSAGE_TOKENS
-        alternatives = "|".join(re.escape(name) for name in names)
-        return re.compile(rf"(?i:(?<!\w)(?:{alternatives})(?!\w))|{_MESSAGE_TOKENS.pattern}")
+        return message_tokens(
+            entry.get("name") for section in ("traits", "body_mods", *ITEM_SECTIONS) for entry in self.entries(section)
+        )
 
     def item(self, slug: str) -> tuple[str | None, dict | None]:
         """(section, entry) of a carried item: weapon, armor or equipment."""
@@ -195,64 +189,6 @@ def _keywords(value) -> list[str]:
 
 # The status's lists of findings, and what a card calls each
 SUMMARY_KINDS = (("errors", "not valid"), ("accepted", "house rule"), ("warnings", "advice"))
-
-
-# A card prints the findings of one kind and code together when their messages are one sentence
-# differing only in a middle part, an item or a body-mod: "BESTIAL models can only fight, get up,
-# move; arc weapon / archeogun / auto pistol is carried but cannot be used." A bestial character
-# carrying fourteen items printed the rule fourteen times over; now it prints once, naming each.
-_MESSAGE_TOKENS = re.compile(r"\s+|[^\s.,;:!?()]+|[.,;:!?()]")
-_WORD_END = frozenset(".,;:!?()")
-SHARED_CHARS_MIN = 12  # messages sharing less than this are not one sentence with a blank: each prints whole
-
-
-def _common_ends(token_lists: list[list[str]]) -> tuple[int, int]:
-    """How many tokens all the lists start with and end with, leaving each a middle of a token or more.
-
-    The start ends on a space and the end starts on a space or a punctuation mark, so neither
-    takes part of a word, nor of a name the tokens hold whole (Catalogue.message_tokens).
-    """
-    first = token_lists[0]
-    shortest = min(len(tokens) for tokens in token_lists)
-    start = 0
-    while start < shortest - 1 and all(tokens[start] == first[start] for tokens in token_lists):
-        start += 1
-    while start and not first[start - 1].isspace():
-        start -= 1
-    end = 0
-    while end < shortest - start - 1 and all(tokens[-1 - end] == first[-1 - end] for tokens in token_lists):
-        end += 1
-    while end and not (first[-end].isspace() or first[-end] in _WORD_END):
-        end -= 1
-    return start, end
-
-
-def finding_lines(findings: list[dict], tokens: re.Pattern = _MESSAGE_TOKENS) -> list[dict]:
-    """A card's findings as printed lines: those of one kind, code and note that differ in one middle part
-    share a line naming each part, in the order of the findings; any other prints whole.
-
-    Each line is {"kind", "code", "note", "count", "before", "parts", "after"}: the message is
-    ``before`` alone (``parts`` empty), or ``before`` + the parts joined by " / " + ``after``.
-    """
-    groups: dict[tuple, list[str]] = {}
-    for finding in findings:
-        key = (finding.get("kind", ""), finding.get("code", ""), finding.get("note") or "")
-        groups.setdefault(key, []).append(str(finding.get("message") or ""))
-    lines = []
-    for (kind, code, note), messages in groups.items():
-        line = {"kind": kind, "code": code, "note": note, "after": "", "parts": []}
-        distinct = list(dict.fromkeys(messages))
-        if len(distinct) > 1:
-            words = [tokens.findall(message) for message in distinct]
-            start, end = _common_ends(words)
-            before, after = "".join(words[0][:start]), "".join(words[0][len(words[0]) - end :])
-            parts = ["".join(w[start : len(w) - end]).strip() for w in words]
-            if len((before + after).strip()) >= SHARED_CHARS_MIN and all(parts):
-                lines.append({**line, "count": len(messages), "before": before, "parts": parts, "after": after})
-                continue
-        for message in distinct:
-            lines.append({**line, "count": messages.count(message), "before": message})
-    return lines
 
 
 def _finding_key(finding: dict) -> tuple:

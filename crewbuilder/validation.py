@@ -25,8 +25,10 @@ catalogue's entries and its ``crew_rules``.
 import json
 import pickle
 from collections import Counter
+from functools import cached_property
 from pathlib import Path
 
+from crewbuilder.finding_lines import message_tokens
 from crewbuilder.wording import count_noun
 from rules.cybernekro.character import (
     ap_cap,
@@ -71,6 +73,12 @@ class CatalogueSnapshot:
 
     def section(self, key: str) -> str:
         return self.sections.get(key, key)
+
+    @cached_property
+    def message_tokens(self):
+        """Words of a finding's message, each trait, body-mod or item name one word (crewbuilder.finding_lines)."""
+        entries = [*self.traits.values(), *self.body_mods.values(), *self.items.values()]
+        return message_tokens(entry.get("name") for entry in entries)
 
 
 # ---------------------------------------------------------------- findings

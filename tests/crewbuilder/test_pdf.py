@@ -420,52 +420,6 @@ def test_each_finding_prints_once_the_crews_in_the_summary_a_characters_on_its_c
 BESTIAL = "BESTIAL models can only fight, get up, move; {} is carried but cannot be used."
 
 
-def test_finding_lines_share_a_line_when_messages_differ_in_one_name(rules):
-    def finding(message, code="bestial-unusable-item", kind="advice", **extra):
-        return {"code": code, "kind": kind, "character": "Vox", "message": message, **extra}
-
-    items = ["auto pistol", "auto rifle", "esoteric concoction"]
-    artificial = "ARTIFICIAL models can only take body-mods marked // A; {} is not."
-    findings = [
-        finding(BESTIAL.format(items[0])),
-        finding(artificial.format("Extra organs"), "artificial-body-mod", "not valid"),
-        finding(BESTIAL.format(items[1])),
-        finding("Vox carries 9 items; the most is 7.", "over-capacity", "not valid"),
-        finding(BESTIAL.format(items[2])),
-        finding(artificial.format("Neural cabling"), "artificial-body-mod", "not valid"),
-    ]
-    lines = pdf.finding_lines(findings, rules.message_tokens)
-    assert [(line["code"], line["count"]) for line in lines] == [
-        ("bestial-unusable-item", 3),
-        ("artificial-body-mod", 2),
-        ("over-capacity", 1),
-    ]
-    bestial, body_mods, capacity = lines
-    # a name from the catalogue is never cut: "auto pistol / auto rifle", not "auto pistol / rifle"
-    assert bestial["before"] == "BESTIAL models can only fight, get up, move; "
-    assert bestial["parts"] == items
-    assert bestial["after"] == " is carried but cannot be used."
-    assert body_mods["parts"] == ["Extra organs", "Neural cabling"] and body_mods["after"] == " is not."
-    assert capacity["before"] == "Vox carries 9 items; the most is 7." and capacity["parts"] == []
-
-    # without the catalogue's names only whole words are kept apart
-    assert pdf.finding_lines(findings[:3:2])[0]["parts"] == ["pistol", "rifle"]
-
-
-def test_finding_lines_keep_unlike_messages_and_notes_apart(rules):
-    def finding(message, note=None):
-        return {"code": "odd", "kind": "advice", "character": "Vox", "message": message, "note": note}
-
-    unlike = pdf.finding_lines([finding("The sky is red."), finding("Bring a lantern.")], rules.message_tokens)
-    assert [(line["before"], line["parts"]) for line in unlike] == [("The sky is red.", []), ("Bring a lantern.", [])]
-    same = pdf.finding_lines([finding("The sky is red.")] * 3, rules.message_tokens)
-    assert [(line["before"], line["count"], line["parts"]) for line in same] == [("The sky is red.", 3, [])]
-    noted = pdf.finding_lines(
-        [finding(BESTIAL.format("auto pistol"), "ours"), finding(BESTIAL.format("auto rifle"))], rules.message_tokens
-    )
-    assert [(line["note"], line["count"], line["parts"]) for line in noted] == [("ours", 1, []), ("", 1, [])]
-
-
 def test_a_cards_findings_alike_print_as_one_line_naming_each(rules):
     vox = SEVEN["characters"][0]["name"]
     items = ["auto pistol", "auto rifle", "chain gun", "crossbow"]
