@@ -352,6 +352,25 @@ def test_npc_targets():
     assert plan.tio == "auto" and plan.monstrous
     assert cn.plan_attack("fight", A, sword, cn.Target(traits=frozenset({"npc"}))).hit.tio == "none"
     assert cn.plan_attack("fight", A, sword, cn.Target(traits=frozenset({"npc", "unstoppable"}))).hit.tio == "roll"
+    # Monstrous "automatically passes a Tough it Out test without rolling": an NPC one too (E7)
+    assert cn.plan_attack("fight", A, sword, cn.Target(traits=frozenset({"npc", "monstrous"}))).hit.tio == "auto"
+
+
+def test_a_one_shotter_never_gains_the_wound_its_extra_organs_would_save():
+    # One-shotter: "Whenever this model would suffer a Wound it is knocked Prone instead"; Extra organs: "The first
+    # time this model gains a Wound": a One-shotter gains none, so its organs never roll (E6).
+    for target in (cn.Target(toughness=2), cn.Target(toughness=2, prone=True)):
+        one_shotter = cn.Target(toughness=target.toughness, prone=target.prone, traits=frozenset({"one-shotter"}))
+        with_organs = cn.Target(
+            toughness=target.toughness,
+            prone=target.prone,
+            traits=frozenset({"one-shotter"}),
+            body_mods=frozenset({"extra-organs"}),
+        )
+        assert attack(target=with_organs) == attack(target=one_shotter)
+        assert attack(target=with_organs) != attack(
+            target=cn.Target(toughness=2, prone=target.prone, body_mods=frozenset({"extra-organs"}))
+        )
 
 
 def test_extra_organs_saves_the_first_wound_only_when_unwounded():
