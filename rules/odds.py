@@ -424,12 +424,24 @@ def _whole(text: str) -> int:
     return int(text)
 
 
+def _no_repeats(pairs: list) -> dict:
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"the key {json.dumps(key)} is given twice")
+        seen[key] = value
+    return seen
+
+
 def read_request(text: str | bytes):
     """The JSON of a request, or OddsRequestError("not JSON: ..."). NaN and
     Infinity (which Python's json accepts) are not JSON; neither is an integer
-    too long for Python to read (over 4,300 digits)."""
+    too long for Python to read (over 4,300 digits); nor is an object naming a key
+    twice, which Python would read as its last value without a word."""
     try:
-        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, parse_int=_whole)
+        return json.loads(
+            text, parse_constant=_not_a_number, parse_float=_finite, parse_int=_whole, object_pairs_hook=_no_repeats
+        )
     except RecursionError:  # "[[[[...": deeper than the parser goes
         raise OddsRequestError("not JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError and over-long integers alike

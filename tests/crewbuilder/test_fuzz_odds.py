@@ -88,6 +88,9 @@ def test_no_odds_request_is_a_500(client, request):
             '"weapon": {"damage": 2, "range": 1e999, "keywords": []}}',
             "1e999",
         ),
+        # a key given twice is refused rather than read as its last value
+        ('{"roll": "test", "modifier": 2, "modifier": -3}', 'not JSON: the key "modifier" is given twice'),
+        ('{"roll": "damage", "dice": 2, "armor": 1, "armor": 0}', 'the key "armor" is given twice'),
     ],
 )
 def test_the_reviewers_requests_are_400s_naming_the_field(client, text, field):
