@@ -150,12 +150,13 @@ def export_file(crew: Crew) -> str:
 
 
 def import_file(owner, raw: bytes) -> tuple[Crew | None, list[str]]:
-    """Import a crew file; returns the crew, or None and one message per problem."""
+    """Import a crew file: the crew and what of the file was ignored (one message per unknown field), or None
+    and one message per problem."""
     try:
-        crew, _report = crewfile.import_crew_file(raw, owner)
+        crew, report = crewfile.import_crew_file(raw, owner)
     except crewfile.ImportRefused as refused:
         return None, [e["message"] for e in refused.report["errors"]] or ["The file is not a crew file."]
-    return crew, []
+    return crew, [w["message"] for w in report["warnings"] if w["code"] == "unknown-field"]
 
 
 # --- the editor's view of a crew ---------------------------------------------------

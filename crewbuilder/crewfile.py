@@ -11,6 +11,7 @@ as a plain slug unless it carries choices. Export then import gives back the
 same crew.
 """
 
+import difflib
 import json
 import unicodedata
 
@@ -20,6 +21,7 @@ from catalogue.loader import catalogue_file_for, current_system, load_catalogues
 from crewbuilder import crew_edits, limits
 from crewbuilder.models import BodyMod, Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew, Item, Trait
 from crewbuilder.validation import CatalogueSnapshot, crew_to_data, validate_crew
+from rules.odds import RepeatedKey, no_repeated_keys
 
 FORMAT = "crewbuilder.crew/1"
 MAX_BYTES = 256 * 1024
@@ -71,7 +73,10 @@ def decode(raw) -> object:
         raise BadFormat("", f"not UTF-8 (byte {exc.start})") from None
     text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text, parse_constant=reject_constant)
+        # a key given twice is refused, not read as its last value without a word ("budget": 10, "budget": 150)
+        return json.loads(text, parse_constant=reject_constant, object_pairs_hook=no_repeated_keys)
+    except RepeatedKey as exc:
+        raise BadFormat("", str(exc)) from None
     except ValueError as exc:
         raise BadFormat("", f"not JSON ({exc})") from None
     except RecursionError:
@@ -142,8 +147,34 @@ def read_envelope(raw) -> dict:
     return data
 
 
+CREW_FIELDS = ("format", "system", "name", "budget", "notes", "characters", "house_rules")
+CHARACTER_FIELDS = ("name", "attributes", "traits", "body_mods", "gear", "notes")
+
+
+def unknown_fields(value: dict, known: tuple, character: str | None) -> list[dict]:
+    """An ``unknown-field`` warning for each key the reader does not know (it is dropped): a misspelt
+    "budjet" would otherwise leave the crew judged against the default budget without a word."""
+    found = []
+    for key in value:
+        if key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f' (did you mean "{close[0]}"?)' if close else ""
+        where = "a character in the crew file" if character is not None else "the crew file"
+        found.append(
+            {
+                "code": "unknown-field",
+                "character": character,
+                "message": f"{json.dumps(key)} is not a field of {where}: it was ignored{hint}.",
+                "rule": FORMAT_SECTION,
+            }
+        )
+    return found
+
+
 def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
-    """The Cybernekr0 crew body, type-checked and normalised (unknown keys dropped)."""
+    """The Cybernekr0 crew body, type-checked and normalised; unknown keys are dropped, each named in
+    ``ignored`` (an ``unknown-field`` warning, check_crew_file)."""
     crew = {
         "format": FORMAT,
         "system": data["system"],
@@ -161,6 +192,11 @@ def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
         crew["characters"].append(read_character(character, f"characters[{index}]"))
     if "house_rules" in data:
         crew["house_rules"] = read_house_rules(data["house_rules"])
+    ignored = unknown_fields(data, CREW_FIELDS, None)
+    for character, read in zip(data["characters"], crew["characters"]):
+        ignored += unknown_fields(character, CHARACTER_FIELDS, read["name"])
+    if ignored:
+        crew["ignored"] = ignored
     return crew
 
 
@@ -270,12 +306,12 @@ def bad_format_report(error: BadFormat, budget=150) -> dict:
     }
 
 
-def unknown_system_report(system: str) -> dict:
+def unknown_system_report(system: str, budget=150) -> dict:
     message = f"Unknown game system: {system!r}."
     if system not in CREW_READERS and catalogue_file_for(system) is not None:
         # A game with a catalogue but no crew body here yet (crew-format.md: "defined by the issue that builds them").
         message = f"{system!r} crew files cannot be read by this version of the app yet."
-    report = bad_format_report(BadFormat("system", ""))
+    report = bad_format_report(BadFormat("system", ""), budget)
     report["errors"] = [{"code": "unknown-system", "character": None, "message": message, "rule": FORMAT_SECTION}]
     return report
 
@@ -310,13 +346,17 @@ def check_crew_file(raw, snapshot_lookup=catalogue_snapshot):
     system = envelope["system"]
     snapshot = snapshot_lookup(system) if system in CREW_READERS else None
     if snapshot is None:
-        return None, unknown_system_report(system), EXIT_ERRORS
+        budget = envelope.get("budget")  # the file's, when it is one (the report shows what the file asked for)
+        budget = budget if isinstance(budget, int) and not isinstance(budget, bool) and budget >= 0 else 150
+        return None, unknown_system_report(system, budget), EXIT_ERRORS
     read_body, validate = CREW_READERS[system]
     try:
         crew = read_body(envelope, default_budget=snapshot.rules.get("budget", 150))
     except BadFormat as error:
         return None, bad_format_report(error), EXIT_UNREADABLE
+    ignored = crew.pop("ignored", [])
     report = validate(crew, snapshot, crew.get("house_rules"))
+    report["warnings"] = ignored + report["warnings"]
     return crew, report, EXIT_VALID if report["valid"] else EXIT_ERRORS
 
 

@@ -269,8 +269,7 @@ def _check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fi
         findings.error(
             "over-capacity",
             name,
-            f"{name} carries {carry_used} items; the most is {carry_max} "
-            f"({rules['carry']['base']} + Strength, with Strength {strength:+d}). "
+            f"{name} carries {carry_used} items; the most is {carry_max} ({capacity_reason(strength, rules['carry'], traits)}). "
             "Small items count half; two-handed weapons, heavy armor and tower shields count two.",
             catalogue.section("gear"),
         )
@@ -531,12 +530,24 @@ def actions_needed(item: dict, category: str) -> set:
     return set(item.get("needs_actions", []))
 
 
+def capacity_reason(strength: int, carry_rules: dict, traits: list) -> str:
+    """How carry_capacity came to its number, every part named: "5 + Strength, with Strength -2; +1 for EXTRA LIMBS"."""
+    reason = f"{carry_rules['base']} + Strength, with Strength {strength:+d}"
+    if carry_rules["base"] + strength < carry_rules["minimum"]:
+        reason += f", never below {carry_rules['minimum']}"
+    bonuses = [f"+{entry['carry_bonus']} for {entry['name']}" for entry, _ in traits if entry.get("carry_bonus")]
+    return "; ".join([reason, *bonuses])
+
+
 def check_usable_items(name: str, gear: list, traits: list, catalogue, findings: Findings) -> None:
-    """Advice: items a trait keeps the character from using (Bestial, Lobotomised, Artificial)."""
+    """Advice: items and traits a trait keeps the character from using (Bestial, Lobotomised, Artificial)."""
     restricting = [
         entry
         for entry, _ in traits
-        if "allowed_actions" in entry or "forbidden_actions" in entry or "not_healed_by" in entry
+        if "allowed_actions" in entry
+        or "forbidden_actions" in entry
+        or "not_healed_by" in entry
+        or entry.get("never_gains_dread")
     ]
     if not restricting:
         return  # the common case: no trait limits what the character can use
@@ -573,6 +584,17 @@ def check_usable_items(name: str, gear: list, traits: list, catalogue, findings:
                         f"{other['name']} needs {action_names(needs)} and is wasted.",
                         entry.get("section"),
                     )
+        if entry.get("never_gains_dread"):
+            # Artificial "can never gain Dread": what works from Dread never works for it
+            wasted = [f"{other['name']} needs Dread and is wasted" for other, _ in traits if other.get("needs_dread")]
+            wasted += [f"{item['name']} is carried but never needed" for item in distinct if item.get("needs_dread")]
+            for what in wasted:
+                findings.warning(
+                    "artificial-no-dread",
+                    name,
+                    f"{entry['name']} models never gain Dread; {what}.",
+                    entry.get("section"),
+                )
         for slug in entry.get("not_healed_by", []):
             if any(item["slug"] == slug for item in distinct):
                 findings.warning(

@@ -424,11 +424,16 @@ def _whole(text: str) -> int:
     return int(text)
 
 
-def _no_repeats(pairs: list) -> dict:
+class RepeatedKey(ValueError):
+    """A JSON object naming a key twice (valid JSON, but which value was meant?)."""
+
+
+def no_repeated_keys(pairs: list) -> dict:
+    """json.loads's object_pairs_hook refusing an object that names a key twice (ValueError), as crew files do too."""
     seen: dict = {}
     for key, value in pairs:
         if key in seen:
-            raise ValueError(f"the key {json.dumps(key)} is given twice")
+            raise RepeatedKey(f"the key {json.dumps(key)} is given twice")
         seen[key] = value
     return seen
 
@@ -440,10 +445,16 @@ def read_request(text: str | bytes):
     twice, which Python would read as its last value without a word."""
     try:
         return json.loads(
-            text, parse_constant=_not_a_number, parse_float=_finite, parse_int=_whole, object_pairs_hook=_no_repeats
+            text,
+            parse_constant=_not_a_number,
+            parse_float=_finite,
+            parse_int=_whole,
+            object_pairs_hook=no_repeated_keys,
         )
     except RecursionError:  # "[[[[...": deeper than the parser goes
         raise OddsRequestError("not JSON: nested too deeply") from None
+    except RepeatedKey as exc:
+        raise OddsRequestError(str(exc)) from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError and over-long integers alike
         raise OddsRequestError(f"not JSON: {exc}") from None
 

@@ -53,6 +53,16 @@ def _current_catalogues_per_test():
 
 
 @pytest.fixture(autouse=True)
+def _editor_memory_per_test():
+    # The editor keeps views and drawn pieces in this process by crew id and version (editor_cache,
+    # editor_fragments): ids come again after each test's rollback, so each test starts with none.
+    from crewbuilder import editor_cache, editor_fragments
+
+    editor_cache.forget_all()
+    editor_fragments.forget_all()
+
+
+@pytest.fixture(autouse=True)
 def _pdf_cache_per_test(settings, tmp_path):
     # Rendered PDFs are kept on disk (core/pdf_store.py); each test starts with none.
     settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"

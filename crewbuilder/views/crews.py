@@ -154,6 +154,8 @@ def crew_import(request: HttpRequest) -> HttpResponse:
             crew, problems = crew_service.import_file(request.user, form.cleaned_data["file"].read())
             if crew is not None:
                 messages.success(request, f"Imported “{crew.name}”.")
+                for ignored in problems:
+                    messages.warning(request, ignored)
                 return redirect("crew-edit", pk=crew.pk)
     return render(request, "crewbuilder/crew_import.html", {"problems": problems}, status=422 if problems else 200)
 

@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from crewbuilder import crewfile
 from crewbuilder.models import Crew
 
 pytestmark = pytest.mark.django_db
@@ -437,6 +438,25 @@ def test_export_then_import_gives_the_same_crew(client, user, geared_crew):
     imported = Crew.objects.exclude(pk=crew.pk).get()
     assert response.url == reverse("crew-edit", args=[imported.pk])
     assert client.get(reverse("crew-export", args=[imported.pk])).content == exported
+
+
+def test_an_imported_files_unknown_fields_are_named_beside_imported(client, user, geared_crew):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = json.loads(crewfile.export_crew(Crew.objects.with_everything().get(pk=geared_crew(user, 3).pk)))
+    data["budjet"] = 100
+    client.force_login(user)
+    response = client.post(
+        reverse("crew-import"),
+        {"file": SimpleUploadedFile("crew.json", json.dumps(data).encode(), "application/json")},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "Imported “Saints of Rust”." in html
+    assert (
+        "&quot;budjet&quot; is not a field of the crew file: it was ignored (did you mean &quot;budget&quot;?)." in html
+    )
+    assert Crew.objects.order_by("-pk").first().budget == 150
 
 
 @pytest.mark.parametrize(

@@ -79,6 +79,35 @@ def test_not_json():
     assert "not JSON" in bad_format_message(b"{nope")
 
 
+def test_a_key_given_twice_is_refused_not_read_as_its_last_value():
+    text = json.dumps(crew_data(budget=10))[:-1] + ', "budget": 150}'
+    assert bad_format_message(text.encode()) == 'the key "budget" is given twice'
+    character = '{"name": "A", "name": "B"}'
+    assert bad_format_message(f'{{"characters": [{character}]}}'.encode()) == 'the key "name" is given twice'
+
+
+def test_unknown_fields_are_warnings_naming_each():
+    data = crew_data(budjet=100, colour="red")
+    data["characters"][1]["note"] = "misspelt"
+    _, report, code = check(data)
+    assert code == EXIT_VALID and report["valid"] and report["budget"] == 150
+    assert [(w["code"], w["character"], w["message"]) for w in report["warnings"][:3]] == [
+        ("unknown-field", None, '"budjet" is not a field of the crew file: it was ignored (did you mean "budget"?).'),
+        ("unknown-field", None, '"colour" is not a field of the crew file: it was ignored.'),
+        (
+            "unknown-field",
+            "Mara",
+            '"note" is not a field of a character in the crew file: it was ignored (did you mean "notes"?).',
+        ),
+    ]
+    assert not any(w["code"] == "unknown-field" for w in check(crew_data())[1]["warnings"])
+
+
+def test_an_unknown_systems_report_shows_the_files_budget():
+    _, report, _ = check(crew_data(system="mordheim", budget=100))
+    assert report["budget"] == 100 and [e["code"] for e in report["errors"]] == ["unknown-system"]
+
+
 def test_not_utf8():
     assert "UTF-8" in bad_format_message(b'{"format": "\xff"}')
 

@@ -278,6 +278,16 @@ def test_extra_limbs_carry_one_more():
     assert report["valid"] and report["characters"][0]["carry"]["max"] == 6
 
 
+def test_the_over_capacity_message_names_every_part_of_the_most():
+    gear = ["sword", "axe", "lantern", "rifle", "gas-mask", "knife"]
+    report = report_of(char(attributes=STR0, traits=["extra-limbs"], gear=gear))
+    assert report["errors"][0]["message"].startswith(
+        "A carries 6.5 items; the most is 6 (5 + Strength, with Strength +0; +1 for EXTRA LIMBS). "
+    )
+    report = report_of(char(attributes=STR0, traits=["withered"], gear=gear[:4]))
+    assert "the most is 4 (5 + Strength, with Strength -1). " in report["errors"][0]["message"]
+
+
 def test_gifted_strength_raises_capacity():
     assert report_of(char(attributes=STR0, traits=["gifted"]))["characters"][0]["carry"]["max"] == 6
 
@@ -482,6 +492,23 @@ def test_artificial_with_trauma_kit():
     report = report_of(char(traits=["artificial"], gear=["trauma-kit"]))
     assert report["valid"] and codes(report, "warnings") == ["artificial-trauma-kit"]
     assert report_of(char(traits=["artificial"], gear=["repair-kit"]))["warnings"] == []
+
+
+def test_artificial_never_gains_the_dread_madness_and_concoctions_work_from():
+    report = report_of(char(traits=["artificial", "driven-by-madness"], gear=["esoteric-concoction"]))
+    assert report["valid"] and [w["message"] for w in report["warnings"]] == [
+        "ARTIFICIAL models never gain Dread; DRIVEN BY MADNESS needs Dread and is wasted.",
+        "ARTIFICIAL models never gain Dread; esoteric concoction is carried but never needed.",
+    ]
+    assert codes(report, "warnings") == ["artificial-no-dread"] * 2
+    # Demonic still heals a Wound each Morale Phase; without Artificial the same choices are plain
+    assert report_of(char(traits=["artificial", "demonic"]))["warnings"] == []
+    assert report_of(char(traits=["driven-by-madness"], gear=["esoteric-concoction"]))["warnings"] == []
+
+
+def test_extra_ammo_is_for_shooters():
+    assert codes(report_of(char(traits=["bestial"], gear=["extra-ammo"])), "warnings") == ["bestial-unusable-item"]
+    assert report_of(char(traits=["lobotomised"], gear=["extra-ammo", "rifle"]))["warnings"] == []
 
 
 # ---- every finding cites its rule
