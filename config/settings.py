@@ -5,6 +5,7 @@ variables (see README). Development defaults need no configuration; DEBUG=0
 demands a real SECRET_KEY and ALLOWED_HOSTS.
 """
 
+import hashlib
 import os
 import tempfile
 from datetime import timedelta
@@ -138,15 +139,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABAS
 # query). By default it is files under var/cache: shared by all workers on this machine, no server to
 # run. REDIS_URL (redis://host:6379/0) puts it in Redis instead, for servers beyond one machine
 # (Django's RedisCache; `pip install ".[redis]"`).
+# Cached entries name rows by id (a session's user, a game's version): two instances on other databases
+# sharing one cache (a checkout's var/cache, one Redis) must not read each other's, so keys carry the database.
+_DATABASE = DATABASES["default"]
+CACHE_KEY_PREFIX = hashlib.blake2b(
+    repr([_DATABASE["ENGINE"], _DATABASE.get("NAME"), _DATABASE.get("HOST"), _DATABASE.get("PORT")]).encode(),
+    digest_size=6,
+).hexdigest()
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+        }
+    }
 else:
     CACHES = {
         "default": {
             "BACKEND": "core.file_cache.FileCache",  # Django's, counting its files twice a minute
             "LOCATION": env_str("CACHE_DIR", str(VAR_DIR / "cache")),
             "OPTIONS": {"MAX_ENTRIES": 20000},
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
         }
     }
 

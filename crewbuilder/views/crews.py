@@ -157,7 +157,10 @@ def crew_import(request: HttpRequest) -> HttpResponse:
                 for ignored in problems:
                     messages.warning(request, ignored)
                 return redirect("crew-edit", pk=crew.pk)
-    return render(request, "crewbuilder/crew_import.html", {"problems": problems}, status=422 if problems else 200)
+    # the Soylent Ghoul page sends its players here for drone set files: the page speaks of those
+    drone_sets = request.GET.get("game") == "soylent-ghoul"
+    context = {"problems": problems, "drone_sets": drone_sets}
+    return render(request, "crewbuilder/crew_import.html", context, status=422 if problems else 200)
 
 
 # --- the editor --------------------------------------------------------------

@@ -320,7 +320,7 @@ def do_select(sheet: GhoulSheet, *, face: int) -> Outcome:
     sheet.movement, sheet.attack_discs, sheet.boost_dice = movement, stats.attack, stats.boost_dice
     sheet.boost_spent = sheet.bonus = 0
     sheet.phase = GhoulSheet.ACT
-    boost = f", {stats.boost_dice} Boost dice" if stats.boost_dice else ""
+    boost = f", {stats.boost_dice} Boost {'die' if stats.boost_dice == 1 else 'dice'}" if stats.boost_dice else ""
     stab = f" (Backstab −{sheet.backstab})" if sheet.backstab else ""
     return Outcome(
         f"Selected the {face}: Movement {movement}{stab}, Attack {stats.attack}{boost}.",

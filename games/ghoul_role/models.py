@@ -143,6 +143,17 @@ class GhoulSheet(models.Model):
         return self.name or f"{self.get_kind_display()} · {self.variant_name}"
 
     @property
+    def between_turns(self) -> bool:
+        """Waiting to begin a turn (Roll, or the Vile Ghoul's Prepare Board): ``turn`` is still the last one's."""
+        return self.phase in (self.ROLL, self.PREPARE)
+
+    @property
+    def turn_shown(self) -> int:
+        """The turn the sheet is in, for people: the next one once the last has ended (``turn`` counts on at
+        the Roll or Prepare Board, which begin it)."""
+        return self.turn + 1 if self.between_turns else self.turn
+
+    @property
     def is_vile(self) -> bool:
         return self.kind == self.VILE
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import secrets
 
+from crewbuilder.wording import count_noun
 from games.ghoulash import services
 from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, engine_card, is_card
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
@@ -144,8 +145,8 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
             battler.user,
             "battle-won",
             f"{battler.user.username} defeats the strength-{token.strength} Ghoul "
-            f"with {result.total} against the {result.needed} needed ({how}) and wins {result.victory_points} "
-            f"Victory Points (now {battler.victory_points}).",
+            f"with {result.total} against the {result.needed} needed ({how}) and wins "
+            f"{count_noun(result.victory_points, 'Victory Point')} (now {battler.victory_points}).",
         )
     else:
         _log(
@@ -240,7 +241,7 @@ def _do_reveal(game, players, tokens, me, current, move: Move) -> None:
 
 def _what(token: TileToken) -> str:
     return {
-        "ghoul": f"a strength-{token.strength} Ghoul ({token.victory_points} Victory Points)",
+        "ghoul": f"a strength-{token.strength} Ghoul ({count_noun(token.victory_points, 'Victory Point')})",
         "hole": "a Hole",
         "first-aid": "a First-Aid Kit",
         "ghoo-gun": "a Ghoo Gun",

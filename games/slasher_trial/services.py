@@ -288,7 +288,7 @@ def act(trial: Trial, user, action: str, target: str = "", times: int = 1) -> Ou
             else:
                 new, text = _survivor_act(state, action, target, name)
         except sl.IllegalAction as exc:
-            raise TrialError(_sentence(exc.reason)) from None
+            raise TrialError(_sentence(exc.reason, state)) from None
         spent = _energy(state, me, name) - _energy(new, me, name)
         if spent > 0:
             text += f" (-{spent} Energy)"
@@ -323,7 +323,7 @@ def _repeat(
     try:
         states = sl.repeat_survivor_action(state, user.username, action, target, times)
     except sl.IllegalAction as exc:
-        raise TrialError(_sentence(exc.reason)) from None
+        raise TrialError(_sentence(exc.reason, state)) from None
     texts, before = [], state
     for new in states:
         text = _survivor_text(new, action, target, user.username)
@@ -352,8 +352,14 @@ def _repeat(
     return Outcome(entries[-1], finished)
 
 
-def _sentence(reason: str) -> str:
-    reason = reason[0].upper() + reason[1:] if reason else "Not allowed."
+def _sentence(reason: str, state: sl.Trial) -> str:
+    """The engine's reason as a sentence: a capital first, unless it starts with a player's name, which is
+    written as the player wrote it ("bob_qa is already Ready.")."""
+    names = [state.monster.name, *(s.name for s in state.survivors)]
+    if not reason:
+        reason = "Not allowed."
+    elif not any(reason.startswith(name) for name in names if name):
+        reason = reason[0].upper() + reason[1:]
     return reason if reason.endswith(".") else reason + "."
 
 

@@ -50,6 +50,12 @@ class JoinForm(forms.Form):
         self.fields["drone_set"] = OwnDroneSetField(user)
 
 
+class InviteForm(forms.Form):
+    username = forms.CharField(
+        max_length=150, error_messages={"required": "Invite another player by username.", "max_length": "No such user."}
+    )
+
+
 class StartForm(forms.Form):
     first = IdField(message="Choose who goes first (the most morally suspect player).")
 

@@ -22,7 +22,7 @@ from core.games import kit
 from core.locking import run_locked
 from games.soylent_ghoul.play.errors import GameError, StaleVersion
 from games.soylent_ghoul.play.models import Event, Game, Piece, Player
-from games.soylent_ghoul.play.permissions import check_user_owns_drone_set, check_user_set_up_game
+from games.soylent_ghoul.play.permissions import check_user_owns_drone_set, check_user_set_up_game, user_set_up_game
 from games.soylent_ghoul.sets.models import DroneSet
 from rules.soylent_ghoul import game as engine
 
@@ -179,6 +179,32 @@ def _join(game: Game, user, drone_set: DroneSet) -> Game:
             f"{drone_set.crew.name} has {len(drones)}."
         )
     _take_seat(player, drone_set, drones)
+    return game
+
+
+def invite(game_id: int, user, username: str) -> Game:
+    """The organiser invites one more player while the game waits for players (one who left, say)."""
+    return _under_lock(game_id, lambda game: _invite(game, user, username))
+
+
+def _invite(game: Game, user, username: str) -> Game:
+    if not user_set_up_game(user, game):
+        raise GameError("Only the player who set up the game invites players.")
+    if game.status != Game.SETUP:
+        raise GameError("The game has started.")
+    name = username.strip()
+    if not name:
+        raise GameError("Invite another player by username.")
+    players = list(game.players.all())
+    if len(players) >= MAX_PLAYERS:
+        raise GameError(f"At most {MAX_PLAYERS} players.")
+    invited = get_user_model().objects.named(name)
+    if invited is None:
+        raise GameError(f"There is no user called {name!r}.")
+    if any(p.user_id == invited.pk for p in players):
+        raise GameError(f"{invited.username} is already in the game.")
+    # the next seat round the table: the organiser seats them, as at the game's setting up
+    Player.objects.create(game=game, user=invited, seat=max(p.seat for p in players) + 1)
     return game
 
 

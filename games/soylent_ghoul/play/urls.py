@@ -7,6 +7,7 @@ urlpatterns = [
     path("games/soylent/games/<int:pk>/", views.game_detail, name="soylent-game"),
     path("games/soylent/games/<int:pk>/join/", views.game_join, name="soylent-game-join"),
     path("games/soylent/games/<int:pk>/leave/", views.game_decline, name="soylent-game-leave"),
+    path("games/soylent/games/<int:pk>/invite/", views.game_invite, name="soylent-game-invite"),
     path("games/soylent/games/<int:pk>/start/", views.game_start, name="soylent-game-start"),
     path("games/soylent/games/<int:pk>/act/", views.game_act, name="soylent-game-act"),
     path("games/soylent/games/<int:pk>/key/", views.game_key, name="soylent-game-key"),

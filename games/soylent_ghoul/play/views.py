@@ -22,7 +22,7 @@ from core.games.fields import first_error
 from core.htmx import vary_on_htmx
 from games.soylent_ghoul.play import services, shared_board
 from games.soylent_ghoul.play.board import board, key
-from games.soylent_ghoul.play.forms import JoinForm, MoveForm, NewGameForm, StartForm
+from games.soylent_ghoul.play.forms import InviteForm, JoinForm, MoveForm, NewGameForm, StartForm
 from games.soylent_ghoul.play.models import Game, Player
 from games.soylent_ghoul.play.permissions import get_game_for_user, user_set_up_game
 
@@ -51,6 +51,7 @@ def _board_context(request: HttpRequest, game: Game, shared: shared_board.Shared
         me = context["me"]
         if me is not None and not me.joined:
             context["my_sets"] = services.own_sets(request.user)
+        context["max_players"] = services.MAX_PLAYERS
     return context
 
 
@@ -175,6 +176,20 @@ def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
         request, "The game is cancelled." if user_set_up_game(request.user, game) else "You left the game."
     )
     return redirect("soylent-game-list")
+
+
+@login_required
+@require_POST
+def game_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    form = InviteForm(request.POST)
+
+    def move():
+        if not form.is_valid():
+            raise services.GameError(first_error(form))
+        return services.invite(game.pk, request.user, form.cleaned_data["username"])
+
+    return _act(request, game, move)
 
 
 @login_required

@@ -170,6 +170,7 @@ def _edit(drone_set: DroneSet, action: str, data: dict) -> None:
 @require_http_methods(["GET", "POST"])
 def set_redeal(request: HttpRequest, pk: int) -> HttpResponse:
     drone_set = _get_set_for_user(request, pk)
+    running = _games_playing_with(drone_set)
     if request.method == "POST":
         try:
             services.redeal(drone_set)
@@ -177,8 +178,25 @@ def set_redeal(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(exc))
             return redirect("soylent-set-detail", pk=pk)
         messages.success(request, "True tokens re-dealt. Print a new key sheet: the old one is out of date.")
+        for game in running:
+            messages.warning(request, _KEEPS_ITS_DEAL.format(name=game))
         return redirect("soylent-set-detail", pk=pk)
-    return _private(render(request, "soylent/set_redeal.html", {"drone_set": drone_set}))
+    return _private(render(request, "soylent/set_redeal.html", {"drone_set": drone_set, "running": running}))
+
+
+_KEEPS_ITS_DEAL = (
+    "{name} is still being played with this set: it keeps the deal it started with. Until it ends, play it "
+    "with its own key (“Hold to see my key” on the game page), not a key sheet printed now."
+)
+
+
+def _games_playing_with(drone_set: DroneSet) -> list:
+    """The games not finished in which the set's owner joined with this set: each copied the set's deal when
+    it was joined, so a re-deal does not reach them, and a key sheet printed after it is not theirs."""
+    from games.soylent_ghoul.play.models import Game
+
+    games = Game.objects.filter(players__drone_set=drone_set, players__joined=True).exclude(status=Game.FINISHED)
+    return list(games.distinct().order_by("pk"))
 
 
 @login_required

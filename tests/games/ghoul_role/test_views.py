@@ -442,3 +442,21 @@ def test_the_spend_help_offers_flare_only_where_the_variant_gives_it(owner_clien
     vile = make_sheet("vile", variant="vile-ghoul-vs-cave", players=2, phase="act", turn=1, movement=3)
     page = owner_client.get(vile.get_absolute_url()).content.decode()
     assert "Flare on your own space if your variant gives you the Flare card (1 each time)" in page
+
+
+def test_the_heading_names_the_turn_the_sheet_is_in(owner_client, make_sheet):
+    from games.ghoul_role.models import GhoulSheet
+
+    def heading(sheet):
+        page = owner_client.get(sheet.get_absolute_url()).content.decode()
+        return page.split('id="status-heading">')[1].split("</h2>")[0], page
+
+    assert heading(make_sheet())[0] == "Turn 1 · Roll and Set Statistics"  # no turn played yet
+    # the Vile Ghoul's turn 1 ended: the Prepare Board begins turn 2, and the Knight attacked in turn 1 is free
+    vile = make_sheet("vile", variant="knight", players=3, phase=GhoulSheet.PREPARE, turn=1, attacked=["Knight"])
+    text, page = heading(vile)
+    assert text == "Turn 2 · Prepare Board" and "Attacked this turn" not in page
+    vile.phase = GhoulSheet.ACT
+    vile.save(update_fields=["phase"])
+    text, page = heading(vile)
+    assert text == "Turn 1 · Move and Act" and "Attacked this turn: Knight" in page

@@ -78,7 +78,8 @@ def test_cornealius_reveals_a_token_on_his_tile_when_he_uses_a_specialty_card(co
     log = texts(game, "specialty-reveal")
     assert log == [
         f"del (Cornealius' specialty, with the Specialty card) reveals {token.label.lower()} on his "
-        f"tile: a strength-{token.strength} Ghoul ({token.victory_points} Victory Points). It stays on "
+        f"tile: a strength-{token.strength} Ghoul ({token.victory_points} Victory Point"
+        f"{'' if token.victory_points == 1 else 's'}). It stays on "
         "its square, face up; no encounter."
     ]
     # his turn's encounter is still to come: he may now enter the revealed Ghoul's square and battle it

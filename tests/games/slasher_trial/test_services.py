@@ -433,7 +433,11 @@ def test_a_ready_survivor_is_not_made_ready_again(started, survivors):
     # "A Living Survivor with a Readiness of Unready may change their Readiness to Ready"
     mara = survivors[0]
     act_ok(started, mara, "ready")
-    refused(started, mara, "ready", match="mara is already Ready")
+    refused(started, mara, "ready", match="^mara is already Ready")
+    # a player's name is written as the player wrote it, not capitalised as a sentence would be
+    with pytest.raises(services.TrialError) as refusal:
+        services.act(started, mara, "ready", "")
+    assert str(refusal.value) == "mara is already Ready."
 
 
 def test_the_monster_places_itself_before_the_advance_not_inside_it(open_trial, monster, survivors):

@@ -66,8 +66,12 @@ def test_a_token_sees_shift_but_is_offered_only_scene_and_places_a_marker(client
     assert "Only a Drone may perform Shift, not a token" in page
     r = post_act(client, game, "perform", action="shift")
     assert r.status_code == 422 and "Only a Drone may Shift" in r.content.decode()
+    assert "token P1K (vox&#x27;s Pale Hands 1) may perform one action; then vox ends the turn." in page
     r = post_act(client, game, "perform", action="scene")
     assert r.status_code == 200 and "Markers on the table: 1" in r.content.decode()
+    # the status line no longer offers the action just performed
+    after = client.get(url(game)).content.decode()
+    assert "may perform one action; then" not in after and "has performed its action; vox ends the turn." in after
     game.refresh_from_db()
     assert game.markers == [{"id": 1, "drone": drone(game, vox).pk}]
 

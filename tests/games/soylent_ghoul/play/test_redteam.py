@@ -199,6 +199,7 @@ def every_url(game):
         url(game, "soylent-game-key"),
         url(game, "soylent-game-join"),
         url(game, "soylent-game-leave"),
+        url(game, "soylent-game-invite"),
         url(game, "soylent-game-start"),
     ]
 

@@ -343,3 +343,19 @@ def test_refusals_change_nothing(two_player_game, players):
         posted.play(game.pk, vox, version, "cheat", {})
     game.refresh_from_db()
     assert game.version == version and Event.objects.filter(game=game).count() == 1
+
+
+def test_only_the_organiser_invites_and_only_before_the_start(two_player_game, players, make_set, make_user):
+    vox, mara = players
+    make_user("ada")
+    with pytest.raises(services.GameError, match="The game has started."):
+        services.invite(two_player_game.pk, vox, "ada")
+    game = services.create_game(vox, make_set(vox, "Other Hands", "gardeners"), ["mara"])
+    with pytest.raises(services.GameError, match="Only the player who set up the game invites players."):
+        services.invite(game.pk, mara, "ada")
+    with pytest.raises(services.GameError, match="Invite another player by username."):
+        services.invite(game.pk, vox, "  ")
+    before = game.version
+    services.invite(game.pk, vox, "ada")
+    game.refresh_from_db()
+    assert game.version == before + 1 and game.players.get(user__username="ada").seat == 2

@@ -381,3 +381,47 @@ def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_
     assert post_act(client, game, "dark", piece=[str(p2k.pk)]).status_code == 200
     game.refresh_from_db()
     assert game.snap_effects == [] and Piece.objects.get(game=game, code="P2K").panic == 5
+
+
+def test_a_redeal_warns_of_the_games_still_played_with_the_set(client, two_player_game, players):
+    from games.soylent_ghoul.play.models import Game, Player
+
+    vox, _ = players
+    drone_set = Player.objects.get(game=two_player_game, user=vox).drone_set
+    client.force_login(vox)
+    url = f"/games/soylent/sets/{drone_set.pk}/redeal/"
+    page = client.get(url).content.decode()
+    assert "A game is still being played with this set:" in page
+    assert f'<a href="{two_player_game.get_absolute_url()}">Soylent Ghoul game {two_player_game.pk}</a>' in page
+    answer = client.post(url, follow=True).content.decode()
+    assert f"Soylent Ghoul game {two_player_game.pk} is still being played with this set" in answer
+    # a finished game, or a set in none, says nothing of it
+    Game.objects.filter(pk=two_player_game.pk).update(status=Game.FINISHED)
+    assert "still being played" not in client.get(url).content.decode()
+
+
+def test_the_organiser_invites_again_when_the_only_other_player_left(client, players, make_set, make_user):
+    from games.soylent_ghoul.play import services
+
+    vox, mara = players
+    game = services.create_game(vox, make_set(vox, "Pale Hands", "gardeners"), ["mara"])
+    services.decline(game.pk, mara)
+    client.force_login(vox)
+    page = client.get(f"/games/soylent/games/{game.pk}/").content.decode()
+    assert "A game needs at least two players: invite someone to start it." in page
+    assert "Start the game" not in page and 'name="username"' in page
+    invite = f"/games/soylent/games/{game.pk}/invite/"
+    assert (
+        "There is no user called &#x27;nobody&#x27;."
+        in client.post(invite, {"username": "nobody"}, **HTMX).content.decode()
+    )
+    make_user("ada")
+    answer = client.post(invite, {"username": " Ada "}, **HTMX)
+    assert (
+        answer.status_code == 200 and "ada: " in answer.content.decode() and "Start the game" in answer.content.decode()
+    )
+    assert [(p.user.username, p.seat) for p in game.players.order_by("seat")] == [("vox", 0), ("ada", 1)]
+    assert "ada is already in the game." in client.post(invite, {"username": "ada"}, **HTMX).content.decode()
+    # only the organiser invites, and only before the game starts
+    client.force_login(mara)
+    assert client.post(invite, {"username": "mara"}).status_code == 404  # not a player of the game any more

@@ -247,3 +247,12 @@ def test_importing_a_drone_set_file_on_the_crew_import_page(owner, catalogue, us
     drone_set = DroneSet.objects.get(crew__owner=user)
     assert response.redirect_chain[-1][0] == f"/games/soylent/sets/{drone_set.pk}/"
     assert "Shifted" in response.content.decode() and "Scene Shifters" in response.content.decode()
+
+
+def test_the_import_page_reached_from_soylent_speaks_of_drone_sets(client, user):
+    client.force_login(user)
+    home = client.get("/games/soylent/").content.decode()
+    assert 'href="/crews/import/?game=soylent-ghoul">Import a drone set file</a>' in home
+    page = client.get("/crews/import/?game=soylent-ghoul").content.decode()
+    assert "<h1>Import a drone set file</h1>" in page and "added to your drone sets" in page
+    assert "<h1>Import a crew file</h1>" in client.get("/crews/import/").content.decode()
