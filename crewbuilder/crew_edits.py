@@ -15,6 +15,7 @@ wherever a crew is changed (the editor, the crew file, campaigns).
 from __future__ import annotations
 
 import copy
+import unicodedata
 
 from django.db import connection, transaction
 from django.db.models import F, Max, Sum
@@ -56,14 +57,31 @@ class CampaignCopy(EditError):
         super().__init__(message)
 
 
+# Characters that make a name read as another (right-to-left overrides and isolates): refused in a crew's text
+# here as in a crew file (crewfile.check_text), so that every crew the editor keeps exports and imports back.
+BIDI_CONTROLS = frozenset(chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def bad_character(value: str, allowed: frozenset | set = frozenset()) -> str | None:
+    """The first character a crew's text may not hold, described ("U+202E, a control character"), or None:
+    control characters but ``allowed``, unpaired surrogates and the bidirectional controls."""
+    for char in value:
+        category = unicodedata.category(char)
+        if char in BIDI_CONTROLS or (category in ("Cc", "Cs") and char not in allowed):
+            kind = "an unpaired surrogate" if category == "Cs" else "a control character"
+            return f"U+{ord(char):04X}, {kind}"
+    return None
+
+
 def _clean_text(value: str, field: str, max_length: int, *, required: bool) -> str:
     value = (value or "").strip()
     if required and not value:
         raise EditError(f"{field} cannot be empty.")
     if len(value) > max_length:
         raise EditError(f"{field} is {len(value)} characters long; the limit is {max_length}.")
-    if any(ord(ch) < 32 and ch not in "\n\r\t" for ch in value):
-        raise EditError(f"{field} contains control characters.")
+    found = bad_character(value, frozenset("\n\r\t"))
+    if found is not None:
+        raise EditError(f"{field} contains {found}.")
     if field.endswith("name") and any(ch in value for ch in "\n\r\t"):
         raise EditError(f"{field} must be on one line.")
     return value
@@ -155,10 +173,23 @@ def add_character(crew: Crew, *, name: str | None = None) -> Character:
 def update_character(crew: Crew, *, character: int, name: str | None = None, notes: str | None = None) -> None:
     """Rename a character and set its notes; a value left out (None) stays as it is."""
     row = _character(crew, character)
+    before = row.name
     row.name = _clean_text(row.name if name is None else name, "Character name", NAME_MAX, required=True)
     row.notes = _clean_text(row.notes if notes is None else notes, "Notes", limits.CHARACTER_NOTES_MAX, required=False)
     row.save(update_fields=["name", "notes"])
     _saved(crew, row)
+    house_rules_follow_the_name(crew, before, row.name)
+
+
+def house_rules_follow_the_name(crew: Crew, before: str, after: str) -> None:
+    """A character's accepted house rules (kept by its name, as the crew file keeps them) follow its new name:
+    renamed, it keeps them, and a character later given the old name does not inherit them."""
+    if before == after or not any(f.get("character") == before for f in crew.accepted_findings):
+        return
+    crew.accepted_findings = [
+        {**f, "character": after} if f.get("character") == before else f for f in crew.accepted_findings
+    ]
+    crew.save(update_fields=["accepted_findings", "updated_at"])
 
 
 def remove_character(crew: Crew, *, character: int) -> None:

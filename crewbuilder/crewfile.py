@@ -13,7 +13,6 @@ same crew.
 
 import difflib
 import json
-import unicodedata
 
 from django.db import DatabaseError, transaction
 
@@ -35,7 +34,6 @@ HOUSE_RULE_NOTE_MAX = 300
 CHOICE_DEPTH = 3  # {"raise": [...]} needs one level; a little room for later traits
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
 # Invisible direction overrides can make a name read as something else.
-BIDI_CONTROLS = {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
 NOTES_ALLOWED_CONTROLS = {"\n", "\r", "\t"}
 FORMAT_SECTION = "Crew file format (crew-format.md)"
 
@@ -95,10 +93,9 @@ def check_text(value, where: str, *, limit: int | None, allowed_controls=frozens
         raise BadFormat(where, "must not be empty")
     if limit is not None and len(value) > limit:
         raise BadFormat(where, f"longer than {limit} characters")
-    for char in value:
-        if char in BIDI_CONTROLS or (unicodedata.category(char) in ("Cc", "Cs") and char not in allowed_controls):
-            kind = "an unpaired surrogate" if unicodedata.category(char) == "Cs" else "a control character"
-            raise BadFormat(where, f"contains U+{ord(char):04X}, {kind}")
+    found = crew_edits.bad_character(value, allowed_controls)  # the editor refuses the same
+    if found is not None:
+        raise BadFormat(where, f"contains {found}")
     return value
 
 

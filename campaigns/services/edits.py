@@ -69,6 +69,7 @@ def edit_character(
         return None
     _claim_crew_version(crew, expected_version)
     character.save(update_fields=["name", "notes"])
+    crew_edits.house_rules_follow_the_name(crew, before["name"], character.name)
     return _log(
         entry.campaign,
         actor,

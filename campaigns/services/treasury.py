@@ -44,7 +44,7 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
     tokens = _tokens_for(item.cost, campaign)
     if tokens > entry.treasury:
         raise CampaignError(
-            f"{item.name} costs {item.cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
+            f"{item.name} costs {count_noun(item.cost, 'point')} = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
         )
     before = {"treasury": entry.treasury, "budget": crew.budget}
     crew_edits.add_gear(crew, character=character_id, slug=slug)

@@ -32,10 +32,13 @@ from campaigns.permissions import (
     user_is_member,
     user_is_organiser,
 )
+from catalogue.loader import snapshot_for_system
 from core.pdf import render_pdf
 from core.pdf_views import paper_for, pdf_response
 from crewbuilder import crew_edits, crew_service
-from crewbuilder.models import CharacterGear, Crew, GameSystem
+from crewbuilder.crewfile import ATTRIBUTES
+from crewbuilder.models import CharacterGear, CharacterTrait, Crew, GameSystem
+from rules.cybernekro.character import effective_attributes
 
 HISTORY_PER_PAGE = 50
 
@@ -83,6 +86,20 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _sheet_attributes(crews: list, system) -> None:
+    """Each roster character's attributes as its sheet shows them, traits applied (Big, Gifted, Deformed...), as
+    ``sheet_attributes``: one query for every crew's traits."""
+    characters = [ch for c in crews for ch in c.crew.characters.all()]
+    chosen: dict = {}
+    for row in CharacterTrait.objects.filter(character__in=characters).select_related("trait").order_by("position"):
+        chosen.setdefault(row.character_id, {}).setdefault(row.trait.slug, row.choices)  # a trait works once
+    snapshot = snapshot_for_system(system)
+    names = snapshot.rules.get("attributes") or list(ATTRIBUTES)
+    for ch in characters:
+        traits = [(snapshot.traits[s], c) for s, c in chosen.get(ch.pk, {}).items() if s in snapshot.traits]
+        ch.sheet_attributes = effective_attributes({name: getattr(ch, name) for name in names}, traits, names)
+
+
 def standings(campaign: Campaign) -> list[dict]:
     crews = (
         CampaignCrew.objects.filter(campaign=campaign)
@@ -123,6 +140,7 @@ def _detail(request: HttpRequest, campaign: Campaign, refused: dict | None = Non
     if member:
         organiser = context["organiser"]
         crews = standings(campaign)
+        _sheet_attributes(crews, campaign.system)
         mine = next((c for c in crews if c.player_id == request.user.pk), None)
         # The organiser decides every pending request; a player sees their own latest one.
         requests = EnrolmentRequest.objects.filter(campaign=campaign).select_related("crew", "player", "decided_by")

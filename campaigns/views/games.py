@@ -219,10 +219,21 @@ def game_confirm(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     except services.CampaignError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(
-            request, "Confirmed. The result now counts." if counted else "Confirmed. Waiting for the other players."
-        )
+        game.refresh_from_db(fields=["status"])
+        if counted or game.status == Game.PENDING:
+            messages.success(
+                request, "Confirmed. The result now counts." if counted else "Confirmed. Waiting for the other players."
+            )
+        else:  # it moved on while the page was open: the confirmation changed nothing
+            messages.error(request, NOT_CONFIRMED[game.status])
     return redirect("game-detail", pk=campaign.pk, game_id=game.pk)
+
+
+NOT_CONFIRMED = {
+    Game.WITHDRAWN: "This game was withdrawn: there is nothing to confirm.",
+    Game.APPLIED: "This game's result already counts: nothing more to confirm.",
+    Game.REVERSED: "This game was reversed: it cannot be confirmed again.",
+}
 
 
 @login_required

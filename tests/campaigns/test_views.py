@@ -165,8 +165,41 @@ def test_campaign_summary_pdf(client, campaign, user, make_user, two_crews, toda
 
 
 # campaign (the session and the user from the cache), standings (+ memorial, + characters, + their gear with items: issue 18's quantities),
-# requests, games, tables, scenarios, members, games awaiting your confirmation
-PAGE_QUERIES = 11
+# the roster's traits (their attributes as the sheets show them), requests, games, tables, scenarios, members,
+# games awaiting your confirmation
+PAGE_QUERIES = 12
+
+
+def test_the_rosters_show_the_attributes_of_the_sheets(client, campaign, user, make_crew):
+    from tests.crewbuilder.conftest import LEGAL
+
+    crew = make_crew(
+        user,
+        characters=[
+            {"name": "Ash", "attributes": dict(LEGAL), "traits": ["big"]},
+            {
+                "name": "Vex",
+                "attributes": dict(LEGAL),
+                "traits": [{"slug": "deformed", "raise": ["strength", "agility"]}],
+            },
+            {"name": "Mira", "attributes": dict(LEGAL), "traits": ["gifted"]},
+        ],
+    )
+    services.enrol(campaign, user, crew)
+    client.force_login(user)
+    page = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+    base = LEGAL
+
+    def line(name, changes):
+        a = {k: base[k] + changes.get(k, 0) for k in base}
+        return (
+            f'<strong>{name}</strong> <span class="muted">STR {a["strength"]:+d} TOU {a["toughness"]:+d} '
+            f"AGI {a['agility']:+d} INT {a['intellect']:+d} DIS {a['discipline']:+d}</span>"
+        )
+
+    assert line("Ash", {"toughness": 2}) in page  # Big: +2 Toughness
+    assert line("Vex", {"strength": 1, "agility": 1, "toughness": -1, "intellect": -1, "discipline": -1}) in page
+    assert line("Mira", {k: 1 for k in base}) in page  # Gifted: +1 to every attribute
 
 
 def test_campaign_page_queries_do_not_grow_with_games_or_crews(client, campaign, user, make_user, geared_crew, today):

@@ -76,3 +76,13 @@ def test_withdraw_through_the_page(client, campaign, user, other_user, make_user
     assert Game.objects.get(pk=game.pk).status == Game.WITHDRAWN
     campaign_page = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
     assert "withdrawn" in campaign_page
+
+
+def test_confirming_a_game_withdrawn_meanwhile_says_so(client, campaign, user, other_user, two_crews, today):
+    mine, theirs = two_crews
+    game = _game(campaign, other_user, mine, theirs, today)
+    services.withdraw_game(game, other_user, "wrong scenario")
+    client.force_login(user)
+    page = client.post(reverse("game-confirm", args=[campaign.pk, game.pk]), follow=True).content.decode()
+    assert "This game was withdrawn: there is nothing to confirm." in page
+    assert "Confirmed. Waiting for the other players." not in page

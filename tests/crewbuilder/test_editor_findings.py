@@ -62,3 +62,25 @@ def test_the_crew_page_shows_each_line_once(client, user, beast):
         in html
     )
     assert html.count("is not.") == 1
+
+
+def test_a_renamed_character_keeps_its_house_rules(client, user, beast):
+    from crewbuilder import crew_edits
+
+    vox = beast.characters.get(name="Vox")
+    crew_edits.accept_finding(beast, code="artificial-body-mod", character="Vox", note="our cyborgs")
+    client.force_login(user)
+    beast.refresh_from_db()
+    client.post(
+        reverse("crew-edit-action", args=[beast.pk, "character"]),
+        {"version": beast.version, "character": vox.pk, "name": "Voxel", "notes": ""},
+    )
+    beast.refresh_from_db()
+    assert beast.accepted_findings == [{"code": "artificial-body-mod", "character": "Voxel", "note": "our cyborgs"}]
+    html = client.get(reverse("crew-edit", args=[beast.pk])).content.decode()
+    accepted = html[html.index('id="house-rules-heading"') :]
+    assert '<input type="hidden" name="character" value="Voxel">' in accepted[: accepted.index("</section>")]
+    # a character given the old name later inherits nothing
+    crew_edits.add_character(beast, name="Vox")
+    beast.refresh_from_db()
+    assert [f["character"] for f in beast.accepted_findings] == ["Voxel"]

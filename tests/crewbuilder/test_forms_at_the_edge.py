@@ -54,7 +54,12 @@ def refusals(crew):
         ("crew", {"budget": "-1"}, "Budget must be between 0 and 10000."),
         ("crew", {"name": "   "}, "Crew name cannot be empty."),
         ("crew", {"name": "Two\nlines"}, "Crew name must be on one line."),
-        ("crew", {"notes": "bell\x07"}, "Notes contains control characters."),
+        ("crew", {"notes": "bell\x07"}, "Notes contains U+0007, a control character."),
+        (
+            "character",
+            {"character": rake.pk, "name": "Mira \u202eevil"},
+            "Character name contains U+202E, a control character.",
+        ),
         ("accept", {"code": "over_budget", "note": ""}, "House-rule note cannot be empty."),
         ("add-character", {"name": "  "}, "Character name cannot be empty."),
         ("character", {"character": "x", "name": "Hacked"}, crew_edits.CHARACTER_GONE),
