@@ -98,10 +98,11 @@ def label(state: State, option: legal.Option) -> str:
     if s == "select_model":
         return f"Activate {_name(state, a[0])}"
     if s == "attack":
-        model = state.model(state.active_model or (state.reaction or ("",))[0] or "")
+        # a reaction's attack is the reacting model's, not the Active Model's (actions.acting_model)
+        model = state.model(state.reaction[0] if state.reaction else state.active_model or "")
         return f"{model.weapon(a[0]).name} → {_name(state, a[1])}"
     if s == "attack_two":
-        model = state.model(state.active_model or (state.reaction or ("",))[0] or "")
+        model = state.model(state.reaction[0] if state.reaction else state.active_model or "")
         pair = " + ".join(model.weapon(w).name for w in a[:2])
         return f"{pair} → {_name(state, a[2])} (Ambidextrous, −2 each)"
     if s in ("tough_it_out", "take_it", "use_stims"):
@@ -236,6 +237,7 @@ def _odds_row(view: State, model, cell, prefix: str = "") -> dict:
         row.update(
             hit=percent(hit[cn.Outcome.SUCCESS] + hit[cn.Outcome.CRITICAL]),
             wound=percent(cell.odds.target[cn.TargetState.WOUNDED]),
+            prone=percent(cell.odds.target[cn.TargetState.PRONE]),
             ooa=percent(cell.odds.target[cn.TargetState.OUT_OF_ACTION]),
             expected=f"{float(cell.odds.expected_wounds):.2f}",
         )

@@ -8,12 +8,15 @@ the new public log lines into ``BattleEvent`` and publishes the version.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -26,6 +29,7 @@ from crewbuilder.models import Crew
 from rules.cybernekro import scenarios as draws
 from rules.cybernekro.battle import catalogue, codec, setup
 from rules.cybernekro.battle import state as st
+from rules.cybernekro.battle.generator import TableRandom
 from rules.cybernekro.battle.state import Phase
 
 from . import roster, steps
@@ -292,7 +296,7 @@ def start(pk: int, user, seed: int | None = None) -> None:
                 players,
                 models,
                 _played(battle),
-                random.Random(used),
+                _generator(battle, used),
                 used,
                 drawn=_drawn(battle),
                 draw_seed=battle.scenario_draw.get("seed"),
@@ -361,6 +365,13 @@ def seat_of(battle: Battle, user) -> str | None:
     return str(seat)
 
 
+def _generator(battle: Battle, seed: int) -> TableRandom:
+    """A step's generator: its dice from the logged seed, its deck shuffles from the seed and the battle's secret
+    (derived from the server's SECRET_KEY: never in the log, the export or a page), so no hand can be rebuilt."""
+    secret = hmac.new(settings.SECRET_KEY.encode(), f"battle-decks:{battle.pk}".encode(), hashlib.sha256).hexdigest()
+    return TableRandom(seed, secret)
+
+
 def act(pk: int, user, *, seen_version: int, option: str, inputs: Mapping[str, Any], seed: int | None = None) -> None:
     """One engine step by the user's seat (or the game master): ``option`` the key of a legal step,
     ``inputs`` its checked inputs (battles.forms.StepForm.inputs)."""
@@ -376,7 +387,7 @@ def act(pk: int, user, *, seen_version: int, option: str, inputs: Mapping[str, A
         used = new_seed() if seed is None else seed
         picks = {str(s.seat): s.initiative for s in battle.seats.all() if s.initiative}
         try:
-            new = steps.run(state, seat, option, inputs, random.Random(used), used, picks)
+            new = steps.run(state, seat, option, inputs, _generator(battle, used), used, picks)
         except st.Refused as exc:
             raise Refused(_sentence(str(exc))) from None
         _store(battle, new, state)

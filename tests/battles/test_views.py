@@ -337,6 +337,11 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     odds = lambda page: page.split('id="odds-heading"')[1].split("</table>")[0]  # noqa: E731
     assert odds(plain) != odds(covered)
     assert 'id="cond-cover" type="checkbox" name="cover" value="1" checked' in covered
+    # every way a target ends has its column: the Prone ones too (a Serious Injury wounds and knocks down)
+    row = re.search(r"<tr><th scope=\"row\">[^<]*sword[^<]*</th>((?:<td>[^<]*</td>){5})</tr>", odds(plain))
+    hit, wounded, prone, ooa, _ = [float(c.rstrip("%")) for c in re.findall(r"<td>([^<]*)</td>", row.group(1))]
+    assert '<th scope="col">Prone</th>' in odds(plain) and prone > 0
+    assert wounded + prone + ooa <= hit + 0.3  # harm needs a hit (a hit may harm nothing: Tough it Out)
     enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
     assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200
     assert dict(state(battle).pending[0].data)["situation"].cover is True
@@ -429,3 +434,19 @@ def test_the_board_names_the_phase_and_the_complication_as_the_rules_do(started,
         put(battle, replace(s, phase=Phase(phase)))
         page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
         assert f"Phase: <strong>{label}</strong>" in page
+
+
+def test_a_reactions_attack_buttons_name_the_reacting_models_weapons():
+    """The Active Model carries a sword, the model reacting a rifle: its buttons are the rifle's (a reacting model's
+    weapon looked up on the Active Model was a 500 on every successful reaction)."""
+    from rules.cybernekro.battle import actions, rounds
+    from tests.rules.battle.helpers import RIFLE, SWORD, to_action
+
+    state = to_action()
+    state = state.with_model(replace(state.model("a0"), weapons=(SWORD,)))
+    state = state.with_model(replace(state.model("b0"), weapons=(RIFLE,)))
+    state = rounds.select_model(state, "A", "a0")
+    state = replace(state, reaction=("b0", 1))
+    assert actions.acting_model(state, "B").id == "b0"
+    labels = [board.label(state, o) for o in legal.legal(state, "B") if o.step == "attack"]
+    assert labels and all(text.startswith("auto rifle → ") for text in labels)

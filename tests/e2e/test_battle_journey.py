@@ -226,8 +226,11 @@ def _choose_initiative(a: Page, b: Page) -> None:
 def _end(page: Page, url: str) -> None:
     page.goto(url)
     page.get_by_text("End the game now").click()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # it asks first
     page.get_by_role("button", name="End the game").click()
     expect(page.get_by_role("heading", name="The game is over")).to_be_visible()
+    assert asked == ["End the game for every player now? It cannot be undone."]
 
 
 def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
