@@ -389,7 +389,7 @@ def act(pk: int, user, *, seen_version: int, option: str, inputs: Mapping[str, A
         try:
             new = steps.run(state, seat, option, inputs, _generator(battle, used), used, picks)
         except st.Refused as exc:
-            raise Refused(_sentence(str(exc))) from None
+            raise Refused(_sentence(str(exc), state)) from None
         _store(battle, new, state)
 
     _locked(pk, work)
@@ -412,9 +412,16 @@ def choose_initiative(pk: int, user, *, model: str) -> None:
     _locked(pk, work)
 
 
-def _sentence(text: str) -> str:
+def _sentence(text: str, state: st.Battle | None = None) -> str:
+    """The engine's refusal as a sentence: a capital first, unless it starts with a player's or a model's name,
+    written as its player wrote it ("alice must choose ...")."""
     text = text.strip()
-    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else "Not allowed now."
+    if not text:
+        return "Not allowed now."
+    names = [p.name for p in state.players] + [m.name for m in state.models] if state is not None else []
+    if not any(name and text.startswith(name) for name in names):
+        text = text[:1].upper() + text[1:]
+    return text.rstrip(".") + "."
 
 
 def share(pk: int, user) -> str:

@@ -450,3 +450,14 @@ def test_a_reactions_attack_buttons_name_the_reacting_models_weapons():
     assert actions.acting_model(state, "B").id == "b0"
     labels = [board.label(state, o) for o in legal.legal(state, "B") if o.step == "attack"]
     assert labels and all(text.startswith("auto rifle → ") for text in labels)
+
+
+def test_a_refusal_keeps_a_names_case():
+    from battles.services import _sentence
+    from tests.rules.battle.helpers import to_action
+
+    state = to_action()
+    player, model = state.players[0].name, state.models[0].name
+    assert _sentence(f"{player} must choose first", state) == f"{player} must choose first."
+    assert _sentence(f"{model} is Prone", state) == f"{model} is Prone."
+    assert _sentence("a Push needs a model in melee", state) == "A Push needs a model in melee."

@@ -777,6 +777,9 @@ def push(
     target = state.model(target_id)
     if target not in state.enemies_of(model):
         raise Refused(f"{target.name} is not an enemy in play")
+    if model.prone or target.prone:
+        # "Select a model in melee with the attacker"; "A model is in melee if it is not Prone" (B56)
+        raise Refused(f"a Push needs a model in melee: {(model if model.prone else target).name} is Prone")
     if into not in (None, *PUSHED_INTO):
         raise Refused("behind the target: nothing, an obstacle or a ledge")
     if height is None or not 0 <= height <= MAX_FALL or (height and into != "ledge"):

@@ -306,7 +306,7 @@ def _acting_options(state: Battle, model):
             if item in model.gear:
                 yield Option("use_equipment", (item,))
     for enemy in state.enemies_of(model):
-        if allowed("push"):
+        if allowed("push") and not (model.prone or enemy.prone):  # only a model in melee is pushed (B56)
             yield Option("push", (enemy.id,))
         for use in model.weapons:
             cost = 2 if use.weapon.keywords.has("unwieldy") else 1

@@ -156,6 +156,20 @@ def test_a_push_into_an_obstacle_drops_the_target_prone():
     assert not held.model("b0").prone  # not pushed: nothing behind it matters
 
 
+def test_only_a_model_in_melee_is_pushed():
+    """Push: "Select a model in melee with the attacker"; "A model is in melee if it is not Prone" (B56)."""
+    state = _acting()
+    prone_target = state.with_model(replace(state.model("b0"), prone=True))
+    assert ("push", ("b0",)) not in [(o.step, o.args) for o in legal.legal(prone_target, "A")]
+    with pytest.raises(Refused, match="a Push needs a model in melee: b0 is Prone"):
+        actions.push(prone_target, "A", "b0", Dice(6, 1), 1)
+    prone_pusher = state.with_model(replace(state.model("a0"), prone=True))
+    assert not [o for o in legal.legal(prone_pusher, "A") if o.step == "push"]
+    with pytest.raises(Refused, match="a0 is Prone"):
+        actions.push(prone_pusher, "A", "b0", Dice(6, 1), 1)
+    assert ("push", ("b0",)) in [(o.step, o.args) for o in legal.legal(state, "A")]
+
+
 def test_a_push_over_a_ledge_is_a_fall():
     """ "... or falling down if pushed over a ledge": a 5" drop is 2 Damage 1 hits, then Prone. A 3 on the first
     is a Light Injury: its target's player chooses to Tough it Out or take it (B42) before the second hit."""
@@ -174,7 +188,8 @@ def test_a_fall_that_takes_a_model_out_of_action_stops_there():
     other two hits have nothing left to act on, and the Queen's window (a PC would go OoA) is open."""
     state = _acting(strength=2)
     state = state.with_model(replace(state.model("b0"), prone=True))
-    pushed = actions.push(state, "A", "b0", Dice(6, 1, 6, 1), 1, into="ledge", height=9)
+    # a Prone model is not pushed (not in melee): it falls another way, Kinesis say
+    pushed = actions.step(state, actions.fall(state, "A", state.model("b0"), 9, Dice(6, 1), 1))
     assert pushed.pending[0].kind == "tough_it_out"
     pushed = actions.take_it(pushed, "B", Dice(), 1)  # no die left to roll: the other hits are not rolled
     assert [(p.kind, p.model) for p in pushed.pending][:2] == [("ooa", "b0"), ("fall_on", "b0")]
@@ -190,7 +205,7 @@ def test_a_queen_played_mid_fall_keeps_the_model_on_the_table_and_the_fall_goes_
     state = _acting(strength=2)
     state = state.with_model(replace(state.model("b0"), prone=True))
     state = state.with_player(replace(state.player("B"), hand=("Q♠",)))
-    pushed = actions.push(state, "A", "b0", Dice(6, 1, 6, 1), 1, into="ledge", height=6)
+    pushed = actions.step(state, actions.fall(state, "A", state.model("b0"), 6, Dice(6, 1), 1))
     pushed = actions.take_it(pushed, "B", Dice(), 1)
     assert legal.Option("play_queen", ("Q♠",)) in legal.legal(pushed, "B")
     saved = actions.answer_card(actions.play_queen(pushed, "B", "Q♠"), "A")
