@@ -165,6 +165,11 @@ def _take_armed(state: Battle, model: Model) -> tuple[Battle, tuple | None]:
             state = replace(state, armed=tuple(rest))
             if fate.kind(armed[2]) == "number":  # revealed now: to the discards (an Ace went there when played)
                 state = fate.discard(state, armed[0], armed[2])
+                # "Place the card face down before rolling and reveal after the roll"
+                state = state.logged(
+                    armed[0],
+                    f"{state.player(armed[0]).name}'s face-down card on {model.name}'s test: {armed[2]} ({armed[3]:+d})",
+                )
             return state, armed
     return state, None
 

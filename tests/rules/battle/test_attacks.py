@@ -184,6 +184,9 @@ def test_an_ace_passes_the_hit_without_rolling_and_a_number_is_added():
     rolled = actions.attack(seven, "A", "pistol", "b0", Dice(4), 1)  # 4 + 1 Discipline + 7 = 12
     assert rolled.pending[0].get("outcome") == "success"
     assert seven.player("A").discard == () and rolled.player("A").discard == ("7♦",)  # face down until rolled
+    # "Place the card face down before rolling and reveal after the roll": the log names it once rolled
+    assert not any("7♦" in e.text for e in seven.log)
+    assert any(e.text.endswith("face-down card on a0's test: 7♦ (+7)") for e in rolled.log)
     minus = actions.answer_card(actions.play_before_test(state, "A", "7♦", "b0", sign=-1), "B")
     assert minus.armed == (("A", "b0", "7♦", -7),)
 
