@@ -83,6 +83,9 @@ def label(state: State, option: legal.Option) -> str:
         if s == "decline_reaction":
             return f"No NPC may react to {mover}'s move"
         return f"{_name(state, a[0])} reacts to {mover}'s move (an eligible NPC always does)"
+    if s == "resolve_attack" and state.pending and state.pending[0].kind == "to_hit":
+        if state.pending[0].get("outcome") in ("failure", "fumble"):  # a miss rolls no damage
+            return "Let the miss stand (close the window)"
     if s in words:
         return words[s]
     if s == "assign_ap":

@@ -461,3 +461,30 @@ def test_a_refusal_keeps_a_names_case():
     assert _sentence(f"{player} must choose first", state) == f"{player} must choose first."
     assert _sentence(f"{model} is Prone", state) == f"{model} is Prone."
     assert _sentence("a Push needs a model in melee", state) == "A Push needs a model in melee."
+
+
+def test_a_model_out_of_action_says_so_in_words_and_is_no_longer_prone(started, user, password):
+    from rules.cybernekro.battle.state import Status
+
+    battle = started()
+    s = state(battle)
+    out = s.models[0]
+    put(battle, s.with_model(replace(out, status=Status.OUT_OF_ACTION, prone=True)))
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    card = page.split(f'id="model-{out.id}"')[1].split("</li>")[0]
+    assert '<span class="badge bt-status-out_of_action">Out of Action</span>' in card
+    assert ">Prone<" not in card and "outofaction" not in page
+
+
+def test_a_missed_attacks_window_closes_without_promising_damage():
+    from rules.cybernekro.battle import actions, rounds
+    from tests.rules.battle.helpers import PISTOL, Dice, to_action
+
+    state = to_action()
+    state = rounds.select_model(state.with_model(replace(state.model("a0"), weapons=(PISTOL,))), "A", "a0")
+    missed = actions.attack(state, "A", "pistol", "b0", Dice(3), 1)  # 3 + 1: a plain miss
+    hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
+    closing = [o for o in legal.legal(missed, "A") if o.step == "resolve_attack"]
+    assert closing and board.label(missed, closing[0]) == "Let the miss stand (close the window)"
+    closing = [o for o in legal.legal(hit, "A") if o.step == "resolve_attack"]
+    assert board.label(hit, closing[0]) == "Roll damage (close the window)"
