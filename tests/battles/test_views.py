@@ -488,3 +488,14 @@ def test_a_missed_attacks_window_closes_without_promising_damage():
     assert closing and board.label(missed, closing[0]) == "Let the miss stand (close the window)"
     closing = [o for o in legal.legal(hit, "A") if o.step == "resolve_attack"]
     assert board.label(hit, closing[0]) == "Roll damage (close the window)"
+
+
+def test_a_poll_keeps_the_headings_status_current(started, user, password):
+    battle = started()
+    me = client_for(user, password)
+    full = me.get(f"/battles/{battle.pk}/").content.decode()
+    assert full.count('id="battle-status"') == 1  # the heading's own, no copy in the page
+    polled = me.get(f"/battles/{battle.pk}/", headers={"HX-Request": "true"}).content.decode()
+    status = battle.get_status_display()
+    assert f'<span class="muted" id="battle-status" hx-swap-oob="true">{status}</span>' in polled
+    assert me.get(f"/battles/{battle.pk}/").content.decode().count('id="battle-status"') == 1  # after a poll too
