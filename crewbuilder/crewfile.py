@@ -33,7 +33,8 @@ SLUG_MAX = 100
 HOUSE_RULE_NOTE_MAX = 300
 CHOICE_DEPTH = 3  # {"raise": [...]} needs one level; a little room for later traits
 ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
-# Invisible direction overrides can make a name read as something else.
+# Notes may hold line breaks and tabs; every other control character (and the direction overrides that can make
+# a name read as something else) is refused, in a file as in the editor (crew_edits.bad_character).
 NOTES_ALLOWED_CONTROLS = {"\n", "\r", "\t"}
 FORMAT_SECTION = "Crew file format (crew-format.md)"
 
