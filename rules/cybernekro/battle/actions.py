@@ -158,20 +158,20 @@ def _after_fire_test(state: Battle, seat: str, model: Model, outcome: cn.Outcome
 
 
 def _take_armed(state: Battle, model: Model) -> tuple[Battle, tuple | None]:
-    for armed in state.armed:
-        if armed[1] == model.id:
-            rest = list(state.armed)
-            rest.remove(armed)
-            state = replace(state, armed=tuple(rest))
-            if fate.kind(armed[2]) == "number":  # revealed now: to the discards (an Ace went there when played)
-                state = fate.discard(state, armed[0], armed[2])
-                # "Place the card face down before rolling and reveal after the roll"
-                state = state.logged(
-                    armed[0],
-                    f"{state.player(armed[0]).name}'s face-down card on {model.name}'s test: {armed[2]} ({armed[3]:+d})",
-                )
-            return state, armed
-    return state, None
+    """Every card played on the model's test, taken as one (B62): an Ace passes it; numbers add up."""
+    played = [armed for armed in state.armed if armed[1] == model.id]
+    if not played:
+        return state, None
+    state = replace(state, armed=tuple(a for a in state.armed if a[1] != model.id))
+    for armed in played:
+        if fate.kind(armed[2]) == "number":  # revealed now: to the discards (an Ace went there when played)
+            state = fate.discard(state, armed[0], armed[2])
+            # "Place the card face down before rolling and reveal after the roll"
+            state = state.logged(
+                armed[0],
+                f"{state.player(armed[0]).name}'s face-down card on {model.name}'s test: {armed[2]} ({armed[3]:+d})",
+            )
+    return state, fate.on_one_test(played)
 
 
 def roll_model_test(

@@ -76,6 +76,23 @@ def draw(player: Player, count: int, rng: random.Random) -> tuple[Player, int, b
     return replace(player, deck=tuple(deck), hand=tuple(hand), discard=tuple(discard)), drawn, reshuffled
 
 
+def on_one_test(armed: list | tuple) -> tuple | None:
+    """The cards played on one model's test, as one (seat, model id, card, signed value), or None (B62).
+
+    Every card applies: an Ace passes the test "without rolling" (a numbered card beside it then has no
+    roll to modify); otherwise the numbered cards' values add up ("The value of the card modifies the
+    final result", each player choosing the sign of their own)."""
+    if not armed:
+        return None
+    aces = [a for a in armed if kind(a[2]) == "ace"]
+    if aces:
+        return aces[0]
+    if len(armed) == 1:
+        return tuple(armed[0])
+    first = armed[0]
+    return (first[0], first[1], " and ".join(a[2] for a in armed), sum(a[3] for a in armed))
+
+
 def discard(state: Battle, seat: str, card: str) -> Battle:
     player = state.player(seat)
     return state.with_player(replace(player, discard=player.discard + (card,)))

@@ -28,12 +28,10 @@ class Cell:
 
 
 def card_for(state: Battle, model_id: str, seat: str | None) -> tuple | None:
-    """The card played on the model's next test that ``seat`` may know of: an Ace (shown to all) or its own
-    face-down number; another player's face-down card stays out of the odds (it is hidden)."""
-    for armed in state.armed:
-        if armed[1] == model_id and (fate.kind(armed[2]) == "ace" or armed[0] == seat):
-            return armed
-    return None
+    """The cards played on the model's next test that ``seat`` may know of, as one (B62): an Ace (shown to
+    all) or its own face-down numbers; another player's face-down card stays out of the odds (it is hidden)."""
+    known = [a for a in state.armed if a[1] == model_id and (fate.kind(a[2]) == "ace" or a[0] == seat)]
+    return fate.on_one_test(known)
 
 
 def with_card(planned: cn.AttackPlan, armed: tuple | None, target_card: tuple | None = None) -> cn.AttackOdds:
