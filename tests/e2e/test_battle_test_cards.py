@@ -6,7 +6,11 @@ from dataclasses import replace
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import assert_fits_a_phone, wait_for_htmx
-from tests.e2e.test_battle_journey import catalogue, two_phones_at_a_battle  # noqa: F401  (the catalogue fixture)
+from tests.e2e.test_battle_journey import (  # noqa: F401  (the catalogue fixture)
+    catalogue,
+    rewrite_state,
+    two_phones_at_a_battle,
+)
 
 HANDS = {"0": ("A♥", "5♥", "J♥", "Joker (red)"), "1": ("A♠", "5♠", "J♠", "Joker (black)")}
 
@@ -71,3 +75,26 @@ def test_a_card_is_played_on_a_morale_test_from_the_hidden_hand(
     _tap(a, "Let the test stand")
     expect(a.get_by_text("morale: Discipline stands: fumble")).to_be_visible()  # in the public log
     assert_fits_a_phone(b)
+
+
+def test_a_poll_redraw_leaves_an_opened_hand_open(
+    browser: Browser,
+    server_url: str,
+    catalogue,
+    django_user_model,  # noqa: F811
+):
+    """The other player's move redraws the board on this phone while its player is choosing a card."""
+    from django.core.cache import cache
+
+    from battles.models import Battle
+
+    a, b, name = two_phones_at_a_battle(browser, server_url, django_user_model, _at_morale)
+    ace = f"Play A♥ on {name}'s next test"
+    a.get_by_text("Tap to show my hand").click()
+    expect(a.get_by_role("button", name=ace)).to_be_visible()
+    a.evaluate("document.getElementById('board').dataset.before = 'yes'")
+    rewrite_state(Battle.objects.latest("pk").pk, lambda state: state)  # another player's move: a new version
+    cache.clear()  # a scene set by hand, not a move: the board's shared parts are rebuilt
+    expect(a.locator("#board[data-before]")).to_have_count(0, timeout=20000)  # the board was redrawn
+    expect(a.get_by_role("button", name=ace)).to_be_visible()  # and the hand is still open
+    b.close()

@@ -115,9 +115,26 @@
   });
 
   // A poll that redraws a shared board keeps what the player was choosing on it (ticked cards,
-  // a chosen menu entry, a typed Square): another player's move must not wipe a half-made one.
-  // Choices whose control is gone from the new board (a card no longer in hand) are dropped.
+  // a chosen menu entry, a typed Square, an opened hand of cards): another player's move must not
+  // wipe a half-made one. Choices whose control is gone from the new board (a card no longer in
+  // hand) are dropped.
   let kept = null;
+  let folds = null;
+
+  // Each <details> by its id, else by its classes and its rank among those alike: the same
+  // drawer on the old and the new board.
+  function drawers(root) {
+    const seen = {};
+    return Array.from(root.querySelectorAll("details")).map(function (drawer) {
+      let key = drawer.id;
+      if (!key) {
+        const base = "details." + drawer.className;
+        seen[base] = (seen[base] || 0) + 1;
+        key = base + "#" + seen[base];
+      }
+      return [key, drawer];
+    });
+  }
 
   function controls(root) {
     const seen = {};
@@ -150,16 +167,26 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     const elt = event.detail.elt;
     kept = null;
+    folds = null;
     // a 204 (nothing changed) swaps nothing: what it would keep must not reach the next swap
     if (!pollSwap(event.detail) || !event.detail.shouldSwap) return;
+    folds = drawers(elt).map(function (pair) { return [pair[0], pair[1].open]; });
     kept = controls(elt).filter(function (pair) { return changed(pair[1]); }).map(function (pair) {
       const control = pair[1];
       return [pair[0], control.type === "checkbox" || control.type === "radio" ? control.checked : control.value];
     });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (!kept || !kept.length || !pollSwap(event.detail)) return;
+    if (!pollSwap(event.detail)) return;
     const root = document.getElementById(event.detail.target.id) || document;
+    if (folds) {
+      const open = new Map(folds);
+      drawers(root).forEach(function (pair) {
+        if (open.has(pair[0])) pair[1].open = open.get(pair[0]);
+      });
+      folds = null;
+    }
+    if (!kept || !kept.length) return;
     const now = new Map(controls(root));
     kept.forEach(function (pair) {
       const control = now.get(pair[0]);
