@@ -7,16 +7,26 @@ from django.utils import timezone
 
 from campaigns.models import CampaignCrew, EnrolmentRequest
 from campaigns.permissions import check_user_is_organiser, user_is_member, user_is_organiser
-from campaigns.services.base import CampaignError
+from campaigns.services.base import CampaignError, catalogue_for
 from campaigns.services.base import log as _log
 from campaigns.services.base import people_errors as _people_errors
 from crewbuilder import crew_edits, crew_service
 from crewbuilder.models import Crew
+from crewbuilder.validation import crew_to_data, validate_crew
+from crewbuilder.wording import count_noun
 
 
-def _enrolment_report(crew: Crew) -> tuple[Crew, dict]:
+def _enrolment_report(campaign, crew: Crew) -> tuple[Crew, dict]:
+    """The crew loaded whole, and its report judged by the campaign's starting budget.
+
+    The crew's own budget is the builder's business: in the campaign the copy plays at the campaign's
+    budget, so a crew built for 1,000 points is judged by (say) 150, and one built for 100 that costs 120
+    is not over budget here.
+    """
     full = Crew.objects.with_everything().get(pk=crew.pk)
-    return full, crew_service.report_for(full)
+    data = crew_to_data(full)
+    data["budget"] = campaign.starting_budget
+    return full, validate_crew(data, catalogue_for(campaign), full.accepted_findings)
 
 
 def needs_approval(report: dict) -> bool:
@@ -37,6 +47,16 @@ def _check_can_enrol(campaign, user, crew: Crew) -> None:
         raise CampaignError("That crew is itself a campaign copy; enrol your original crew.")
 
 
+def _check_within_budget(campaign, crew: Crew, report: dict) -> None:
+    # Checked before legality, and even when the crew accepted "over-budget" as a house rule: the
+    # campaign's budget is the organiser's rule, not the player's to waive.
+    if report["points"] > campaign.starting_budget:
+        raise CampaignError(
+            f"This campaign starts crews at {count_noun(campaign.starting_budget, 'point')}; "
+            f"“{crew.name}” costs {count_noun(report['points'], 'point')}. Trim it (or ask the organiser) first."
+        )
+
+
 def _check_legal(report: dict) -> None:
     if not report["valid"] and not report.get("valid_with_house_rules"):
         problems = "; ".join(e["message"] for e in report["errors"][:3])
@@ -55,7 +75,8 @@ def enrol(campaign, user, crew: Crew) -> CampaignCrew | EnrolmentRequest:
     _check_can_enrol(campaign, user, crew)
     if EnrolmentRequest.objects.filter(campaign=campaign, player=user, status=EnrolmentRequest.PENDING).exists():
         raise CampaignError("Your crew is already waiting for the organiser's approval.")
-    full, report = _enrolment_report(crew)
+    full, report = _enrolment_report(campaign, crew)
+    _check_within_budget(campaign, full, report)
     _check_legal(report)
     if needs_approval(report) and not user_is_organiser(user, campaign):
         findings = [
@@ -88,8 +109,10 @@ def enrol(campaign, user, crew: Crew) -> CampaignCrew | EnrolmentRequest:
 
 def _enrol_copy(campaign, player, full: Crew, report: dict, *, actor) -> CampaignCrew:
     copy = crew_service.duplicate(full, player)
-    copy.name = full.name
-    copy.save(update_fields=["name"])
+    # The copy keeps the original's name, and plays at the campaign's budget (it was judged by it):
+    # treasure spent later grows it from there.
+    copy.name, copy.budget = full.name, campaign.starting_budget
+    copy.save(update_fields=["name", "budget"])
     entry = CampaignCrew.objects.create(campaign=campaign, player=player, crew=copy, source_crew=full)
     after = {"points": report["points"], "characters": len(report["characters"])}
     if report.get("accepted"):
@@ -124,7 +147,9 @@ def approve_enrolment(request: EnrolmentRequest, actor) -> CampaignCrew:
             "The crew changed since it was submitted: refuse this request and let the player enrol it again."
         )
     _check_can_enrol(campaign, player, crew)
-    full, report = _enrolment_report(crew)
+    # Judged again, not trusted from the request: the copy is made from the crew (and its prices) as they are now.
+    full, report = _enrolment_report(campaign, crew)
+    _check_within_budget(campaign, full, report)
     _check_legal(report)
     entry = _enrol_copy(campaign, player, full, report, actor=actor)
     request.status, request.decided_by, request.decided_at, request.entry = (

@@ -31,13 +31,46 @@ def _tokens_for(points: int, campaign: Campaign) -> int:
     return -(-points // campaign.treasure_value)
 
 
+def _character_in(crew: Crew, character_id) -> Character:
+    """The crew's character (from the loaded crew: no query), or a refusal when it is not there."""
+    for character in crew.characters.all():
+        if str(character.pk) == str(character_id).strip():
+            return character
+    raise CampaignError(crew_edits.CHARACTER_GONE)
+
+
+def _errors_of(data: dict, catalogue, crew: Crew, name: str) -> list[dict]:
+    report = validate_crew(data, catalogue, crew.accepted_findings)
+    return [e for e in report["errors"] if e["character"] == name]
+
+
+def _check_can_carry(crew: Crew, character: Character, item) -> None:
+    """Refuse gear that brings the character a new error (over capacity, a second shield...), judged like the
+    builder on a trial copy with the item added. The builder keeps such a draft as not valid; treasure is not
+    spent on it. Errors the character already had are not the item's doing and do not block it; one whose
+    message changes (a character already over capacity, now carrying more) is made worse by it, and does."""
+    catalogue = snapshot_for_system(crew.system)
+    had = {(e["code"], e["message"]) for e in _errors_of(crew_to_data(crew), catalogue, crew, character.name)}
+    trial = crew_to_data(crew)
+    trial["budget"] = crew.budget + item.cost
+    # The trial's characters are in the crew's order; add_gear puts the item last, as here.
+    position = list(crew.characters.all()).index(character)
+    trial["characters"][position]["gear"].append(item.slug)
+    problems = [
+        e["message"] for e in _errors_of(trial, catalogue, crew, character.name) if (e["code"], e["message"]) not in had
+    ]
+    if problems:
+        raise CampaignError(f"{character.name} cannot carry the {item.name}: {'; '.join(problems)}")
+
+
 @transaction.atomic
 def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submission_key: str = "") -> None:
     """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent.
     A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nothing is spent twice."""
     entry, campaign = _treasury_for(entry, actor)
     idempotency.claim(actor, submission_key)
-    crew = entry.crew
+    crew = Crew.objects.with_everything().get(pk=entry.crew_id)
+    character = _character_in(crew, character_id)
     item = crew_edits._catalogue_entry(crew_edits.Item, crew, slug, "item")
     if (item.effects or {}).get("campaign_crew_creation_only"):
         raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
@@ -46,8 +79,9 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
         raise CampaignError(
             f"{item.name} costs {count_noun(item.cost, 'point')} = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
         )
+    _check_can_carry(crew, character, item)
     before = {"treasury": entry.treasury, "budget": crew.budget}
-    crew_edits.add_gear(crew, character=character_id, slug=slug)
+    crew_edits.add_gear(crew, character=character.pk, slug=slug)
     crew.budget += item.cost
     crew.version += 1
     crew.save(update_fields=["budget", "version", "updated_at"])
@@ -64,7 +98,7 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
             "treasury": entry.treasury,
             "budget": crew.budget,
             "item": slug,
-            "character": int(character_id),
+            "character": character.pk,
             "tokens": tokens,
             "cost": item.cost,
         },

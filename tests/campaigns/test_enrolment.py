@@ -164,3 +164,67 @@ def test_outsider_cannot_decide(client, campaign, user, member, house_crew, make
     )
     request.refresh_from_db()
     assert request.status == EnrolmentRequest.PENDING
+
+
+# --- the campaign's starting budget ------------------------------------------------------------
+
+
+def _points(crew) -> int:
+    from crewbuilder import crew_service
+
+    return crew_service.report_for(Crew.objects.with_everything().get(pk=crew.pk))["points"]
+
+
+def test_crew_over_the_campaign_budget_is_refused_whatever_its_own_budget(user, catalogue, geared_crew):
+    campaign = services.create_campaign(user, name="Lean Times", system=catalogue, starting_budget=60)
+    crew = geared_crew(user, 3, name="Saints")
+    Crew.objects.filter(pk=crew.pk).update(budget=1000)  # legal for itself
+    points = _points(crew)
+    assert points > 60
+    with pytest.raises(services.CampaignError) as refused:
+        services.enrol(campaign, user, crew)
+    assert str(refused.value) == (
+        f"This campaign starts crews at 60 points; “Saints” costs {points} points. Trim it (or ask the organiser) first."
+    )
+    assert not CampaignCrew.objects.exists() and not EnrolmentRequest.objects.exists()
+    assert not HistoryEntry.objects.filter(kind__startswith="enrol").exists()
+
+
+def test_crew_over_its_own_budget_but_within_the_campaigns_joins_at_the_campaign_budget(campaign, user, geared_crew):
+    crew = geared_crew(user, 4, name="Saints")
+    points = _points(crew)
+    assert 100 < points <= campaign.starting_budget == 150
+    Crew.objects.filter(pk=crew.pk).update(budget=100)  # over budget for itself, not for the campaign
+    entry = services.enrol(campaign, user, crew)
+    assert isinstance(entry, CampaignCrew)
+    assert entry.crew.budget == 150  # judged by the campaign's rules from now on
+    assert Crew.objects.get(pk=crew.pk).budget == 100  # the original is untouched
+
+
+def test_a_big_budget_crew_plays_at_the_campaign_budget(campaign, user, geared_crew):
+    crew = geared_crew(user, 3, name="Saints")
+    Crew.objects.filter(pk=crew.pk).update(budget=1000)
+    entry = services.enrol(campaign, user, crew)
+    assert Crew.objects.get(pk=entry.crew_id).budget == 150
+
+
+def test_approval_judges_the_crew_by_the_campaign_budget_again(campaign, user, member, house_crew):
+    crew = house_crew(member)
+    request = services.enrol(campaign, member, crew)
+    points = _points(crew)
+    type(campaign).objects.filter(pk=campaign.pk).update(starting_budget=points - 1)
+    with pytest.raises(services.CampaignError, match=f"starts crews at {points - 1} points; “Duo” costs {points}"):
+        services.approve_enrolment(request, user)
+    request.refresh_from_db()
+    assert request.status == EnrolmentRequest.PENDING
+    assert not CampaignCrew.objects.exists()
+
+
+def test_refusal_for_the_budget_shows_on_the_campaign_page(client, user, catalogue, geared_crew):
+    campaign = services.create_campaign(user, name="Lean Times", system=catalogue, starting_budget=60)
+    crew = geared_crew(user, 3, name="Saints")
+    client.force_login(user)
+    response = client.post(reverse("campaign-enrol", args=[campaign.pk]), {"crew": crew.pk}, follow=True)
+    assert response.status_code == 200
+    assert "This campaign starts crews at 60 points; “Saints” costs" in response.content.decode()
+    assert not CampaignCrew.objects.exists()

@@ -2,7 +2,8 @@ import pytest
 
 from campaigns import permissions, services
 from campaigns.models import CampaignCrew, Game, HistoryEntry, Membership, Memorial
-from crewbuilder.models import Crew
+from crewbuilder.models import Character, CharacterGear, Crew, Item
+from tests.crewbuilder.conftest import LEGAL
 
 pytestmark = pytest.mark.django_db
 
@@ -183,6 +184,73 @@ def test_spending_treasure_on_gear(campaign, user, two_crews, today):
     assert Crew.objects.get(pk=mine.crew_id).budget == 154
     with pytest.raises(services.CampaignError, match="treasury holds 1"):
         services.buy_gear(mine, user, character.pk, "heavy-armor")
+
+
+WEAK = {"strength": -2, "toughness": 2, "agility": 1, "intellect": 1, "discipline": -1}  # carries 5 - 2 = 3 items
+
+
+@pytest.fixture
+def ada(campaign, user, make_crew):
+    """An enrolled crew whose Ada carries a sword and light armor, 2 of her 3 items; 10 tokens to spend."""
+    specs = [{"name": "Ada", "attributes": dict(WEAK), "gear": ["sword", "light-armor"]}]
+    specs += [{"name": f"Ghoul {i}", "attributes": dict(LEGAL), "gear": ["sword"]} for i in (1, 2)]
+    entry = services.enrol(campaign, user, make_crew(user, name="Rust Saints", characters=specs))
+    CampaignCrew.objects.filter(pk=entry.pk).update(treasury=10)
+    entry.refresh_from_db()
+    return entry, entry.crew.characters.get(name="Ada")
+
+
+def _shop_state(entry, character):
+    entry.refresh_from_db()
+    crew = Crew.objects.get(pk=entry.crew_id)
+    gear = sorted(character.gear.values_list("item__slug", "copies"))
+    return entry.treasury, crew.budget, crew.version, gear, HistoryEntry.objects.filter(kind="purchase").count()
+
+
+def test_gear_within_carrying_capacity_is_bought(user, ada):
+    entry, character = ada
+    services.buy_gear(entry, user, character.pk, "knife")  # a small item counts half: 2.5 of 3
+    treasury, budget, _, gear, purchases = _shop_state(entry, character)
+    assert (treasury, budget, purchases) == (9, 151, 1)
+    assert ("knife", 1) in gear
+
+
+def test_gear_over_carrying_capacity_is_refused_and_nothing_is_spent(user, ada):
+    entry, character = ada
+    before = _shop_state(entry, character)
+    with pytest.raises(services.CampaignError) as refused:
+        services.buy_gear(entry, user, character.pk, "chain-gun")  # two-handed: 4 items of 3
+    message = str(refused.value)
+    assert message.startswith("Ada cannot carry the chain gun: Ada carries 4 items; the most is 3")
+    assert "Strength -2" in message  # the reason, as the builder gives it
+    assert _shop_state(entry, character) == before  # no token, no budget, no item, no history entry
+
+
+def test_a_problem_the_character_already_had_does_not_block_the_shop(user, ada):
+    entry, character = ada
+    Character.objects.filter(pk=character.pk).update(
+        intellect=2
+    )  # attribute modifiers now wrong: not the knife's doing
+    services.buy_gear(entry, user, character.pk, "knife")
+    assert ("knife", 1) in _shop_state(entry, character)[3]
+
+
+def test_a_character_already_over_capacity_cannot_buy_more(user, ada):
+    entry, character = ada
+    CharacterGear.objects.create(
+        character=character, item=Item.objects.get(system=entry.campaign.system, slug="chain-gun"), position=9
+    )
+    before = _shop_state(entry, character)
+    with pytest.raises(services.CampaignError, match="Ada cannot carry the knife: Ada carries 4.5 items"):
+        services.buy_gear(entry, user, character.pk, "knife")
+    assert _shop_state(entry, character) == before
+
+
+def test_gear_for_a_character_of_another_crew_is_refused(user, ada, geared_crew):
+    entry, _ = ada
+    stranger = geared_crew(user, 3, name="Elsewhere").characters.first()
+    with pytest.raises(services.CampaignError, match="not in this crew"):
+        services.buy_gear(entry, user, stranger.pk, "knife")
 
 
 def test_powered_armor_only_at_crew_creation(campaign, user, two_crews, today):
