@@ -369,6 +369,7 @@ def board(
     ]
     context["conditions"] = situation
     context["light_ticks"] = _light_ticks(view, situation)
+    context["auto_weapons"] = _auto_weapons(view, context["odds"])
     context["sorceries"] = catalogue.data().get("sorceries", [])
     context["crew_ids"] = [m for m in view.crew(seat)]
     context["targets"] = [m for m in view.models if m.in_play]
@@ -400,8 +401,17 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
     context["odds"] = _odds_rows(view, GM, situation)
     context["conditions"] = situation
     context["light_ticks"] = _light_ticks(view, situation)
+    context["auto_weapons"] = _auto_weapons(view, context["odds"])
     context["targets"] = [m for m in view.models if m.in_play]
     return context
+
+
+def _auto_weapons(view: State, odds: list) -> list[str]:
+    """The acting model's Auto X weapons, when its odds are shown: "Can choose to roll X dice" (one die, no -2)."""
+    acting = view.reaction[0] if view.reaction else view.active_model
+    if not odds or not acting:
+        return []
+    return [f"{w.name} (Auto {w.weapon.keywords.auto})" for w in view.model(acting).weapons if w.weapon.keywords.auto]
 
 
 def _light_ticks(view: State, situation: cn.Situation) -> list[tuple[str, str, bool]]:

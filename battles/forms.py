@@ -150,6 +150,8 @@ class ConditionsForm(forms.Form):
     # Lantern and spot light within 3" (E12b): distances are the players'
     target_near_lantern = forms.BooleanField(required=False)
     shooter_near_allied_spot_light = forms.BooleanField(required=False)
+    # Auto X: "Can choose to roll X dice": ticked, an Auto weapon rolls its one die, without the -2
+    one_die = forms.BooleanField(required=False)
 
     def situation(self):
         data = self.cleaned_data if self.is_valid() else {}
@@ -158,6 +160,7 @@ class ConditionsForm(forms.Form):
             long_range=bool(data.get("long_range")),
             surrounded=bool(data.get("surrounded")),
             in_melee=bool(data.get("target_in_melee")),
+            auto=not data.get("one_die"),
             stagger_into_obstacle=bool(data.get("stagger_into_obstacle")),
             stagger_over_ledge=0.0 if data.get("stagger_into_obstacle") else float(data.get("stagger_over_ledge") or 0),
             **{name: bool(data.get(name)) for name in cn.LIGHT_TICKS},
@@ -184,6 +187,7 @@ class StepForm(forms.Form):
     shooter_near_allied_spot_light = forms.BooleanField(required=False)
     in_melee = forms.BooleanField(required=False)  # the acting model (a sorcerer: -4; no Shoot, Interact...)
     target_in_melee = forms.BooleanField(required=False)  # a Shoot at a model in melee: -4, as cover
+    one_die = forms.BooleanField(required=False)  # an Auto weapon rolls one die (ConditionsForm)
     # a Move's or a Jump's choices; a Push's "what is right behind the target" (B53, B54)
     prone_after = forms.BooleanField(required=False)
     sprint = forms.BooleanField(required=False)

@@ -499,3 +499,32 @@ def test_a_poll_keeps_the_headings_status_current(started, user, password):
     status = battle.get_status_display()
     assert f'<span class="muted" id="battle-status" hx-swap-oob="true">{status}</span>' in polled
     assert me.get(f"/battles/{battle.pk}/").content.decode().count('id="battle-status"') == 1  # after a poll too
+
+
+@pytest.mark.parametrize(("ticked", "dice"), [(True, 1), (False, 2)])
+def test_an_auto_weapon_may_roll_one_die_as_the_rule_lets_the_player_choose(
+    started, user, other_user, password, ticked, dice
+):
+    """Auto X: "Can choose to roll X dice to hit and select the highest result but with a -2 modifier": the
+    odds and the attack follow the player's tick; unticked, the X dice at -2 (R5's default)."""
+    from rules.cybernekro import engine as cn
+    from rules.cybernekro.battle.state import WeaponUse
+
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
+    auto = WeaponUse("auto-pistol", "auto pistol", cn.Weapon(2, 12, cn.Keywords.parse(["Auto 2"]), "auto-pistol"))
+    model = s.model(s.active_model)
+    put(battle, s.with_model(replace(model, weapons=(auto,))))
+    url = f"/battles/{battle.pk}/"
+    several = player.get(url, headers={"HX-Request": "true"}).content.decode()
+    one = player.get(url + "?one_die=1", headers={"HX-Request": "true"}).content.decode()
+    assert "one die with auto pistol (Auto 2)" in several
+    assert 'name="one_die" value="1" checked' in one and 'name="one_die" value="1" checked' not in several
+    odds = lambda page: page.split('id="odds-heading"')[1].split("</table>")[0]  # noqa: E731
+    assert odds(several) != odds(one)
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    tick = {"one_die": "1"} if ticked else {}
+    assert post_step(player, battle, f"attack:auto-pistol:{enemy.id}", **tick).status_code == 200
+    rolled = next(r for e in reversed(state(battle).log) for r in e.rolls if r.get("what") == "to hit")
+    assert len(rolled["d20"]) == dice
+    assert dict(state(battle).pending[0].data)["situation"].auto is not ticked
