@@ -103,6 +103,8 @@ def label(state: State, option: legal.Option) -> str:
     if s == "attack":
         # a reaction's attack is the reacting model's, not the Active Model's (actions.acting_model)
         model = state.model(state.reaction[0] if state.reaction else state.active_model or "")
+        if len(a) > 2:  # a melee weapon with Thrown (B63)
+            return f'Throw the {model.weapon(a[0]).name} → {_name(state, a[1])} (a Shoot with Agility, up to 6")'
         return f"{model.weapon(a[0]).name} → {_name(state, a[1])}"
     if s == "attack_two":
         model = state.model(state.reaction[0] if state.reaction else state.active_model or "")
@@ -162,7 +164,8 @@ def label(state: State, option: legal.Option) -> str:
     if s == "take_terminal":
         return f"Take terminal {a[0]}"
     if s == "pick_up":
-        return f"Pick up the {a[0]}"
+        lying = {use.slug: use.name for use in state.scenario.weapons_on_ground}
+        return f"Pick up the {lying.get(a[0], a[0])}"
     if s == "open_prison":
         return f"Open the prison ({a[0]})"
     if s == "put_out_fire":
@@ -232,6 +235,8 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
 
 def _odds_row(view: State, model, cell, prefix: str = "") -> dict:
     name = prefix + model.weapon(cell.weapon).name
+    if cell.action == cn.Action.SHOOT.value and not model.weapon(cell.weapon).ranged:
+        name += " (thrown)"
     if cell.pair:  # one attack of an Ambidextrous pair (B42)
         name += f" (with {model.weapon(cell.pair).name}, −2)"
     row = {"weapon": name, "target": _name(view, cell.target), "reason": cell.reason}

@@ -101,7 +101,10 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
     in_melee = bool(d.get("in_melee"))  # the acting model's (the players' to see, B24)
     height = float(d.get("height") or 0)
     if name == "attack":
-        return actions.attack(state, seat, args[0], args[1], rng, seed, situation=situation, in_melee=in_melee)
+        thrown = args[2] if len(args) > 2 else None  # "shoot": a melee weapon with Thrown (B63)
+        return actions.attack(
+            state, seat, args[0], args[1], rng, seed, situation=situation, action=thrown, in_melee=in_melee
+        )
     if name == "attack_two":
         return actions.attack_two(
             state, seat, args[0], args[1], args[2], rng, seed, situation=situation, in_melee=in_melee

@@ -528,3 +528,26 @@ def test_an_auto_weapon_may_roll_one_die_as_the_rule_lets_the_player_choose(
     rolled = next(r for e in reversed(state(battle).log) for r in e.rolls if r.get("what") == "to hit")
     assert len(rolled["d20"]) == dice
     assert dict(state(battle).pending[0].data)["situation"].auto is not ticked
+
+
+def test_a_knife_is_thrown_from_its_own_button_and_lies_on_the_table_after(started, user, other_user, password):
+    """Thrown (B63): the board offers the throw beside the Fight, with its odds, and shows where the knife went."""
+    from rules.cybernekro import engine as cn
+    from rules.cybernekro.battle.state import WeaponUse
+
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
+    knife = WeaponUse("knife", "knife", cn.Weapon(1, None, cn.Keywords.parse(["Thrown"]), "knife"), hands=1)
+    model = s.model(s.active_model)
+    put(battle, s.with_model(replace(model, weapons=(knife,))))
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    page = html.unescape(player.get(f"/battles/{battle.pk}/").content.decode())
+    assert f'Throw the knife → {enemy.name} (a Shoot with Agility, up to 6")' in page
+    assert f"knife (thrown) → {enemy.name}" in page  # its odds row
+    assert post_step(player, battle, f"attack:knife:{enemy.id}:shoot").status_code == 200
+    assert "throws" in state(battle).log[-1].text
+    assert post_step(player, battle, "resolve_attack").status_code == 200
+    after = state(battle)
+    assert [w.slug for w in after.scenario.weapons_on_ground] == ["knife"]
+    page = html.unescape(player.get(f"/battles/{battle.pk}/").content.decode())
+    assert "On the ground: knife" in page

@@ -990,10 +990,8 @@ def _roll_to_hit(
     )
     decider = decides_for(state, model, model.seat or seat)
     state = replace(state, pending=(Pending("to_hit", decider, model.id, data),) + state.pending)
-    text = (
-        f"{model.name} {'shoots' if kind is cn.Action.SHOOT else 'fights'} {target.name} with {use.name}: "
-        f"{outcome.value}{note}"
-    )
+    verb = "fights" if kind is cn.Action.FIGHT else "shoots" if use.ranged else "throws"
+    text = f"{model.name} {verb} {target.name} with {use.name}: {outcome.value}{note}"
     return state.logged(seat, text, seed=seed, rolls=[roll])
 
 
@@ -1505,7 +1503,9 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
     use = attacker.weapon(info["weapon"])
     rolls: list[dict] = []
     lines: list[str] = []
-    jams = kind is cn.Action.SHOOT and not use.weapon.keywords.has("reliable")  # "On a Fumble the weapon jams"
+    thrown = kind is cn.Action.SHOOT and not use.ranged  # a melee weapon with Thrown (B63)
+    # "On a Fumble the weapon jams"; a thrown weapon has left the hand, to land by the target
+    jams = kind is cn.Action.SHOOT and not thrown and not use.weapon.keywords.has("reliable")
     if hit_info is not None:
         hit, steps, hit_plan = hit_info
         rolls += list(steps)
@@ -1528,7 +1528,10 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         state, out, dice = gain_dread_or_wound(state, target.id, rng)  # "Every time this model attacks"
         rolls += dice
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)" + (f": {out}" if out else ""))
-    if kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
+    if thrown:
+        state = lands_by(state, attacker.id, use)
+        lines.append(f"the {use.name} lands next to {target.name}")
+    elif kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
         face = rng.randint(1, 6)
         rolls.append({"what": "ammo deficit", "d6": face})
         if face == 1:
@@ -1571,6 +1574,21 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         self_hit = cn.plan_attack(kind, own.attacker(), use.weapon, own.target()).hit
         state = hit_with_cards(state, seat, own, self_hit, "unstable", rng, seed, context=(("label", "Unstable"),))
     return state
+
+
+def lands_by(state: Battle, thrower_id: str, use: WeaponUse) -> Battle:
+    """Thrown: "Once the attack is resolved the weapon lands on the ground next to the target and can be picked
+    up by anyone" (B63): one copy leaves the thrower and lies on the table."""
+    thrower = state.model(thrower_id)
+    kept = []
+    for carried in thrower.weapons:
+        if carried.slug != use.slug:
+            kept.append(carried)
+        elif carried.copies > 1:
+            kept.append(replace(carried, copies=carried.copies - 1))
+    state = state.with_model(replace(thrower, weapons=tuple(kept)))
+    ground = state.scenario.weapons_on_ground + (replace(use, copies=1),)
+    return replace(state, scenario=replace(state.scenario, weapons_on_ground=ground))
 
 
 def splash_candidates(state: Battle, target_id: str | None) -> tuple[Model, ...]:

@@ -313,6 +313,8 @@ def _acting_options(state: Battle, model):
             kind = "shoot" if use.ranged else "fight"
             if use.slug not in model.jammed | model.unloaded and ap >= cost and allowed(kind):
                 yield Option("attack", (use.slug, enemy.id))
+            if not use.ranged and use.weapon.keywords.has("thrown") and ap >= cost and allowed("shoot"):
+                yield Option("attack", (use.slug, enemy.id, "shoot"))  # thrown: a Shoot with Agility (B63)
         for first, second in weapon_pairs(model):  # Ambidextrous: both at this enemy, one action (B42)
             uses = (model.weapon(first), model.weapon(second))
             cost = 2 if any(u.weapon.keywords.has("unwieldy") for u in uses) else 1
@@ -346,6 +348,9 @@ def _scenario_options(state: Battle, model, allowed):
         yield Option("pick_up", ("treasure",))
     if allowed("interact") and s.artifact_on_table:
         yield Option("pick_up", ("artifact",))
+    if allowed("interact"):
+        for slug in sorted({use.slug for use in s.weapons_on_ground}):
+            yield Option("pick_up", (slug,))  # a thrown weapon, by anyone (B63)
     if s.slug == "prisoner" and element and any(m.imprisoned and m.in_play for m in state.models):
         yield Option("open_prison", ("strength",))
         yield Option("open_prison", ("intellect",))

@@ -113,6 +113,10 @@ def weapon_odds(
             )
             odds = with_card(planned, armed, card_for(state, enemy.id, seat))
             cells.append(Cell(use.slug, enemy.id, action.value, odds, reason))
+            if not use.ranged and use.weapon.keywords.has("thrown"):  # thrown: a Shoot with Agility (B63)
+                action, planned = plan(state, model, use.slug, enemy, situation, cn.Action.SHOOT.value)
+                odds = with_card(planned, armed, card_for(state, enemy.id, seat))
+                cells.append(Cell(use.slug, enemy.id, action.value, odds))
         # each attack of a pair at -2 against the target as it stands now; a card counts on the first only
         paired = replace(situation, modifier=situation.modifier - 2)
         for first, second in weapon_pairs(model):

@@ -185,9 +185,11 @@ def pick_up(
     state: Battle, seat: str, item: str, rng: random.Random, seed: int | None = None, in_melee: bool = False
 ) -> Battle:
     """Interact: "pick up an item laying on the ground within 1" as long as it has the capacity to carry it"
-    (a Treasure Token, or the artifact, carried "exactly like a Treasure Token"). Capacity is the players' check."""
-    if item not in ("treasure", "artifact"):
-        raise Refused("pick up a treasure token or the artifact")
+    (a Treasure Token, the artifact, carried "exactly like a Treasure Token", or a thrown weapon lying there, B63).
+    Capacity is the players' check."""
+    lying = next((use for use in state.scenario.weapons_on_ground if use.slug == item), None)
+    if item not in ("treasure", "artifact") and lying is None:
+        raise Refused("pick up a treasure token, the artifact or a weapon lying on the table")
     if item == "treasure" and state.scenario.treasure_on_table <= 0:
         raise Refused("no Treasure Token lies on the table")
     if item == "artifact" and not state.scenario.artifact_on_table:
@@ -196,7 +198,13 @@ def pick_up(
     state, model, ok = begin(state, seat, "interact", 1, rng, seed, in_melee=in_melee)
     if not ok:
         return step(before, after_action(state))
-    if item == "treasure":
+    if lying is not None:
+        model = with_weapon(model, lying)
+        ground = list(state.scenario.weapons_on_ground)
+        ground.remove(lying)
+        scenario = replace(state.scenario, weapons_on_ground=tuple(ground))
+        item = lying.name
+    elif item == "treasure":
         model = replace(model, treasure=model.treasure + 1)
         scenario = replace(state.scenario, treasure_on_table=state.scenario.treasure_on_table - 1)
     else:
@@ -204,6 +212,15 @@ def pick_up(
         scenario = replace(state.scenario, artifact_on_table=False)
     state = _spend(replace(state, scenario=scenario).with_model(model), model, 1)
     return step(before, after_action(state.logged(seat, f"{model.name} picks up the {item}", seed=None)))
+
+
+def with_weapon(model, use):
+    """The model carrying one more of the weapon: another copy of one it carries, else the weapon itself."""
+    if any(carried.slug == use.slug for carried in model.weapons):
+        weapons = tuple(replace(w, copies=w.copies + 1) if w.slug == use.slug else w for w in model.weapons)
+    else:
+        weapons = model.weapons + (replace(use, copies=1),)
+    return replace(model, weapons=weapons)
 
 
 def leave_table(state: Battle, seat: str, model_id: str, fleeing: bool = False, in_melee: bool = False) -> Battle:

@@ -200,6 +200,9 @@ class Scenario:
     artifact_on_table: bool = False  # found (or dropped) and lying on the ground
     exploration_rolls: int = 0
     treasure_on_table: int = 0
+    # Thrown: "Once the attack is resolved the weapon lands on the ground next to the target and can be picked
+    # up by anyone" (B63): one WeaponUse per weapon lying there
+    weapons_on_ground: tuple = ()
     corpses: int = 0  # Exploration's corpse tokens on the table
     ritual: int = 0  # Stop the Ritual counter
     ritual_target: int = 6
