@@ -25,7 +25,7 @@ and table counts. Skips the Chromium lines with a message if /usr/bin/chromium
 is absent (scripts/system-deps.sh installs it).
 
 Run through `make bench`, or: .venv/bin/python benchmarks/bench_pdf_vs_chromium.py
-[--html DIR] writes the roster HTML (A4 and Letter) to DIR and stops.
+[--html DIR] writes the worst-case and typical roster HTML (A4 and Letter) to DIR and stops.
 """
 
 import os
@@ -221,7 +221,8 @@ def main() -> int:
             html = worst_roster_html(paper)
             (folder / f"roster-{paper.lower()}.html").write_text(html)
             (folder / f"roster-{paper.lower()}-chromium.html").write_text(for_chromium(html, paper))
-        print(f"wrote the worst-case roster HTML to {folder}")
+            (folder / f"typical-{paper.lower()}.html").write_text(typical_roster_html(paper))
+        print(f"wrote the worst-case and typical roster HTML to {folder}")
         return 0
 
     paper = "A4"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Character
+from crewbuilder.validation import with_changes
 
 GAME_STATES = {
     "pending": "waiting for confirmation",
@@ -75,7 +76,7 @@ class _Names:
 
 def _profile(snapshot: dict, names: _Names) -> str:
     """A dead character's profile as a sentence: attributes, traits, body-mods, gear."""
-    attributes = snapshot.get("attributes") or {}
+    attributes = with_changes(snapshot.get("attributes") or {}, snapshot.get("attribute_changes"))  # as played
     parts = [
         _list([f"{label} {_signed(attributes[key])}" for key, label in ATTRIBUTE_LABELS.items() if key in attributes])
     ]

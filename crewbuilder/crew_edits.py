@@ -240,6 +240,7 @@ def duplicate_character(crew: Crew, *, character: int) -> Character:
         name=name,
         position=source.position + 1,
         notes=source.notes,
+        attribute_changes=dict(source.attribute_changes or {}),
         **{a: getattr(source, a) for a in ATTRIBUTES},
     )
     CharacterTrait.objects.bulk_create(

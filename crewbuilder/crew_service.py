@@ -121,6 +121,7 @@ def duplicate(crew: Crew, owner) -> Crew:
             name=character.name,
             position=character.position,
             notes=character.notes,
+            attribute_changes=dict(character.attribute_changes or {}),
             **{a: getattr(character, a) for a in ATTRIBUTE_LABELS},
         )
         CharacterTrait.objects.bulk_create(

@@ -146,7 +146,7 @@ def read_envelope(raw) -> dict:
 
 
 CREW_FIELDS = ("format", "system", "name", "budget", "notes", "characters", "house_rules")
-CHARACTER_FIELDS = ("name", "attributes", "traits", "body_mods", "gear", "notes")
+CHARACTER_FIELDS = ("name", "attributes", "attribute_changes", "traits", "body_mods", "gear", "notes")
 
 
 def unknown_fields(value: dict, known: tuple, character: str | None) -> list[dict]:
@@ -246,6 +246,8 @@ def read_character(value, where: str) -> dict:
         if attribute not in attributes:
             missing(f"{where}.attributes.{attribute}")
         character["attributes"][attribute] = check_int(attributes[attribute], f"{where}.attributes.{attribute}")
+    if "attribute_changes" in value:
+        character["attribute_changes"] = read_attribute_changes(value["attribute_changes"], where)
     # crew-format.md names only budget and notes as optional: the lists are required.
     for key in ("traits", "body_mods", "gear"):
         if key not in value:
@@ -260,6 +262,23 @@ def read_character(value, where: str) -> dict:
             value["notes"], f"{where}.notes", limit=None, allowed_controls=NOTES_ALLOWED_CONTROLS, required=False
         )
     return character
+
+
+def read_attribute_changes(value, where: str) -> dict:
+    """An optional key added to crew-format.md (reading C10): what a campaign changed since creation (injuries,
+    advancement), e.g. ``{"toughness": -1}``. ``attributes`` stay the creation placement the format defines;
+    the report's effective values add these changes. Zero changes are dropped (an export never writes them)."""
+    changes = check_object(value, f"{where}.attribute_changes")
+    read = {}
+    for key, change in changes.items():
+        if key not in ATTRIBUTES:
+            raise BadFormat(
+                f"{where}.attribute_changes.{key}",
+                "not an attribute (strength, toughness, agility, intellect, discipline)",
+            )
+        if check_int(change, f"{where}.attribute_changes.{key}"):
+            read[key] = change
+    return {a: read[a] for a in ATTRIBUTES if a in read}
 
 
 def read_trait(value, where: str):
@@ -416,6 +435,11 @@ def check_storable(crew: dict) -> None:
         for attribute, value in character["attributes"].items():
             if not low <= value <= high:
                 raise BadFormat(f"{where}.attributes.{attribute}", f"outside {low}..{high}, the most the app stores")
+        for attribute, value in character.get("attribute_changes", {}).items():
+            if not low <= value <= high:
+                raise BadFormat(
+                    f"{where}.attribute_changes.{attribute}", f"outside {low}..{high}, the most the app stores"
+                )
 
 
 @transaction.atomic
@@ -438,7 +462,12 @@ def import_crew_data(data: dict, owner):
     trait_rows, mod_rows, gear_rows = [], [], []
     for position, c in enumerate(data["characters"]):
         character = Character.objects.create(
-            crew=crew, position=position, name=c["name"], notes=c.get("notes", ""), **c["attributes"]
+            crew=crew,
+            position=position,
+            name=c["name"],
+            notes=c.get("notes", ""),
+            attribute_changes=c.get("attribute_changes", {}),
+            **c["attributes"],
         )
         for index, trait in enumerate(c["traits"]):
             slug = trait if isinstance(trait, str) else trait["slug"]

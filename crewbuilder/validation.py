@@ -259,7 +259,9 @@ def _check_character(character: dict, catalogue: CatalogueSnapshot, findings: Fi
     body_mods = once(body_mods, lambda mod: mod["slug"])
 
     attribute_names = rules["attributes"]
-    attributes = effective_attributes(character["attributes"], traits, attribute_names)
+    # The creation placement (checked above) plus what a campaign changed since (injuries), then traits.
+    played = with_changes(character["attributes"], character.get("attribute_changes"))
+    attributes = effective_attributes(played, traits, attribute_names)
     strength = attributes["strength"]
 
     carry_halves = sum(item_halves(item, rules["carry"]) for item in gear)
@@ -406,8 +408,15 @@ def known_gear(character: dict, catalogue, findings: Findings) -> list:
     return found
 
 
+def with_changes(base: dict, changes: dict | None) -> dict:
+    """Base attributes plus a campaign's changes to them (``attribute_changes``: injuries, advancement): the
+    values as played, before traits. The creation check never sees the changes (reading C10)."""
+    return {name: value + int((changes or {}).get(name, 0)) for name, value in base.items()}
+
+
 def check_base_attributes(character: dict, rules: dict, catalogue, findings: Findings) -> None:
-    """Four +1 and three -1 placed (they may cancel), each base value in range."""
+    """Four +1 and three -1 placed (they may cancel), each base value in range: the attributes as created,
+    whatever a campaign changed since (``attribute_changes``, reading C10)."""
     name = character["name"]
     values = [character["attributes"][a] for a in rules["attributes"]]
     modifiers = rules["attribute_modifiers"]
@@ -634,6 +643,11 @@ def character_to_data(character) -> dict:
             "intellect": character.intellect,
             "discipline": character.discipline,
         },
+    }
+    changes = {a: v for a, v in (character.attribute_changes or {}).items() if v}
+    if changes:  # an optional key (reading C10): only a character a campaign changed has it
+        data["attribute_changes"] = changes
+    data |= {
         "traits": [{"slug": t.trait.slug, **t.choices} if t.choices else t.trait.slug for t in character.traits.all()],
         "body_mods": [m.body_mod.slug for m in character.body_mods.all()],
         "gear": [g.item.slug for g in character.gear.all() for _ in range(g.copies)],

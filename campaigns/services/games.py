@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from campaigns.models import CampaignCrew, Game, GameCrew, Memorial
@@ -13,7 +14,7 @@ from campaigns.services.base import CampaignError
 from campaigns.services.base import log as _log
 from crewbuilder.models import Character, Crew
 from crewbuilder.models.catalogue import ATTRIBUTES
-from crewbuilder.validation import crew_to_data
+from crewbuilder.validation import crew_to_data, with_changes
 from crewbuilder.wording import count_noun
 
 
@@ -197,7 +198,21 @@ def _apply_game(game: Game, parts: list[GameCrew], actor) -> None:
 
 
 def _character_state(character: Character) -> dict:
-    return {a: getattr(character, a) for a in ATTRIBUTES} | {"notes": character.notes}
+    """The attributes as played before traits (creation + campaign changes) and the notes: an effect's before
+    and after, whose differences are what its reversal takes off."""
+    return with_changes({a: getattr(character, a) for a in ATTRIBUTES}, character.attribute_changes) | {
+        "notes": character.notes
+    }
+
+
+def change_attributes(character: Character, changes: dict) -> None:
+    """Add ``changes`` ({"toughness": -1}) to the character's campaign changes, never to its base attributes:
+    the creation placement stays as made and valid (reading C10). A change back to 0 leaves no key."""
+    kept = dict(character.attribute_changes or {})
+    for attribute, change in changes.items():
+        if attribute in ATTRIBUTES and int(change):
+            kept[attribute] = kept.get(attribute, 0) + int(change)
+    character.attribute_changes = {a: kept[a] for a in ATTRIBUTES if kept.get(a)}
 
 
 def _apply_effect(campaign, actor, entry, effect, game=None) -> None:
@@ -205,12 +220,12 @@ def _apply_effect(campaign, actor, entry, effect, game=None) -> None:
     if character is None:
         return
     before = _character_state(character)
-    for attribute, change in (effect.get("attributes") or {}).items():
-        if attribute in ATTRIBUTES:
-            setattr(character, attribute, getattr(character, attribute) + int(change))
+    change_attributes(character, effect.get("attributes") or {})
     line = f"{effect.get('table_name', 'Effect')}: {effect.get('text', '')}".strip()
     character.notes = (character.notes + "\n" + line).strip()
     character.save()
+    # an edit like any other: the stored list summary and any form opened on the older version know it changed
+    Crew.objects.filter(pk=entry.crew_id).update(version=F("version") + 1, updated_at=timezone.now())
     _log(
         campaign,
         actor,
@@ -231,6 +246,7 @@ def _character_rows(character: Character) -> dict:
         "position": character.position,
         "notes": character.notes,
         "attributes": {a: getattr(character, a) for a in ATTRIBUTES},
+        "attribute_changes": dict(character.attribute_changes or {}),
         "traits": [{"trait": t.trait_id, "choices": t.choices, "position": t.position} for t in character.traits.all()],
         "body_mods": [{"body_mod": m.body_mod_id, "position": m.position} for m in character.body_mods.all()],
         "gear": [{"item": g.item_id, "copies": g.copies, "position": g.position} for g in character.gear.all()],

@@ -8,13 +8,14 @@ naming the later entry, when a later change depends on the one being undone.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial
 from campaigns.permissions import check_user_is_organiser
 from campaigns.services.base import CampaignError
 from campaigns.services.base import log as _log
-from campaigns.services.games import _character_state
+from campaigns.services.games import _character_state, change_attributes
 from crewbuilder import crew_edits
 from crewbuilder.models import Character, CharacterBodyMod, CharacterGear, CharacterTrait, Crew
 from crewbuilder.models.catalogue import ATTRIBUTES
@@ -110,10 +111,10 @@ def _undo_purchase(entry, skip):
 def _undo_effect(entry, skip):
     character = _living(entry, entry.before.get("character"), skip)
     before = _character_state(character)
-    for attribute in ATTRIBUTES:
-        setattr(
-            character, attribute, getattr(character, attribute) - (entry.after[attribute] - entry.before[attribute])
-        )
+    # Its differences come off the campaign changes, where the effect put them (reading C10).
+    change_attributes(
+        character, {a: entry.before[a] - entry.after[a] for a in ATTRIBUTES if a in entry.before and a in entry.after}
+    )
     line = entry.after.get("line")
     if line is None:  # entries written before the line was kept: it is what the effect appended
         line = entry.after["notes"][len(entry.before["notes"]) :].strip()
@@ -122,6 +123,7 @@ def _undo_effect(entry, skip):
         del lines[len(lines) - 1 - lines[::-1].index(line)]
         character.notes = "\n".join(lines).strip()
     character.save()
+    Crew.objects.filter(pk=character.crew_id).update(version=F("version") + 1, updated_at=timezone.now())
     return {"character": character.pk, **before}, {"character": character.pk, **_character_state(character)}
 
 
@@ -138,6 +140,7 @@ def _undo_death(entry, skip):
         name=rows["name"],
         position=rows["position"],
         notes=rows["notes"],
+        attribute_changes=rows.get("attribute_changes") or {},
         **rows["attributes"],
     )
     CharacterTrait.objects.bulk_create(

@@ -38,6 +38,7 @@ from core.pdf_views import paper_for, pdf_response
 from crewbuilder import crew_edits, crew_service
 from crewbuilder.crewfile import ATTRIBUTES
 from crewbuilder.models import CharacterGear, CharacterTrait, Crew, GameSystem
+from crewbuilder.validation import with_changes
 from rules.cybernekro.character import effective_attributes
 
 HISTORY_PER_PAGE = 50
@@ -87,8 +88,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 
 def _sheet_attributes(crews: list, system) -> None:
-    """Each roster character's attributes as its sheet shows them, traits applied (Big, Gifted, Deformed...), as
-    ``sheet_attributes``: one query for every crew's traits."""
+    """Each roster character's attributes as its sheet shows them, as ``sheet_attributes``: campaign changes
+    (injuries, reading C10) and traits (Big, Gifted, Deformed...) applied; one query for every crew's traits."""
     characters = [ch for c in crews for ch in c.crew.characters.all()]
     chosen: dict = {}
     for row in CharacterTrait.objects.filter(character__in=characters).select_related("trait").order_by("position"):
@@ -97,7 +98,8 @@ def _sheet_attributes(crews: list, system) -> None:
     names = snapshot.rules.get("attributes") or list(ATTRIBUTES)
     for ch in characters:
         traits = [(snapshot.traits[s], c) for s, c in chosen.get(ch.pk, {}).items() if s in snapshot.traits]
-        ch.sheet_attributes = effective_attributes({name: getattr(ch, name) for name in names}, traits, names)
+        played = with_changes({name: getattr(ch, name) for name in names}, ch.attribute_changes)  # injuries (C10)
+        ch.sheet_attributes = effective_attributes(played, traits, names)
 
 
 def standings(campaign: Campaign) -> list[dict]:

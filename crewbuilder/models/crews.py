@@ -106,6 +106,10 @@ class Character(models.Model):
     agility = models.SmallIntegerField(default=0)
     intellect = models.SmallIntegerField(default=0)
     discipline = models.SmallIntegerField(default=0)
+    # What a campaign changed since creation (injuries, advancement), e.g. {"toughness": -1}: kept apart from
+    # the base attributes, so the creation check judges the placement as made and play reads base + changes
+    # (reading C10). Only attributes with a change are keys.
+    attribute_changes = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True)
 
     class Meta:

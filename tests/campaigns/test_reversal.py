@@ -5,6 +5,7 @@ import pytest
 from campaigns import services
 from campaigns.models import CampaignCrew, Game, HistoryEntry, Memorial
 from crewbuilder.models import Character, CharacterGear, Crew
+from tests.campaigns.effects import rolled_effect
 
 pytestmark = pytest.mark.django_db
 
@@ -33,19 +34,7 @@ def _counted_game(campaign, user, mine, theirs, today, *, treasure=2, casualties
 
 
 def _scar(campaign, user, character, seed=3):
-    table = services.create_table(
-        campaign, user, kind="injury", name="Scars", die="D6", rows_text="1-6 | Lost an eye | discipline -1, agility 1"
-    )
-    roll = services.roll_on_table(table, seed=seed)
-    return {
-        "character": character.pk,
-        "name": character.name,
-        "table": table.pk,
-        "table_name": table.name,
-        "text": roll.row["text"],
-        "attributes": roll.row["attributes"],
-        "roll": {"seed": roll.seed, "die": table.die, "dice": list(roll.dice), "result": roll.result},
-    }
+    return rolled_effect(campaign, user, character, "1-6 | Lost an eye | discipline -1, agility 1", seed)
 
 
 def _treasury(entry):
@@ -266,10 +255,11 @@ def test_effect_reversal_undoes_only_its_own_change(campaign, user, two_crews, t
     _counted_game(campaign, user, mine, theirs, today, effects=[_scar(campaign, user, hurt)])
     services.edit_character(mine, user, hurt.pk, notes=Character.objects.get(pk=hurt.pk).notes + "\nVeteran")
     hurt.refresh_from_db()
-    assert (hurt.discipline, hurt.agility) == (-3, 2)
+    # the injury is kept apart from the creation placement (reading C10)
+    assert (hurt.discipline, hurt.agility, hurt.attribute_changes) == (-2, 1, {"agility": 1, "discipline": -1})
     services.reverse_entry(HistoryEntry.objects.get(kind="effect"), user)
     hurt.refresh_from_db()
-    assert (hurt.discipline, hurt.agility) == (-2, 1)
+    assert (hurt.discipline, hurt.agility, hurt.attribute_changes) == (-2, 1, {})
     assert hurt.notes == "Veteran"  # the later note stays; the effect's line goes
 
 
@@ -319,7 +309,7 @@ def test_reversing_a_game_undoes_every_step_in_one_entry(campaign, user, two_cre
     assert (_treasury(mine), _treasury(theirs)) == (0, 0)
     assert Character.objects.filter(pk=dead.pk).exists()
     hurt.refresh_from_db()
-    assert (hurt.discipline, hurt.agility, hurt.notes) == (-2, 1, "")
+    assert (hurt.discipline, hurt.agility, hurt.attribute_changes, hurt.notes) == (-2, 1, {}, "")
     row = next(c for c in standings(campaign) if c.pk == mine.pk)
     assert (row.played, row.won, row.lost_characters) == (0, 0, 0)
     steps = HistoryEntry.objects.filter(game=game).exclude(kind__in=["reversal", "game-recorded"])

@@ -140,7 +140,7 @@ def test_death_and_injury_applied_on_confirmation(campaign, user, two_crews, tod
     assert not mine.crew.characters.filter(pk=dead.pk).exists()
     assert Memorial.objects.get().name == dead.name
     hurt.refresh_from_db()
-    assert hurt.discipline == -3
+    assert (hurt.discipline, hurt.attribute_changes) == (-2, {"discipline": -1})  # kept apart (reading C10)
     assert "Scars: Lost an eye" in hurt.notes
     kinds = list(HistoryEntry.objects.values_list("kind", flat=True))
     assert {"death", "effect", "treasure", "game-counted"} <= set(kinds)
