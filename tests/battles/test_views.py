@@ -551,3 +551,45 @@ def test_a_knife_is_thrown_from_its_own_button_and_lies_on_the_table_after(start
     assert [w.slug for w in after.scenario.weapons_on_ground] == ["knife"]
     page = html.unescape(player.get(f"/battles/{battle.pk}/").content.decode())
     assert "On the ground: knife" in page
+
+
+def test_a_models_card_shows_what_it_cannot_use_and_what_holds_it(started, user, password):
+    """A jammed or unloaded weapon, Sleep and Shield change what a model may do: its card says so to everyone."""
+    battle = started()
+    s = state(battle)
+    model = s.models[0]
+    weapon = model.weapons[-1]
+    plain = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    assert "jammed" not in plain.split(f'id="model-{model.id}"')[1].split("</li>")[0]
+    changed = replace(model, jammed=frozenset({weapon.slug}), unloaded=frozenset({weapon.slug}), asleep=True)
+    put(battle, s.with_model(replace(changed, magic_shield=True)))
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    card = html.unescape(page.split(f'id="model-{model.id}"')[1].split("</li>")[0])
+    assert f"{weapon.name} jammed" in card and f"{weapon.name} unloaded" in card
+    assert "asleep: no reactions this round" in card and "Shield: +3 armor" in card
+
+
+def test_a_rounds_start_names_no_active_player_until_one_is_chosen(started, user, password):
+    """Last round's Active Player is not this round's: the Initiative Test's winner chooses first."""
+    battle = started()
+    s = replace(state(battle), phase=Phase.ROUND_START, round=2, active_seat="0", pending=())
+    put(battle, s)
+    status = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode().split('id="status-heading"')[1]
+    assert "Active Player" not in status.split("</section>")[0]
+    put(battle, replace(s, phase=Phase.ACTION))
+    status = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode().split('id="status-heading"')[1]
+    assert "Active Player: <strong>" in status.split("</section>")[0]
+
+
+def test_the_log_shows_the_damage_dice(started, user, other_user, password):
+    """The damage roll's dice (and the ones kept) are in the log beside its text, as the hit roll's are."""
+    battle = started()
+    s, player = _active_player(battle, user, other_user, password)
+    put(battle, replace(s, armed=((s.active_seat, s.active_model, "A♥", 0),)))  # an Ace: the hit is sure
+    enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
+    assert post_step(player, battle, f"attack:sword:{enemy.id}").status_code == 200
+    assert post_step(player, battle, "resolve_attack").status_code == 200
+    damage = next(r for e in state(battle).log for r in e.rolls if r.get("what") == "damage")
+    page = player.get(f"/battles/{battle.pk}/").content.decode()
+    assert f'<span class="bt-dice">damage d6 {",".join(map(str, damage["dice"]))}' in page
+    assert f"= {damage['sum']}</span>" in page
