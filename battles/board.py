@@ -307,10 +307,17 @@ def _pending_test(view: State) -> dict | None:
 
 
 def board(
-    battle, seats: list, user, events_page, situation: cn.Situation = cn.Situation(), state: State | None = None
+    battle,
+    seats: list,
+    user,
+    events_page,
+    situation: cn.Situation = cn.Situation(),
+    state: State | None = None,
+    allies: int = 0,
 ) -> dict:
     """The context of the battle's page for ``user`` (a spectator when they hold no seat). ``state``: the
-    battle's state already read from ``battle.state`` (the shared part's), else it is read here."""
+    battle's state already read from ``battle.state`` (the shared part's), else it is read here; ``allies``:
+    the allies in LoS typed for the next Morale Tests (their odds)."""
     me = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     # the game master sees what a spectator sees (no hand, view_for None) and moves as the GM seat (B33)
     gm = me is None and battle.game_master_id is not None and battle.game_master_id == getattr(user, "pk", None)
@@ -370,9 +377,10 @@ def board(
             "card": t.card,
             "pass": percent(t.passed),
         }
-        for t in next_tests.upcoming(view, seat)
+        for t in next_tests.upcoming(view, seat, allies)
     ]
     context["conditions"] = situation
+    context["allies"] = allies
     context["light_ticks"] = _light_ticks(view, situation)
     context["auto_weapons"] = _auto_weapons(view, context["odds"])
     context["sorceries"] = catalogue.data().get("sorceries", [])

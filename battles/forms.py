@@ -152,6 +152,11 @@ class ConditionsForm(forms.Form):
     shooter_near_allied_spot_light = forms.BooleanField(required=False)
     # Auto X: "Can choose to roll X dice": ticked, an Auto weapon rolls its one die, without the -2
     one_die = forms.BooleanField(required=False)
+    # the allies in LoS typed for the next Morale Tests: their odds count them (the roll does, from the step's form)
+    allies = forms.IntegerField(required=False, min_value=0, max_value=20)
+
+    def allies_in_los(self) -> int:
+        return (self.cleaned_data.get("allies") or 0) if self.is_valid() else 0
 
     def situation(self):
         data = self.cleaned_data if self.is_valid() else {}

@@ -68,8 +68,15 @@ def _log(request: HttpRequest, shared: shared_board.Shared, context: dict) -> No
 
 def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "") -> dict:
     battle = shared.battle
+    conditions = ConditionsForm(request.GET)
     context = board(
-        battle, shared.seats, request.user, None, ConditionsForm(request.GET).situation(), state=shared.state
+        battle,
+        shared.seats,
+        request.user,
+        None,
+        conditions.situation(),
+        state=shared.state,
+        allies=conditions.allies_in_los(),
     )
     context["crews"] = shared.crews(context)
     _log(request, shared, context)

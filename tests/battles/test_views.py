@@ -593,3 +593,21 @@ def test_the_log_shows_the_damage_dice(started, user, other_user, password):
     page = player.get(f"/battles/{battle.pk}/").content.decode()
     assert f'<span class="bt-dice">damage d6 {",".join(map(str, damage["dice"]))}' in page
     assert f"= {damage['sum']}</span>" in page
+
+
+def test_the_morale_odds_count_the_allies_typed(started, user, password):
+    """ "adding the number of allies in LoS to the roll": the next test's odds follow the number in the form."""
+    battle = started()
+    s = state(battle)
+    model = s.crew("0")[0]
+    s = s.with_model(replace(model, dread=2, discipline=0, wounds=0, traits=frozenset()))
+    s = replace(s, phase=Phase.MORALE, round=1, first_seat="0", active_seat="0", pending=(), morale_started=True)
+    put(battle, replace(s, morale_queue=(model.id,)))
+    me = client_for(user, password)
+    alone = me.get(f"/battles/{battle.pk}/").content.decode()
+    two = me.get(f"/battles/{battle.pk}/?allies=2", headers={"HX-Request": "true"}).content.decode()
+    assert "morale: Discipline (no ally in LoS) (+0)" in html.unescape(alone)
+    assert "morale: Discipline (2 allies in LoS) (+2)" in html.unescape(two)
+    assert 'id="morale-allies" type="number" inputmode="numeric" name="allies" min="0" max="20" value="2"' in two
+    rate = lambda page: re.search(r"in LoS\) \(\+\d\): <strong>([\d.]+)%", html.unescape(page)).group(1)  # noqa: E731
+    assert float(rate(two)) == float(rate(alone)) + 10.0  # +2 on a D20: two faces more

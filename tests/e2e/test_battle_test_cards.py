@@ -55,6 +55,11 @@ def test_a_card_is_played_on_a_morale_test_from_the_hidden_hand(
     expect(a.get_by_role("button", name=ace)).to_be_hidden()  # the hand is closed until its owner taps it
     expect(b.get_by_text("A♥")).to_have_count(0)  # and never on another player's phone
     expect(a.get_by_text("Next tests: odds before the roll")).to_be_visible()
+    a.get_by_label("Allies in line of sight").fill("1")
+    a.get_by_label("Allies in line of sight").press("Tab")  # a change: the odds count the ally
+    wait_for_htmx(a)
+    expect(a.get_by_text("morale: Discipline (1 ally in LoS)")).to_be_visible()
+    expect(a.get_by_label("Allies in line of sight")).to_have_value("1")
     _tap(a, ace, in_hand=True)
     _tap(b, "Let the card stand")  # mara's page caught up by polling: she may counter with her Joker
     a.reload()

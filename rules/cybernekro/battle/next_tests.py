@@ -81,8 +81,9 @@ def _madness(model: Model) -> int:
     return model.dread if "driven-by-madness" in model.traits else 0
 
 
-def upcoming(state: Battle, seat: str | None) -> tuple[NextTest, ...]:
-    """The tests the battle's next step rolls whose modifier is known now."""
+def upcoming(state: Battle, seat: str | None, allies: int = 0) -> tuple[NextTest, ...]:
+    """The tests the battle's next step rolls whose modifier is known now; ``allies``: the allies in LoS its
+    player says the next Morale Tests have ("adding the number of allies in LoS to the roll")."""
     models: list[tuple[Model, int, str]] = []
     top = state.pending[0] if state.pending else None
     if top is not None:
@@ -103,8 +104,9 @@ def upcoming(state: Battle, seat: str | None) -> tuple[NextTest, ...]:
         models += [(m, m.intellect + _madness(m), "pollen: Intellect") for m in map(state.model, pollen_testers(state))]
     elif state.phase is Phase.MORALE and state.morale_queue:
         m = state.model(state.morale_queue[0])
-        modifier = cn.morale_modifier(m.discipline, 0, m.wounds, m.dread, "driven-by-madness" in m.traits)
-        models.append((m, modifier, "morale: Discipline (no ally in LoS)"))
+        modifier = cn.morale_modifier(m.discipline, allies, m.wounds, m.dread, "driven-by-madness" in m.traits)
+        in_sight = "no ally" if not allies else "1 ally" if allies == 1 else f"{allies} allies"
+        models.append((m, modifier, f"morale: Discipline ({in_sight} in LoS)"))
     elif state.phase is Phase.MORALE:
         models += [
             (m, attribute(m, "agility", state) + _madness(m), "tremors: Agility")
