@@ -68,7 +68,10 @@ def _log(request: HttpRequest, shared: shared_board.Shared, context: dict) -> No
 
 def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "") -> dict:
     battle = shared.battle
-    conditions = ConditionsForm(request.GET)
+    # a refused move redraws the board with what its player had ticked (the conditions, "in melee"), to try
+    # again; a move made clears them (they were that move's)
+    chosen = request.POST if error and request.method == "POST" else request.GET
+    conditions = ConditionsForm(chosen)
     context = board(
         battle,
         shared.seats,
@@ -81,7 +84,7 @@ def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "")
     context["crews"] = shared.crews(context)
     _log(request, shared, context)
     context["error"] = error
-    context["in_melee"] = request.GET.get("in_melee") == "1"  # kept by the polls, cleared by a move made
+    context["in_melee"] = chosen.get("in_melee") == "1"  # kept by the polls and a refusal, cleared by a move made
     context["poll_params"] = kit.poll_params(request, services.LABEL, battle.pk, battle.version)
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:

@@ -66,10 +66,13 @@ def test_a_move_dropping_prone_out_of_melee_is_applied_after_the_free_fights(mov
 def test_a_shot_in_melee_is_refused_with_the_rule(moving):
     battle, clients, seat, mid, enemy = moving
     before = battle.version
-    response = post_step(clients[seat], battle, f"attack:pistol:{enemy}", in_melee="1")
+    response = post_step(clients[seat], battle, f"attack:pistol:{enemy}", in_melee="1", cover="1")
     assert "A model cannot shoot while in melee" in response.content.decode()
     battle.refresh_from_db()
     assert battle.version == before
+    # the refusal leaves the player's ticks as they were, to choose another move
+    assert 'id="acting-melee" type="checkbox" name="in_melee" value="1" checked>' in response.content.decode()
+    assert 'id="cond-cover" type="checkbox" name="cover" value="1" checked' in response.content.decode()
 
 
 def test_a_jump_with_a_bad_drop_is_refused_by_the_form(moving):
