@@ -340,6 +340,9 @@ def _conflict(request: HttpRequest, crew: Crew, form: forms_crews.EditForm) -> H
     context = {"crew": crew, "submitted": form.data.dict()}
     if request.htmx:
         response = render(request, "crewbuilder/_conflict.html", context, status=409)
+        # into the slot, not over it (the editor's forms swap outerHTML): the slot stays for the next
+        # conflict, and app.js scrolls a notice drawn off-screen (a phone's tap far below it) into view
+        response["HX-Reswap"] = "innerHTML"
         return vary_on_htmx(retarget(response, "#conflict"))
     return vary_on_htmx(render(request, "crewbuilder/crew_conflict.html", context, status=409))
 

@@ -209,7 +209,7 @@ def test_stale_version_is_a_conflict_not_an_overwrite(client, user, make_crew):
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 409
-    assert response["HX-Retarget"] == "#conflict"
+    assert response["HX-Retarget"] == "#conflict" and response["HX-Reswap"] == "innerHTML"
     assert "This crew changed elsewhere" in response.content.decode()
     crew.refresh_from_db()
     assert crew.name == "First tab"

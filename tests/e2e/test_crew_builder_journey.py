@@ -161,6 +161,7 @@ def test_two_tabs_get_a_conflict_not_an_overwrite(page: Page, server_url: str, c
     first = page
     first.goto(f"{server_url}/crews/{crew.pk}/edit/")
     second = page.context.new_page()
+    second.set_viewport_size({"width": 390, "height": 640})  # a phone: the form is screens below the notice's slot
     second.goto(f"{server_url}/crews/{crew.pk}/edit/")
 
     _add_character(first, "Written in tab one")
@@ -168,8 +169,13 @@ def test_two_tabs_get_a_conflict_not_an_overwrite(page: Page, server_url: str, c
     second.get_by_role("button", name="Add character").click()
     wait_for_htmx(second)
     expect(second.get_by_text("This crew changed elsewhere")).to_be_visible()
+    expect(second.locator("#conflict .conflict")).to_be_in_viewport()  # seen where the tap was, on a phone too
     # the stale tab keeps what was typed, and nothing was overwritten
     expect(second.get_by_label("New character's name")).to_have_value("Typed in tab two")
+    assert list(crew.characters.values_list("name", flat=True)) == ["Written in tab one"]
+    second.get_by_role("button", name="Add character").click()  # a second try: still told, in the same slot
+    wait_for_htmx(second)
+    expect(second.locator("#conflict .conflict")).to_have_count(1)
     assert list(crew.characters.values_list("name", flat=True)) == ["Written in tab one"]
     second.get_by_role("link", name="Reload the crew").click()
     expect(second.get_by_role("heading", name="Written in tab one")).to_be_visible()
