@@ -174,6 +174,9 @@ def _editor_context(request: HttpRequest, crew: Crew, open_character=None, **ext
 @login_required
 @require_GET
 @_redirect_other_games
+# The page changes in place (htmx): Back or Forward must load it again, not show the browser's copy of the crew
+# before the edits, whose next edit would send a stale version.
+@cache_control(private=True, no_store=True)
 def crew_edit(request: HttpRequest, pk: int) -> HttpResponse:
     crew = _get_editor_crew(request, pk)
     if not permissions.user_can_edit_crew(request.user, crew):

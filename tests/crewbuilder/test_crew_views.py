@@ -651,3 +651,12 @@ def test_a_stepper_click_sends_the_weapons_and_choices_only_where_the_attribute_
     assert step("strength", -1) == {"weapons"}  # Strength 1, below Heavy 2
     crew.refresh_from_db()
     assert "Unwieldy" in client.get(reverse("crew-edit", args=[crew.pk]), {"open": hauler.pk}).content.decode()
+
+
+def test_the_editor_is_never_kept_by_the_browser(client, user, make_crew):
+    """Back and Forward load the editor again: the copy before the htmx edits would send a stale version."""
+    crew = make_crew(user)
+    client.force_login(user)
+    response = client.get(f"/crews/{crew.pk}/edit/")
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]

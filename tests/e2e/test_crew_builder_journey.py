@@ -179,3 +179,26 @@ def test_two_tabs_get_a_conflict_not_an_overwrite(page: Page, server_url: str, c
     assert list(crew.characters.values_list("name", flat=True)) == ["Written in tab one"]
     second.get_by_role("link", name="Reload the crew").click()
     expect(second.get_by_role("heading", name="Written in tab one")).to_be_visible()
+
+
+def test_back_and_forward_show_the_crew_as_it_is_now(page: Page, server_url: str, catalogue, django_user_model):
+    """The editor changes in place: a page from the browser's cache would show the crew before the edits and send
+    a stale version with the next one."""
+    from crewbuilder.models import Crew, GameSystem
+
+    user = django_user_model.objects.create_user(username="history", password="neon-bones-1138")
+    crew = Crew.objects.create(owner=user, system=GameSystem.objects.get(slug="cybernekro"), name="History")
+    page.goto(server_url + "/accounts/login/")
+    page.get_by_label("Username").fill("history")
+    page.get_by_label("Password").fill("neon-bones-1138")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{server_url}/crews/{crew.pk}/edit/")
+    _add_character(page, "Added before leaving")
+    page.goto(f"{server_url}/crews/{crew.pk}/")
+    page.go_back()
+    expect(page.get_by_role("heading", name="Added before leaving", exact=True)).to_be_visible()
+    _add_character(page, "Added after coming back")  # no conflict: the page knows the crew's version
+    expect(page.get_by_text("This crew changed elsewhere")).to_have_count(0)
+    page.go_forward()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Added after coming back", exact=True)).to_be_visible()
