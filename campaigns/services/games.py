@@ -12,6 +12,7 @@ from campaigns.models import CampaignCrew, Game, GameCrew, Memorial
 from campaigns.permissions import check_user_can_withdraw_game, check_user_is_member, user_is_organiser
 from campaigns.services.base import CampaignError
 from campaigns.services.base import log as _log
+from crewbuilder import crew_edits
 from crewbuilder.models import Character, Crew
 from crewbuilder.models.catalogue import ATTRIBUTES
 from crewbuilder.validation import crew_to_data, with_changes
@@ -207,11 +208,13 @@ def _character_state(character: Character) -> dict:
 
 def change_attributes(character: Character, changes: dict) -> None:
     """Add ``changes`` ({"toughness": -1}) to the character's campaign changes, never to its base attributes:
-    the creation placement stays as made and valid (reading C10). A change back to 0 leaves no key."""
+    the creation placement stays as made and valid (reading C10). A change back to 0 leaves no key. The sum stays
+    within what a crew file stores (crew_edits.ATTRIBUTE_STORAGE_RANGE), so the crew still exports and imports."""
+    low, high = crew_edits.ATTRIBUTE_STORAGE_RANGE
     kept = dict(character.attribute_changes or {})
     for attribute, change in changes.items():
         if attribute in ATTRIBUTES and int(change):
-            kept[attribute] = kept.get(attribute, 0) + int(change)
+            kept[attribute] = max(low, min(high, kept.get(attribute, 0) + int(change)))
     character.attribute_changes = {a: kept[a] for a in ATTRIBUTES if kept.get(a)}
 
 
