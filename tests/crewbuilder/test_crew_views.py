@@ -660,3 +660,17 @@ def test_the_editor_is_never_kept_by_the_browser(client, user, make_crew):
     response = client.get(f"/crews/{crew.pk}/edit/")
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+
+
+def test_the_editor_says_when_effective_includes_a_campaigns_changes(client, user, make_crew):
+    """A copy of an injured campaign crew (or a file carrying attribute_changes) keeps the injury: say so."""
+    crew = make_crew(user, characters=[{"name": "Scarred"}, {"name": "Whole"}])
+    hurt = crew.characters.first()
+    hurt.attribute_changes = {"toughness": -1}
+    hurt.save(update_fields=["attribute_changes"])
+    client.force_login(user)
+    page = client.get(f"/crews/{crew.pk}/edit/", {"open": hurt.pk}).content.decode()
+    assert "Effective includes changes from a campaign: Toughness -1 (injuries, advancement)." in page
+    other = crew.characters.exclude(pk=hurt.pk).first()
+    page = client.get(f"/crews/{crew.pk}/edit/", {"open": other.pk}).content.decode()
+    assert "Effective includes changes from a campaign" not in page
