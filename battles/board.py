@@ -141,6 +141,10 @@ def label(state: State, option: legal.Option) -> str:
         return f"No (more) free Fight against {mover}" if s == "no_free_fight" else f"{mover} makes its move"
     if s == "act" and a[0] == "move" and _acting_prone(state):
         return 'Crawl (Move, 1")'
+    if s == "act" and len(a) > 1 and a[0] in ("fix", "reload"):  # the weapon by its name, as on the cards
+        acting = state.reaction[0] if state.reaction else state.active_model
+        names = {w.slug: w.name for w in state.model(acting).weapons} if acting else {}
+        return f"{a[0].capitalize()} the {names.get(a[1], a[1].replace('-', ' '))}"
     if s == "act":
         return a[0].replace("-", " ").capitalize() + (f" {a[1]}" if len(a) > 1 else "")
     if s == "use_equipment":
@@ -331,6 +335,12 @@ def board(
     context["phase_label"] = PHASE_LABELS[view.phase]
     if view.scenario.complication:
         context["complication"] = _catalogue_name("complications", view.scenario.complication)
+    if view.scenario.environment:
+        context["environment"] = _catalogue_name("environment_effects", view.scenario.environment)
+        try:
+            context["environment_text"] = catalogue.entry("environment_effects", view.scenario.environment)["text"]
+        except KeyError:  # a slug from an older catalogue: its name only
+            pass
     context["models_by_seat"] = [(p, [m for m in view.models if m.seat == p.seat]) for p in view.players]
     context["npcs"] = [m for m in view.models if m.seat is None]
     context["hand"] = [{"card": c, "kind": fate.kind(c)} for c in view.player(seat).hand] if seat else []
@@ -377,10 +387,11 @@ def board(
             "card": t.card,
             "pass": percent(t.passed),
         }
-        for t in next_tests.upcoming(view, seat, allies)
+        for t in next_tests.upcoming(view, seat, min(allies, _allies_on_table(view)))
     ]
     context["conditions"] = situation
-    context["allies"] = allies
+    context["allies_max"] = _allies_on_table(view)
+    context["allies"] = min(allies, context["allies_max"])
     context["light_ticks"] = _light_ticks(view, situation)
     context["auto_weapons"] = _auto_weapons(view, context["odds"])
     context["sorceries"] = catalogue.data().get("sorceries", [])
@@ -417,6 +428,14 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
     context["auto_weapons"] = _auto_weapons(view, context["odds"])
     context["targets"] = [m for m in view.models if m.in_play]
     return context
+
+
+def _allies_on_table(view: State) -> int:
+    """The most allies the next Morale Tests' model may have in sight: its crew's other models on the table."""
+    if view.phase is not Phase.MORALE or not view.morale_queue:
+        return 0
+    model = view.model(view.morale_queue[0])
+    return len([m for m in view.crew(model.seat) if m.id != model.id])
 
 
 def _auto_weapons(view: State, odds: list) -> list[str]:

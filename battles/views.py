@@ -85,6 +85,10 @@ def _context(request: HttpRequest, shared: shared_board.Shared, error: str = "")
     _log(request, shared, context)
     context["error"] = error
     context["in_melee"] = chosen.get("in_melee") == "1"  # kept by the polls and a refusal, cleared by a move made
+    # what the polls (and the moves) carry of the player's choices: only the boxes this board draws
+    morale = any(o["step"] == "roll_morale" for o in context.get("options", ()))
+    drawn = (("#conditions", context.get("odds")), ("#acting", context.get("acting")), ("#morale-allies", morale))
+    context["board_include"] = ", ".join(selector for selector, shown in drawn if shown)
     context["poll_params"] = kit.poll_params(request, services.LABEL, battle.pk, battle.version)
     me = context["me"]
     if battle.status == Battle.SETUP and me is not None and not me.joined and not battle.campaign_id:

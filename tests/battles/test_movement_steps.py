@@ -41,7 +41,7 @@ def test_the_page_offers_the_moving_choices_and_the_in_melee_tick(moving):
     assert 'value="act:jump"' in page and 'name="height"' in page
     assert 'name="prone_after"' in page and 'name="sprint"' in page and 'name="pushed_into"' in page
     assert 'id="acting-melee" type="checkbox" name="in_melee" value="1">' in page
-    assert 'hx-include="#conditions, #acting, #morale-allies"' in page
+    assert 'hx-include="#conditions, #acting"' in page
     kept = clients[seat].get(f"/battles/{battle.pk}/", {"in_melee": "1"}).content.decode()
     assert 'id="acting-melee" type="checkbox" name="in_melee" value="1" checked>' in kept  # kept by the polls
     other = "1" if seat == "0" else "0"

@@ -592,7 +592,18 @@ def test_the_log_shows_the_damage_dice(started, user, other_user, password):
     damage = next(r for e in state(battle).log for r in e.rolls if r.get("what") == "damage")
     page = player.get(f"/battles/{battle.pk}/").content.decode()
     assert f'<span class="bt-dice">damage d6 {",".join(map(str, damage["dice"]))}' in page
-    assert f"= {damage['sum']}</span>" in page
+    assert f"= {damage['sum']}" in page and f": {damage['result']}</span>" in page
+
+
+def test_a_log_line_shows_the_modifier_beside_the_die_and_the_damage_table_sum():
+    from django.template.loader import render_to_string
+
+    hit = {"what": "to hit", "d20": [11], "modifier": -1, "outcome": "failure"}
+    damage = {"what": "damage", "dice": [4, 1], "kept": [4, 1], "sum": 5, "wounds": 1, "armor": 2, "result": 4}
+    entry = {"number": 7, "text": "Grell tests tough it out: failure", "seed": 3, "rolls": [hit, damage]}
+    line = html.unescape(render_to_string("battles/_log.html#entry", {"e": entry}))
+    assert "d20 11 -1</span>" in line  # 11 - 1 = 10: a failure, as the text says
+    assert "damage d6 4,1 = 5, +1 Wound, −2 armor: 4</span>" in line
 
 
 def test_the_morale_odds_count_the_allies_typed(started, user, password):
@@ -608,6 +619,29 @@ def test_the_morale_odds_count_the_allies_typed(started, user, password):
     two = me.get(f"/battles/{battle.pk}/?allies=2", headers={"HX-Request": "true"}).content.decode()
     assert "morale: Discipline (no ally in LoS) (+0)" in html.unescape(alone)
     assert "morale: Discipline (2 allies in LoS) (+2)" in html.unescape(two)
-    assert 'id="morale-allies" type="number" inputmode="numeric" name="allies" min="0" max="20" value="2"' in two
+    assert 'id="morale-allies" type="number" inputmode="numeric" name="allies" min="0" max="2" value="2"' in two
     rate = lambda page: re.search(r"in LoS\) \(\+\d\): <strong>([\d.]+)%", html.unescape(page)).group(1)  # noqa: E731
     assert float(rate(two)) == float(rate(alone)) + 10.0  # +2 on a D20: two faces more
+
+
+def test_the_rounds_environment_is_named_as_the_rules_name_it(started, user, password):
+    battle = started()
+    s = state(battle)
+    put(battle, replace(s, scenario=replace(s.scenario, slug="quick-start-scenario", environment="noxious-air")))
+    page = html.unescape(client_for(user, password).get(f"/battles/{battle.pk}/").content.decode())
+    assert "Environment this round: <strong>Noxious air</strong>" in page and "-2 to Toughness" in page
+    assert "noxious-air</p>" not in page
+
+
+def test_the_allies_typed_for_the_morale_odds_are_at_most_the_models_on_the_table(started, user, password):
+    battle = started()
+    s = state(battle)
+    model = s.crew("0")[0]
+    s = replace(s, phase=Phase.MORALE, round=1, first_seat="0", active_seat="0", pending=(), morale_started=True)
+    put(battle, replace(s, morale_queue=(model.id,)))
+    others = len(s.crew("0")) - 1
+    page = html.unescape(
+        client_for(user, password).get(f"/battles/{battle.pk}/", {"allies": others + 3}).content.decode()
+    )
+    assert f'name="allies" min="0" max="{others}" value="{others}"' in page
+    assert f"({others} allies in LoS)" in page

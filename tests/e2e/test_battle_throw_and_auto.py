@@ -48,7 +48,7 @@ def test_one_die_for_an_auto_weapon_and_a_knife_thrown(
 
     a.get_by_role("button", name=f"Throw the knife → {target}").click()
     wait_for_htmx(a)
-    expect(a.locator("body")).to_contain_text(f"throws {target} with knife")
+    expect(a.locator("body")).to_contain_text(f"throws the knife at {target}")
     a.get_by_role("button", name="Let the miss stand").or_(a.get_by_role("button", name="Roll damage")).first.click()
     wait_for_htmx(a)
     battle_id = int(a.url.rstrip("/").rsplit("/", 1)[1])

@@ -990,8 +990,14 @@ def _roll_to_hit(
     )
     decider = decides_for(state, model, model.seat or seat)
     state = replace(state, pending=(Pending("to_hit", decider, model.id, data),) + state.pending)
-    verb = "fights" if kind is cn.Action.FIGHT else "shoots" if use.ranged else "throws"
-    text = f"{model.name} {verb} {target.name} with {use.name}: {outcome.value}{note}"
+    what = (
+        f"fights {target.name} with {use.name}"
+        if kind is cn.Action.FIGHT
+        else f"shoots {target.name} with {use.name}"
+        if use.ranged
+        else f"throws the {use.name} at {target.name}"
+    )
+    text = f"{model.name} {what}: {outcome.value}{note}"
     return state.logged(seat, text, seed=seed, rolls=[roll])
 
 
@@ -1861,6 +1867,10 @@ def tested_next(state: Battle, window: Pending) -> tuple[str, ...]:
     hit it (Electric discharges; an Unstable weapon's missed attack), the hit's tests being its next (B36)."""
     if window.kind in ("tough_it_out", "second_attack"):  # its Tough it Out if chosen; the pair's next hit roll
         return (window.model,) if window.model else ()
+    if window.kind == "reaction":  # the reaction's Agility test, before it is rolled (B64); Parry passes it unrolled
+        if window.get("parry"):
+            return ()
+        return (window.model,) if window.model else tuple(m.id for m in move_reactors(state, window))
     if window.kind not in ("test", "to_hit"):
         return ()
     out = [window.get("next")] if window.kind == "test" and window.get("next") else []
@@ -1970,7 +1980,10 @@ def answer_card(state: Battle, seat: str, joker: str | None = None) -> Battle:
     # a numbered card stays face down until the roll: the log names the card only when it was shown
     shown = pending.get("shown")
     return step(
-        state, after_action(after.logged(seat, f"{card if 'face down' not in shown else shown} stands", final=True))
+        state,
+        after_action(
+            after.logged(seat, f"{card if 'face down' not in shown else 'The face-down card'} stands", final=True)
+        ),
     )
 
 

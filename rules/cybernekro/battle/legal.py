@@ -108,6 +108,9 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
             if answers and stims_ready(state.model(p.model)):
                 answers.append(Option("use_stims"))
             return tuple(answers + before_test_cards(state, seat, (p.model,)))
+        if p.kind == "reaction":  # its player answers; any player may play a card on its Agility test (B64)
+            answers = list(_window_options(state, p)) if p.seat == seat else []
+            return tuple(answers + before_test_cards(state, seat, tested_next(state, p)))
         if p.seat != seat:
             return ()
         if p.kind == "free_fight":  # a fighter that failed its on-Fire test may end its Flee move first

@@ -60,7 +60,9 @@ def test_an_npc_missing_a_character_turned_npc_opens_a_reaction_someone_answers(
     reaction = state.pending[0]
     assert reaction.kind == "reaction" and reaction.model == "b0"
     assert reaction.seat == mover
-    assert legal.legal(state, mover) == (legal.Option("react", ("b0",)),)
+    options = legal.legal(state, mover)
+    assert options[0] == legal.Option("react", ("b0",))  # an NPC always reacts: no declining
+    assert {o.step for o in options[1:]} <= {"play_before_test"}  # a numbered card on its test (B64)
     state = actions.react(state, mover, Dice(15), 1)
     assert state.pending[0].kind == "test" and state.pending[0].seat == mover
     state = actions.resolve_test(state, mover, random.Random(1), 1)
