@@ -1544,6 +1544,10 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
             a = state.model(attacker.id)
             state = state.with_model(replace(a, weapons=tuple(w for w in a.weapons if w.slug != use.slug)))
             lines.append(f"{use.name} runs out of ammo for this game")
+    # a roll the log already shows (the damage logged when its target chose whether to Tough it Out, the test
+    # rolled in its own window) is not logged again: read twice, it looked like a re-roll
+    shown = [roll for entry in state.log[-12:] for roll in entry.rolls]
+    rolls = [roll for roll in rolls if roll not in shown]
     state = state.logged(seat, f"{attacker.name} -> {target.name}: " + "; ".join(lines), seed=seed, rolls=rolls)
     ledge = info["situation"].stagger_over_ledge
     if hit_info is not None and ledge and _pushed(hit_info[1]) and state.model(target.id).in_play:

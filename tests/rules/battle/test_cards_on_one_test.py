@@ -65,3 +65,16 @@ def test_the_odds_add_the_cards_a_player_may_know_of():
     assert hit(hidden, "A") == hit(five, "A")  # Bob's face-down card is not Ada's to know
     assert hit(plain, "B") == Fraction(9, 20)
     assert hit(hidden, "B") == Fraction(1, 20)  # -9 leaves only the natural 20, always a hit
+
+
+def test_a_damage_roll_is_logged_once():
+    """The damage shown when its target chooses whether to Tough it Out is not logged again with the result."""
+    state = _play(_hands(("A♥",), ()), "A", "A♥")  # the hit is sure
+    state = actions.resolve_attack(_shoot(state), "A", random.Random(4), 4)
+    while state.pending and state.pending[0].kind in ("tough_it_out", "test"):
+        top = state.pending[0]
+        state = (actions.take_it if top.kind == "tough_it_out" else actions.resolve_test)(
+            state, top.seat, random.Random(4), 4
+        )
+    damage = [r for e in state.log for r in e.rolls if r.get("what") == "damage"]
+    assert len(damage) == 1
