@@ -1342,6 +1342,8 @@ def _open_tough_choice(state: Battle, seat: str, target: Model, paused: HitTest,
     damage = next(log for _, log in reversed(paused.decided) if log.get("what") == "damage")
     reached = cn.damage_row(damage["result"])
     row = ROW_LABELS[reached]
+    if reached is cn.Row.SERIOUS and target.prone:  # "If already Prone it is OoA"
+        row += ": already Prone, so Out of Action"
     data = (
         ("row", reached.key),
         ("damage", damage),

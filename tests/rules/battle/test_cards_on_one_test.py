@@ -78,3 +78,17 @@ def test_a_damage_roll_is_logged_once():
         )
     damage = [r for e in state.log for r in e.rolls if r.get("what") == "damage"]
     assert len(damage) == 1
+
+
+def test_a_serious_injury_on_a_prone_target_says_it_takes_it_out():
+    """ "Target is knocked Prone. If already Prone it is OoA": the choice's line says which it is."""
+    from rules.cybernekro.battle.actions import _open_tough_choice
+    from rules.cybernekro.battle.hits import HitTest
+
+    state = _hands((), ())
+    damage = {"what": "damage", "result": 7}
+    paused = HitTest(cn.TestEvent("tough it out", 0), (("damage", damage),))
+    for prone, words in ((False, "(Serious Injury)"), (True, "(Serious Injury: already Prone, so Out of Action)")):
+        target = replace(state.model("b0"), prone=prone)
+        opened = _open_tough_choice(state.with_model(target), "A", target, paused, "hit", "plain-hit", {}, 1)
+        assert words in opened.log[-1].text
