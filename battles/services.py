@@ -24,6 +24,7 @@ from django.db.models import Q
 from campaigns.models import Campaign, CampaignCrew, CampaignScenario, Membership
 from campaigns.permissions import user_is_member
 from core.games.kit import Refused, Stale, bump_version, new_share_token
+from core.games.sentences import as_sentence
 from core.locking import run_locked
 from crewbuilder.models import Crew
 from rules.cybernekro import scenarios as draws
@@ -415,13 +416,8 @@ def choose_initiative(pk: int, user, *, model: str) -> None:
 def _sentence(text: str, state: st.Battle | None = None) -> str:
     """The engine's refusal as a sentence: a capital first, unless it starts with a player's or a model's name,
     written as its player wrote it ("alice must choose ...")."""
-    text = text.strip()
-    if not text:
-        return "Not allowed now."
     names = [p.name for p in state.players] + [m.name for m in state.models] if state is not None else []
-    if not any(name and text.startswith(name) for name in names):
-        text = text[:1].upper() + text[1:]
-    return text.rstrip(".") + "."
+    return as_sentence(text, names)
 
 
 def share(pk: int, user) -> str:

@@ -266,6 +266,8 @@ def _bury(campaign, actor, entry, casualty, game) -> None:
     memorial = Memorial.objects.create(campaign_crew=entry, name=character.name, snapshot=snapshot, game=game)
     character_id = character.pk  # delete() clears it
     character.delete()
+    # an edit like any other: the crew list's stored summary (stamped with the version) counts the dead no more
+    Crew.objects.filter(pk=entry.crew_id).update(version=F("version") + 1, updated_at=timezone.now())
     _log(
         campaign,
         actor,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from core.games import kit
+from core.games.sentences import as_sentence
 from core.locking import run_locked
 from crewbuilder.models import RulesEntry
 from games.slasher_trial.errors import TrialError
@@ -355,12 +356,7 @@ def _repeat(
 def _sentence(reason: str, state: sl.Trial) -> str:
     """The engine's reason as a sentence: a capital first, unless it starts with a player's name, which is
     written as the player wrote it ("bob_qa is already Ready.")."""
-    names = [state.monster.name, *(s.name for s in state.survivors)]
-    if not reason:
-        reason = "Not allowed."
-    elif not any(reason.startswith(name) for name in names if name):
-        reason = reason[0].upper() + reason[1:]
-    return reason if reason.endswith(".") else reason + "."
+    return as_sentence(reason, [state.monster.name, *(s.name for s in state.survivors)], empty="Not allowed.")
 
 
 def _energy(state: sl.Trial, me: Participant, name: str) -> int:

@@ -266,3 +266,18 @@ def test_the_crew_page_says_what_the_campaign_changed(client, campaign, user, cr
     assert "Changed in the campaign: Toughness -1" in sheet
     other = crews[0].crew.characters.exclude(pk=hurt.pk).first()
     assert "Changed in the campaign" not in page.split(f'id="c-{other.pk}"')[1].split("</section>")[0]
+
+
+def test_a_death_is_an_edit_the_crew_lists_see(campaign, user, crews, today):
+    """Lists show a crew's stored summary while its stamp (the version) holds: a death must change the version."""
+    from crewbuilder import crew_summary
+
+    mine, theirs = crews
+    dead = mine.crew.characters.first()
+    crew = Crew.objects.get(pk=mine.crew_id)
+    crew_summary.refresh_stale([crew])  # as a list does
+    assert crew_summary.is_fresh(Crew.objects.get(pk=crew.pk))
+    _counted_game(
+        campaign, user, mine, theirs, today, casualties=[{"character": dead.pk, "name": dead.name, "outcome": "dead"}]
+    )
+    assert not crew_summary.is_fresh(Crew.objects.get(pk=crew.pk))  # the next list counts the crew again
