@@ -102,12 +102,12 @@ def label(state: State, option: legal.Option) -> str:
         return f"Activate {_name(state, a[0])}"
     if s == "attack":
         # a reaction's attack is the reacting model's, not the Active Model's (actions.acting_model)
-        model = state.model(state.reaction[0] if state.reaction else state.active_model or "")
+        model = state.model(_acting_id(state) or "")
         if len(a) > 2:  # a melee weapon with Thrown (B63)
             return f'Throw the {model.weapon(a[0]).name} → {_name(state, a[1])} (a Shoot with Agility, up to 6")'
         return f"{model.weapon(a[0]).name} → {_name(state, a[1])}"
     if s == "attack_two":
-        model = state.model(state.reaction[0] if state.reaction else state.active_model or "")
+        model = state.model(_acting_id(state) or "")
         pair = " + ".join(model.weapon(w).name for w in a[:2])
         return f"{pair} → {_name(state, a[2])} (Ambidextrous, −2 each)"
     if s in ("tough_it_out", "take_it", "use_stims"):
@@ -142,7 +142,7 @@ def label(state: State, option: legal.Option) -> str:
     if s == "act" and a[0] == "move" and _acting_prone(state):
         return 'Crawl (Move, 1")'
     if s == "act" and len(a) > 1 and a[0] in ("fix", "reload"):  # the weapon by its name, as on the cards
-        acting = state.reaction[0] if state.reaction else state.active_model
+        acting = _acting_id(state)
         names = {w.slug: w.name for w in state.model(acting).weapons} if acting else {}
         return f"{a[0].capitalize()} the {names.get(a[1], a[1].replace('-', ' '))}"
     if s == "act":
@@ -183,8 +183,13 @@ def label(state: State, option: legal.Option) -> str:
     return s.replace("_", " ")
 
 
+def _acting_id(state: State) -> str | None:
+    """The model acting now: a reacting model, else the Active Model (as the engine's actions.acting_model)."""
+    return state.reaction[0] if state.reaction else state.active_model
+
+
 def _acting_prone(state: State) -> bool:
-    acting = state.reaction[0] if state.reaction else state.active_model
+    acting = _acting_id(state)
     return bool(acting) and state.model(acting).prone
 
 
@@ -208,7 +213,7 @@ ACTING_STEPS = {
 
 def _acting(context: dict, view: State, opts) -> None:
     """The model acting now, when the page offers its actions: its "in melee" tick and its Move's choices."""
-    acting = view.reaction[0] if view.reaction else view.active_model
+    acting = _acting_id(view)
     if acting and any(o.step in ACTING_STEPS for o in opts):
         model = view.model(acting)
         context["acting"] = model
@@ -228,7 +233,7 @@ def _odds_rows(view: State, seat: str, situation: cn.Situation) -> list[dict]:
             for cell in odds_table.weapon_odds(view, fighter.id, situations, seat=seat)
             if cell.target == mover.id and cell.action == cn.Action.FIGHT.value and not cell.pair
         ]
-    acting = view.reaction[0] if view.reaction else view.active_model
+    acting = _acting_id(view)
     if not acting or view.phase not in (Phase.ACTION, Phase.NPCS):
         return []
     model = view.model(acting)
@@ -440,7 +445,7 @@ def _allies_on_table(view: State) -> int:
 
 def _auto_weapons(view: State, odds: list) -> list[str]:
     """The acting model's Auto X weapons, when its odds are shown: "Can choose to roll X dice" (one die, no -2)."""
-    acting = view.reaction[0] if view.reaction else view.active_model
+    acting = _acting_id(view)
     if not odds or not acting:
         return []
     return [f"{w.name} (Auto {w.weapon.keywords.auto})" for w in view.model(acting).weapons if w.weapon.keywords.auto]
