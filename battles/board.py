@@ -10,7 +10,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, catalogue, codec, fate, legal, next_tests, odds_table, scenario_steps
+from rules.cybernekro.battle import (
+    actions,
+    catalogue,
+    codec,
+    fate,
+    holds,
+    legal,
+    next_tests,
+    odds_table,
+    scenario_steps,
+)
 from rules.cybernekro.battle.rounds import ap_to_split
 from rules.cybernekro.battle.state import GM, Phase
 from rules.cybernekro.battle.state import Battle as State
@@ -60,6 +70,7 @@ def label(state: State, option: legal.Option) -> str:
         "resolve_attack": "Roll damage (close the window)",
         "second_attack": "Roll the second attack (Ambidextrous)",
         "resolve_test": "Let the test stand",
+        "let_stand": "Let the roll stand (no card, no re-roll)",
         "reroll_with_dread": "Force a re-roll (remove 1 Dread)",
         "reroll_with_body": "Re-roll (body-mod)",
         "decline_reaction": "Do not react",
@@ -356,6 +367,7 @@ def board(
     context["tough_choice"] = _tough_choice(view, seat)
     if view.pending:
         context["pending_words"] = PENDING_WORDS.get(view.pending[0].kind, view.pending[0].kind.replace("_", " "))
+        context["held_for"] = [view.player(s).name for s in holds.waiting_for(view, view.pending[0])]
     if (seat is None and not gm) or view.phase is Phase.ENDED:
         context["summary"] = scenario_steps.summary(view) if view.phase is Phase.ENDED else None
         context["options"] = []

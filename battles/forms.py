@@ -21,6 +21,17 @@ HOW_CHOICES = [
 ]
 
 
+def _hold_rolls_field() -> forms.BooleanField:
+    """B65: on unless unticked; the players may switch it during the game."""
+    return forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Each roll waits for every player",
+        help_text="After a roll, every other player lets it stand, plays a Jack or forces a Dread re-roll before "
+        "it counts (on phones the roller's tap would otherwise close it first). Any player can switch it in play.",
+    )
+
+
 class ScenarioChoiceMixin:
     """Choose the scenario, or draw it as the rules allow (a card or a D12, reading B30)."""
 
@@ -66,6 +77,7 @@ class NewBattleForm(ScenarioChoiceMixin, forms.Form):
         label="Game master (optional)",
         help_text="A username (yours if you run the game and play no crew): decides the NPCs' actions.",
     )
+    hold_rolls = _hold_rolls_field()
 
     def __init__(self, *args, crews=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,6 +106,7 @@ class CampaignBattleForm(ScenarioChoiceMixin, forms.Form):
         label="Game master (optional)",
         help_text="A member with no crew enrolled: decides the NPCs' actions.",
     )
+    hold_rolls = _hold_rolls_field()
 
     def __init__(self, *args, campaign, members=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -61,6 +61,9 @@ class Battle(models.Model):
     game_master = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="battles_mastered"
     )
+    # each roll waits for every player before its roller closes it (B65): chosen at set-up, the engine's
+    # state carries it from the start (and the players may switch it there)
+    hold_rolls = models.BooleanField(default=False)
     state = models.TextField(blank=True, default="")  # codec JSON; empty until every seat has joined
     version = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)

@@ -128,12 +128,13 @@ def create_battle(
     *,
     draw: str = "",
     game_master: str = "",
+    hold_rolls: bool = False,
     seed: int | None = None,
 ) -> Battle:
     """A battle of the creator's crew, players invited by username (they bring their own crew) and crews
     added by their share link (the crew's owner plays it). ``draw`` ("deck" or "d12") draws the scenario
     instead of ``scenario`` (seeded by ``seed``). ``game_master``: a username, maybe the creator's own
-    (then the creator plays no crew)."""
+    (then the creator plays no crew). ``hold_rolls``: each roll waits for every player (B65)."""
     gm = _game_master(game_master)
     creator_plays = gm is None or gm.pk != creator.pk
     crew = _own_crew(creator, crew_id) if creator_plays else None
@@ -158,7 +159,7 @@ def create_battle(
         raise Refused("A battle needs at least two crews: invite a player or add a crew's share link.")
     if len(users) > MAX_SEATS:
         raise Refused(f"At most {MAX_SEATS} players.")
-    battle = Battle(creator=creator, game_master=gm)
+    battle = Battle(creator=creator, game_master=gm, hold_rolls=hold_rolls)
     _scenario(battle, scenario, draw, seed)
     battle.save()
     seated = ([(creator, crew)] if creator_plays else []) + invited
@@ -169,7 +170,14 @@ def create_battle(
 
 @transaction.atomic
 def create_from_campaign(
-    creator, campaign: Campaign, scenario: str, *, draw: str = "", game_master=None, seed: int | None = None
+    creator,
+    campaign: Campaign,
+    scenario: str,
+    *,
+    draw: str = "",
+    game_master=None,
+    hold_rolls: bool = False,
+    seed: int | None = None,
 ) -> Battle:
     """A battle of a campaign's enrolled crews; only its members may start one. ``game_master``: a member
     with no enrolled crew (maybe the creator)."""
@@ -182,7 +190,7 @@ def create_from_campaign(
         raise Refused("The game master is one of the campaign's members.")
     if game_master is not None and any(cc.player_id == game_master.pk for cc in crews):
         raise Refused("The game master plays no crew: choose a member with no crew enrolled.")
-    battle = Battle(creator=creator, campaign=campaign, game_master=game_master)
+    battle = Battle(creator=creator, campaign=campaign, game_master=game_master, hold_rolls=hold_rolls)
     _scenario(battle, scenario, draw, seed)
     battle.save()
     loaded = {c.pk: c for c in Crew.objects.with_everything().filter(pk__in=[cc.crew_id for cc in crews])}
@@ -302,6 +310,7 @@ def start(pk: int, user, seed: int | None = None) -> None:
                 drawn=_drawn(battle),
                 draw_seed=battle.scenario_draw.get("seed"),
                 game_master=battle.game_master_id is not None,
+                hold_rolls=battle.hold_rolls,
             )
         except st.Refused as exc:
             raise Refused(str(exc)) from None

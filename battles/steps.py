@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import actions, equipment, morale, npcs, rounds, scenario_steps, setup, sorcery
+from rules.cybernekro.battle import actions, equipment, holds, morale, npcs, rounds, scenario_steps, setup, sorcery
 from rules.cybernekro.battle.legal import Option, legal
 from rules.cybernekro.battle.state import Battle, Refused, undo
 
 # options whose args are a list to choose from, not values: one button, the choice in the form
 CHOICE_ARGS = {"assign_ap", "name_witnesses", "splash_hits", "stray_shot"}
 # steps every seat may always take (the engine checks when)
-EXTRA = (Option("undo"), Option("concede_end"))
+EXTRA = (Option("undo"), Option("concede_end"), Option("hold_rolls", ("on",)), Option("hold_rolls", ("off",)))
 
 
 def key(option: Option) -> str:
@@ -80,6 +80,10 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return undo(state, seat)
     if name == "concede_end":
         return scenario_steps.concede_end(state, seat)
+    if name == "hold_rolls":
+        return holds.hold_rolls(state, seat, args[0] == "on")
+    if name == "let_stand":
+        return holds.let_stand(state, seat)
     if name == "draw_complication":
         return setup.draw_complication(state, seat, rng, seed)
     if name == "deployment_initiative":

@@ -117,6 +117,7 @@ def battle_list(request: HttpRequest) -> HttpResponse:
                 form.tokens(),
                 draw=form.draw(),
                 game_master=form.cleaned_data["game_master"],
+                hold_rolls=form.cleaned_data["hold_rolls"],
             )
         except Refused as exc:
             error = str(exc)
@@ -157,6 +158,7 @@ def campaign_battle(request: HttpRequest, campaign_pk: int) -> HttpResponse:
                 form.cleaned_data["scenario"],
                 draw=form.draw(),
                 game_master=form.game_master_user(),
+                hold_rolls=form.cleaned_data["hold_rolls"],
             )
         except Refused as exc:
             error = str(exc)

@@ -24,6 +24,7 @@ PREFERRED = (
     "play_before_test",
     "accept_out_of_action",
     "name_witnesses",
+    "let_stand",  # B65: the set-up form holds each roll for the other player, who lets it stand on their phone
     "resolve_attack",
     "resolve_test",
     "tough_it_out",  # the target's player tries it (B42: the choice; declining has its own journey)
@@ -195,13 +196,19 @@ def _play(pages: dict, battle_id: int, url: str, limit: int = 300) -> None:
     from battles import steps
     from rules.cybernekro.battle.state import Status
 
-    played_card = morale_done = covered = False
+    played_card = morale_done = covered = held = False
     for _ in range(limit):
         state = _state(battle_id)
         ooa = any(m.status in (Status.OUT_OF_ACTION, Status.DEAD) for m in state.models)
         if ooa and played_card and morale_done:
             return
         seat, option = _next(state, played_card)
+        if option.step == "let_stand" and not held:  # B65: the roller's phone waits for this player's answer
+            roller = pages[state.pending[0].seat]
+            roller.goto(url)
+            expect(roller.locator(".bt-held")).to_contain_text(f"and for {state.player(seat).name} to let the roll")
+            expect(roller.locator('button[value="resolve_attack"], button[value="resolve_test"]')).to_have_count(0)
+            held = True
         cover = option.step == "attack" and not covered
         _press(pages[seat], url, option, steps.key(option), cover=cover)
         if cover:

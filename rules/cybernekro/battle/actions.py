@@ -17,7 +17,7 @@ import random
 from dataclasses import replace
 
 from rules.cybernekro import engine as cn
-from rules.cybernekro.battle import catalogue, fate
+from rules.cybernekro.battle import catalogue, fate, holds
 from rules.cybernekro.battle.card_tests import AFTER, AFTER_HIT, after_hit, after_test
 from rules.cybernekro.battle.hits import HitTest, replay_hit
 from rules.cybernekro.battle.out_of_action import take_out
@@ -1047,6 +1047,8 @@ def _pending(state: Battle, kind: str) -> Pending:
 
 def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
     data = dict(pending.data)
+    if "outcome" in changes:  # a roll changed (a re-roll, a Jack) is answered anew by every player (B65)
+        changes.setdefault("waived", ())
     data.update(changes)
     return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
 
@@ -1159,6 +1161,7 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     pending = _pending(state, "test")
     if seat != pending.seat:
         raise Refused("the player who rolled the test resolves it")
+    holds.check_answered(state, pending)
     then = pending.get("then")
     if then != "reaction" and then not in AFTER:
         raise Refused(f"unknown test {then!r}")
@@ -1223,6 +1226,7 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     pending = _pending(state, "to_hit")
     if seat != pending.seat:
         raise Refused("the attacker's player rolls the damage")
+    holds.check_answered(state, pending)
     before = state
     state = replace(state, pending=state.pending[1:])
     outcome = cn.Outcome(pending.get("outcome"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.cybernekro.battle import catalogue, fate
+from rules.cybernekro.battle import catalogue, fate, holds
 from rules.cybernekro.battle.actions import (
     BESTIAL_ACTIONS,
     FORCED_MOVE_ENDS,
@@ -69,8 +69,11 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out += [Option("answer_card", (j,)) for j in _cards(state, seat, ("joker",))]
             return tuple(out)
         if p.kind in ("to_hit", "test"):
-            if p.seat == seat:
+            waiting = holds.waiting_for(state, p)
+            if p.seat == seat and not waiting:
                 out.append(Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"))
+            if seat in waiting:  # B65: every player answers the roll, whatever they hold
+                out.append(Option("let_stand"))
             model = state.model(p.model)
             rolled = p.get("event") is not None
             if (
@@ -248,6 +251,8 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
         if p.seat != GM:
             return ()
         if p.kind in ("to_hit", "test"):
+            if holds.waiting_for(state, p):  # B65: the players answer the NPC's roll first
+                return ()
             return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
         return _window_options(state, p)
     if state.phase is Phase.NPCS:

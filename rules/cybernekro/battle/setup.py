@@ -57,10 +57,12 @@ def new_battle(
     drawn: ScenarioDraw | None = None,
     draw_seed: int | None = None,
     game_master: bool = False,
+    hold_rolls: bool = False,
 ) -> Battle:
     """A battle of ``players`` ((seat, name) pairs) with their ``models``, playing ``scenario`` (a catalogue
     slug, or a campaign's own scenario: the general rules only, B32). ``drawn``: the scenario card drawn
     (with ``draw_seed``), logged first. ``game_master``: the NPCs' actions are the game master's (B33).
+    ``hold_rolls``: each roll waits for every player before its roller closes it (B65).
 
     The decks are shuffled here (red for the first seat, black for the second, B3).
     """
@@ -97,7 +99,7 @@ def new_battle(
         deck = list(fate.new_deck(fate.colour_for(index)))
         rng.shuffle(deck)
         built.append(Player(seat, name, deck=tuple(deck)))
-    state = Battle(tuple(built), tuple(models), played, game_master=game_master)
+    state = Battle(tuple(built), tuple(models), played, game_master=game_master, hold_rolls=hold_rolls)
     if drawn is not None:
         found = (
             f"it gives {played.name}"
@@ -111,7 +113,8 @@ def new_battle(
             rolls=({"what": "scenario", "method": drawn.card.method, "card": drawn.card.label},),
         )
     gm = ", a game master decides the NPCs' actions" if game_master else ""
-    return state.logged(None, f"Battle set up: {played.name}, {len(players)} players{gm}", seed=seed, final=True)
+    held = ", each roll waits for every player" if hold_rolls else ""
+    return state.logged(None, f"Battle set up: {played.name}, {len(players)} players{gm}{held}", seed=seed, final=True)
 
 
 def draw_complication(

@@ -89,3 +89,14 @@ def settle(state, rng=None, seed=1):
         else:
             state = actions.resolve_test(state, state.pending[0].seat, rng, seed)
     return state
+
+
+class Script(random.Random):
+    """Dice from a script, each clipped to the die; then the lowest face."""
+
+    def __init__(self, *faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return max(a, min(b, self.faces.pop(0))) if self.faces else a

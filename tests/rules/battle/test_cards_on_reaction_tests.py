@@ -1,22 +1,10 @@
 """B64: a fate card may be played on a reaction's Agility test before it is rolled, as on any Attribute Test."""
 
-import random
 from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, legal, rounds
-from tests.rules.battle.helpers import FISTS, PISTOL, SWORD, to_action
-
-
-class Script(random.Random):
-    """Dice from a script, each clipped to the die; then the lowest face."""
-
-    def __init__(self, *faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return max(a, min(b, self.faces.pop(0))) if self.faces else a
+from tests.rules.battle.helpers import FISTS, PISTOL, SWORD, Script, to_action
 
 
 def _missed():

@@ -11,20 +11,9 @@ import pytest
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, codec, legal, odds_table, rounds, scenario_steps
 from rules.cybernekro.battle.state import Refused, WeaponUse
-from tests.rules.battle.helpers import FISTS, PISTOL, SWORD, crews, new, settle, to_action
+from tests.rules.battle.helpers import FISTS, PISTOL, SWORD, Script, crews, new, settle, to_action
 
 KNIFE = WeaponUse("knife", "knife", cn.Weapon(1, None, cn.Keywords.parse(["Thrown"]), "knife"), hands=1)
-
-
-class Script(random.Random):
-    """Dice from a script, each clipped to the die; then the lowest face."""
-
-    def __init__(self, *faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return max(a, min(b, self.faces.pop(0))) if self.faces else a
 
 
 def _scene(knives=1, **thrower):

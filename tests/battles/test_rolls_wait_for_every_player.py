@@ -1,0 +1,92 @@
+"""B65 on the pages: the set-up form holds rolls by default, the other player's page offers "let the roll
+stand", the roller's page says whom it waits for, and either player switches the hold (logged)."""
+
+import re
+
+import pytest
+
+from battles import steps
+from battles.models import Battle, BattleEvent
+from rules.cybernekro.battle import legal
+from tests.campaigns.conftest import campaign, two_crews  # noqa: F401  (shared fixtures)
+from tests.clients import logged_in
+
+from .conftest import action_scene, load, post_step
+
+pytestmark = pytest.mark.django_db
+
+
+def _set_up(me, other_user, crew, **extra):
+    r = me.post(
+        "/battles/", {"scenario": "quick-start-scenario", "crew": crew.pk, "players": other_user.username, **extra}
+    )
+    assert r.status_code == 302
+    return Battle.objects.get()
+
+
+def test_the_set_up_form_ticks_the_hold_and_an_unticked_box_turns_it_off(user, other_user, geared_crew):
+    me = logged_in(user)
+    crew = geared_crew(user)
+    page = me.get("/battles/").content.decode()
+    box = re.search(r'<input[^>]*name="hold_rolls"[^>]*>', page).group(0)
+    assert 'type="checkbox"' in box and " checked" in box  # on unless the creator unticks it
+    assert _set_up(me, other_user, crew, hold_rolls="on").hold_rolls is True
+    Battle.objects.all().delete()
+    assert _set_up(me, other_user, crew).hold_rolls is False  # a browser posts no unticked box
+
+
+def test_the_campaign_form_carries_the_hold_into_the_battle(campaign, two_crews, user):  # noqa: F811
+    me = logged_in(user)
+    r = me.post(f"/battles/campaign/{campaign.pk}/", {"scenario": "quick-start-scenario", "hold_rolls": "on"})
+    assert r.status_code == 302
+    assert Battle.objects.get().hold_rolls is True
+
+
+def _held_hit_roll(user, other_user, geared_crew):
+    """A started battle that holds rolls; the Active Player's first model has attacked: its window is open."""
+    from battles import services
+
+    me = logged_in(user)
+    battle = _set_up(me, other_user, geared_crew(user, 3), hold_rolls="on")
+    services.join(battle.pk, other_user, geared_crew(other_user, 3, name="Theirs").pk)
+    services.start(battle.pk, user, seed=1)
+    for index, u in enumerate((user, other_user)):
+        services.choose_initiative(battle.pk, u, model=f"{index}-0")
+    clients = {"0": me, "1": logged_in(other_user)}
+    state, seat, mine, theirs = action_scene(battle, clients)
+    post_step(clients[seat], battle, f"select_model:{mine}")
+    attack = next(o for o in legal.legal(load(battle), seat) if o.step == "attack" and o.args[1] == theirs)
+    r = post_step(clients[seat], battle, steps.key(attack))
+    assert r.status_code == 200
+    assert load(battle).pending[0].kind == "to_hit"
+    other = "1" if seat == "0" else "0"
+    return battle, clients[seat], clients[other], other
+
+
+def test_the_other_player_lets_the_roll_stand_then_the_roller_closes_it(user, other_user, geared_crew):
+    battle, roller, other, other_seat = _held_hit_roll(user, other_user, geared_crew)
+    mine = roller.get(f"/battles/{battle.pk}/").content.decode()
+    assert 'value="resolve_attack"' not in mine
+    other_name = load(battle).player(other_seat).name
+    assert f"and for {other_name} to let the roll stand" in mine
+    theirs = other.get(f"/battles/{battle.pk}/").content.decode()
+    assert 'value="let_stand"' in theirs and "Let the roll stand (no card, no re-roll)" in theirs
+    r = post_step(roller, battle, "resolve_attack")
+    assert r.status_code == 422 and "not open to you now" in r.content.decode()
+    assert post_step(other, battle, "let_stand").status_code == 200
+    assert 'value="resolve_attack"' in roller.get(f"/battles/{battle.pk}/").content.decode()
+    assert post_step(roller, battle, "resolve_attack").status_code == 200
+    assert load(battle).pending == () or load(battle).pending[0].kind != "to_hit"
+
+
+def test_either_player_switches_the_hold_and_the_log_says_who(user, other_user, geared_crew):
+    battle, roller, other, other_seat = _held_hit_roll(user, other_user, geared_crew)
+    page = other.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Rolls: each waits for every player" in page and 'value="hold_rolls:off"' in page
+    assert post_step(other, battle, "hold_rolls:off").status_code == 200
+    assert load(battle).hold_rolls is False
+    name = load(battle).player(other_seat).name
+    assert BattleEvent.objects.filter(battle=battle, text__startswith=f"{name}: from now on a roll closes").exists()
+    page = roller.get(f"/battles/{battle.pk}/").content.decode()
+    assert 'value="resolve_attack"' in page and 'value="hold_rolls:on"' in page
+    assert post_step(roller, battle, "hold_rolls:off").status_code == 422  # already off: refused, said

@@ -1,0 +1,129 @@
+"""B65: with ``hold_rolls`` a rolled test's window waits for every other player before its roller closes it.
+
+Jack: "Play after an Attribute Test is rolled"; Dread: "any player (both the player controlling the
+character and his enemy) may decide to force the dice to be re-rolled". On phones the roller's own tap
+closed the window before the opponent had seen the roll; now every other player answers it first.
+"""
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from rules.cybernekro import engine as cn
+from rules.cybernekro.battle import actions, codec, holds, legal, rounds
+from rules.cybernekro.battle.state import GM, Player, Refused
+from tests.rules.battle.helpers import FISTS, PISTOL, Script, to_action
+
+
+def _hit_roll(hold=True, ann_hand=(), bob_hand=(), face=12, three=False):
+    """Ann's a0 fights Bob's b0 with its fists: the hit roll's window is open (``three``: Cy sits in too)."""
+    state = to_action()
+    if three:
+        state = replace(state, players=state.players + (Player("C", "Cy"),))
+    state = replace(state, hold_rolls=hold, scenario=replace(state.scenario, environment=None))
+    state = state.with_player(replace(state.player("A"), hand=tuple(ann_hand)))
+    state = state.with_player(replace(state.player("B"), hand=tuple(bob_hand)))
+    state = state.with_model(replace(state.model("b0"), weapons=(FISTS, PISTOL)))
+    state = rounds.select_model(state, "A", "a0")
+    state = actions.attack(state, "A", "fists", "b0", Script(face), 1)
+    assert state.pending[0].kind == "to_hit" and state.pending[0].seat == "A"
+    return state
+
+
+def test_the_roller_waits_until_the_other_player_lets_the_roll_stand():
+    state = _hit_roll()
+    assert legal.Option("resolve_attack") not in legal.legal(state, "A")
+    assert legal.Option("let_stand") in legal.legal(state, "B")
+    assert legal.Option("let_stand") not in legal.legal(state, "A")  # the roller closes it, it does not wait
+    with pytest.raises(Refused, match="waiting for"):
+        actions.resolve_attack(state, "A", Script(), 1)
+    stood = holds.let_stand(state, "B")
+    assert stood.log[-1].seat == "B" and "lets" in stood.log[-1].text and not stood.log[-1].final
+    assert legal.Option("resolve_attack") in legal.legal(stood, "A")
+    assert legal.Option("let_stand") not in legal.legal(stood, "B")
+    with pytest.raises(Refused, match="no roll is waiting for you"):
+        holds.let_stand(stood, "B")
+    actions.resolve_attack(stood, "A", Script(6, 6), 1)  # goes through
+
+
+def test_without_the_hold_the_roller_closes_the_window_at_once():
+    state = _hit_roll(hold=False)
+    assert legal.Option("resolve_attack") in legal.legal(state, "A")
+    assert legal.Option("let_stand") not in legal.legal(state, "B")
+    with pytest.raises(Refused):
+        holds.let_stand(state, "B")
+
+
+def test_the_wait_tells_nobody_what_the_other_player_holds():
+    """Only the secret changes (Bob's hand): what Ann may do and sees of the wait stays the same."""
+    empty = _hit_roll(bob_hand=())
+    jack = _hit_roll(bob_hand=("J♠", "5♠"))
+    assert legal.legal(empty, "A") == legal.legal(jack, "A")
+    assert holds.waiting_for(empty, empty.pending[0]) == holds.waiting_for(jack, jack.pending[0]) == ("B",)
+    assert legal.Option("let_stand") in legal.legal(empty, "B")
+    assert legal.Option("play_jack", ("J♠", "critical")) in legal.legal(jack, "B") or (
+        legal.Option("play_jack", ("J♠", "fumble")) in legal.legal(jack, "B")
+    )
+
+
+def test_a_changed_roll_is_answered_again():
+    """Bob let the roll stand; Ann's Jack makes it a Critical: Bob answers the new result before it stands."""
+    state = _hit_roll(ann_hand=("J♥",), face=12)
+    assert state.pending[0].get("outcome") == cn.Outcome.SUCCESS.value
+    stood = holds.let_stand(state, "B")
+    jacked = actions.answer_card(actions.play_jack(stood, "A", "J♥", "critical"), "B")
+    assert jacked.pending[0].kind == "to_hit" and jacked.pending[0].get("outcome") == "critical"
+    assert holds.waiting_for(jacked, jacked.pending[0]) == ("B",)
+    assert legal.Option("resolve_attack") not in legal.legal(jacked, "A")
+
+
+def test_a_dread_re_roll_by_the_other_player_is_answered_again():
+    state = _hit_roll(face=12)
+    state = state.with_model(replace(state.model("a0"), dread=2))
+    rerolled = actions.reroll_with_dread(holds.let_stand(state, "B"), "B", Script(15), 1)
+    assert rerolled.pending[0].get("rerolled") and holds.waiting_for(rerolled, rerolled.pending[0]) == ("B",)
+    assert legal.Option("reroll_with_dread") not in legal.legal(rerolled, "B")  # once only
+    assert legal.Option("let_stand") in legal.legal(rerolled, "B")
+
+
+def test_a_reaction_test_waits_for_the_attacker_too():
+    state = _hit_roll(face=1)  # a miss: Bob's b0 may react
+    state = actions.resolve_attack(holds.let_stand(state, "B"), "A", Script(), 1)
+    assert state.pending[0].kind == "reaction"
+    state = actions.react(state, "B", Script(15), 1)
+    window = state.pending[0]
+    assert window.kind == "test" and window.seat == "B"
+    assert legal.Option("resolve_test") not in legal.legal(state, "B")
+    assert legal.Option("let_stand") in legal.legal(state, "A")
+    with pytest.raises(Refused, match="waiting for Ann"):
+        actions.resolve_test(state, "B", Script(), 1)
+    assert legal.Option("resolve_test") in legal.legal(holds.let_stand(state, "A"), "B")
+
+
+def test_with_three_players_the_roll_waits_for_both_others():
+    state = _hit_roll(three=True)
+    assert holds.waiting_for(state, state.pending[0]) == ("B", "C")
+    with pytest.raises(Refused, match="waiting for Bob and Cy"):
+        actions.resolve_attack(state, "A", Script(), 1)
+    once = holds.let_stand(state, "C")
+    assert holds.waiting_for(once, once.pending[0]) == ("B",)
+    assert legal.Option("resolve_attack") in legal.legal(holds.let_stand(once, "B"), "A")
+
+
+def test_any_player_or_the_game_master_switches_the_hold_and_the_log_says_who():
+    state = _hit_roll()
+    off = holds.hold_rolls(state, "B", False)
+    assert not off.hold_rolls and off.log[-1].seat == "B" and "roller's word" in off.log[-1].text
+    assert legal.Option("resolve_attack") in legal.legal(off, "A")  # the waiting roll may now close
+    with pytest.raises(Refused):
+        holds.hold_rolls(off, "A", False)
+    on = holds.hold_rolls(replace(off, game_master=True), GM, True)
+    assert on.hold_rolls and on.log[-1].text.startswith("The game master")
+
+
+def test_the_hold_is_stored_and_an_older_battle_loads_without_it():
+    state = _hit_roll()
+    assert codec.loads(codec.dumps(state)).hold_rolls is True
+    old = re.sub(r',"hold_rolls":(true|false)', "", codec.dumps(replace(state, hold_rolls=False)))
+    assert '"hold_rolls"' not in old and codec.loads(old).hold_rolls is False
