@@ -676,12 +676,15 @@ def _settle(state: State, log: Log) -> None:
         state.pushed = None
         return
     alive = standing(state)
-    if state.current not in alive:
+    if state.phase == "panic" and state.panic_seat is not None:
+        # "Once a move is made ... players take turns ... Continue until no player wants to place panic
+        # tokens": the phase goes on for the move made even when the mover's player is out (SG7)
+        if state.panic_seat not in alive:
+            state.panic_seat = next_standing(state, state.panic_seat)
+        if state.passes >= len(alive):
+            _panic_over(state, log)
+    elif state.current not in alive:
         _end_turn(state, log)
-    elif state.phase == "panic" and state.panic_seat is not None and state.panic_seat not in alive:
-        state.panic_seat = next_standing(state, state.panic_seat)
-    if state.phase == "panic" and state.passes >= len(alive):
-        _panic_over(state, log)
 
 
 def _end_turn(state: State, log: Log) -> None:

@@ -278,6 +278,25 @@ def test_three_players_skip_the_one_who_is_out():
     assert state.current == 2
 
 
+def test_the_panic_phase_goes_on_when_the_movers_player_is_out():
+    """ "Once a move is made ... players take turns selecting a single Character and placing 1 panic token on
+    them ... Continue until no player wants to place panic tokens": the mover's player going out in the panic
+    phase skips them (SG7); the other players still place or pass before the next turn."""
+    state = make_state(groups=("eyes", "gardeners", "mannikins"), nerves=(3, 6, 6))
+    moved = token(state, "V02")  # vox's true token
+    g.activate(state, 0, moved.id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.place_panic(state, 1, moved.id, "spin", Dice(8), g.Log())  # 8 + 0 > 3: vox's only drone Snaps
+    assert g.standing(state) == [1, 2] and not state.finished
+    assert state.phase == "panic" and state.panic_seat == 2  # zed may still place a panic token
+    g.place_panic(state, 2, token(state, "M00").id, "spin", Dice(1), g.Log())
+    assert token(state, "M00").panic == 1 and state.panic_seat == 1
+    g.pass_panic(state, 1, g.Log())
+    assert state.phase == "panic"
+    g.pass_panic(state, 2, g.Log())
+    assert state.phase == "turn" and state.current == 1  # then the next player still standing
+
+
 def test_fatal_area_removes_a_drone_from_the_game():
     state = make_state()
     g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
