@@ -447,7 +447,7 @@ def _do_respond(game, players, tokens, me, current, move: Move) -> None:
     _engine(
         gh.check_parries,
         False,
-        all(c.get("slug") == "parry" or c["name"].lower() == "parry" for c in parries),
+        all(is_card(c, "parry") for c in parries),
         len(parries),
         len(battle["challenge_values"]),
     )

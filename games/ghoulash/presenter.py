@@ -136,6 +136,7 @@ def own_table(game: Game, players: list[Player], tokens: list[TileToken], user) 
                 "playable": playable(deck[i]),
                 "is_value": is_value_card(deck[i]),
                 "is_specialty": deck[i]["type"] in SPECIALTY_TYPES,
+                "is_parry": is_card(deck[i], "parry"),  # what the answer takes as a Parry (typed-in ones too)
             }
             for i in me.hand
         ]

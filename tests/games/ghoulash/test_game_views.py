@@ -281,3 +281,28 @@ def test_play_buttons_only_for_cards_the_player_may_play_now(lake_vs_gray, del_b
     assert f'name="card" value="{hole["id"]}"' not in html  # an Action card: on your own turn
     r = logged_in(brian).post(act_url(game), {"action": "card", "card": hole["id"]}, **HTMX)
     assert r.status_code == 422
+
+
+def test_the_answer_form_offers_a_parry_card_added_by_hand(lake_vs_gray, del_brian):
+    """A Parry the owner typed in (no catalogue slug, named "Parry") is a Parry: "the Parry card allows the player
+    to ignore a Value card played against them" (l.546-552). The service took it; the page must offer it too."""
+    game = lake_vs_gray
+    del_, brian = del_brian
+    c = logged_in(del_)
+    assert c.post(act_url(game), {"action": "replenish"}, **HTMX).status_code == 200
+    assert c.post(act_url(game), {"action": "reveal", "token": ghoul(game, 5).pk}, **HTMX).status_code == 200
+    d = player(game, del_)
+    ids = arrange_hand(d, [3, 3])
+    parry = next(card for card in d.deck if card["slug"] == "parry")
+    parry["slug"] = ""  # as a card added on the box page under the name "Parry"
+    d.hand = ids + [parry["id"]]
+    d.draw = [i for i in d.draw if i != parry["id"]]
+    d.save()
+    assert c.post(act_url(game), {"action": "play", "cards": ids}, **HTMX).status_code == 200  # 1 + 6 = 7
+    b = logged_in(brian)
+    challenge = arrange_hand(player(game, brian), [3])
+    assert b.post(act_url(game), {"action": "challenge", "cards": challenge}, **HTMX).status_code == 200  # 4
+    html = c.get(page_url(game)).content.decode()
+    assert f'name="parry" value="{parry["id"]}"' in html
+    assert c.post(act_url(game), {"action": "respond", "parry": [parry["id"]]}, **HTMX).status_code == 200
+    assert player(game, del_).victory_points == 2
