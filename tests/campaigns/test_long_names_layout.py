@@ -157,3 +157,31 @@ def test_campaign_pages_with_long_names_use_the_wrapping_rules(client, user, lon
         assert "css/campaigns.css" in html, url
         assert 'class="campaign-form' in html, url
         assert _long("A") in html, url
+
+
+def test_the_summary_tables_size_their_columns_for_what_they_hold(
+    client, monkeypatch, campaign, user, two_crews, today
+):
+    """Names get the room, counts and attributes little: each table's first column is wider than a count's."""
+    mine, theirs = two_crews
+    services.record_game(
+        campaign, user, played_on=today, scenario="Prisoner", participants=[{"crew": mine}, {"crew": theirs}]
+    )
+    client.force_login(user)
+    document = core.pdf.layout_document(_summary_html(client, monkeypatch, campaign, "A4"), "A4")
+    widths = []
+
+    def walk(box):
+        if isinstance(box, boxes.TableBox):
+            row = next(r for group in box.children for r in group.children if isinstance(r, boxes.TableRowBox))
+            if len(row.children) > 2:  # a table of the summary's, not a card's head (display: table)
+                widths.append([cell.border_width() for cell in row.children])
+        for child in getattr(box, "children", []):
+            walk(child)
+
+    walk(document.pages[0]._page_box)
+    standings, games, *rosters = widths
+    assert standings[0] > 2.5 * standings[2] and standings[1] > 1.5 * standings[2]  # crew, player vs games
+    assert games[1] > 1.8 * games[0]  # the scenario vs the date
+    for roster in rosters:
+        assert roster[0] > 3 * roster[1] and roster[7] > 5 * roster[1]  # character and gear vs STR
