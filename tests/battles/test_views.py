@@ -550,7 +550,7 @@ def test_a_knife_is_thrown_from_its_own_button_and_lies_on_the_table_after(start
     after = state(battle)
     assert [w.slug for w in after.scenario.weapons_on_ground] == ["knife"]
     page = html.unescape(player.get(f"/battles/{battle.pk}/").content.decode())
-    assert "On the ground: knife" in page
+    assert f"On the ground: knife (next to {enemy.name})" in page
 
 
 def test_a_models_card_shows_what_it_cannot_use_and_what_holds_it(started, user, password):

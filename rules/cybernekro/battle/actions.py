@@ -1541,7 +1541,7 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         rolls += dice
         lines.append(f"{target.name} gains 1 Dread (Maddening Terror)" + (f": {out}" if out else ""))
     if thrown:
-        state = lands_by(state, attacker.id, use)
+        state = lands_by(state, attacker.id, use, target.id)
         lines.append(f"the {use.name} lands next to {target.name}")
     elif kind is cn.Action.SHOOT and "ammo-deficit" == state.scenario.complication:
         face = rng.randint(1, 6)
@@ -1592,9 +1592,9 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
     return state
 
 
-def lands_by(state: Battle, thrower_id: str, use: WeaponUse) -> Battle:
+def lands_by(state: Battle, thrower_id: str, use: WeaponUse, target_id: str | None = None) -> Battle:
     """Thrown: "Once the attack is resolved the weapon lands on the ground next to the target and can be picked
-    up by anyone" (B63): one copy leaves the thrower and lies on the table."""
+    up by anyone" (B63): one copy leaves the thrower and lies on the table, next to ``target_id``."""
     thrower = state.model(thrower_id)
     kept = []
     for carried in thrower.weapons:
@@ -1603,7 +1603,7 @@ def lands_by(state: Battle, thrower_id: str, use: WeaponUse) -> Battle:
         elif carried.copies > 1:
             kept.append(replace(carried, copies=carried.copies - 1))
     state = state.with_model(replace(thrower, weapons=tuple(kept)))
-    ground = state.scenario.weapons_on_ground + (replace(use, copies=1),)
+    ground = state.scenario.weapons_on_ground + (replace(use, copies=1, near=target_id),)
     return replace(state, scenario=replace(state.scenario, weapons_on_ground=ground))
 
 

@@ -219,7 +219,7 @@ def with_weapon(model, use):
     if any(carried.slug == use.slug for carried in model.weapons):
         weapons = tuple(replace(w, copies=w.copies + 1) if w.slug == use.slug else w for w in model.weapons)
     else:
-        weapons = model.weapons + (replace(use, copies=1),)
+        weapons = model.weapons + (replace(use, copies=1, near=None),)
     return replace(model, weapons=weapons)
 
 

@@ -49,6 +49,7 @@ class WeaponUse:
     weapon: cn.Weapon
     hands: int | None = None  # the catalogue's 1 or 2; None in a battle stored before it was kept (read by slug)
     copies: int = 1  # the same weapon carried more than once (an Ambidextrous model's two swords)
+    near: str | None = None  # lying on the ground (thrown, B63): the model it landed next to
 
     @property
     def ranged(self) -> bool:

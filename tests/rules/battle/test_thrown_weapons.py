@@ -56,7 +56,7 @@ def test_the_weapon_lands_by_the_target_and_leaves_the_thrower_hit_or_miss():
     for face in (18, 5):  # a hit, a miss
         state = _resolved(_scene(), face)
         assert "knife" not in {w.slug for w in state.model("a0").weapons}
-        assert [w.slug for w in state.scenario.weapons_on_ground] == ["knife"]
+        assert [(w.slug, w.near) for w in state.scenario.weapons_on_ground] == [("knife", "b0")]
         assert any("the knife lands next to" in e.text for e in state.log)
 
 
@@ -75,7 +75,7 @@ def test_anyone_picks_the_weapon_up_with_an_interact():
     state = rounds.select_model(state, "B", "b1")
     assert legal.Option("pick_up", ("knife",)) in legal.legal(state, "B")
     picked = scenario_steps.pick_up(state, "B", "knife", random.Random(1), 1)
-    assert picked.model("b1").weapon("knife").copies == 1
+    assert picked.model("b1").weapon("knife").copies == 1 and picked.model("b1").weapon("knife").near is None
     assert picked.scenario.weapons_on_ground == ()
     assert picked.model("b1").ap == 1
     assert "picks up the knife" in picked.log[-1].text
