@@ -652,14 +652,24 @@ def legal(sheet: Sheet) -> frozenset[str]:
 # ---------------------------------------------------------------------------
 
 
-def check_move_choice(vile: bool, attack_discs: int, occupied: bool, attacking: bool, unattackable: bool) -> None:
-    """Entering a space: an attack on entering needs a piece there, and the Ghoul at least the 1 disc an attack
-    costs ("Ghoul discs equal to 1 + the target's defense statistic"); a piece it cannot attack is only there
-    if the space is occupied."""
+def check_move_choice(
+    vile: bool, attack_discs: int, occupied: bool, attacking: bool, unattackable: bool, defense: int | None = None
+) -> None:
+    """Entering a space: an attack on entering needs a piece there, and the Ghoul the discs that attack costs
+    ("Ghoul discs equal to 1 + the target's defense statistic": at least 1, and 1 + ``defense`` once the
+    piece's defense is given); a piece it cannot attack is only there if the space is occupied. Without those
+    discs the Ghoul cannot "immediately attack", so the entry is refused before it is paid: entering costs +1
+    (GS19)."""
     if attacking and not occupied:
         raise NotNow("You can only attack on entering a space that holds a player piece.")
     if attacking and not vile and attack_discs < attack_cost(0):
         raise NotNow("With no Ghoul discs on your Attack space you cannot attack: entering an occupied space costs +1.")
+    if attacking and not vile and defense is not None and attack_discs < attack_cost(defense):
+        raise NotNow(
+            f"Attacking a piece with defense {defense} costs {attack_cost(defense)} Ghoul discs and your Attack "
+            f"space holds {attack_discs}: you cannot attack it at once, so entering its space costs +1 "
+            "(move without “…and I attack one of them at once”)."
+        )
     if unattackable and not occupied:
         raise NotNow("A piece you cannot attack is only there if the space is occupied.")
 

@@ -96,13 +96,20 @@ def do_move(
     unattackable: bool = False,
     defense: int | None = None,
 ) -> Outcome:
-    """``defense``: the Vile Ghoul entering an occupied space: that piece's defense statistic."""
-    _engine(rules.check_move_choice, sheet.is_vile, sheet.attack_discs, occupied, attacking, unattackable)
+    """``defense``: the defense statistic of the piece in the occupied space the Vile Ghoul enters, or of the
+    piece the Ghoul enters to attack at once (its attack costs 1 + that in Ghoul discs: GS19)."""
+    _engine(rules.check_move_choice, sheet.is_vile, sheet.attack_discs, occupied, attacking, unattackable, defense)
     extras = [
         w
         for w, on in (("through a wall", wall), ("into an occupied space", occupied), ("to attack at once", attacking))
         if on
     ]
+    if not sheet.is_vile and attacking:
+        if defense is None:
+            raise services.SheetError(
+                "Give the defense statistic of the piece you attack at once: the attack costs 1 + it in Ghoul discs."
+            )
+        extras.append(f"defense {defense}")
     if sheet.is_vile:
         if occupied:
             if defense is None:

@@ -16,7 +16,9 @@ Readings (docs/rules-interpretations.md, "Soylent Ghoul game tracker"):
 - The true token represents its Drone: if it Snaps, the Drone Snaps (its set's
   other tokens are removed; Scene Shifters replace it with the Drone).
 - Moved panic tokens are not "received": no panic test for them.
-- The panic phase ends after every player still in the game passes in a row.
+- The panic phase ends once every player still in the game has passed since the last panic token
+  placed: who passed is kept (``State.passed``), not how many, so a pass by a player who then goes
+  out does not count for a player who never passed (SG7).
 - A player with no un-Snapped drone left is out: skipped in turns and panic.
 - Lighter sets the drone's lantern number (the light level) and gives a light token to
   the acting Character and to each Character the player ticks as within range (SG14).
@@ -124,6 +126,9 @@ class State:
     phase: str = "turn"
     active: int | None = None
     panic_seat: int | None = None
+    # the seats that passed in the panic phase since the last panic token was placed (replaced, never
+    # mutated in place: snapshots share the list); ``passes`` is their number, kept for the stored games
+    # and snapshots made before ``passed`` existed: read by ``_upgrade_passes`` when ``passed`` is empty
     passes: int = 0
     acted: bool = False
     performed: str | None = None  # the action the active Character performed this turn
@@ -142,6 +147,38 @@ class State:
     # {"seat": who says so, "piece"}: another player's Character recorded as gone into a fatal area,
     # waiting for its owner to confirm or dispute (SG21)
     fatal_claim: dict | None = None
+    passed: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        _upgrade_passes(self)
+
+
+def _upgrade_passes(state: State) -> None:
+    """A state stored before ``passed`` has only the number of passes: those were the players still in
+    who passed in a row just before the one placing now (each pass hands the go to the next player
+    still in), so take that many of them, going back round the table from ``panic_seat``."""
+    if state.passed or not state.passes:
+        return
+    if state.phase != "panic" or state.panic_seat is None or state.panic_seat not in {s.seat for s in state.seats}:
+        state.passes = 0
+        return
+    order = [s.seat for s in state.seats]
+    alive = set(standing(state))
+    start = order.index(state.panic_seat)
+    back = [order[(start - step) % len(order)] for step in range(1, len(order))]
+    state.passed = list(reversed([s for s in back if s in alive][: state.passes]))
+    state.passes = len(state.passed)
+
+
+def _set_passed(state: State, seats: list[int]) -> None:
+    state.passed = list(seats)
+    state.passes = len(state.passed)
+
+
+def _all_passed(state: State) -> bool:
+    """ "Continue until no player wants to place panic tokens": every player still in the game has
+    passed since the last panic token (a player who went out meanwhile no longer counts, SG7)."""
+    return set(standing(state)) <= set(state.passed)
 
 
 @dataclass
@@ -337,9 +374,11 @@ GAME_FIELDS = (
     "performed",
     "markers",
     "fatal_claim",
+    "passed",
 )
 # fields added later: a snapshot made before them restores them to these
 GAME_DEFAULTS: dict[str, object] = {
+    "passed": [],
     "snap_effects": [],
     "pushed": None,
     "performed": None,
@@ -368,6 +407,8 @@ def restore(state: State, snap: dict) -> None:
     for p in state.pieces.values():
         for f in PIECE_FIELDS:
             setattr(p, f, snap["pieces"][str(p.id)].get(f, PIECE_DEFAULTS.get(f)))
+    state.passed = list(state.passed or [])
+    _upgrade_passes(state)  # a snapshot made before ``passed``: its number of passes
 
 
 # ---------------------------------------------------------------------------
@@ -681,7 +722,7 @@ def _settle(state: State, log: Log) -> None:
         # tokens": the phase goes on for the move made even when the mover's player is out (SG7)
         if state.panic_seat not in alive:
             state.panic_seat = next_standing(state, state.panic_seat)
-        if state.passes >= len(alive):
+        if _all_passed(state):
             _panic_over(state, log)
     elif state.current not in alive:
         _end_turn(state, log)
@@ -693,7 +734,7 @@ def _end_turn(state: State, log: Log) -> None:
     state.phase = "turn"
     state.active = None
     state.panic_seat = None
-    state.passes = 0
+    _set_passed(state, [])
     state.acted = False
     state.performed = None
     state.pushed = None
@@ -708,7 +749,7 @@ def _panic_over(state: State, log: Log) -> None:
     log.say("Nobody wants to place more panic tokens.")
     active = state.pieces.get(state.active) if state.active is not None else None
     state.panic_seat = None
-    state.passes = 0
+    _set_passed(state, [])
     state.pushed = None
     # "If the Character has any actions it may perform exactly one of them now, then the next player takes
     # their turn": a token of a group whose actions are all a Drone's (Check, Become) has none (SG19, SG23)
@@ -770,7 +811,7 @@ def activate(state: State, seat: int, piece_id, rng: random.Random, log: Log) ->
         return
     state.phase = "panic"
     state.panic_seat = seat
-    state.passes = 0
+    _set_passed(state, [])
     log.say(f"{label(state, piece)} moves. Panic: {s.name} places first.")
 
 
@@ -785,7 +826,7 @@ def place_panic(state: State, seat: int, piece_id, effect: str, rng: random.Rand
     state.pushed = {"seat": seat, "piece": piece.id} if effect == "forward" else None
     _receive(state, piece, 1, rng, log)
     _run_darkness(state, rng, log)
-    state.passes = 0
+    _set_passed(state, [])
     if not state.finished:
         state.panic_seat = next_standing(state, seat)
     _settle(state, log)
@@ -793,10 +834,10 @@ def place_panic(state: State, seat: int, piece_id, effect: str, rng: random.Rand
 
 def pass_panic(state: State, seat: int, log: Log) -> None:
     _require_step(state, seat, "panic")
-    state.passes += 1
+    _set_passed(state, [*(s for s in state.passed if s != seat), seat])
     state.pushed = None
     log.say(f"{seat_of(state, seat).name} places no panic token.")
-    if state.passes >= len(standing(state)):
+    if _all_passed(state):
         _panic_over(state, log)
     else:
         state.panic_seat = next_standing(state, seat)

@@ -74,6 +74,15 @@ def test_entering_a_space_to_attack_needs_a_piece_there_and_a_disc():
         rules.check_move_choice(False, 1, occupied=False, attacking=False, unattackable=True)
 
 
+def test_entering_to_attack_at_once_needs_one_plus_the_pieces_defense_in_discs():
+    """The attack on entering costs "Ghoul discs equal to 1 + the target's defense statistic": without them the
+    entry cannot be "immediately attacking" and is refused before it is paid (GS19)."""
+    rules.check_move_choice(False, 3, occupied=True, attacking=True, unattackable=False, defense=2)
+    with pytest.raises(rules.NotNow, match="^Attacking a piece with defense 2 costs 3 Ghoul discs and your Attack"):
+        rules.check_move_choice(False, 2, occupied=True, attacking=True, unattackable=False, defense=2)
+    rules.check_move_choice(True, 1, occupied=True, attacking=True, unattackable=False, defense=2)  # the Vile: +1
+
+
 def test_the_vile_ghoul_attacks_each_piece_once_with_more_than_its_defense():
     rules.check_vile_attack("Knight", False, 3, 2)
     rules.check_vile_attack("Knight", False, 2, 3, bonus=2)

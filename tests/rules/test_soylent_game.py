@@ -297,6 +297,42 @@ def test_the_panic_phase_goes_on_when_the_movers_player_is_out():
     assert state.phase == "turn" and state.current == 1  # then the next player still standing
 
 
+def test_a_pass_by_a_player_who_then_goes_out_does_not_end_the_panic_phase():
+    """ "starting with the player controlling the moved Character players take turns ... Continue until no
+    player wants to place panic tokens": who passed counts, not how many (SG7). vox and mara pass, then vox
+    goes out (his true token recorded in a fatal area, he confirms): zed never passed, so it is zed's go."""
+    state = make_state(groups=("gardeners", "eyes", "eyes"), nerves=(6, 3, 3))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    g.pass_panic(state, 1, g.Log())
+    assert state.passed == [0, 1] and state.passes == 2 and state.panic_seat == 2
+    g.fatal(state, 2, token(state, "V02").id, g.Log())
+    g.answer_fatal(state, 0, "confirm", g.Log())
+    assert g.standing(state) == [1, 2] and not state.finished
+    assert state.phase == "panic" and state.panic_seat == 2  # zed may still place a panic token
+    g.pass_panic(state, 2, g.Log())  # now every player still in has passed since the last token
+    assert state.phase == "turn" and state.current == 1 and state.passed == [] and state.passes == 0
+
+
+def test_a_state_stored_with_only_a_number_of_passes_reads_them_as_the_players_before():
+    """Games and undo snapshots stored before ``passed`` hold only ``passes``: those are the players still in
+    who passed in a row just before the one placing now."""
+    old = make_state(groups=("gardeners", "eyes", "eyes"), nerves=(6, 3, 3))
+    moved = token(old, "V00").id
+    stored = g.State(seats=old.seats, pieces=old.pieces, current=0, phase="panic", active=moved, panic_seat=2, passes=2)
+    assert stored.passed == [0, 1]
+    g.pass_panic(stored, 2, g.Log())
+    assert stored.phase == "action" and stored.current == 0
+    state = make_state(groups=("gardeners", "eyes", "eyes"), nerves=(6, 3, 3))
+    g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())
+    g.pass_panic(state, 0, g.Log())
+    snap = g.snapshot(state)
+    del snap["game"]["passed"]  # a snapshot from before
+    g.pass_panic(state, 1, g.Log())
+    g.restore(state, snap)
+    assert state.passed == [0] and state.passes == 1 and state.panic_seat == 1
+
+
 def test_fatal_area_removes_a_drone_from_the_game():
     state = make_state()
     g.activate(state, 0, token(state, "V00").id, Dice(), g.Log())

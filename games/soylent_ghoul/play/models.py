@@ -45,6 +45,9 @@ class Game(models.Model):
     active_piece = models.PositiveIntegerField(null=True, blank=True)  # a Piece id
     panic_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     passes = models.PositiveSmallIntegerField(default=0)
+    # the seats that passed since the last panic token (SG7): who, not how many; a game stored before it
+    # has [] here and its number of passes in ``passes``, which the engine reads back into seats
+    passed = models.JSONField(default=list, blank=True)
     acted = models.BooleanField(default=False)
     performed = models.CharField(max_length=40, blank=True, default="")  # the action performed this turn
     pending = models.JSONField(null=True, blank=True)

@@ -306,6 +306,7 @@ def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engin
         active=game.active_piece,
         panic_seat=game.panic_seat,
         passes=game.passes,
+        passed=list(game.passed or []),
         acted=game.acted,
         pending=game.pending,
         finished=game.status == Game.FINISHED,
@@ -321,6 +322,7 @@ def build_state(game: Game, players: list[Player], pieces: list[Piece]) -> engin
 def _write_back(game: Game, players: list[Player], pieces: list[Piece], state: engine.State) -> None:
     game.current_seat, game.turn, game.phase = state.current, state.turn, state.phase
     game.active_piece, game.panic_seat, game.passes = state.active, state.panic_seat, state.passes
+    game.passed = list(state.passed)
     game.acted, game.pending, game.winner_seat = state.acted, state.pending, state.winner
     game.snap_effects, game.pushed = list(state.snap_effects), state.pushed
     game.performed = state.performed or ""

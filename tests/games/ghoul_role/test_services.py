@@ -249,8 +249,8 @@ def test_actions_belong_to_their_phase(make_sheet):
         ({}, 1),
         ({"wall": 1}, 2),
         ({"occupied": 1}, 2),
-        ({"occupied": 1, "attacking": 1}, 1),
-        ({"occupied": 1, "attacking": 1, "unattackable": 1}, 2),
+        ({"occupied": 1, "attacking": 1, "defense": 2}, 1),
+        ({"occupied": 1, "attacking": 1, "defense": 0, "unattackable": 1}, 2),
         ({"occupied": 1, "unattackable": 1}, 2),
         ({"wall": 1, "occupied": 1}, 3),
     ],
@@ -862,6 +862,26 @@ def test_no_discs_no_attack_on_entering(make_sheet):
         post_act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1"})
     _act(sheet, "move", occupied=1)
     assert sheet.movement == 1
+
+
+def test_an_entry_to_attack_at_once_needs_the_discs_of_that_attack(make_sheet):
+    """ "you can attack the player piece by spending Ghoul discs equal to 1 + the target's defense statistic";
+    "+1 movement point to enter a space that holds any number of other player pieces without immediately
+    attacking": with 1 disc the Ghoul cannot attack the Knight (defense 2), so the entry "to attack at once"
+    is refused before it is paid, not paid at 1 and then its attack refused (GS19)."""
+    sheet = _acting(make_sheet, movement=3, attack=1)
+    with pytest.raises(services.SheetError, match="costs 3 Ghoul discs and your Attack space holds 1"):
+        post_act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1", "defense": "2"})
+    with pytest.raises(services.SheetError, match="Give the defense statistic of the piece you attack"):
+        post_act(sheet.pk, sheet.owner, "move", {"occupied": "1", "attacking": "1"})
+    sheet.refresh_from_db()
+    assert (sheet.movement, sheet.attack_discs) == (3, 1) and sheet.events.count() == 1
+    _act(sheet, "move", occupied=1)  # it cannot attack the Knight: entering costs +1
+    assert sheet.movement == 1
+    _act(sheet, "move", occupied=1, attacking=1, defense=0)  # a piece with defense 0: 1 disc is enough
+    assert sheet.movement == 0 and "defense 0" in sheet.events.first().summary
+    _act(sheet, "attack", target="goblins", defense=0)
+    assert (sheet.attack_discs, sheet.fury) == (0, 1)
 
 
 def test_the_engine_names_the_phases_and_roles_as_the_sheet_does():

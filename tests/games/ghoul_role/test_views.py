@@ -218,6 +218,19 @@ def test_bad_action_answers_422_with_the_message(owner_client, make_sheet):
     assert "must be a whole number" in response.content.decode()
 
 
+def test_the_ghouls_move_form_asks_the_defense_of_the_piece_attacked_at_once(owner_client, make_sheet):
+    """GS19: the entry "to attack at once" needs 1 + that piece's defense in discs; too few answer 422, unpaid."""
+    sheet = make_sheet(phase="act", turn=1, movement=3, attack_discs=1)
+    body = owner_client.get(f"{HOME}{sheet.pk}/").content.decode()
+    assert "The defense statistic of the piece I attack (if I attack at once)" in body
+    assert "Attacking at once needs 1 + its defense in Ghoul discs (1 on your Attack space)" in body
+    move = with_version(sheet, {"occupied": "1", "attacking": "1", "defense": "2"})
+    response = owner_client.post(f"{HOME}{sheet.pk}/act/move/", move, **HX)
+    assert response.status_code == 422 and "costs 3 Ghoul discs" in response.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.movement == 3 and sheet.events.count() == 1
+
+
 def test_unknown_action_is_404(owner_client, make_sheet):
     assert owner_client.post(f"{HOME}{make_sheet().pk}/act/teleport/").status_code == 404
 

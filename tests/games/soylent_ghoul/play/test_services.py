@@ -359,3 +359,34 @@ def test_only_the_organiser_invites_and_only_before_the_start(two_player_game, p
     services.invite(game.pk, vox, "ada")
     game.refresh_from_db()
     assert game.version == before + 1 and game.players.get(user__username="ada").seat == 2
+
+
+def test_a_game_stored_before_passed_seats_keeps_its_passes_and_a_passer_going_out_counts_no_more(
+    players, make_set, make_user
+):
+    """SG7: who passed counts, not how many. vox and mara pass; the row is then read as one stored before
+    ``passed`` (only ``passes`` = 2); zed records vox's true token in a fatal area and vox confirms: vox is
+    out, but zed never passed, so the panic phase goes on with zed's go."""
+    vox, mara = players
+    zed = make_user("zed")
+    game = services.create_game(vox, make_set(vox, "Pale Hands", "gardeners"), ["mara", "zed"])
+    services.join(game.pk, mara, make_set(mara, "Watchers", "eyes"))
+    services.join(game.pk, zed, make_set(zed, "Others", "eyes"))
+    game = services.start(game.pk, vox, 0)
+    for user in (vox, mara, zed):
+        act(game, user, "place", piece=Piece.objects.get(game=game, player__user=user, kind="drone").pk)
+    first = Piece.objects.filter(game=game, player__user=vox, kind="token", is_true=False).first()
+    act(game, vox, "activate", piece=first.pk)
+    act(game, vox, "pass")
+    act(game, mara, "pass")
+    game.refresh_from_db()
+    assert game.passed == [0, 1] and game.passes == 2 and game.panic_seat == 2
+    Game.objects.filter(pk=game.pk).update(passed=[])  # as the migration leaves a game stored before it
+    true = Piece.objects.get(game=game, player__user=vox, kind="token", is_true=True)
+    act(game, zed, "fatal", piece=true.pk)
+    act(game, vox, "fatal-answer", answer="confirm")
+    game.refresh_from_db()
+    assert game.phase == "panic" and game.panic_seat == 2 and game.passed == [0, 1]  # vox's pass: out, uncounted
+    act(game, zed, "pass")
+    game.refresh_from_db()
+    assert game.phase == "turn" and game.current_seat == 1 and game.passed == [] and game.passes == 0
