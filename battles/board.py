@@ -320,9 +320,14 @@ def _tough_choice(view: State, seat: str | None) -> dict | None:
 def _pending_test(view: State) -> dict | None:
     """A rolled test held open for the cards: whose, which, and its result so far (all public)."""
     p = view.pending[0] if view.pending else None
-    if p is None or p.kind != "test":
+    if p is None or p.kind not in ("test", "to_hit"):
         return None
-    what = p.get("what") or p.get("then")
+    if p.kind == "to_hit":  # the hit roll, as every player answering it needs to see it
+        model = view.model(p.model)
+        names = {w.slug: w.name for w in model.weapons}
+        what = f"hit roll ({names.get(p.get('weapon'), p.get('weapon'))} → {_name(view, p.get('target'))})"
+    else:
+        what = p.get("what") or p.get("then")
     return {"model": _name(view, p.model), "what": what, "outcome": p.get("outcome")}
 
 
@@ -394,6 +399,9 @@ def board(
         context["ap_models"] = ap_models(state, seat)
         context["ap_total"] = ap_to_split(m.ap_cap for m in context["ap_models"])
     context["pending"] = view.pending[0] if view.pending else None
+    if context["pending"] is not None and context["pending"].seat == seat:  # B65: the roller waits; said by its moves
+        context["held_mine"] = context["held_for"]
+    context["cards_too"] = not context["cards_only"] and any(o["card"] for o in context["options"])
     context["odds"] = _odds_rows(view, seat, situation)
     context["pending_test"] = _pending_test(view)
     context["next_tests"] = [

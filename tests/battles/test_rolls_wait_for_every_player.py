@@ -1,6 +1,7 @@
 """B65 on the pages: the set-up form holds rolls by default, the other player's page offers "let the roll
 stand", the roller's page says whom it waits for, and either player switches the hold (logged)."""
 
+import html
 import re
 
 import pytest
@@ -68,7 +69,7 @@ def test_the_other_player_lets_the_roll_stand_then_the_roller_closes_it(user, ot
     mine = roller.get(f"/battles/{battle.pk}/").content.decode()
     assert 'value="resolve_attack"' not in mine
     other_name = load(battle).player(other_seat).name
-    assert f"and for {other_name} to let the roll stand" in mine
+    assert f"and for {other_name} to answer the roll" in mine
     theirs = other.get(f"/battles/{battle.pk}/").content.decode()
     assert 'value="let_stand"' in theirs and "Let the roll stand (no card, no re-roll)" in theirs
     r = post_step(roller, battle, "resolve_attack")
@@ -90,3 +91,18 @@ def test_either_player_switches_the_hold_and_the_log_says_who(user, other_user, 
     page = roller.get(f"/battles/{battle.pk}/").content.decode()
     assert 'value="resolve_attack"' in page and 'value="hold_rolls:on"' in page
     assert post_step(roller, battle, "hold_rolls:off").status_code == 422  # already off: refused, said
+
+
+def test_both_pages_show_the_hit_roll_and_the_rollers_moves_say_whom_it_waits_for(user, other_user, geared_crew):
+    battle, roller, other, other_seat = _held_hit_roll(user, other_user, geared_crew)
+    state = load(battle)
+    window = state.pending[0]
+    attacker, target = state.model(window.model), state.model(window.get("target"))
+    shown = f"{attacker.name}'s hit roll ({attacker.weapon(window.get('weapon')).name} → {target.name})"
+    for client in (roller, other):
+        page = html.unescape(client.get(f"/battles/{battle.pk}/").content.decode())
+        assert f"{shown}: <strong>{window.get('outcome')}</strong>" in page
+    mine = html.unescape(roller.get(f"/battles/{battle.pk}/").content.decode())
+    name = state.player(other_seat).name
+    assert f"Waiting for {name} to answer the roll before you close it." in mine
+    assert "before you close it" not in other.get(f"/battles/{battle.pk}/").content.decode()

@@ -206,8 +206,9 @@ def _play(pages: dict, battle_id: int, url: str, limit: int = 300) -> None:
         if option.step == "let_stand" and not held:  # B65: the roller's phone waits for this player's answer
             roller = pages[state.pending[0].seat]
             roller.goto(url)
-            expect(roller.locator(".bt-held")).to_contain_text(f"and for {state.player(seat).name} to let the roll")
+            expect(roller.locator(".bt-held")).to_contain_text(f"and for {state.player(seat).name} to answer the roll")
             expect(roller.locator('button[value="resolve_attack"], button[value="resolve_test"]')).to_have_count(0)
+            expect(roller.locator(".bt-held-mine")).to_contain_text("to answer the roll before you close it")
             held = True
         cover = option.step == "attack" and not covered
         _press(pages[seat], url, option, steps.key(option), cover=cover)
