@@ -67,7 +67,7 @@ def label(state: State, option: legal.Option) -> str:
         "start_round": "Start the round: Initiative Test",
         "pass_turn": "Pass",
         "end_activation": "End this model's activation",
-        "resolve_attack": "Roll damage (close the window)",
+        "resolve_attack": "Roll damage",
         "second_attack": "Roll the second attack (Ambidextrous)",
         "resolve_test": "Let the test stand",
         "let_stand": "Let the roll stand (no card, no re-roll)",
@@ -94,9 +94,16 @@ def label(state: State, option: legal.Option) -> str:
         if s == "decline_reaction":
             return f"No NPC may react to {mover}'s move"
         return f"{_name(state, a[0])} reacts to {mover}'s move (an eligible NPC always does)"
-    if s == "resolve_attack" and state.pending and state.pending[0].kind == "to_hit":
-        if state.pending[0].get("outcome") in ("failure", "fumble"):  # a miss rolls no damage
-            return "Let the miss stand (close the window)"
+    if s in ("resolve_attack", "resolve_test") and state.pending:
+        window = state.pending[0]
+        text = words[s]
+        if s == "resolve_attack" and window.get("outcome") in ("failure", "fumble"):  # a miss rolls no damage
+            text = "Let the miss stand"
+        waiting = holds.waiting_for(state, window)
+        if waiting:  # B65: said now, it closes with the others' last answer
+            have = "have" if len(waiting) > 1 else "has"
+            text += f" (it goes on once {holds.names(state, waiting)} {have} answered)"
+        return text
     if s in words:
         return words[s]
     if s == "assign_ap":
@@ -401,6 +408,7 @@ def board(
     context["pending"] = view.pending[0] if view.pending else None
     if context["pending"] is not None and context["pending"].seat == seat:  # B65: the roller waits; said by its moves
         context["held_mine"] = context["held_for"]
+        context["roller_done"] = bool(context["pending"].get("roller_done"))
     context["cards_too"] = not context["cards_only"] and any(o["card"] for o in context["options"])
     context["odds"] = _odds_rows(view, seat, situation)
     context["pending_test"] = _pending_test(view)

@@ -83,7 +83,7 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
     if name == "hold_rolls":
         return holds.hold_rolls(state, seat, args[0] == "on")
     if name == "let_stand":
-        return holds.let_stand(state, seat)
+        return actions.let_stand(state, seat, rng, seed)
     if name == "draw_complication":
         return setup.draw_complication(state, seat, rng, seed)
     if name == "deployment_initiative":

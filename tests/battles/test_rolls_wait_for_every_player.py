@@ -64,20 +64,23 @@ def _held_hit_roll(user, other_user, geared_crew):
     return battle, clients[seat], clients[other], other
 
 
-def test_the_other_player_lets_the_roll_stand_then_the_roller_closes_it(user, other_user, geared_crew):
+def test_the_roller_lets_it_stand_first_and_the_other_players_answer_closes_it(user, other_user, geared_crew):
     battle, roller, other, other_seat = _held_hit_roll(user, other_user, geared_crew)
-    mine = roller.get(f"/battles/{battle.pk}/").content.decode()
-    assert 'value="resolve_attack"' not in mine
     other_name = load(battle).player(other_seat).name
+    hit = load(battle).pending[0].get("outcome") in ("success", "critical")
+    mine = html.unescape(roller.get(f"/battles/{battle.pk}/").content.decode())
     assert f"and for {other_name} to answer the roll" in mine
+    word = "Roll damage" if hit else "Let the miss stand"
+    assert f"{word} (it goes on once {other_name} has answered)" in mine
     theirs = other.get(f"/battles/{battle.pk}/").content.decode()
     assert 'value="let_stand"' in theirs and "Let the roll stand (no card, no re-roll)" in theirs
-    r = post_step(roller, battle, "resolve_attack")
-    assert r.status_code == 422 and "not open to you now" in r.content.decode()
-    assert post_step(other, battle, "let_stand").status_code == 200
-    assert 'value="resolve_attack"' in roller.get(f"/battles/{battle.pk}/").content.decode()
     assert post_step(roller, battle, "resolve_attack").status_code == 200
-    assert load(battle).pending == () or load(battle).pending[0].kind != "to_hit"
+    assert load(battle).pending[0].kind == "to_hit"  # still open: the other player has not answered
+    mine = html.unescape(roller.get(f"/battles/{battle.pk}/").content.decode())
+    assert f"You let the roll stand: it goes on once {other_name} has answered." in mine
+    assert 'value="resolve_attack"' not in mine
+    assert post_step(other, battle, "let_stand").status_code == 200
+    assert not load(battle).pending or load(battle).pending[0].kind != "to_hit"  # closed by that answer
 
 
 def test_either_player_switches_the_hold_and_the_log_says_who(user, other_user, geared_crew):
@@ -87,7 +90,7 @@ def test_either_player_switches_the_hold_and_the_log_says_who(user, other_user, 
     assert post_step(other, battle, "hold_rolls:off").status_code == 200
     assert load(battle).hold_rolls is False
     name = load(battle).player(other_seat).name
-    assert BattleEvent.objects.filter(battle=battle, text__startswith=f"{name}: from now on a roll closes").exists()
+    assert BattleEvent.objects.filter(battle=battle, text__startswith=f"{name}: from now on the roller closes").exists()
     page = roller.get(f"/battles/{battle.pk}/").content.decode()
     assert 'value="resolve_attack"' in page and 'value="hold_rolls:on"' in page
     assert post_step(roller, battle, "hold_rolls:off").status_code == 422  # already off: refused, said
@@ -104,5 +107,5 @@ def test_both_pages_show_the_hit_roll_and_the_rollers_moves_say_whom_it_waits_fo
         assert f"{shown}: <strong>{window.get('outcome')}</strong>" in page
     mine = html.unescape(roller.get(f"/battles/{battle.pk}/").content.decode())
     name = state.player(other_seat).name
-    assert f"Waiting for {name} to answer the roll before you close it." in mine
-    assert "before you close it" not in other.get(f"/battles/{battle.pk}/").content.decode()
+    assert f"Waiting for {name} to answer the roll: let it stand now and it goes on with their answer." in mine
+    assert "bt-held-mine" not in other.get(f"/battles/{battle.pk}/").content.decode()

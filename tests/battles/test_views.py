@@ -485,9 +485,9 @@ def test_a_missed_attacks_window_closes_without_promising_damage():
     missed = actions.attack(state, "A", "pistol", "b0", Dice(3), 1)  # 3 + 1: a plain miss
     hit = actions.attack(state, "A", "pistol", "b0", Dice(15), 1)
     closing = [o for o in legal.legal(missed, "A") if o.step == "resolve_attack"]
-    assert closing and board.label(missed, closing[0]) == "Let the miss stand (close the window)"
+    assert closing and board.label(missed, closing[0]) == "Let the miss stand"
     closing = [o for o in legal.legal(hit, "A") if o.step == "resolve_attack"]
-    assert board.label(hit, closing[0]) == "Roll damage (close the window)"
+    assert board.label(hit, closing[0]) == "Roll damage"
 
 
 def test_a_poll_keeps_the_headings_status_current(started, user, password):

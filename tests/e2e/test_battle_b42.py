@@ -40,7 +40,7 @@ def test_the_target_declines_tough_it_out_on_its_own_phone(
     )
     a.get_by_role("button", name=f"maul → {target}").click()
     wait_for_htmx(a)
-    a.get_by_role("button", name="Roll damage (close the window)").click()
+    a.get_by_role("button", name="Roll damage").click()
     wait_for_htmx(a)
     expect(a.get_by_role("heading", name="Tough it Out?")).to_be_visible()  # everyone sees the damage
     expect(a.locator(".bt-pending")).to_contain_text("Tough it Out or take it")
@@ -87,8 +87,8 @@ def test_an_ambidextrous_character_attacks_with_two_weapons_in_one_action(
     for _ in range(6):  # the sword's attack to its end: the damage, then mara's choice on her phone
         if second.count():
             break
-        if a.get_by_role("button", name="Roll damage (close the window)").count():
-            a.get_by_role("button", name="Roll damage (close the window)").click()
+        if a.get_by_role("button", name="Roll damage").count():
+            a.get_by_role("button", name="Roll damage").click()
             wait_for_htmx(a)
             continue
         b.reload()
@@ -130,7 +130,7 @@ def test_the_target_uses_its_stim_injectors_on_its_own_phone(
     a, b, target = two_phones_at_a_battle(browser, server_url, django_user_model, lambda pk: _with_stims(pk, maul))
     a.get_by_role("button", name=f"maul → {target}").click()
     wait_for_htmx(a)
-    a.get_by_role("button", name="Roll damage (close the window)").click()
+    a.get_by_role("button", name="Roll damage").click()
     wait_for_htmx(a)
     stims = b.get_by_role("button", name=f"{target}: Stim injectors", exact=False)
     expect(stims).to_be_visible(timeout=10000)

@@ -203,13 +203,19 @@ def _play(pages: dict, battle_id: int, url: str, limit: int = 300) -> None:
         if ooa and played_card and morale_done:
             return
         seat, option = _next(state, played_card)
-        if option.step == "let_stand" and not held:  # B65: the roller's phone waits for this player's answer
+        if option.step == "let_stand" and not held:  # B65: the roll waits for this player's answer
             roller = pages[state.pending[0].seat]
             roller.goto(url)
             expect(roller.locator(".bt-held")).to_contain_text(f"and for {state.player(seat).name} to answer the roll")
-            expect(roller.locator('button[value="resolve_attack"], button[value="resolve_test"]')).to_have_count(0)
-            expect(roller.locator(".bt-held-mine")).to_contain_text("to answer the roll before you close it")
+            expect(roller.locator(".bt-held-mine")).to_contain_text("to answer the roll: let it stand now")
+            closing = roller.locator('button[value="resolve_attack"], button[value="resolve_test"]')
+            expect(closing).to_contain_text(f"(it goes on once {state.player(seat).name} has answered)")
+            closing.click()  # the roller's word first: the window stays open for the other player's answer
+            wait_for_htmx(roller)
+            expect(roller.locator(".bt-held-mine")).to_contain_text("You let the roll stand")
+            assert _state(battle_id).pending[0].get("roller_done")
             held = True
+            continue
         cover = option.step == "attack" and not covered
         _press(pages[seat], url, option, steps.key(option), cover=cover)
         if cover:

@@ -35,7 +35,7 @@ def test_a_stagger_hit_into_an_obstacle_is_tested_in_the_cards_window(
     assert_fits_a_phone(a)
     a.get_by_role("button", name=f"maul → {target}").click()
     wait_for_htmx(a)
-    a.get_by_role("button", name="Roll damage (close the window)").click()
+    a.get_by_role("button", name="Roll damage").click()
     wait_for_htmx(a)
     b.reload()
     expect(b.get_by_text(f"{target}'s stagger:")).to_be_visible()

@@ -1049,6 +1049,7 @@ def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
     data = dict(pending.data)
     if "outcome" in changes:  # a roll changed (a re-roll, a Jack) is answered anew by every player (B65)
         changes.setdefault("waived", ())
+        changes.setdefault("roller_done", False)
     data.update(changes)
     return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
 
@@ -1143,6 +1144,16 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
     return step(state, after.logged(seat, "; ".join(lines), seed=seed, rolls=rolls))
 
 
+def let_stand(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
+    """A player lets another's roll stand (B65); the last answer closes it if its roller let it stand already."""
+    state = holds.let_stand(state, seat)
+    if holds.ready_to_close(state):
+        window = state.pending[0]
+        close = resolve_attack if window.kind == "to_hit" else resolve_test
+        return close(state, window.seat, rng, seed)
+    return state
+
+
 def rolled_pending(state: Battle) -> Pending:
     """The window after a test was rolled (an attack's hit roll, or a reaction's or a sorcery's test)."""
     if not state.pending or state.pending[0].kind not in ("to_hit", "test"):
@@ -1161,7 +1172,8 @@ def resolve_test(state: Battle, seat: str, rng: random.Random, seed: int | None 
     pending = _pending(state, "test")
     if seat != pending.seat:
         raise Refused("the player who rolled the test resolves it")
-    holds.check_answered(state, pending)
+    if holds.waiting_for(state, pending):  # B65: it closes once the others have answered
+        return holds.close_when_answered(state, seat, pending)
     then = pending.get("then")
     if then != "reaction" and then not in AFTER:
         raise Refused(f"unknown test {then!r}")
@@ -1226,7 +1238,8 @@ def resolve_attack(state: Battle, seat: str, rng: random.Random, seed: int | Non
     pending = _pending(state, "to_hit")
     if seat != pending.seat:
         raise Refused("the attacker's player rolls the damage")
-    holds.check_answered(state, pending)
+    if holds.waiting_for(state, pending):  # B65: it closes once the others have answered
+        return holds.close_when_answered(state, seat, pending)
     before = state
     state = replace(state, pending=state.pending[1:])
     outcome = cn.Outcome(pending.get("outcome"))

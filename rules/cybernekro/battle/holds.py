@@ -29,12 +29,39 @@ def waiting_for(state: Battle, pending: Pending) -> tuple[str, ...]:
     return tuple(s for s in state.seats if s != pending.seat and s not in waived)
 
 
-def check_answered(state: Battle, pending: Pending) -> None:
-    """Refused while another player may still answer the roll (``waiting_for``)."""
+def names(state: Battle, seats) -> str:
+    return " and ".join(state.player(s).name for s in seats)
+
+
+def _with_data(state: Battle, pending: Pending, **changes) -> Battle:
+    data = dict(pending.data)
+    data.update(changes)
+    return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
+
+
+def close_when_answered(state: Battle, seat: str, pending: Pending) -> Battle:
+    """The roller lets the roll stand before the others have answered: it closes when the last of them lets it
+    stand (``ready_to_close``), so the players tap in any order instead of one after the other. A changed
+    result (a Jack, a re-roll) takes the roller's word back, as it does the others'."""
+    if pending.get("roller_done"):
+        raise Refused(f"you let it stand already: waiting for {names(state, waiting_for(state, pending))}")
+    after = _with_data(state, pending, roller_done=True)
+    model = state.model(pending.model)
     waiting = waiting_for(state, pending)
-    if waiting:
-        names = " and ".join(state.player(s).name for s in waiting)
-        raise Refused(f"waiting for {names}: a card, a Dread re-roll, or let the roll stand")
+    have = "have" if len(waiting) > 1 else "has"
+    text = f"{_who(state, seat)} lets {model.name}'s roll stand: it closes once {names(state, waiting)} {have} answered"
+    return step(state, after.logged(seat, text))
+
+
+def ready_to_close(state: Battle) -> bool:
+    """The roller let the roll stand and every other player has answered since: the window closes now."""
+    pending = state.pending[0] if state.pending else None
+    return (
+        pending is not None
+        and pending.kind in HELD
+        and bool(pending.get("roller_done"))
+        and not waiting_for(state, pending)
+    )
 
 
 def let_stand(state: Battle, seat: str) -> Battle:
@@ -42,12 +69,13 @@ def let_stand(state: Battle, seat: str) -> Battle:
     pending = state.pending[0] if state.pending else None
     if pending is None or seat not in waiting_for(state, pending):
         raise Refused("no roll is waiting for you")
-    data = dict(pending.data)
-    data["waived"] = tuple(data.get("waived") or ()) + (seat,)
-    held = replace(pending, data=tuple(data.items()))
-    after = replace(state, pending=(held,) + state.pending[1:])
+    after = _with_data(state, pending, waived=tuple(pending.get("waived") or ()) + (seat,))
     model = state.model(pending.model)
     return step(state, after.logged(seat, f"{state.player(seat).name} lets {model.name}'s roll stand"))
+
+
+def _who(state: Battle, seat: str) -> str:
+    return "The game master" if seat == GM else state.player(seat).name
 
 
 def hold_rolls(state: Battle, seat: str, on: bool) -> Battle:
@@ -56,12 +84,12 @@ def hold_rolls(state: Battle, seat: str, on: bool) -> Battle:
         raise Refused("the game is over")
     if state.hold_rolls == on:
         raise Refused(
-            "each roll already waits for every player" if on else "rolls already close at their roller's word"
+            "each roll already waits for every player" if on else "the roller already closes each roll without waiting"
         )
-    who = "The game master" if seat == GM else state.player(seat).name
+    who = _who(state, seat)
     text = (
-        f"{who}: from now on each roll waits for every player"
+        f"{who}: from now on each roll waits for every player to answer it"
         if on
-        else f"{who}: from now on a roll closes at its roller's word"
+        else f"{who}: from now on the roller closes each roll without waiting for the others"
     )
     return step(state, replace(state, hold_rolls=on).logged(seat, text))

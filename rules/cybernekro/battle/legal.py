@@ -69,9 +69,9 @@ def legal(state: Battle, seat: str) -> tuple[Option, ...]:
                 out += [Option("answer_card", (j,)) for j in _cards(state, seat, ("joker",))]
             return tuple(out)
         if p.kind in ("to_hit", "test"):
-            waiting = holds.waiting_for(state, p)
-            if p.seat == seat and not waiting:
+            if p.seat == seat and not p.get("roller_done"):  # B65: it may close once the others answered
                 out.append(Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"))
+            waiting = holds.waiting_for(state, p)
             if seat in waiting:  # B65: every player answers the roll, whatever they hold
                 out.append(Option("let_stand"))
             model = state.model(p.model)
@@ -251,7 +251,7 @@ def _game_master_options(state: Battle) -> tuple[Option, ...]:
         if p.seat != GM:
             return ()
         if p.kind in ("to_hit", "test"):
-            if holds.waiting_for(state, p):  # B65: the players answer the NPC's roll first
+            if p.get("roller_done"):  # B65: closed once the players have answered
                 return ()
             return (Option("resolve_attack" if p.kind == "to_hit" else "resolve_test"),)
         return _window_options(state, p)

@@ -31,20 +31,30 @@ def _hit_roll(hold=True, ann_hand=(), bob_hand=(), face=12, three=False):
     return state
 
 
-def test_the_roller_waits_until_the_other_player_lets_the_roll_stand():
+def _closed(state):
+    return not state.pending or state.pending[0].kind != "to_hit"
+
+
+def test_the_roll_goes_on_once_both_players_let_it_stand_in_either_order():
     state = _hit_roll()
-    assert legal.Option("resolve_attack") not in legal.legal(state, "A")
     assert legal.Option("let_stand") in legal.legal(state, "B")
     assert legal.Option("let_stand") not in legal.legal(state, "A")  # the roller closes it, it does not wait
-    with pytest.raises(Refused, match="waiting for"):
-        actions.resolve_attack(state, "A", Script(), 1)
-    stood = holds.let_stand(state, "B")
-    assert stood.log[-1].seat == "B" and "lets" in stood.log[-1].text and not stood.log[-1].final
-    assert legal.Option("resolve_attack") in legal.legal(stood, "A")
+    # the roller first: its word is kept, and the other player's answer closes the window
+    said = actions.resolve_attack(state, "A", Script(6, 6), 1)
+    assert not _closed(said) and said.pending[0].get("roller_done")
+    assert "it closes once Bob has answered" in said.log[-1].text and not said.log[-1].final
+    assert legal.Option("resolve_attack") not in legal.legal(said, "A")
+    with pytest.raises(Refused, match="you let it stand already"):
+        actions.resolve_attack(said, "A", Script(), 1)
+    closed = actions.let_stand(said, "B", Script(6, 6), 1)
+    assert _closed(closed) and any("damage" in str(r) for e in closed.log[-3:] for r in e.rolls)
+    # the other player first: the roller's word then closes it at once
+    stood = actions.let_stand(state, "B", Script(), 1)
+    assert not _closed(stood) and stood.log[-1].seat == "B" and "lets" in stood.log[-1].text
     assert legal.Option("let_stand") not in legal.legal(stood, "B")
     with pytest.raises(Refused, match="no roll is waiting for you"):
         holds.let_stand(stood, "B")
-    actions.resolve_attack(stood, "A", Script(6, 6), 1)  # goes through
+    assert _closed(actions.resolve_attack(stood, "A", Script(6, 6), 1))
 
 
 def test_without_the_hold_the_roller_closes_the_window_at_once():
@@ -75,7 +85,18 @@ def test_a_changed_roll_is_answered_again():
     jacked = actions.answer_card(actions.play_jack(stood, "A", "J♥", "critical"), "B")
     assert jacked.pending[0].kind == "to_hit" and jacked.pending[0].get("outcome") == "critical"
     assert holds.waiting_for(jacked, jacked.pending[0]) == ("B",)
-    assert legal.Option("resolve_attack") not in legal.legal(jacked, "A")
+    assert not _closed(actions.resolve_attack(jacked, "A", Script(6, 6), 1))  # it waits for Bob's new answer
+
+
+def test_a_changed_roll_takes_back_the_rollers_word_too():
+    """Ann let it stand; Bob's Dread re-roll changes it: the window waits for Ann's word on the new result."""
+    state = _hit_roll(face=12)
+    state = state.with_model(replace(state.model("a0"), dread=2))
+    said = actions.resolve_attack(state, "A", Script(), 1)
+    rerolled = actions.reroll_with_dread(said, "B", Script(15), 1)
+    assert not rerolled.pending[0].get("roller_done")
+    assert legal.Option("resolve_attack") in legal.legal(rerolled, "A")
+    assert not _closed(actions.let_stand(rerolled, "B", Script(), 1))  # Bob's answer alone closes nothing
 
 
 def test_a_dread_re_roll_by_the_other_player_is_answered_again():
@@ -94,27 +115,26 @@ def test_a_reaction_test_waits_for_the_attacker_too():
     state = actions.react(state, "B", Script(15), 1)
     window = state.pending[0]
     assert window.kind == "test" and window.seat == "B"
-    assert legal.Option("resolve_test") not in legal.legal(state, "B")
     assert legal.Option("let_stand") in legal.legal(state, "A")
-    with pytest.raises(Refused, match="waiting for Ann"):
-        actions.resolve_test(state, "B", Script(), 1)
-    assert legal.Option("resolve_test") in legal.legal(holds.let_stand(state, "A"), "B")
+    said = actions.resolve_test(state, "B", Script(), 1)
+    assert said.pending[0].kind == "test" and "once Ann has answered" in said.log[-1].text
+    assert said.pending[:1] != actions.let_stand(said, "A", Script(), 1).pending[:1]  # Ann's answer closes it
 
 
 def test_with_three_players_the_roll_waits_for_both_others():
     state = _hit_roll(three=True)
     assert holds.waiting_for(state, state.pending[0]) == ("B", "C")
-    with pytest.raises(Refused, match="waiting for Bob and Cy"):
-        actions.resolve_attack(state, "A", Script(), 1)
-    once = holds.let_stand(state, "C")
-    assert holds.waiting_for(once, once.pending[0]) == ("B",)
-    assert legal.Option("resolve_attack") in legal.legal(holds.let_stand(once, "B"), "A")
+    said = actions.resolve_attack(state, "A", Script(), 1)
+    assert "once Bob and Cy has answered" not in said.log[-1].text and "Bob and Cy" in said.log[-1].text
+    once = actions.let_stand(said, "C", Script(), 1)
+    assert not _closed(once) and holds.waiting_for(once, once.pending[0]) == ("B",)
+    assert _closed(actions.let_stand(once, "B", Script(6, 6), 1))
 
 
 def test_any_player_or_the_game_master_switches_the_hold_and_the_log_says_who():
     state = _hit_roll()
     off = holds.hold_rolls(state, "B", False)
-    assert not off.hold_rolls and off.log[-1].seat == "B" and "roller's word" in off.log[-1].text
+    assert not off.hold_rolls and off.log[-1].seat == "B" and "without waiting" in off.log[-1].text
     assert legal.Option("resolve_attack") in legal.legal(off, "A")  # the waiting roll may now close
     with pytest.raises(Refused):
         holds.hold_rolls(off, "A", False)
