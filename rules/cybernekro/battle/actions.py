@@ -1150,6 +1150,8 @@ def let_stand(state: Battle, seat: str, rng: random.Random, seed: int | None = N
     if holds.ready_to_close(state):
         window = state.pending[0]
         close = resolve_attack if window.kind == "to_hit" else resolve_test
+        if window.seat is None:  # a rolled test's window always names its roller
+            raise Refused("this roll names no roller to close it")
         return close(state, window.seat, rng, seed)
     return state
 
