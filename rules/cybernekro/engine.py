@@ -571,6 +571,10 @@ class HitPlan:
     critical_wound: bool = True  # a critical hit's extra Wound (not for Splash secondaries)
     queen: bool = False  # a Queen is played if the hit would take it OoA (see _queen)
     stagger_ledge: bool = False  # Stagger over a ledge: the test is drawn; its failure is a fall the caller rolls
+    stagger: bool = False  # the weapon has Stagger (whatever stands behind the target)
+    # a battle at the table: the Stagger test is drawn even when a failure only pushes the target back 1" (the
+    # players move it); the odds leave it out, as it changes no group (R19)
+    stagger_push: bool = False
 
 
 class HitState(NamedTuple):
@@ -670,8 +674,9 @@ def hit_process(draw, plan: HitPlan, critical: bool) -> HitState:
     if plan.stagger_prone and not state.ooa and not state.prone and not plan.monstrous:
         if not draw(_toughness_test(plan, state, "stagger")).passed:
             state = state._replace(prone=True, knocked=True)
-    elif plan.stagger_ledge and not state.ooa:
-        draw(_toughness_test(plan, state, "stagger"))  # a failure pushes it over the ledge: the caller's fall
+    elif (plan.stagger_ledge or plan.stagger_push) and not state.ooa:
+        # a failure pushes it over the ledge (the caller's fall), or back 1" on the table (the players')
+        draw(_toughness_test(plan, state, "stagger"))
     return state
 
 
@@ -789,6 +794,7 @@ def plan_attack(
         critical_wound=not (kw.has("splash") and situation.splash_secondary),
         queen=target.queen,
         stagger_ledge=kw.has("stagger") and situation.stagger_over_ledge > 0 and not situation.stagger_into_obstacle,
+        stagger=kw.has("stagger"),
     )
     return AttackPlan(to_hit, hit)
 

@@ -1,5 +1,5 @@
-"""The battle page: the Stagger test rolled when the players tick the obstacle behind the target, through the
-cards' window; an NPC's test window let stand by the game master only."""
+"""The battle page: the Stagger test rolled after every Stagger hit, through the cards' window, Prone when the
+players tick the obstacle behind the target; an NPC's test window let stand by the game master only."""
 
 from dataclasses import replace
 
@@ -60,11 +60,21 @@ def test_a_stagger_hit_into_an_obstacle_rolls_the_targets_toughness_test_in_the_
     assert after.model(enemy).prone == (top.get("outcome") in ("failure", "fumble"))
 
 
-def test_without_the_obstacle_a_stagger_hit_rolls_no_test(fighting):
+def test_without_the_obstacle_a_stagger_hit_still_rolls_the_test_and_says_to_push_the_target(fighting):
+    """B66: "When hit the target must pass a Toughness test. On failure it is pushed back 1"": rolled, and a
+    failure tells the players to move the models (the attacker may follow 1" after a melee attack)."""
     battle, clients, seat, enemy = fighting
     state = _attack_and_resolve(battle, clients, seat, enemy)
-    assert not any(p.kind == "test" for p in state.pending)
-    assert "stagger" not in " ".join(e.text for e in state.log)
+    top = state.pending[0]
+    assert top.kind == "test" and top.model == enemy and top.get("what") == "stagger"
+    owner = state.model(enemy).seat
+    assert post_step(clients[owner], battle, "resolve_test").status_code == 200
+    after = load(battle)
+    text = " ".join(e.text for e in after.log)
+    assert "stagger stands" in text and not after.model(enemy).prone  # no obstacle: only pushed, not Prone
+    pushed = top.get("outcome") in ("failure", "fumble")
+    assert ('pushed back 1" (move it on the table)' in text) == pushed
+    assert ('may move 1" towards it' in text) == pushed
 
 
 def test_with_a_game_master_the_npcs_test_a_player_rolled_waits_for_the_game_master(with_gm, user, other_user):

@@ -1537,6 +1537,8 @@ def _finish_attack(state: Battle, seat: str, attack: tuple, hit_info, rng: rando
         hit, steps, hit_plan = hit_info
         rolls += list(steps)
         state, lines = apply_hit(state, target, hit, steps, hit_plan, attacker)
+        if kind is cn.Action.FIGHT and _pushed(steps) and not hit.ooa:
+            lines.append(f'{attacker.name} may move 1" towards it')  # "If it was a melee attack"
         if jams and outcome is cn.Outcome.CRITICAL and info.get("fumbled"):  # Auto X: a Critical and a Fumble
             a = state.model(attacker.id)
             state = state.with_model(replace(a, jammed=a.jammed | {use.slug}))
@@ -1723,6 +1725,15 @@ def apply_hit(
         lines.append(f"{target.name} fails to Tough it Out: 1 Dread")
     if not hit.gained and not hit.knocked and not hit.ooa:
         lines.append(f"{target.name} is unharmed")
+    if _pushed(steps) and not hit.ooa:  # Stagger: "On failure it is pushed back 1"" (B66)
+        where = (
+            "over the ledge"
+            if hit_plan.stagger_ledge
+            else "into the obstacle"
+            if hit_plan.stagger_prone
+            else "(move it on the table)"
+        )
+        lines.append(f'{target.name} fails its Stagger test: pushed back 1" {where}')
     if hit.ooa:
         if model.is_pc and hit.wounds < cn.MAX_WOUNDS:
             state = state.with_model(model)

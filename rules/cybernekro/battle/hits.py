@@ -10,6 +10,7 @@ engine's process is not copied: the same function decides, only the dice are sup
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from rules.cybernekro import engine as cn
 
@@ -57,5 +58,7 @@ def replay_hit(
         taken.append((_plain(value), log))
         return value
 
-    hit = cn.hit_process(draw, plan, critical)
+    # Stagger: "When hit the target must pass a Toughness test" (B66): rolled at the table even when its failure
+    # only pushes the target back 1", which the players then move
+    hit = cn.hit_process(draw, replace(plan, stagger_push=plan.stagger), critical)
     return hit, tuple(log for _, log in taken)

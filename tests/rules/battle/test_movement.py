@@ -349,8 +349,10 @@ def test_a_failed_stagger_test_over_a_ledge_is_a_fall():
     assert 'b0 falls 4": 2 Damage 1 hits, armor ignored' in _texts(failed) and failed.model("b0").prone
     stood = actions.resolve_test(staggered(19), "B", Dice(), 1)
     assert not any("falls" in t for t in _texts(stood)) and not stood.model("b0").prone
-    plain = actions.attack(state, "A", "maul", "b0", Dice(15), 1)  # no ledge, no obstacle: no test
-    assert not actions.resolve_attack(plain, "A", Dice(1, 1), 1).pending
+    plain = actions.attack(state, "A", "maul", "b0", Dice(15), 1)  # no ledge, no obstacle: the test still (B66)
+    pushed = actions.resolve_test(actions.resolve_attack(plain, "A", Dice(1, 1, 3), 1), "B", Dice(), 1)
+    assert 'pushed back 1" (move it on the table)' in _texts(pushed)[-1] and not pushed.model("b0").prone
+    assert not any("falls" in t for t in _texts(pushed))
 
 
 def test_a_reactions_move_or_jump_opens_no_further_reaction():

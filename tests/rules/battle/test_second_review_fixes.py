@@ -71,8 +71,10 @@ def test_a_stray_shot_does_not_carry_the_targets_surroundings():
         actions.attack(state, "A", "heavy-pistol", "b0", Dice(12), 1, situation=ticks), "A", Dice(), 1
     )
     assert missed.pending[0].kind == "stray_shot"
-    hit = actions.stray_shot(missed, "A", ["b1"], Dice(1, 1, 1), 1)  # three dice, no injury; no Stagger test
-    assert not any(p.kind == "test" for p in hit.pending) and not hit.model("b1").prone
+    hit = actions.stray_shot(missed, "A", ["b1"], Dice(1, 1, 1, 3), 1)  # three dice, no injury; a failed test
+    assert hit.pending[0].kind == "test" and hit.pending[0].get("what").startswith("stagger")  # B66
+    pushed = actions.resolve_test(hit, hit.pending[0].seat, Dice(), 1)
+    assert not pushed.model("b1").prone  # the obstacle was ticked behind b0, not b1: only pushed back 1"
 
 
 def test_a_kinesis_window_for_a_model_gone_from_the_table_rolls_nothing():
