@@ -27,8 +27,8 @@ def _hold_rolls_field() -> forms.BooleanField:
         required=False,
         initial=True,
         label="Each roll waits for every player",
-        help_text="After a roll, every other player lets it stand, plays a Jack or forces a Dread re-roll before "
-        "it counts (on phones the roller's tap would otherwise close it first). Any player can switch it in play.",
+        help_text="After a roll, every other player lets it stand (or plays a Jack, or forces a Dread re-roll) "
+        "before it counts; the roller may say so first. Any player can switch it during the game.",
     )
 
 

@@ -122,7 +122,6 @@ def battle_list(request: HttpRequest) -> HttpResponse:
         except Refused as exc:
             error = str(exc)
         else:
-            messages.success(request, "Battle set up. Invited players choose their crews on its page.")
             return redirect(battle)
     seats = list(
         BattleSeat.objects.filter(user=request.user)
