@@ -410,6 +410,8 @@ def board(
         context["held_mine"] = context["held_for"]
         context["roller_done"] = bool(context["pending"].get("roller_done"))
     context["cards_too"] = not context["cards_only"] and any(o["card"] for o in context["options"])
+    if not view.pending and view.phase is Phase.ACTION and view.active_seat not in (None, seat):
+        context["their_turn"] = view.player(view.active_seat).name  # said to the player who waits
     context["odds"] = _odds_rows(view, seat, situation)
     context["pending_test"] = _pending_test(view)
     context["next_tests"] = [

@@ -109,3 +109,14 @@ def test_both_pages_show_the_hit_roll_and_the_rollers_moves_say_whom_it_waits_fo
     name = state.player(other_seat).name
     assert f"Waiting for {name} to answer the roll: let it stand now and it goes on with their answer." in mine
     assert "bt-held-mine" not in other.get(f"/battles/{battle.pk}/").content.decode()
+
+
+def test_in_the_action_phase_the_other_player_is_told_whose_move_it_is(started, user, other_user):
+    battle = started()
+    clients = {"0": logged_in(user), "1": logged_in(other_user)}
+    state, seat, _, _ = action_scene(battle, clients)
+    other = "1" if seat == "0" else "0"
+    name = state.player(seat).name
+    waiting = html.unescape(clients[other].get(f"/battles/{battle.pk}/").content.decode())
+    assert f"Waiting for <strong>{name}</strong> to act or pass." in waiting
+    assert "to act or pass." not in clients[seat].get(f"/battles/{battle.pk}/").content.decode()
