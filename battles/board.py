@@ -21,8 +21,8 @@ from rules.cybernekro.battle import (
     odds_table,
     scenario_steps,
 )
-from rules.cybernekro.battle.rounds import ap_to_split
-from rules.cybernekro.battle.state import GM, Phase
+from rules.cybernekro.battle.rounds import ap_order, ap_to_split
+from rules.cybernekro.battle.state import GM, Phase, undoable_by
 from rules.cybernekro.battle.state import Battle as State
 from rules.cybernekro.battle.turns import ap_models
 from rules.rolls import ROW_LABELS
@@ -98,7 +98,7 @@ def label(state: State, option: legal.Option) -> str:
         window = state.pending[0]
         text = words[s]
         if s == "resolve_attack" and window.get("outcome") in ("failure", "fumble"):  # a miss rolls no damage
-            text = "Let the miss stand"
+            text = "Let the fumble stand" if window.get("outcome") == "fumble" else "Let the miss stand"
         waiting = holds.waiting_for(state, window)
         if waiting:  # B65: said now, it closes with the others' last answer
             have = "have" if len(waiting) > 1 else "has"
@@ -232,7 +232,7 @@ ACTING_STEPS = {
 def _acting(context: dict, view: State, opts) -> None:
     """The model acting now, when the page offers its actions: its "in melee" tick and its Move's choices."""
     acting = _acting_id(view)
-    if acting and any(o.step in ACTING_STEPS for o in opts):
+    if acting and any(o.step in ACTING_STEPS for o in opts) and not view.model(acting).prone:
         model = view.model(acting)
         context["acting"] = model
         context["sprinter"] = actions.RECKLESS_SPRINTER in model.traits
@@ -401,7 +401,7 @@ def board(
     # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
     context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
     _acting(context, view, opts)
-    context["undoable"] = bool(state.previous and state.log and not state.log[-1].final and state.log[-1].seat == seat)
+    context["undoable"] = undoable_by(state, seat)
     if any(o.step == "assign_ap" for o in opts):
         context["ap_models"] = ap_models(state, seat)
         context["ap_total"] = ap_to_split(m.ap_cap for m in context["ap_models"])
@@ -412,6 +412,12 @@ def board(
     context["cards_too"] = not context["cards_only"] and any(o["card"] for o in context["options"])
     if not view.pending and view.phase is Phase.ACTION and view.active_seat not in (None, seat):
         context["their_turn"] = view.player(view.active_seat).name  # said to the player who waits
+        context["their_turn_words"] = "to act or pass"
+    splitting = ap_order(view) if view.phase is Phase.AP else []
+    if splitting and splitting[0] != seat:
+        context["their_turn"] = view.player(splitting[0]).name
+        context["their_turn_words"] = "to split their AP"
+    context["roller_said"] = bool(context["pending"] is not None and context["pending"].get("roller_done"))
     context["odds"] = _odds_rows(view, seat, situation)
     context["pending_test"] = _pending_test(view)
     context["next_tests"] = [
@@ -455,7 +461,7 @@ def _game_master_context(context: dict, state: State, view: State, situation: cn
     # Only fate cards open (a test's window): said under "Your move", which is otherwise empty.
     context["cards_only"] = bool(opts) and all(o["card"] for o in context["options"])
     _acting(context, view, opts)
-    context["undoable"] = bool(state.game_master and state.previous and state.log and not state.log[-1].final)
+    context["undoable"] = undoable_by(state, GM)
     context["pending"] = view.pending[0] if view.pending else None
     context["odds"] = _odds_rows(view, GM, situation)
     context["conditions"] = situation

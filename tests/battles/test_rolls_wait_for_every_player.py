@@ -120,3 +120,30 @@ def test_in_the_action_phase_the_other_player_is_told_whose_move_it_is(started, 
     waiting = html.unescape(clients[other].get(f"/battles/{battle.pk}/").content.decode())
     assert f"Waiting for <strong>{name}</strong> to act or pass." in waiting
     assert "to act or pass." not in clients[seat].get(f"/battles/{battle.pk}/").content.decode()
+
+
+def test_once_the_roller_has_said_the_status_line_names_only_who_still_answers(user, other_user, geared_crew):
+    battle, roller, other, other_seat = _held_hit_roll(user, other_user, geared_crew)
+    state = load(battle)
+    roller_name, other_name = state.player(state.pending[0].seat).name, state.player(other_seat).name
+    assert post_step(roller, battle, "resolve_attack").status_code == 200
+    for client in (roller, other):
+        page = html.unescape(client.get(f"/battles/{battle.pk}/").content.decode())
+        assert f"Waiting for {other_name} to answer the roll" in page
+        assert f"Waiting for <strong>{roller_name}</strong>" not in page
+
+
+def test_while_a_player_splits_their_ap_the_other_is_told(started, user, other_user):
+    from rules.cybernekro.battle.rounds import ap_order
+    from rules.cybernekro.battle.state import Phase
+
+    from .conftest import advance
+
+    battle = started()
+    clients = {"0": logged_in(user), "1": logged_in(other_user)}
+    state = advance(battle, clients, lambda s: s.phase is Phase.AP and len(ap_order(s)) == 2)
+    splitting = ap_order(state)[0]
+    waiting = "1" if splitting == "0" else "0"
+    page = html.unescape(clients[waiting].get(f"/battles/{battle.pk}/").content.decode())
+    assert f"Waiting for <strong>{state.player(splitting).name}</strong> to split their AP." in page
+    assert "to split their AP." not in clients[splitting].get(f"/battles/{battle.pk}/").content.decode()

@@ -488,6 +488,9 @@ def test_a_missed_attacks_window_closes_without_promising_damage():
     assert closing and board.label(missed, closing[0]) == "Let the miss stand"
     closing = [o for o in legal.legal(hit, "A") if o.step == "resolve_attack"]
     assert board.label(hit, closing[0]) == "Roll damage"
+    fumbled = actions.attack(state, "A", "pistol", "b0", Dice(1), 1)  # a natural 1: the jam and its like follow
+    closing = [o for o in legal.legal(fumbled, "A") if o.step == "resolve_attack"]
+    assert board.label(fumbled, closing[0]) == "Let the fumble stand"
 
 
 def test_a_poll_keeps_the_headings_status_current(started, user, password):

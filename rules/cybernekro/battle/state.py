@@ -343,13 +343,30 @@ def undo(state: Battle, seat: str) -> Battle:
     """
     if state.previous is None or not state.log:
         raise Refused("there is no step to undo")
-    last = state.log[-1]
-    if last.final:
+    made = last_step(state)
+    if any(entry.final for entry in made):
         raise Refused("the last step rolled dice or showed a card: a roll once seen stays rolled")
-    if last.seat != seat and not (seat == GM and state.game_master):
+    if made[0].seat != seat and not (seat == GM and state.game_master):
         raise Refused("only the player who made the last step (or the game master) can undo it")
     before = state.previous
-    return replace(before, previous=None).logged(seat, f"undid: {last.text}")
+    return replace(before, previous=None).logged(seat, f"undid: {'; '.join(e.text for e in made)}")
+
+
+def last_step(state: Battle) -> tuple[Entry, ...]:
+    """The log lines the last step wrote, its maker's first: a step may log lines for another seat after its own
+    (a hit's result is the attacker's line, written when the target's player chose to take it)."""
+    if state.previous is None:
+        return ()
+    made = state.log[len(state.previous.log) :]
+    return made or state.log[-1:]
+
+
+def undoable_by(state: Battle, seat: str | None) -> bool:
+    """Whether ``seat`` may take back the last step (``undo`` refuses the rest)."""
+    made = last_step(state)
+    if not made or any(entry.final for entry in made):
+        return False
+    return made[0].seat == seat or (seat == GM and state.game_master)
 
 
 def drop_items(state: Battle, model: Model) -> Battle:

@@ -143,3 +143,18 @@ def test_stim_injectors_pass_tough_it_out_without_a_roll_then_overload_once_per_
     assert "use_stims" not in [o.step for o in legal(again, "B")]
     with pytest.raises(Refused, match="no Stim injectors left"):
         actions.use_stims(again, "B", Dice(1), 5)
+
+
+def test_only_the_target_s_player_undoes_taking_it_though_the_hit_s_line_is_the_attacker_s():
+    """The step "take it" writes the target's player's line, then the hit's result as the attacker's line: undo
+    belongs to who made the step (a two-phone walk: the attacker could take back the target's choice)."""
+    from rules.cybernekro.battle.state import undo, undoable_by
+
+    state = actions.resolve_attack(calm_shot(), "A", Dice(4, 3), 2)  # a Serious Injury waits for B
+    taken = actions.take_it(state, "B", Dice(), 3)
+    assert [e.seat for e in taken.log[len(state.log) :]][0] == "B"
+    assert not undoable_by(taken, "A") and undoable_by(taken, "B")
+    with pytest.raises(Refused, match="only the player who made the last step"):
+        undo(taken, "A")
+    back = undo(taken, "B")
+    assert back.pending[0].kind == "tough_it_out" and "undid:" in back.log[-1].text
