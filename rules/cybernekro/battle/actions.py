@@ -1045,15 +1045,6 @@ def _pending(state: Battle, kind: str) -> Pending:
     return state.pending[0]
 
 
-def _with_pending_data(state: Battle, pending: Pending, **changes) -> Battle:
-    data = dict(pending.data)
-    if "outcome" in changes:  # a roll changed (a re-roll, a Jack) is answered anew by every player (B65)
-        changes.setdefault("waived", ())
-        changes.setdefault("roller_done", False)
-    data.update(changes)
-    return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
-
-
 def roll_total(event: cn.TestEvent | None, roll: dict) -> int | None:
     """The roll's die (the highest of Auto X) plus its modifiers; None when an Ace passed it unrolled."""
     faces = roll.get("d20") or ()
@@ -1086,7 +1077,7 @@ def reroll_with_dread(state: Battle, seat: str, rng: random.Random, seed: int | 
         raise Refused("an Ace passed this test without a roll: there is no die to re-roll")
     after = state.with_model(replace(model, dread=model.dread - 1))
     new, roll = event.roll(rng)
-    after = _with_pending_data(after, pending, outcome=new.value, rerolled=True, **_refumbled(pending, event, roll))
+    after = holds.with_window_data(after, pending, outcome=new.value, rerolled=True, **_refumbled(pending, event, roll))
     return step(
         state,
         after.logged(
@@ -1126,7 +1117,7 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
     else:
         raise Refused(f"{model.name} has nothing that re-rolls this test")
     new, roll = event.roll(rng)
-    after = _with_pending_data(state, pending, outcome=new.value, rerolled=True, **_refumbled(pending, event, roll))
+    after = holds.with_window_data(state, pending, outcome=new.value, rerolled=True, **_refumbled(pending, event, roll))
     rolls, lines = [roll], [f"{model.name} re-rolls its {event.what} ({how.replace('-', ' ')}): {new.value}"]
     overloads = 0
     if how == "multi-headed" and not new.passed:
@@ -2029,7 +2020,7 @@ def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:
         return replace(state, armed=state.armed + ((by, effect[1], card, effect[2]),))
     if kind == "jack":
         pending = rolled_pending(state)
-        return _with_pending_data(state, pending, outcome=effect[1])
+        return holds.with_window_data(state, pending, outcome=effect[1])
     if kind == "queen":
         pending = _pending(state, "ooa")
         model = state.model(pending.model)

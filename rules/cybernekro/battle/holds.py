@@ -33,7 +33,12 @@ def names(state: Battle, seats) -> str:
     return " and ".join(state.player(s).name for s in seats)
 
 
-def _with_data(state: Battle, pending: Pending, **changes) -> Battle:
+def with_window_data(state: Battle, pending: Pending, **changes) -> Battle:
+    """``pending`` (the window on top) with ``changes`` to its data; a changed result (a re-roll, a Jack) takes
+    back every answer given to the roll as it was (B65)."""
+    if "outcome" in changes:
+        changes.setdefault("waived", ())
+        changes.setdefault("roller_done", False)
     data = dict(pending.data)
     data.update(changes)
     return replace(state, pending=(replace(pending, data=tuple(data.items())),) + state.pending[1:])
@@ -45,7 +50,7 @@ def close_when_answered(state: Battle, seat: str, pending: Pending) -> Battle:
     result (a Jack, a re-roll) takes the roller's word back, as it does the others'."""
     if pending.get("roller_done"):
         raise Refused(f"you let it stand already: waiting for {names(state, waiting_for(state, pending))}")
-    after = _with_data(state, pending, roller_done=True)
+    after = with_window_data(state, pending, roller_done=True)
     model = state.model(pending.model)
     waiting = waiting_for(state, pending)
     have = "have" if len(waiting) > 1 else "has"
@@ -69,7 +74,7 @@ def let_stand(state: Battle, seat: str) -> Battle:
     pending = state.pending[0] if state.pending else None
     if pending is None or seat not in waiting_for(state, pending):
         raise Refused("no roll is waiting for you")
-    after = _with_data(state, pending, waived=tuple(pending.get("waived") or ()) + (seat,))
+    after = with_window_data(state, pending, waived=tuple(pending.get("waived") or ()) + (seat,))
     model = state.model(pending.model)
     return step(state, after.logged(seat, f"{state.player(seat).name} lets {model.name}'s roll stand"))
 
