@@ -361,9 +361,13 @@ def board(
     view = legal.view_for(state, seat)
     context["view"] = view
     context["phase_label"] = PHASE_LABELS[view.phase]
+    # Between rounds the last round is over: the heading names the round its Initiative Test starts, and
+    # the last round's environmental effect (drawn anew at the test) is no longer in play.
+    between_rounds = view.phase is Phase.ROUND_START
+    context["round_shown"] = view.round + 1 if between_rounds else view.round
     if view.scenario.complication:
         context["complication"] = _catalogue_name("complications", view.scenario.complication)
-    if view.scenario.environment:
+    if view.scenario.environment and not between_rounds:
         context["environment"] = _catalogue_name("environment_effects", view.scenario.environment)
         try:
             context["environment_text"] = catalogue.entry("environment_effects", view.scenario.environment)["text"]

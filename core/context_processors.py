@@ -8,6 +8,7 @@ from django.urls import NoReverseMatch, reverse
 _SECTIONS = [
     ("crew-list", "Crews"),
     ("campaign-list", "Campaigns"),
+    ("battle-list", "Battles"),
     ("dice-home", "Dice"),
     ("games-home", "Games"),
 ]

@@ -648,3 +648,35 @@ def test_the_allies_typed_for_the_morale_odds_are_at_most_the_models_on_the_tabl
     )
     assert f'name="allies" min="0" max="{others}" value="{others}"' in page
     assert f"({others} allies in LoS)" in page
+
+
+def test_between_rounds_the_heading_names_the_coming_round_and_not_the_last_environment(started, user, password):
+    """After the Morale Phase the last round is over: its environmental effect no longer applies, and the
+    Initiative Test on the board starts the next round."""
+    battle = started()
+    s = state(battle)
+    scenario = replace(s.scenario, slug="quick-start-scenario", environment="noxious-air")
+    put(battle, replace(s, scenario=scenario, round=2, phase=Phase.ROUND_START, pending=()))
+    me = client_for(user, password)
+    page = html.unescape(me.get(f"/battles/{battle.pk}/").content.decode())
+    assert re.search(r"· round 3 of \d+</h2>", page) and "Phase: <strong>Initiative Test</strong>" in page
+    assert "Environment this round" not in page and "Noxious air" not in page
+    put(battle, replace(s, scenario=scenario, round=3, phase=Phase.AP, pending=()))
+    page = html.unescape(me.get(f"/battles/{battle.pk}/").content.decode())
+    assert re.search(r"· round 3 of \d+</h2>", page) and "Environment this round: <strong>Noxious air</strong>" in page
+
+
+def test_an_invited_player_s_home_page_and_menu_lead_to_the_battle_that_waits_for_their_crew(
+    user, other_user, password, geared_crew
+):
+    crew = geared_crew(user, 3)
+    battle = services.create_battle(user, "quick-start-scenario", crew.pk, [other_user.username])
+    them = client_for(other_user, password)
+    home = html.unescape(them.get("/").content.decode())
+    assert f'href="/battles/{battle.pk}/"' in home and "you are invited: choose your crew" in home
+    assert '<li><a href="/battles/">Battles</a></li>' in home  # the main menu
+    mine = html.unescape(client_for(user, password).get("/").content.decode())
+    assert f'href="/battles/{battle.pk}/"' in mine and "waiting for players" in mine
+    assert "you are invited" not in mine
+    services.join(battle.pk, other_user, geared_crew(other_user, 3).pk)
+    assert "you are invited" not in them.get("/").content.decode()
