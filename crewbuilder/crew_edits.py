@@ -257,6 +257,17 @@ def duplicate_character(crew: Crew, *, character: int) -> Character:
     return copy
 
 
+def clear_changes(crew: Crew, *, character: int) -> None:
+    """Drop what a campaign changed on a character (injuries, advancement): a copy of a campaign's crew
+    brings them along (duplicate, crew file), and out of the campaign its player may want the crew as built.
+    A campaign's own crew is never edited here (apply_edit refuses it)."""
+    character = _character(crew, character)
+    if character.attribute_changes:
+        character.attribute_changes = {}
+        character.save(update_fields=["attribute_changes"])
+    _saved(crew, character)
+
+
 def set_attribute(
     crew: Crew, *, character: int, attribute: str, delta: int | None = None, value: int | None = None
 ) -> None:
@@ -482,6 +493,7 @@ def remove_gear(crew: Crew, *, character: int, row: int) -> None:
 CHARACTER_EDITS = {
     "character",
     "attribute",
+    "clear-changes",
     "add-trait",
     "trait-choice",
     "remove-trait",
@@ -502,6 +514,7 @@ EDITS = {
     "place-character": place_character,
     "duplicate-character": duplicate_character,
     "attribute": set_attribute,
+    "clear-changes": clear_changes,
     "add-trait": add_trait,
     "trait-choice": update_trait_choice,
     "remove-trait": remove_trait,

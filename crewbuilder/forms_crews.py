@@ -298,6 +298,7 @@ EDIT_FORMS: dict[str, type[EditForm]] = {
     "place-character": PlaceCharacterForm,
     "duplicate-character": CharacterForm,
     "attribute": AttributeForm,
+    "clear-changes": CharacterForm,
     "add-trait": AddTraitForm,
     "trait-choice": TraitChoiceForm,
     "remove-trait": RowForm,

@@ -674,3 +674,23 @@ def test_the_editor_says_when_effective_includes_a_campaigns_changes(client, use
     other = crew.characters.exclude(pk=hurt.pk).first()
     page = client.get(f"/crews/{crew.pk}/edit/", {"open": other.pk}).content.decode()
     assert "Effective includes changes from a campaign" not in page
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_out_of_a_campaign_its_changes_can_be_removed_in_the_editor(client, user, make_crew, htmx):
+    """A copy of an injured campaign crew is the player's own: the editor can take the injury off."""
+    crew = make_crew(user, characters=[{"name": "Scarred"}, {"name": "Hurt too"}])
+    hurt, other = crew.characters.all()
+    for c in (hurt, other):
+        c.attribute_changes = {"toughness": -1}
+        c.save(update_fields=["attribute_changes"])
+    client.force_login(user)
+    page = client.get(f"/crews/{crew.pk}/edit/", {"open": hurt.pk}).content.decode()
+    assert f"aria-label=\"Remove the campaign's changes to {hurt.name}'s attributes\"" in page
+    response = _post_edit(client, crew, "clear-changes", htmx=htmx, character=hurt.pk)
+    assert response.status_code in (200, 302)
+    hurt.refresh_from_db(), other.refresh_from_db()
+    assert hurt.attribute_changes == {} and other.attribute_changes == {"toughness": -1}
+    page = client.get(f"/crews/{crew.pk}/edit/", {"open": hurt.pk}).content.decode()
+    assert "Effective includes changes from a campaign" not in page
+    assert _post_edit(client, crew, "clear-changes", character=999999).status_code == 422

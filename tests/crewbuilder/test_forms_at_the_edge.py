@@ -81,6 +81,7 @@ def refusals(crew):
         ("remove-gear", {"character": rake.pk, "row": ""}, "Which entry? The form did not say."),
         ("add-gear", {"character": rake.pk, "slug": "fists"}, "cannot be bought"),
         ("add-body-mod", {"character": "", "slug": "neural-cabling"}, crew_edits.CHARACTER_GONE),
+        ("clear-changes", {"character": "0x1"}, crew_edits.CHARACTER_GONE),
     ]
 
 
