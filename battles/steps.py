@@ -16,7 +16,7 @@ from typing import Any
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import actions, equipment, holds, morale, npcs, rounds, scenario_steps, setup, sorcery
 from rules.cybernekro.battle.legal import Option, legal
-from rules.cybernekro.battle.state import Battle, Refused, undo
+from rules.cybernekro.battle.state import Battle, Refused, step, undo
 
 # options whose args are a list to choose from, not values: one button, the choice in the form
 CHOICE_ARGS = {"assign_ap", "name_witnesses", "splash_hits", "stray_shot"}
@@ -60,7 +60,12 @@ def run(
     chosen = {key(o): o for o in options(state, seat) + EXTRA}.get(option)
     if chosen is None:
         raise Refused("that step is not open to you now (the battle may have moved on)")
-    return call(state, seat, chosen, dict(inputs, initiative=picks or {}), rng, seed)
+    after = call(state, seat, chosen, dict(inputs, initiative=picks or {}), rng, seed)
+    if chosen.step == "undo" or after.log == state.log:
+        return after
+    # One player's move is one step for undo, however many the engine chained inside it: undo goes back to
+    # the page this player acted on, and the move's first line names its maker.
+    return step(state, after)
 
 
 def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, seed: int) -> Battle:

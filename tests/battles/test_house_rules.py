@@ -54,9 +54,13 @@ def test_an_npc_edited_in_the_admin_enters_the_table_as_edited(catalogue):
     bots = Npc.objects.get(system=catalogue, slug="tomb-bots")
     assert npcs.npc_model("tomb-bots", "npc-1").toughness == bots.attributes["toughness"] == 2
     bots.name, bots.attributes = "Tomb guardians", {**bots.attributes, "toughness": 5}
+    bots.effects = {**bots.effects, "model_name": "Tomb Guardian"}  # one model's name ("Place a Tomb Bot")
     bots.save()  # as the admin saves it: the catalogue's version is bumped
-    model = npcs.npc_model("tomb-bots", "npc-1")
-    assert (model.name, model.toughness) == ("Tomb Guardians", 5)
+    model = npcs.npc_model("tomb-bots", "npc-1", 2)
+    assert (model.name, model.toughness) == ("Tomb Guardian 2", 5)
+    bots.effects = {}
+    bots.save()  # without a model name, the section's own, as the rules head it
+    assert npcs.npc_model("tomb-bots", "npc-1").name == "Tomb Guardians"
 
 
 def test_another_workers_change_is_read_once_its_version_is_bumped(started, catalogue, user, django_assert_num_queries):

@@ -680,3 +680,13 @@ def test_an_invited_player_s_home_page_and_menu_lead_to_the_battle_that_waits_fo
     assert "you are invited" not in mine
     services.join(battle.pk, other_user, geared_crew(other_user, 3).pk)
     assert "you are invited" not in them.get("/").content.decode()
+
+
+def test_a_sorcerer_s_known_sorceries_are_named_as_the_rules_name_them(started, user, password):
+    battle = started()
+    s = state(battle)
+    model = s.crew("0")[0]
+    put(battle, s.with_model(replace(model, sorcerer=True, sorceries=("gut-twist", "explode-head"))))
+    page = html.unescape(client_for(user, password).get(f"/battles/{battle.pk}/").content.decode())
+    assert '<span class="muted">Gut Twist, Explode Head</span>' in page
+    assert "gut-twist" not in page

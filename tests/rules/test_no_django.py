@@ -22,7 +22,7 @@ def test_rules_package_and_every_submodule_import_without_django():
         "assert callable(odds)\n"
         "from rules.cybernekro.battle import catalogue, npcs\n"  # no provider installed: the bundled file
         "assert catalogue.data() is catalogue.file_data()\n"
-        "assert npcs.npc_model('tomb-bots', 'npc-1').name == 'Tomb Bots'\n"
+        "assert npcs.npc_model('tomb-bots', 'npc-1', 1).name == 'Tomb Bot 1'\n"
         "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)

@@ -1136,14 +1136,19 @@ def reroll_with_body(state: Battle, seat: str, rng: random.Random, seed: int | N
 
 
 def let_stand(state: Battle, seat: str, rng: random.Random, seed: int | None = None) -> Battle:
-    """A player lets another's roll stand (B65); the last answer closes it if its roller let it stand already."""
+    """A player lets another's roll stand (B65); the last answer closes it if its roller let it stand already.
+
+    The answer and the close it makes are one step, this player's: undo takes back both or neither (the
+    roller could otherwise undo the close alone, leaving a window every player had answered and none could
+    close)."""
+    before = state
     state = holds.let_stand(state, seat)
     if holds.ready_to_close(state):
         window = state.pending[0]
         close = resolve_attack if window.kind == "to_hit" else resolve_test
         if window.seat is None:  # a rolled test's window always names its roller
             raise Refused("this roll names no roller to close it")
-        return close(state, window.seat, rng, seed)
+        return step(before, close(state, window.seat, rng, seed))
     return state
 
 

@@ -22,8 +22,10 @@ from rules.cybernekro.battle.turns import calm_nerves
 NPC_ACTIONS = 2  # "they will perform two actions"
 
 
-def npc_model(slug: str, model_id: str) -> Model:
-    """An NPC of the catalogue's list as a battle model (its attacks as weapons, its abilities as traits)."""
+def npc_model(slug: str, model_id: str, number: int | None = None) -> Model:
+    """An NPC of the catalogue's list as a battle model (its attacks as weapons, its abilities as traits),
+    named for one model ("Place a Tomb Bot": the catalogue's ``model_name``, where the rules head the
+    section with the plural, "TOMB BOTS") and its ``number`` among those of its kind on the table."""
     entry = catalogue.entry("npcs", slug)
     attrs = entry["attributes"]
     weapons = []
@@ -42,9 +44,10 @@ def npc_model(slug: str, model_id: str) -> Model:
             )
         )
     traits = catalogue.npc_traits(entry) - {"npc"}
+    name = entry.get("model_name") or entry["name"].title()
     return Model(
         model_id,
-        entry["name"].title(),
+        f"{name} {number}" if number else name,
         None,
         attrs["agility"],
         attrs["strength"],
@@ -66,9 +69,9 @@ def place_npc(state: Battle, seat: str | None, slug: str, why: str = "") -> Batt
     except KeyError:
         raise Refused(f"no NPC {slug!r} in the rules") from None
     n = sum(1 for m in state.models if m.npc_kind == slug) + 1
-    model = npc_model(slug, f"npc-{slug}-{n}")
+    model = npc_model(slug, f"npc-{slug}-{n}", n)
     after = replace(state, models=state.models + (model,))
-    return after.logged(seat, f"{model.name} {n} enters the table" + (f" ({why})" if why else ""))
+    return after.logged(seat, f"{model.name} enters the table" + (f" ({why})" if why else ""))
 
 
 def _check_controller(state: Battle, seat: str) -> None:

@@ -140,8 +140,9 @@ def explore(state: Battle, seat: str, rng: random.Random, seed: int | None = Non
         agility = attribute(model, "agility", state)
         state = roll_with_cards(state, seat, model, agility, "trap: Agility", "trap", rng, seed, attribute="agility")
         return step(before, after_action(state))
-    elif result == "awakened machine":
-        state = place_npc(state, seat, "tomb-bots", "awakened machine")
+    elif result == "awakened machine":  # the roll's line first, then the Tomb Bot it places
+        state = place_npc(state.logged(seat, text, seed=seed, rolls=rolls), seat, "tomb-bots", "awakened machine")
+        return step(before, after_action(state))
     elif result == "hidden cache":
         state = replace(state, scenario=replace(state.scenario, treasure_on_table=state.scenario.treasure_on_table + 1))
     elif result == "artifact":

@@ -147,3 +147,34 @@ def test_the_hold_is_stored_and_an_older_battle_loads_without_it():
     assert codec.loads(codec.dumps(state)).hold_rolls is True
     old = re.sub(r',"hold_rolls":(true|false)', "", codec.dumps(replace(state, hold_rolls=False)))
     assert '"hold_rolls"' not in old and codec.loads(old).hold_rolls is False
+
+
+def test_the_last_answer_and_the_close_it_makes_are_one_step_its_players_to_undo():
+    """A two-phone walk: the roller let a Morale Test stand, the other player's answer closed it (rolling
+    nothing more), and the roller's "Undo" took back the close alone, leaving a window both players had
+    answered and nobody could close. The answer and its close are one step, the answering player's."""
+    from battles import steps
+    from rules.cybernekro.battle import morale
+    from rules.cybernekro.battle.state import undo, undoable_by
+    from tests.rules.battle.helpers import Dice
+
+    state = to_action(first="A")
+    state = replace(state, hold_rolls=True, scenario=replace(state.scenario, environment=None))
+    state = state.with_model(replace(state.model("a0"), dread=1))
+    state = rounds.pass_turn(rounds.pass_turn(state, "A"), "B")
+    state = morale.roll_morale(morale.begin_morale(state, "A", Dice(), 1), "A", "a0", 0, Dice(2), 1)
+    assert state.pending[0].kind == "test" and state.pending[0].seat == "A"
+    said = steps.run(state, "A", "resolve_test", {}, Dice(), 1)  # the roller's word first
+    assert said.pending and said.pending[0].get("roller_done")
+    closed = steps.run(said, "B", "let_stand", {}, Dice(), 1)  # the last answer closes it
+    assert not closed.pending or closed.pending[0].kind != "test"
+    assert "rolled 1 Morale Test(s)" in closed.log[-1].text
+    assert not undoable_by(closed, "A")
+    with pytest.raises(Refused, match="only the player who made the last step"):
+        undo(closed, "A")
+    assert undoable_by(closed, "B")
+    back = steps.run(closed, "B", "undo", {}, Dice(), 1)
+    assert back.pending[0].kind == "test" and back.pending[0].get("roller_done")
+    assert legal.Option("let_stand") in legal.legal(back, "B")  # it waits for Bob's answer again
+    # the engine's own let_stand makes it one step too, without the app's runner
+    assert actions.let_stand(said, "B", Dice(), 1).previous.log == said.log

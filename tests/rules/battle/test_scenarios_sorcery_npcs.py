@@ -25,6 +25,12 @@ def test_exploration_room_table():
     machine = scenario_steps.explore(state, "A", Dice(3), 1)
     bot = machine.models[-1]
     assert bot.npc and bot.npc_kind == "tomb-bots" and bot.armor == 4 and "unstoppable" in bot.traits
+    # "Place a Tomb Bot": one model, named as one and numbered; the roll's line comes before what it places
+    assert bot.name == "Tomb Bot 1" and scenario_steps.explore(machine, "A", Dice(3), 1).models[-1].name == "Tomb Bot 2"
+    assert [e.text for e in machine.log[-2:]] == [
+        f"{state.model('a0').name} explores a room (D6 3): awakened machine",
+        "Tomb Bot 1 enters the table (awakened machine)",
+    ]
     dice = Dice(2, 3, 4, 4, 2)  # the trap; Agility 3+1 fails (its window); 4+4 = 8 Serious; TiO fails
     trap = scenario_steps.explore(state, "A", dice, 1)
     assert trap.pending[0].get("then") == "trap" and trap.model("a0").wounds == 0
