@@ -87,6 +87,7 @@ def label(state: State, option: legal.Option) -> str:
         "name_witnesses": "These allies saw it",
         "undo": "Undo my last step",
         "concede_end": "End the game now",
+        "play_on": "Play on",
     }
     npc_window = s in ("react", "decline_reaction") and state.pending and state.pending[0].get("npcs")
     if npc_window:  # B49: the NPCs' window after a Move, answered for them
@@ -361,6 +362,10 @@ def board(
     view = legal.view_for(state, seat)
     context["view"] = view
     context["phase_label"] = PHASE_LABELS[view.phase]
+    if view.end_asked:  # B67: the game ends now once every player has asked
+        context["end_asked"] = [view.player(s).name for s in view.end_asked]
+        context["end_waits"] = [view.player(s).name for s in scenario_steps.end_waits_for(view)]
+        context["end_mine"] = seat in view.end_asked
     # Between rounds the last round is over: the heading names the round its Initiative Test starts, and
     # the last round's environmental effect (drawn anew at the test) is no longer in play.
     between_rounds = view.phase is Phase.ROUND_START

@@ -21,7 +21,13 @@ from rules.cybernekro.battle.state import Battle, Refused, step, undo
 # options whose args are a list to choose from, not values: one button, the choice in the form
 CHOICE_ARGS = {"assign_ap", "name_witnesses", "splash_hits", "stray_shot"}
 # steps every seat may always take (the engine checks when)
-EXTRA = (Option("undo"), Option("concede_end"), Option("hold_rolls", ("on",)), Option("hold_rolls", ("off",)))
+EXTRA = (
+    Option("undo"),
+    Option("concede_end"),
+    Option("play_on"),
+    Option("hold_rolls", ("on",)),
+    Option("hold_rolls", ("off",)),
+)
 
 
 def key(option: Option) -> str:
@@ -85,6 +91,8 @@ def call(state: Battle, seat: str, option: Option, d: dict, rng: random.Random, 
         return undo(state, seat)
     if name == "concede_end":
         return scenario_steps.concede_end(state, seat)
+    if name == "play_on":
+        return scenario_steps.play_on(state, seat)
     if name == "hold_rolls":
         return holds.hold_rolls(state, seat, args[0] == "on")
     if name == "let_stand":

@@ -1,5 +1,6 @@
 """The battle's set-up: the scenario chosen or drawn (a card or a D12), a campaign's own scenarios, the game master."""
 
+import html
 import random
 from dataclasses import replace
 
@@ -98,12 +99,18 @@ def test_a_campaign_scenario_is_offered_only_in_its_own_campaign(
     assert r.status_code == 302 and Battle.objects.get().campaign_scenario == heist
 
 
-def test_a_campaign_scenario_ends_with_the_winner_left_to_the_players_record(campaign, two_crews, user, password):
+def test_a_campaign_scenario_ends_with_the_winner_left_to_the_players_record(
+    campaign, two_crews, user, other_user, password
+):
     heist = campaign_services.create_scenario(campaign, user, name="Data heist")
     battle = services.create_from_campaign(user, campaign, f"campaign:{heist.pk}")
     services.start(battle.pk, user, seed=2)
     me = logged_in(user)
     r = post_step(me, battle, "concede_end")
+    assert r.status_code == 200 and state(battle).phase is not Phase.ENDED  # the other player agrees too (B67)
+    page = html.unescape(logged_in(other_user).get(f"/battles/{battle.pk}/").content.decode())
+    assert "asked to end the game now" in page and ">Agree: end the game</button>" in page
+    r = post_step(logged_in(other_user), battle, "concede_end")
     assert r.status_code == 200 and state(battle).phase is Phase.ENDED
     post = record.campaign_prefill(campaign, user, battle.pk)["post"]
     assert post["scenario"] == "Data heist" and post["result"] == ""

@@ -366,7 +366,7 @@ def test_while_the_ap_is_split_the_other_steps_need_no_split(started, user, pass
     assert missing.status_code == 422
     assert "Give every model its AP (none given to" in html.unescape(missing.content.decode())
     assert post_step(me, battle, "concede_end").status_code == 200
-    assert state(battle).phase is Phase.ENDED
+    assert state(battle).phase is Phase.AP and state(battle).end_asked == ("0",)  # the other player still to agree
 
 
 def test_a_player_who_may_only_play_a_fate_card_is_told_so(started, user, other_user, password):

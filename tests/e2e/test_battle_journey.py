@@ -237,13 +237,20 @@ def _choose_initiative(a: Page, b: Page) -> None:
     expect(a.get_by_text("Still to choose a character for the Initiative Test")).to_have_count(0)
 
 
-def _end(page: Page, url: str) -> None:
+def _end(page: Page, other: Page, url: str) -> None:
+    """One player asks to end the game now; it ends when the other agrees on their own phone (B67)."""
     page.goto(url)
     page.get_by_text("End the game now").click()
+    page.get_by_role("button", name="Ask to end the game").click()
+    wait_for_htmx(page)
+    expect(page.get_by_role("heading", name="End the game now?")).to_be_visible()
+    expect(page.get_by_role("button", name="Agree: end the game")).to_have_count(0)  # asked: nothing to agree to
+    other.goto(url)
+    expect(other.get_by_role("heading", name="End the game now?")).to_be_visible()
     asked = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # it asks first
-    page.get_by_role("button", name="End the game").click()
-    expect(page.get_by_role("heading", name="The game is over")).to_be_visible()
+    other.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # it asks first
+    other.get_by_role("button", name="Agree: end the game").click()
+    expect(other.get_by_role("heading", name="The game is over")).to_be_visible()
     assert asked == ["End the game for every player now? It cannot be undone."]
 
 
@@ -279,7 +286,7 @@ def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
     a.goto(url)
     expect(a.locator(".bt-out").first).to_be_visible()  # the character Out of Action is struck out
     expect(a.get_by_text("Morale Phase", exact=False).first).to_be_visible()  # in the log
-    _end(b, url)
+    _end(b, a, url)
     expect(a.get_by_role("heading", name="The game is over")).to_be_visible()  # by polling
     expect(a.get_by_role("link", name="Export as a file").first).to_be_visible()
 
@@ -304,7 +311,7 @@ def test_two_players_play_a_battle_then_a_campaign_battle_fills_the_record(
     b.goto(url)
     _choose_initiative(a, b)
     _play({"0": a, "1": b}, battle_id, url)
-    _end(a, url)
+    _end(a, b, url)
     a.get_by_role("link", name="Record this game in the campaign").click()
     expect(a.get_by_text("Filled in from")).to_be_visible()
     out = [m for m in _state(battle_id).models if m.status.value in ("out_of_action", "dead")]

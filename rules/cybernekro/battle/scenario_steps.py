@@ -26,7 +26,7 @@ from rules.cybernekro.battle.actions import (
 )
 from rules.cybernekro.battle.card_tests import after_hit, after_test
 from rules.cybernekro.battle.npcs import place_npc
-from rules.cybernekro.battle.state import Battle, Phase, Refused, Status, step
+from rules.cybernekro.battle.state import GM, Battle, Phase, Refused, Status, step
 from rules.cybernekro.battle.turns import next_player
 
 CYBER_JACK = 2  # "+2 to all Intellect tests to interact with electronic scenario items like terminals"
@@ -394,11 +394,41 @@ def end(state: Battle, seat: str | None, result: tuple[str, ...]) -> Battle:
 
 def concede_end(state: Battle, seat: str) -> Battle:
     """The players end the game (e.g. an Exploration no crew can win: "the game ends in a draw"); the
-    scenario's winner if it is already decided, else a draw."""
+    scenario's winner if it is already decided, else a draw. It ends once every player has asked (B67: one
+    player alone could turn a game they were losing into a campaign's draw); the game master, the table's
+    referee, ends it alone."""
     if state.phase is Phase.ENDED:
         raise Refused("the game has ended")
+    if seat in state.end_asked:
+        raise Refused(f"you asked already: the game ends once {_agree(state, end_waits_for(state))}")
+    asked = state.end_asked if seat == GM else state.end_asked + (seat,)
+    if seat != GM and end_waits_for(replace(state, end_asked=asked)):
+        after = replace(state, end_asked=asked)
+        waiting = _agree(after, end_waits_for(after))
+        return step(
+            state, after.logged(seat, f"{state.player(seat).name} asks to end the game now: it ends once {waiting}")
+        )
     result = winners(state, True) if state.scenario.rounds else winners(state, False)
-    return step(state, end(state, seat, result or ()))
+    return step(state, end(replace(state, end_asked=()), seat, result or ()))
+
+
+def end_waits_for(state: Battle) -> tuple[str, ...]:
+    """The players still to agree to end the game now (none asked: nobody waits)."""
+    if not state.end_asked:
+        return ()
+    return tuple(p.seat for p in state.players if p.seat not in state.end_asked)
+
+
+def play_on(state: Battle, seat: str) -> Battle:
+    """A player (or the game master) answers a request to end the game now: the game goes on."""
+    if not state.end_asked:
+        raise Refused("nobody asked to end the game")
+    who = "The game master" if seat == GM else state.player(seat).name
+    return step(state, replace(state, end_asked=()).logged(seat, f"{who} plays on: the game goes on"))
+
+
+def _agree(state: Battle, seats) -> str:
+    return " and ".join(state.player(s).name for s in seats) + (" agrees" if len(seats) == 1 else " agree")
 
 
 @dataclass(frozen=True)

@@ -239,6 +239,7 @@ class Battle:
     winner: tuple[str, ...] | None = None  # seats; () is a draw
     game_master: bool = False  # a game master (seat GM) decides the NPCs' actions instead of the players (B10, B33)
     hold_rolls: bool = False  # each roll waits for every player before its roller closes it (B65, holds.py)
+    end_asked: tuple[str, ...] = ()  # players who asked to end the game now; it ends once every player has (B67)
     # the model whose Flee move (a failed on-Fire test) the last step made: touching a board edge it may leave
     # the table ("If the character was touching a board edge it leaves the board"); the next step clears it
     fled: str | None = None

@@ -63,7 +63,7 @@ def test_a_campaign_scenario_runs_the_general_rules_with_no_scenario_steps():
     steps = {o.step for o in legal.legal(playing, "A")}
     assert not steps & {"take_terminal", "explore", "open_prison", "perform_ritual", "corpse_check"}
     assert {"attack", "act", "leave_table"} <= steps
-    ended = scenario_steps.concede_end(playing, "A")
+    ended = scenario_steps.concede_end(scenario_steps.concede_end(playing, "A"), "B")
     assert ended.phase is Phase.ENDED and ended.winner == () and "the players decide who won" in ended.log[-1].text
     assert not scenario_steps.summary(ended).draw  # not a draw: the players record the winner
 
@@ -138,3 +138,26 @@ def test_the_game_master_sees_no_hand():
     assert all(set(p.hand) <= {"face-down card"} for p in view.players)
     other = state.with_player(replace(state.player("A"), hand=tuple(reversed(state.player("A").hand))))
     assert legal.view_for(other, GM) == view
+
+
+def test_the_game_ends_now_only_once_every_player_asks_or_the_game_master_ends_it():
+    """B67: "End the game now" by one player ended it for all: a player losing a campaign game could make it a
+    draw. Now it ends once every player has asked; any player may answer "play on"; the game master, the
+    table's referee, ends it alone."""
+    from rules.cybernekro.battle.state import undoable_by
+
+    playing = to_action()
+    asked = scenario_steps.concede_end(playing, "A")
+    assert asked.phase is Phase.ACTION and asked.end_asked == ("A",)
+    assert scenario_steps.end_waits_for(asked) == ("B",) and "ends once Bob agrees" in asked.log[-1].text
+    assert undoable_by(asked, "A")  # the asker may take it back
+    with pytest.raises(Refused, match="you asked already"):
+        scenario_steps.concede_end(asked, "A")
+    on = scenario_steps.play_on(asked, "B")
+    assert on.phase is Phase.ACTION and on.end_asked == () and "plays on" in on.log[-1].text
+    with pytest.raises(Refused, match="nobody asked"):
+        scenario_steps.play_on(on, "B")
+    ended = scenario_steps.concede_end(asked, "B")
+    assert ended.phase is Phase.ENDED and ended.end_asked == () and "The game ends" in ended.log[-1].text
+    refereed = scenario_steps.concede_end(replace(playing, game_master=True), GM)
+    assert refereed.phase is Phase.ENDED
