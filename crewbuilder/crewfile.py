@@ -5,6 +5,11 @@ a report with exactly one ``bad-format`` error saying where (exit code 2 in
 the CLI). Strings are data, never markup: templates escape them; names are
 limited to 100 characters without control characters.
 
+``crew validate`` and the import read a file with the same reader, so what one
+cannot read the other refuses with the same words: a blank or overlong name
+and a listed ``fists`` are ``bad-format`` for both (rules-interpretations.md,
+readings 8 and 8a).
+
 Import runs in one transaction (all or nothing). Export writes the canonical
 form: every field, gear in the user's order with one entry per copy, a trait
 as a plain slug unless it carries choices. Export then import gives back the
@@ -24,11 +29,13 @@ from rules.odds import RepeatedKey, no_repeated_keys
 
 FORMAT = "crewbuilder.crew/1"
 MAX_BYTES = 256 * 1024
-# Reading follows crew-format.md alone: any name, notes, budget or attribute
-# value of the right type is read and judged by the rules (an attribute of 100
-# is attribute-range, not bad-format). What the app can store is checked only
-# on import (storage_problem), with the editor's limits, so an imported crew
-# can always be edited and exported again.
+# Reading follows crew-format.md alone: any notes, budget or attribute value of
+# the right type is read and judged by the rules (an attribute of 100 is
+# attribute-range, not bad-format). What the app can store is checked only on
+# import (check_storable), with the editor's limits, so an imported crew can
+# always be edited and exported again. Names are the exception (check_name):
+# a name the app cannot store cannot be renamed silently either, so `crew
+# validate` refuses it as the import does (reading 8a).
 SLUG_MAX = 100
 HOUSE_RULE_NOTE_MAX = 300
 CHOICE_DEPTH = 3  # {"raise": [...]} needs one level; a little room for later traits
@@ -37,6 +44,10 @@ ATTRIBUTES = ("strength", "toughness", "agility", "intellect", "discipline")
 # a name read as something else) is refused, in a file as in the editor (crew_edits.bad_character).
 NOTES_ALLOWED_CONTROLS = {"\n", "\r", "\t"}
 FORMAT_SECTION = "Crew file format (crew-format.md)"
+# crew-format.md: "gear lists every item the character carries ... Fists are never listed." A sentence about
+# the file, so listing them is bad-format (reading 8); the slug is the format's (the slug of "fists").
+FISTS = "fists"
+FISTS_LISTED = "fists are never listed, every character has them (crew-format.md)"
 
 EXIT_VALID, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -125,6 +136,18 @@ def check_object(value, where: str) -> dict:
     return value
 
 
+def check_name(value, where: str) -> str:
+    """The crew's or a character's name: a string without control characters that the app can store (not blank,
+    at most crew_edits.NAME_MAX characters). Anything else is bad-format, the same for `crew validate` and the
+    import, which cannot store it and may not rename it (reading 8a)."""
+    value = check_text(value, where, limit=None, required=False)
+    if not value.strip():
+        raise BadFormat(where, "must not be empty to be stored")
+    if len(value) > crew_edits.NAME_MAX:
+        raise BadFormat(where, f"longer than {crew_edits.NAME_MAX} characters, the most the app stores")
+    return value
+
+
 def check_slug(value, where: str) -> str:
     """A string; whether it names anything is the rules' to say: an empty or overlong slug is simply not in the
     catalogue (``unknown-item`` and the like, crew-format.md), not a mistyped field. Control characters are
@@ -176,7 +199,7 @@ def read_cybernekro_crew(data: dict, default_budget: int = 150) -> dict:
     crew = {
         "format": FORMAT,
         "system": data["system"],
-        "name": check_text(data.get("name"), "name", limit=None, required=False) if "name" in data else missing("name"),
+        "name": check_name(data["name"], "name") if "name" in data else missing("name"),
         "budget": check_int(data["budget"], "budget", 0) if "budget" in data else default_budget,
         "characters": [],
     }
@@ -236,7 +259,7 @@ def read_character(value, where: str) -> dict:
                 f"{where}.attributes.{key}", "not an attribute (strength, toughness, agility, intellect, discipline)"
             )
     character = {
-        "name": check_text(value["name"], f"{where}.name", limit=None, required=False),
+        "name": check_name(value["name"], f"{where}.name"),
         "attributes": {},
         "traits": [],
         "body_mods": [],
@@ -256,7 +279,10 @@ def read_character(value, where: str) -> dict:
         character["traits"].append(read_trait(trait, f"{where}.traits[{index}]"))
     for key in ("body_mods", "gear"):
         for index, slug in enumerate(check_list(value[key], f"{where}.{key}")):
-            character[key].append(check_slug(slug, f"{where}.{key}[{index}]"))
+            slug = check_slug(slug, f"{where}.{key}[{index}]")
+            if key == "gear" and slug == FISTS:
+                raise BadFormat(f"{where}.gear[{index}]", FISTS_LISTED)
+            character[key].append(slug)
     if "notes" in value:
         character["notes"] = check_text(
             value["notes"], f"{where}.notes", limit=None, allowed_controls=NOTES_ALLOWED_CONTROLS, required=False
@@ -379,8 +405,10 @@ def check_crew_file(raw, snapshot_lookup=catalogue_snapshot):
 
 # ---------------------------------------------------------------- import / export
 
-# Findings that mean the crew cannot be stored at all (no catalogue row to point at).
-UNSTORABLE = {"bad-format", "unknown-system", "unknown-trait", "unknown-body-mod", "unknown-item", "not-purchasable"}
+# Findings that mean the crew cannot be stored at all (no catalogue row to point at). An item the catalogue has
+# but does not sell (``not-purchasable``, a house rule) has its row: the crew is kept as a draft with the error,
+# as `crew validate` exits 1 for it (reading 8). Fists never get that far: listing them is bad-format.
+UNSTORABLE = {"bad-format", "unknown-system", "unknown-trait", "unknown-body-mod", "unknown-item"}
 
 
 def import_crew_file(raw, owner):
@@ -403,15 +431,12 @@ def import_crew_file(raw, owner):
 def check_storable(crew: dict) -> None:
     """BadFormat when a readable Cybernekr0 crew is beyond what the editor can hold."""
 
-    def text(value, where, required):
-        if required and not value.strip():
-            raise BadFormat(where, "must not be empty to be stored")
-        limit = crew_edits.NOTES_MAX if where.endswith("notes") else crew_edits.NAME_MAX
-        if len(value) > limit:
-            raise BadFormat(where, f"longer than {limit} characters, the most the app stores")
+    # Names were checked when the file was read (check_name), for `crew validate` as for the import.
+    def notes(value, where):
+        if len(value) > crew_edits.NOTES_MAX:
+            raise BadFormat(where, f"longer than {crew_edits.NOTES_MAX} characters, the most the app stores")
 
-    text(crew["name"], "name", True)
-    text(crew.get("notes", ""), "notes", False)
+    notes(crew.get("notes", ""), "notes")
     if crew["budget"] > crew_edits.BUDGET_MAX:
         raise BadFormat("budget", f"above {crew_edits.BUDGET_MAX}, the most the app stores")
     if len(crew["characters"]) > crew_edits.CHARACTERS_HARD_LIMIT:
@@ -419,8 +444,7 @@ def check_storable(crew: dict) -> None:
     low, high = crew_edits.ATTRIBUTE_STORAGE_RANGE
     for index, character in enumerate(crew["characters"]):
         where = f"characters[{index}]"
-        text(character["name"], f"{where}.name", True)
-        text(character.get("notes", ""), f"{where}.notes", False)
+        notes(character.get("notes", ""), f"{where}.notes")
         if len(character.get("notes", "")) > limits.CHARACTER_NOTES_MAX:
             raise BadFormat(
                 f"{where}.notes", f"longer than {limits.CHARACTER_NOTES_MAX} characters, the most the app stores"

@@ -388,8 +388,14 @@ def known_body_mods(character: dict, catalogue, traits: list, findings: Findings
 
 
 def known_gear(character: dict, catalogue, findings: Findings) -> list:
-    """One entry per carried copy; unknown slugs and fists are reported and left out."""
+    """One entry per carried copy; unknown slugs and items not for sale are reported and left out.
+
+    ``not-purchasable`` is an added code for an item the catalogue has but does not sell (a house rule made in the
+    admin): the crew is judged and kept as a draft. A crew file listing fists never gets here (crew-format.md:
+    "Fists are never listed", so the reader refuses it as bad-format, reading 8); a crew dict that does gets the
+    same error, worded for fists."""
     name = character["name"]
+    fists = catalogue.rules.get("fists", "fists")
     found = []
     for slug in character.get("gear", []):
         item = catalogue.items.get(slug)
@@ -400,7 +406,9 @@ def known_gear(character: dict, catalogue, findings: Findings) -> list:
             findings.error(
                 "not-purchasable",
                 name,
-                f"{item['name']} cannot be bought or listed as gear (every model has fists anyway).",
+                "Fists are never listed as gear: every character has them."
+                if slug == fists
+                else f"{item['name']} is not for sale, so it cannot be listed as gear.",
                 item.get("section", catalogue.section("gear")),
             )
             continue
