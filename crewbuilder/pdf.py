@@ -340,7 +340,7 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
             else by_name.get(char.get("name"), {})
         )
         attributes = rc.get("attributes") or char.get("attributes") or {}
-        traits, sorcerer = [], False
+        traits, sorcerer, dreadless = [], False, ""
         for trait in char.get("traits") or ():
             slug = trait.get("slug") if isinstance(trait, dict) else trait
             entry = catalogue.entry("traits", slug)
@@ -348,6 +348,8 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
             traits.append(_entry_block(entry, slug, choice=choice))
             if entry and entry.get("sorcerer"):
                 sorcerer = True
+            if entry and entry.get("never_gains_dread"):  # Artificial: "It can never gain Dread"
+                dreadless = str(entry.get("name") or slug)
         body_mods = [_entry_block(catalogue.entry("body_mods", slug), slug) for slug in char.get("body_mods") or ()]
         weapons = _weapon_rows(rc, char, catalogue)
         for weapon in weapons:
@@ -375,6 +377,7 @@ def roster_context(crew_file: dict, report: dict, catalogue: Catalogue, paper: s
                 "move": f'{_number(rc.get("move", default_move))}"',
                 "ap": _number(rc.get("ap", default_ap)),
                 "ap_boxes": _boxes(rc.get("ap", default_ap)),
+                "dreadless": dreadless,
                 "carry_used": _number(carry.get("used")),
                 "carry_max": _number(carry.get("max")),
                 "weapons": weapons,

@@ -209,6 +209,20 @@ def test_roster_prints_effective_attributes_armor_move_ap_and_carry(rules):
     assert "5½/8" in text
 
 
+def test_an_artificial_character_s_card_has_no_dread_boxes(rules):
+    """ARTIFICIAL: "It can never gain Dread": its card says so where the others have six boxes to tick."""
+    crew = copy.deepcopy(SEVEN)
+    crew["characters"][1]["traits"] = ["artificial"]
+    context, html = roster_html(crew, make_report(crew, rules), rules, "A4")
+    dreadless = [
+        "artificial" in (t if isinstance(t, str) else t["slug"] for t in c["traits"]) for c in crew["characters"]
+    ]
+    assert [bool(c["dreadless"]) for c in context["cards"]] == dreadless and dreadless[:3] == [False, True, False]
+    assert html.count('Dread <span class="boxes">☐☐☐☐☐☐</span>') == dreadless.count(False)
+    assert 'Dread <span class="no-track">never (artificial)</span>' in html
+    assert "DREAD NEVER (ARTIFICIAL)" in pdf_text(pdf.roster_pdf(crew, make_report(crew, rules), rules)).upper()
+
+
 def test_glossary_lists_only_the_keywords_on_the_sheet(roster, rules):
     text = pdf_text(roster)
     assert "Keywords on this sheet" in text
