@@ -372,6 +372,7 @@ def board(
     context["round_shown"] = view.round + 1 if between_rounds else view.round
     if view.scenario.complication:
         context["complication"] = _catalogue_name("complications", view.scenario.complication)
+        context["complication_text"] = _catalogue_text("complications", view.scenario.complication)
     if view.scenario.environment and not between_rounds:
         context["environment"] = _catalogue_name("environment_effects", view.scenario.environment)
         try:
@@ -382,9 +383,10 @@ def board(
     context["npcs"] = [m for m in view.models if m.seat is None]
     context["hand"] = [{"card": c, "kind": fate.kind(c)} for c in view.player(seat).hand] if seat else []
     context["hand_counts"] = [(p.name, len(p.hand), len(p.deck), len(p.discard)) for p in view.players]
-    context["scenario_text"] = (
-        battle.campaign_scenario.text if view.scenario.campaign and battle.campaign_scenario else ""
-    )
+    if view.scenario.campaign:
+        context["scenario_text"] = battle.campaign_scenario.text if battle.campaign_scenario else ""
+    else:  # the published scenario's setup, mission and end, folded under the heading
+        context["rules_text"] = _catalogue_text("scenarios", view.scenario.slug)
     context["tough_choice"] = _tough_choice(view, seat)
     if view.pending:
         context["pending_words"] = PENDING_WORDS.get(view.pending[0].kind, view.pending[0].kind.replace("_", " "))
@@ -501,6 +503,13 @@ def _light_ticks(view: State, situation: cn.Situation) -> list[tuple[str, str, b
     if not actions.in_darkness(view):
         return []
     return [(name, label, getattr(situation, name)) for name, label in cn.LIGHT_TICKS.items()]
+
+
+def _catalogue_text(section: str, slug: str) -> str:
+    try:
+        return catalogue.entry(section, slug).get("text") or ""
+    except KeyError:  # a slug from an older catalogue: its name alone is shown
+        return ""
 
 
 def _catalogue_name(section: str, slug: str) -> str:

@@ -11,7 +11,7 @@ from django.test import Client
 from battles import board, roster, services, steps
 from battles.models import Battle, BattleEvent
 from crewbuilder.models.catalogue import current_system_version
-from rules.cybernekro.battle import codec, legal
+from rules.cybernekro.battle import catalogue, codec, legal
 from rules.cybernekro.battle.state import Phase
 from tests.clients import logged_in
 
@@ -427,9 +427,16 @@ def test_the_board_names_the_phase_and_the_complication_as_the_rules_do(started,
     s = state(battle)
     s = replace(s, scenario=replace(s.scenario, complication="extreme-temperature"))
     put(battle, s)
-    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
-    assert "Complication: Extreme temperature" in page
+    page = html.unescape(client_for(user, password).get(f"/battles/{battle.pk}/").content.decode())
+    assert "Complication: <strong>Extreme temperature</strong>" in page
     assert "extreme-temperature</p>" not in page
+    # what it does, and the scenario's own rules, on the board (a new player never saw them)
+    assert catalogue.entry("complications", "extreme-temperature")["text"] in page
+    assert "<summary>The scenario's rules</summary>" in page
+    assert html.unescape(catalogue.entry("scenarios", "quick-start-scenario")["text"]).splitlines()[0] in page
+    put(battle, replace(s, scenario=replace(s.scenario, slug="exploration", rooms=6, explored=2)))
+    page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
+    assert "Rooms explored: <strong>2 of 6</strong>" in page
     for phase, label in (("npcs", "NPCs"), ("morale", "Morale Phase"), ("action", "Action Phase")):
         put(battle, replace(s, phase=Phase(phase)))
         page = client_for(user, password).get(f"/battles/{battle.pk}/").content.decode()
