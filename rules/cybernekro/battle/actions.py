@@ -2024,8 +2024,9 @@ def _apply_card(state: Battle, by: str, card: str, effect: tuple) -> Battle:
     if kind == "arm":
         return replace(state, armed=state.armed + ((by, effect[1], card, effect[2]),))
     if kind == "jack":
+        # the Jack's player chose the new result: their card is their answer to it (the others answer again)
         pending = rolled_pending(state)
-        return holds.with_window_data(state, pending, outcome=effect[1])
+        return holds.with_window_data(state, pending, outcome=effect[1], waived=(by,) if by != pending.seat else ())
     if kind == "queen":
         pending = _pending(state, "ooa")
         model = state.model(pending.model)

@@ -178,3 +178,14 @@ def test_the_last_answer_and_the_close_it_makes_are_one_step_its_players_to_undo
     assert legal.Option("let_stand") in legal.legal(back, "B")  # it waits for Bob's answer again
     # the engine's own let_stand makes it one step too, without the app's runner
     assert actions.let_stand(said, "B", Dice(), 1).previous.log == said.log
+
+
+def test_the_jack_s_player_chose_the_new_result_so_their_card_is_their_answer():
+    """A two-phone walk: Bob played J♣ on Ann's roll and was then asked to "let the roll stand" again. The
+    Jack's player chose the result; only the others (here Ann, the roller) answer it."""
+    state = _hit_roll(bob_hand=("J♣",), face=3)
+    jacked = actions.answer_card(actions.play_jack(state, "B", "J♣", "fumble"), "A")
+    assert jacked.pending[0].kind == "to_hit" and jacked.pending[0].get("outcome") == "fumble"
+    assert holds.waiting_for(jacked, jacked.pending[0]) == ()
+    assert legal.Option("let_stand") not in legal.legal(jacked, "B")
+    assert _closed(actions.resolve_attack(jacked, "A", Script(), 1))  # Ann's word closes it at once
