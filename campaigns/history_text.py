@@ -11,6 +11,7 @@ from __future__ import annotations
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.models import Character
 from crewbuilder.validation import with_changes
+from crewbuilder.wording import count_noun
 
 GAME_STATES = {
     "pending": "waiting for confirmation",
@@ -29,7 +30,7 @@ def character_names(entries) -> dict[int, str]:
 
 
 def _tokens(n) -> str:
-    return f"{n} Treasure Token{'' if n == 1 else 's'}"
+    return count_noun(n, "Treasure Token")
 
 
 def _signed(n) -> str:
@@ -122,13 +123,18 @@ def sentences(entry, names: _Names) -> list[str]:
     if entry.kind == "purchase" and after.get("item"):
         said.append(
             f"{who or 'A character'} now carries {names.item(after['item'])}"
-            + (f", for {after['cost']} points." if after.get("cost") else ".")
+            + (f", for {count_noun(after['cost'], 'point')}." if after.get("cost") else ".")
         )
     elif changed("item") and after["item"] == "refunded":
         said.append(f"{names.item(before.get('item'))} went back and was refunded.")
     if changed("treasury"):
         said.append(
             f"The treasury of {crew} went from {_tokens(before.get('treasury', 0))} to {_tokens(after['treasury'])}."
+        )
+    if changed("spare_points"):
+        said.append(
+            f"The spare points of {crew} (left over from Treasure Tokens spent) went from "
+            f"{before.get('spare_points', 0)} to {after['spare_points']}."
         )
     if changed("budget"):
         said.append(f"The budget of {crew} went from {before.get('budget')} to {after['budget']} points.")
@@ -148,7 +154,7 @@ def sentences(entry, names: _Names) -> list[str]:
     if entry.kind in ("enrolled", "enrol-requested") and "points" in after:
         count = after.get("characters")
         said.append(
-            f"{crew} enrols with {after['points']} points"
+            f"{crew} enrols with {count_noun(after['points'], 'point')}"
             + (f" and {count} character{'' if count == 1 else 's'}." if count else ".")
         )
     rules = after.get("house_rules")

@@ -109,6 +109,11 @@ class CampaignCrew(models.Model):
         "crewbuilder.Crew", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     treasury = models.IntegerField(default=0)
+    # What the last Treasure Token spent bought beyond the price: a knife (1 point) paid with a 10-point
+    # token leaves 9 points here, and the next purchase spends them before any new token (docs/campaigns.md).
+    spare_points = models.PositiveIntegerField(
+        default=0, help_text="Points left over from Treasure Tokens already spent, spent before the next token."
+    )
     enrolled_at = models.DateTimeField(auto_now_add=True)
 
     objects = CampaignCrewQuerySet.as_manager()

@@ -66,6 +66,22 @@ def _change_treasury(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
     return locked.treasury, locked.treasury + change
 
 
+def _change_spare(crew_entry: CampaignCrew, entry: HistoryEntry) -> tuple[dict, dict]:
+    """Give back the spare points a purchase or hire used and take back those it left (its difference);
+    refused when they were spent since. Entries from before spare points were kept change nothing."""
+    if "spare_points" not in entry.after:
+        return {}, {}
+    change = entry.before.get("spare_points", 0) - entry.after["spare_points"]
+    locked = CampaignCrew.objects.select_for_update().get(pk=crew_entry.pk)
+    if locked.spare_points + change < 0:
+        raise CampaignError(
+            f"Cannot reverse this: the crew has {count_noun(locked.spare_points, 'spare point')} and {-change} "
+            "would have to come out; they were spent since. Reverse the later purchase or hire first."
+        )
+    CampaignCrew.objects.filter(pk=locked.pk).update(spare_points=locked.spare_points + change)
+    return {"spare_points": locked.spare_points}, {"spare_points": locked.spare_points + change}
+
+
 def _change_budget(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
     crew = Crew.objects.select_for_update().get(pk=crew_entry.crew_id)
     Crew.objects.filter(pk=crew.pk).update(
@@ -101,10 +117,11 @@ def _undo_purchase(entry, skip):
     cost = entry.after.get("cost", entry.after["budget"] - entry.before["budget"])
     crew_edits.remove_gear(entry.campaign_crew.crew, character=character.pk, row=gear.pk)
     was_t, now_t = _change_treasury(entry.campaign_crew, tokens)
+    was_s, now_s = _change_spare(entry.campaign_crew, entry)
     was_b, now_b = _change_budget(entry.campaign_crew, -cost)
     return (
-        {"treasury": was_t, "budget": was_b, "item": entry.after.get("item")},
-        {"treasury": now_t, "budget": now_b, "item": "refunded"},
+        {"treasury": was_t, **was_s, "budget": was_b, "item": entry.after.get("item")},
+        {"treasury": now_t, **now_s, "budget": now_b, "item": "refunded"},
     )
 
 
@@ -176,10 +193,11 @@ def _undo_hire(entry, skip):
     name = character.name
     character.delete()
     was_t, now_t = _change_treasury(entry.campaign_crew, tokens)
+    was_s, now_s = _change_spare(entry.campaign_crew, entry)
     was_b, now_b = _change_budget(entry.campaign_crew, -cost)
     return (
-        {"treasury": was_t, "budget": was_b, "roster": name},
-        {"treasury": now_t, "budget": now_b, "roster": f"{name} left, cost refunded"},
+        {"treasury": was_t, **was_s, "budget": was_b, "roster": name},
+        {"treasury": now_t, **now_s, "budget": now_b, "roster": f"{name} left, cost refunded"},
     )
 
 

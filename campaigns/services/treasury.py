@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 
 from campaigns import idempotency
-from campaigns.models import Campaign, CampaignCrew
+from campaigns.models import Campaign, CampaignCrew, HistoryEntry
 from campaigns.permissions import check_user_can_edit_crew
 from campaigns.services.base import CampaignError
 from campaigns.services.base import log as _log
@@ -26,9 +28,50 @@ def _treasury_for(entry: CampaignCrew, actor) -> tuple[CampaignCrew, Campaign]:
     return CampaignCrew.objects.select_for_update().get(pk=entry.pk), campaign
 
 
-def _tokens_for(points: int, campaign: Campaign) -> int:
-    """Whole Treasure Tokens to pay ``points`` (rounded up)."""
-    return -(-points // campaign.treasure_value)
+@dataclass(frozen=True)
+class Payment:
+    """How a price in points is paid: spare points first, then whole Treasure Tokens. What the last token
+    buys beyond the price is kept as spare points for the next purchase, never lost (docs/campaigns.md)."""
+
+    cost: int
+    tokens: int
+    from_spare: int
+    spare_after: int
+
+    def words(self) -> str:
+        """What was handed over: "1 Treasure Token and 3 spare points", "2 spare points", "nothing"."""
+        parts = []
+        if self.tokens:
+            parts.append(count_noun(self.tokens, "Treasure Token"))
+        if self.from_spare:
+            parts.append(count_noun(self.from_spare, "spare point"))
+        return " and ".join(parts) or "nothing"
+
+    def kept(self) -> str:
+        """The change, when a token bought more than the price: "; 9 points kept as spare"."""
+        left = self.tokens and self.spare_after
+        return f"; {count_noun(left, 'point')} kept as spare" if left else ""
+
+
+def _payment(entry: CampaignCrew, campaign: Campaign, cost: int, what: str) -> Payment:
+    """Pay ``cost`` points from the crew's spare points, then whole tokens (rounded up); refused, saying
+    what it costs and what the crew holds, when the treasury cannot pay."""
+    from_spare = min(entry.spare_points, cost)
+    tokens = -(-(cost - from_spare) // campaign.treasure_value)
+    if tokens > entry.treasury:
+        paid = count_noun(tokens, "Treasure Token")
+        if from_spare:
+            paid = f": the crew's {count_noun(from_spare, 'spare point')} and {paid}"
+        else:
+            paid = f" = {paid}"
+        raise CampaignError(f"{what} costs {count_noun(cost, 'point')}{paid}; the treasury holds {entry.treasury}.")
+    return Payment(cost, tokens, from_spare, entry.spare_points + tokens * campaign.treasure_value - cost)
+
+
+def _pay(entry: CampaignCrew, payment: Payment) -> None:
+    entry.treasury -= payment.tokens
+    entry.spare_points = payment.spare_after
+    entry.save(update_fields=["treasury", "spare_points"])
 
 
 def _character_in(crew: Crew, character_id) -> Character:
@@ -64,8 +107,9 @@ def _check_can_carry(crew: Crew, character: Character, item) -> None:
 
 
 @transaction.atomic
-def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submission_key: str = "") -> None:
-    """Spend Treasure on gear, validated like the builder; the crew budget grows by what was spent.
+def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submission_key: str = "") -> HistoryEntry:
+    """Spend Treasure on gear (spare points first, then whole tokens; a token's change is kept as spare points),
+    validated like the builder; the crew budget grows by the item's cost. Returns the purchase's history entry.
     A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nothing is spent twice."""
     entry, campaign = _treasury_for(entry, actor)
     idempotency.claim(actor, submission_key)
@@ -74,32 +118,28 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
     item = crew_edits._catalogue_entry(crew_edits.Item, crew, slug, "item")
     if (item.effects or {}).get("campaign_crew_creation_only"):
         raise CampaignError(f"{item.name} can only be bought at crew creation in a campaign.")
-    tokens = _tokens_for(item.cost, campaign)
-    if tokens > entry.treasury:
-        raise CampaignError(
-            f"{item.name} costs {count_noun(item.cost, 'point')} = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
-        )
+    payment = _payment(entry, campaign, item.cost, item.name)
     _check_can_carry(crew, character, item)
-    before = {"treasury": entry.treasury, "budget": crew.budget}
+    before = {"treasury": entry.treasury, "spare_points": entry.spare_points, "budget": crew.budget}
     crew_edits.add_gear(crew, character=character.pk, slug=slug)
     crew.budget += item.cost
     crew.version += 1
     crew.save(update_fields=["budget", "version", "updated_at"])
-    entry.treasury -= tokens
-    entry.save(update_fields=["treasury"])
-    _log(
+    _pay(entry, payment)
+    return _log(
         campaign,
         actor,
         "purchase",
-        f"{crew.name} bought {item.name} for {count_noun(tokens, 'Treasure Token')}.",
+        f"{crew.name} bought {item.name} ({count_noun(item.cost, 'point')}) for {payment.words()}{payment.kept()}.",
         crew=entry,
         before=before,
         after={
             "treasury": entry.treasury,
+            "spare_points": entry.spare_points,
             "budget": crew.budget,
             "item": slug,
             "character": character.pk,
-            "tokens": tokens,
+            "tokens": payment.tokens,
             "cost": item.cost,
         },
     )
@@ -107,18 +147,14 @@ def buy_gear(entry: CampaignCrew, actor, character_id: int, slug: str, *, submis
 
 @transaction.atomic
 def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, submission_key: str = "") -> Character:
-    """Spend Treasure on a new character (its base cost), validated like the builder.
+    """Spend Treasure on a new character (its base cost, paid like gear), validated like the builder.
     A ``submission_key`` already used raises ``idempotency.AlreadySubmitted``: nobody is hired twice."""
     entry, campaign = _treasury_for(entry, actor)
     idempotency.claim(actor, submission_key)
     crew = Crew.objects.with_everything().get(pk=entry.crew_id)
     catalogue = snapshot_for_system(crew.system)
     cost = catalogue.rules.get("character_base_cost", 15)
-    tokens = _tokens_for(cost, campaign)
-    if tokens > entry.treasury:
-        raise CampaignError(
-            f"A new character costs {cost} points = {count_noun(tokens, 'Treasure Token')}; the treasury holds {entry.treasury}."
-        )
+    payment = _payment(entry, campaign, cost, "A new character")
     name = crew_edits._clean_text(name, "Character name", crew_edits.NAME_MAX, required=True)
     values = {a: crew_edits._parse_int(attributes.get(a, 0), a.capitalize(), -2, 3) for a in ATTRIBUTES}
     trial = crew_to_data(crew)
@@ -130,23 +166,23 @@ def hire_character(entry: CampaignCrew, actor, name: str, attributes: dict, *, s
         raise CampaignError("; ".join(problems))
     position = max((c.position for c in crew.characters.all()), default=-1) + 1
     character = Character.objects.create(crew=crew, name=name, position=position, **values)
-    before = {"treasury": entry.treasury, "budget": crew.budget, "roster": "–"}
+    before = {"treasury": entry.treasury, "spare_points": entry.spare_points, "budget": crew.budget, "roster": "–"}
     Crew.objects.filter(pk=crew.pk).update(budget=crew.budget + cost, version=crew.version + 1)
-    entry.treasury -= tokens
-    entry.save(update_fields=["treasury"])
+    _pay(entry, payment)
     _log(
         campaign,
         actor,
         "hire",
-        f"{crew.name} hired {name} for {count_noun(tokens, 'Treasure Token')}.",
+        f"{crew.name} hired {name} ({count_noun(cost, 'point')}) for {payment.words()}{payment.kept()}.",
         crew=entry,
         before=before,
         after={
             "treasury": entry.treasury,
+            "spare_points": entry.spare_points,
             "budget": crew.budget + cost,
             "character": character.pk,
             "roster": f"{name} hired",
-            "tokens": tokens,
+            "tokens": payment.tokens,
             "cost": cost,
         },
     )

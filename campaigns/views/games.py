@@ -19,7 +19,7 @@ from campaigns.forms import (
     ShopForm,
     WithdrawGameForm,
 )
-from campaigns.models import CampaignCrew, Game
+from campaigns.models import CampaignCrew, Game, HistoryEntry
 from campaigns.permissions import get_campaign_for_user, user_can_withdraw_game, user_is_organiser
 from crewbuilder.crew_service import ATTRIBUTE_LABELS
 from crewbuilder.limits import TREASURE_PER_GAME_MAX
@@ -187,12 +187,37 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _mark_reversed(game: Game, parts: list) -> None:
+    """Put on each casualty, table effect and treasure of the game the date its step was reversed since (by
+    the organiser, one by one or with the whole game), so the page does not show it as still standing: a death
+    reversed in the history has the character back on the roster. One query."""
+    applied = HistoryEntry.objects.filter(game=game, kind__in=("death", "effect", "treasure")).select_related(
+        "undone_by"
+    )
+    steps = {}  # (kind, crew, character): the dates each step was reversed on (None: it stands), in order
+    for step in applied.order_by("pk"):
+        character = step.before.get("character")
+        reversed_on = step.undone_by.created_at if step.undone_by else None
+        steps.setdefault((step.kind, step.campaign_crew_id, character), []).append(reversed_on)
+    for part in parts:
+        crew = part.campaign_crew_id
+        part.treasure_reversed_on = (steps.get(("treasure", crew, None)) or [None])[0]
+        for casualty in part.casualties:
+            if casualty.get("outcome") == "dead":
+                casualty["reversed_on"] = (steps.get(("death", crew, casualty.get("character"))) or [None])[0]
+        for effect in part.effects:  # a character's effects were applied, and logged, in the form's order
+            dates = steps.get(("effect", crew, effect.get("character")))
+            effect["reversed_on"] = dates.pop(0) if dates else None
+
+
 @login_required
 @require_GET
 def game_detail(request: HttpRequest, pk: int, game_id: int) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, pk)
     game = get_object_or_404(Game.objects.select_related("winner__crew", "recorded_by"), pk=game_id, campaign=campaign)
     parts = list(game.participants.select_related("campaign_crew__crew", "campaign_crew__player", "confirmed_by"))
+    if game.status in (Game.APPLIED, Game.REVERSED):  # only a counted game's steps were applied, and reversed
+        _mark_reversed(game, parts)
     return render(
         request,
         "campaigns/game_detail.html",
@@ -271,8 +296,8 @@ def crew_shop(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(request, f"{hired.name} joins the crew.")
             else:
-                services.buy_gear(entry, request.user, sent["character"], sent["item"], submission_key=key)
-                messages.success(request, "Bought.")
+                bought = services.buy_gear(entry, request.user, sent["character"], sent["item"], submission_key=key)
+                messages.success(request, bought.summary)
         except idempotency.AlreadySubmitted:
             messages.info(request, "Already done: the form was sent twice, and counted once.")
         except (services.CampaignError, ValueError) as exc:
