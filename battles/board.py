@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from core.percent import percent as core_percent
 from rules.cybernekro import engine as cn
 from rules.cybernekro.battle import (
     actions,
@@ -47,7 +48,7 @@ CARD_STEPS = {"play_before_test", "play_jack", "play_queen", "play_king"}
 
 
 def percent(q: Fraction) -> str:
-    return f"{float(q) * 100:.1f}%"
+    return f"{core_percent(q)}%"
 
 
 def _name(state: State, mid) -> str:

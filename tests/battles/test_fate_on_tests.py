@@ -187,7 +187,7 @@ def test_the_odds_of_the_next_tests_are_shown_and_count_the_ace(table):
     assert "Next tests: odds before the roll" in shown and "pollen: Intellect" in shown
     assert post_step(clients["0"], battle, f"play_before_test:{HANDS['0'][0]}:0-0").status_code == 200
     assert post_step(clients["1"], battle, "answer_card").status_code == 200
-    assert "with A♥: <strong>100.0%</strong>" in page(clients["1"], battle)
+    assert "with A♥: <strong>100%</strong>" in page(clients["1"], battle)
 
 
 def test_a_bolts_tough_it_out_waits_on_the_page_named_by_its_hit_and_the_hand_stays_hidden(table):
