@@ -55,6 +55,23 @@ def _percent(p) -> str:
     return f"{100 * float(p):.0f}"
 
 
+def _tell_crews_apart(characters: list[dict]) -> list[dict]:
+    """Two crews in the lists named alike (an imported file, a copy renamed): each of their characters' labels adds
+    the crew's number, as My crews shows it beside a name shown twice ("Vox (Saints of Rust #12)"). Others' labels
+    are left as they are."""
+    crews: dict[tuple, set] = {}
+    for c in characters:
+        crews.setdefault((c["label"][len(c["name"]) :].strip().casefold(), c["own"]), set()).add(c["crew_id"])
+    for c in characters:
+        # the label is "<character> (<crew>)", or "<character> (<crew>, shared)"
+        name, rest = c["label"][: len(c["name"])], c["label"][len(c["name"]) :]
+        if len(crews[(rest.strip().casefold(), c["own"])]) < 2 or not rest.endswith(")"):
+            continue
+        end = ", shared)" if rest.endswith(", shared)") else ")"
+        c["label"] = f"{name}{rest[: -len(end)]} #{c['crew_id']}{end}"
+    return characters
+
+
 def _attack_context(request: HttpRequest) -> dict:
     params = request.GET
     search = params.get("crews_q", "").strip()[:100]
@@ -64,6 +81,7 @@ def _attack_context(request: HttpRequest) -> dict:
         search,
         (params.get("attacker", ""), params.get("target", "")),
     )
+    _tell_crews_apart(characters)
     npc_list = dice_service.npcs()
     attacker = dice_service.attacker_side(params, characters)
     target = dice_service.target_side(params, characters, npc_list)
@@ -570,9 +588,8 @@ def quick_roll(request: HttpRequest, kind: str) -> HttpResponse:
     values = _values(kind, params, errors)
     character, characters = None, []
     if kind == "morale":
-        characters = [
-            c for c in dice_service.visible_characters(request.user, picked=(params.get("character", ""),)) if c["own"]
-        ]
+        visible = dice_service.visible_characters(request.user, picked=(params.get("character", ""),))
+        characters = _tell_crews_apart([c for c in visible if c["own"]])
         character = dice_service.morale_character(params, characters)
         if character:
             values.update(discipline=character["discipline"], traits=character["traits"])

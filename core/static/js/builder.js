@@ -99,8 +99,19 @@
     focusFilter = null;
   });
 
-  // After adding from a picker, focus goes back to the button that opened it.
+  // A change refused because the crew changed elsewhere: its notice is drawn in the pinned summary bar, in view
+  // wherever the player tapped. The keyboard goes to its Reload link (every further change would be refused too),
+  // without scrolling, and not back to a picker's opener below (see returnTo).
   let returnTo = null;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const target = event.detail.target;
+    if (!target || target.id !== "conflict") return;
+    returnTo = null;
+    const reload = target.querySelector("a[href]");
+    if (reload) reload.focus({ preventScroll: true });
+  });
+
+  // After adding from a picker, focus goes back to the button that opened it.
   document.addEventListener("htmx:beforeRequest", function (event) {
     const picker = event.detail.elt.closest && event.detail.elt.closest("[data-picker]");
     const back = picker && opener(picker);
