@@ -20,6 +20,7 @@ from django.urls import resolve, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from core.htmx import vary_on_htmx
+from core.percent import percent
 from crewbuilder import dice_links, dice_service
 from crewbuilder.models import StoredRoll
 from rules import OddsRequestError, odds, rolls
@@ -35,9 +36,7 @@ def _bars(dist: dict, labels: dict | None = None) -> list[dict]:
     out = []
     for key, value in dist.items():
         p = Fraction(value)
-        out.append(
-            {"key": key, "label": labels.get(key, key), "p": float(p), "pct": f"{100 * float(p):.1f}", "exact": str(p)}
-        )
+        out.append({"key": key, "label": labels.get(key, key), "p": float(p), "pct": percent(p), "exact": str(p)})
     return out
 
 
@@ -52,7 +51,7 @@ TARGET_LABELS = {state.value: label for state, label in rolls.STATE_LABELS.items
 
 
 def _percent(p) -> str:
-    return f"{100 * float(p):.0f}"
+    return percent(p, 0)
 
 
 def _tell_crews_apart(characters: list[dict]) -> list[dict]:
