@@ -694,3 +694,13 @@ def test_out_of_a_campaign_its_changes_can_be_removed_in_the_editor(client, user
     page = client.get(f"/crews/{crew.pk}/edit/", {"open": hurt.pk}).content.decode()
     assert "Effective includes changes from a campaign" not in page
     assert _post_edit(client, crew, "clear-changes", character=999999).status_code == 422
+
+
+def test_a_rules_text_in_lines_keeps_its_lines_on_the_crew_page_and_in_the_editor(client, user, make_crew):
+    """The tower shield's "Cannot be used with:" list ran into one line."""
+    crew = make_crew(user, characters=[{"name": "Warden", "gear": ["tower-shield"]}])
+    client.force_login(user)
+    detail = client.get(f"/crews/{crew.pk}/").content.decode()
+    assert "Cannot be used with:<br>- two-handed melee weapons other than a spear<br>" in detail
+    editor = client.get(f"/crews/{crew.pk}/edit/", {"open": crew.characters.get().pk}).content.decode()
+    assert "Cannot be used with:<br>- two-handed melee weapons" in editor
