@@ -26,6 +26,9 @@ Readings (docs/rules-interpretations.md (Part 5), "Ghoulash"):
   uses, without an encounter (GT16, GT17 in the tracker's readings).
 - One Action per turn: one Action card or one token move; Zone may give up his
   movement for a second Action card (GT9, GT18 in the tracker's readings).
+- The Steal card (GT20): its own words are not in the text, which says only what stolen cards do; one card is
+  taken at random from the hand of the opponent named, and a stolen card leaving the thief's hand (played,
+  discarded, healed, at death) goes back to the owning player's discard pile.
 - Deck check: "Value cards in equal amounts" = the same number of Value cards
   of each value in every deck (strict); ``value_check="count"`` compares only
   the number of Value cards.
@@ -455,6 +458,34 @@ def first_aid(piles: Piles) -> tuple[Piles, tuple[Card, ...]]:
     return Piles(piles.owner, piles.hand, piles.draw, piles.discard + own, ()), stolen
 
 
+def steal(victim: Piles, rng: random.Random) -> tuple[Piles, Card]:
+    """The Steal card (GT20 in the tracker's readings): one card, taken at random from the hand of the opponent
+    named (the seeded rng plays the blind pick, as for wounds: "removed at random by another player"). Returns
+    the victim's piles without it and the card, which goes into the thief's hand as a stolen card: "Stolen
+    cards are not counted toward the seven-count" (``Piles.own_in_hand``). A card the victim had stolen from
+    the thief is the thief's own again. Raises IllegalPlay for an empty hand."""
+    if not victim.hand:
+        raise IllegalPlay("there is no card in that hand to steal")
+    i = rng.randrange(len(victim.hand))
+    card = victim.hand[i]
+    return Piles(victim.owner, victim.hand[:i] + victim.hand[i + 1 :], victim.draw, victim.discard, victim.wounds), card
+
+
+def returned_at_death(piles: Piles) -> tuple[Piles, tuple[Card, ...]]:
+    """ "Stolen cards that are selected as wounds are out of the game until the player heals or has "died,"
+    then they are returned to the owning player": the dead character's wound stack without them, and them."""
+    own = tuple(c for c in piles.wounds if c.owner == piles.owner)
+    stolen = tuple(c for c in piles.wounds if c.owner != piles.owner)
+    return Piles(piles.owner, piles.hand, piles.draw, piles.discard, own), stolen
+
+
+def leaving_the_hand(owner: str, cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Cards played, put down or discarded from ``owner``'s hand: (their own, to their discard pile; the stolen
+    ones, returned to the owning player). The text returns stolen cards whenever it says where they go
+    (discarded at Replenishment, healed, at death); a stolen card played is read the same way (GT20)."""
+    return tuple(c for c in cards if c.owner == owner), tuple(c for c in cards if c.owner != owner)
+
+
 # ---------------------------------------------------------------------------
 # Victory Points and the end
 # ---------------------------------------------------------------------------
@@ -726,6 +757,7 @@ ACTIONS = (
     "enter",
     "hole-square",
     "give-up-movement",
+    "steal",
 )
 # entering a square: the reveal of a face-down token, a revealed Hole or Ghoo Gun, Debris or a card's Hole
 ENTERING = ("reveal", "enter", "debris-square", "hole-square")
@@ -927,7 +959,7 @@ def check(state: TableState, seat: int, action: str) -> None:
         _offered(state, seat)
     elif action == "respond":
         _resolving(state, seat, RESPONSE)
-    elif action == "card":
+    elif action in ("card", "steal"):
         if me.in_hole:  # which card decides the rest (check_card)
             raise NotNow("You are in a Hole: no cards until the beginning of your next turn.")
     elif action in ("hole", "debris"):
@@ -1027,6 +1059,14 @@ def check_hole_targets(already_in_a_hole: Sequence[str]) -> None:
         raise NotNow(
             f"{', '.join(already_in_a_hole)} already in a Hole: only one Hole token can be placed on a square."
         )
+
+
+def check_steal_target(thief: int, victim: int | None, victim_name: str, victim_hand: int) -> None:
+    """The Steal card takes a card from an opponent's hand: name one opponent, who holds a card (GT20)."""
+    if victim is None or victim == thief:
+        raise NotNow("Name the opponent you steal from.")
+    if victim_hand < 1:
+        raise NotNow(f"{victim_name} has no cards in hand: there is nothing to steal.")
 
 
 def check_landing(mover_on_square: bool, player_tile: int | None, to_tile: int) -> None:

@@ -203,7 +203,9 @@ def do_collect(sheet: GhoulSheet, *, what: str) -> Outcome:
             summary += (
                 " Two Treasures: draw a Terror card; both go back to the Cave's supply."
                 if sheet.is_vile
-                else f" Two Treasures make 1 Fury (now {sheet.fury}); both go back to the Cave's supply."
+                else f" Two Treasures make 1 Fury (now {sheet.fury})"
+                + (": even Fury, draw a Terror card" if cards else "")
+                + "; both go back to the Cave's supply."
             )
     return Outcome(summary, {"what": what}, cards=cards)
 

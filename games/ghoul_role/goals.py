@@ -180,6 +180,9 @@ def create_sheet(owner, goals: Mapping, name: str = "", chart: Mapping | None = 
 
 
 def describe_goal(sheet: GhoulSheet) -> str:
+    """The sheet's goal in the text's own shape: "The Ghoul wins if the Knight is killed, or if it gains 9 Fury
+    and then escapes the Cave" (the escape follows the Fury only); "if it gains 9 Fury or smashes 6 Crystals,
+    and then escapes the Cave" (it follows either)."""
     parts = []
     if sheet.fury_goal is not None:
         parts.append(f"gain {sheet.fury_goal} Fury")
@@ -187,7 +190,7 @@ def describe_goal(sheet: GhoulSheet) -> str:
         parts.append(f"smash {sheet.crystal_goal} Crystals")
     text = " or ".join(parts)
     if text:
-        text += ", then escape the Cave by entering the Entrance tile"
+        text += (", and" if len(parts) > 1 else " and") + " then escape the Cave by entering the Entrance tile"
     if sheet.kill_goal:
         who = TARGET_NAMES[sheet.kill_goal]
         health = (
@@ -198,3 +201,47 @@ def describe_goal(sheet: GhoulSheet) -> str:
         kill = f"kill the {who}" + (health if sheet.kill_health else "")
         text = f"{kill}, or {text}" if text else kill
     return text[0].upper() + text[1:]
+
+
+def goal_basis(sheet: GhoulSheet) -> str:
+    """Where the sheet's numbers come from when a difficulty level meets a player variant (GS1, GS2, GS11):
+    the Fury goal is the difficulty's base + the players (a 2- or 3-player variant's printed 9 or 10 is the
+    Standard difficulty's); solo and the Vile Ghoul's printed variants give their own goal, and the difficulty
+    then sets only the dice. The printed numbers (a difficulty's base, a variant's Fury) are the text's, read
+    from the catalogue file (no query); a sheet made with house rules that differ is told plainly."""
+    table = rules.vile_difficulties() if sheet.is_vile else rules.difficulties()
+    entry = table.get(sheet.difficulty, {})
+    level = f"{sheet.difficulty_name} ({entry['level']})" if entry.get("level") else sheet.difficulty_name
+    dice = f"{sheet.dice} Ghoul dice"
+    if sheet.is_vile:
+        if sheet.variant in dict(VILE_OPPONENTS):  # vs. the Knight, the Dragon or neither: Health or Crystals
+            return f"{level} sets the goal's numbers and the dice: {dice}."
+        return (
+            f"{sheet.crystal_goal} Crystals: the {sheet.variant_name} variant's own number; the difficulty "
+            f"{level} sets only the dice here: {dice}."
+        )
+    if sheet.players == 1:
+        return (
+            f"{sheet.variant_name}: {sheet.fury_goal} Fury or {sheet.crystal_goal} Crystals, the solo level's own "
+            f"goal; the difficulty {level} sets only the dice here: {dice}."
+        )
+    base = entry.get("fury_base")
+    if base is None or sheet.fury_goal is None or min(base + sheet.players, rules.FURY_CAP) != sheet.fury_goal:
+        return f"Fury goal {sheet.fury_goal}: {level} with {sheet.players} players (house rules); {dice}."
+    text = f"Fury goal {sheet.fury_goal} = {level} {base} + {sheet.players} players"
+    if base + sheet.players > sheet.fury_goal:
+        text += f" ({base + sheet.players}), never above {rules.FURY_CAP}"
+    try:
+        printed = rules.variant_goal(sheet.variant)
+    except ValueError:
+        printed = {"fury": None, "crystals": None}
+    if printed["fury"] is not None and printed["fury"] != sheet.fury_goal:
+        text += (
+            f"; the {sheet.variant_name} variant prints {printed['fury']}, the Standard difficulty's number: "
+            "the difficulty level changes it"
+        )
+    elif printed["fury"] is not None:
+        text += f", as the {sheet.variant_name} variant prints"
+    if sheet.crystal_goal is not None and printed["crystals"] is not None:
+        text += f"; the variant's {sheet.crystal_goal} Crystals on every difficulty"
+    return f"{text}; {dice}."

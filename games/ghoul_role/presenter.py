@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 from games.ghoul_role.actions import DISCARD_CHOICES
-from games.ghoul_role.goals import TARGETS, describe_goal
+from games.ghoul_role.goals import TARGETS, describe_goal, goal_basis
 from games.ghoul_role.models import GhoulSheet, TerrorCard
 from games.ghoul_role.services import LONG, last_standing, why_final
 from games.ghoul_role.state import chart, deck_left, deck_size
@@ -84,6 +84,8 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
         "editable": editable,
         "error": error,
         "goal": describe_goal(sheet),
+        # what the difficulty level and the player variant each set (GS1, GS2, GS11)
+        "goal_basis": goal_basis(sheet),
         "hand": [c for c in cards if c.status == TerrorCard.HAND],
         "in_play": [c for c in cards if c.status == TerrorCard.ACTIVE],
         "gone": [c for c in cards if c.status not in (TerrorCard.HAND, TerrorCard.ACTIVE)],
@@ -123,16 +125,23 @@ def sheet_context(sheet: GhoulSheet, editable: bool, error: str = "") -> dict:
         if sheet.phase == GhoulSheet.CHOOSE and len(sheet.roll) == 3:
             context["pairs"] = []
             best = rules.best_keep(sheet.roll)  # preselected: the most movement and attack at once (G2)
+            best_dice = sorted((sheet.roll[best[0]], sheet.roll[best[1]]))
+            listed: set[tuple[int, ...]] = set()
             for pair in itertools.combinations(range(len(sheet.roll)), 2):
+                dice = (sheet.roll[pair[0]], sheet.roll[pair[1]])
+                # two pairs of the same faces (4, 1 and 4, 1 in a roll of 4, 1, 1) are one choice: listed once
+                if tuple(sorted(dice)) in listed:
+                    continue
+                listed.add(tuple(sorted(dice)))
                 state = rules.start_turn(rules.GhoulState(), sheet.roll, pair, backstab=sheet.backstab)
                 context["pairs"].append(
                     {
                         "keep": pair,
                         "value": f"{pair[0]}-{pair[1]}",
-                        "dice": (sheet.roll[pair[0]], sheet.roll[pair[1]]),
+                        "dice": dice,
                         "movement": state.movement,
                         "attack": state.attack_discs,
-                        "best": pair == best,
+                        "best": sorted(dice) == best_dice,
                     }
                 )
     return context

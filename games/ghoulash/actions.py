@@ -9,7 +9,14 @@ import secrets
 
 from crewbuilder.wording import count_noun
 from games.ghoulash import services
-from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, engine_card, is_card
+from games.ghoulash.decks import (
+    SPECIALTY_TYPES,
+    STRENGTH_ICV_CARDS,
+    TYPE_LABELS,
+    card_label,
+    engine_card,
+    is_card,
+)
 from games.ghoulash.models import BoxCard, Game, Player, TileToken
 from games.ghoulash.moves import Move
 from games.ghoulash.state import PENDING, current_icv, debris_in_game, piles_of, store_piles, table_state
@@ -52,9 +59,7 @@ def _put_down(player: Player, ids: list[int]) -> None:
 
 
 def card_text(cards: list[dict]) -> str:
-    return (
-        ", ".join(f"{c['name']} {c['value']}" if c.get("value") is not None else c["name"] for c in cards) or "no cards"
-    )
+    return ", ".join(card_label(c) for c in cards) or "no cards"
 
 
 def _scores(players: list[Player]) -> dict[str, int]:
@@ -99,11 +104,12 @@ def _end_if_over(game: Game, players: list[Player], tokens: list[TileToken], act
         _check_end(game, players, tokens, actor)
 
 
-def _wound(game: Game, player: Player, wounds: int, tokens: list[TileToken], why: str) -> None:
+def _wound(game: Game, players: list[Player], player: Player, wounds: int, tokens: list[TileToken], why: str) -> None:
     seed = secrets.randbits(32)
     piles = gh.take_wounds(piles_of(player), random.Random(seed), wounds)
     store_piles(player, piles)
     text = f"{player.user.username} suffers {wounds} wound{'s' if wounds != 1 else ''} ({why}): cards taken at random."
+    back: list[dict] = []
     if not player.dead and gh.is_dead(piles, player.health):
         player.dead = True
         for t in tokens:
@@ -115,7 +121,12 @@ def _wound(game: Game, player: Player, wounds: int, tokens: list[TileToken], why
             f" {len(piles.wounds)} wounds reach Health {player.health}: {player.character_name} is dead; "
             "their Ghoul tokens are set aside."
         )
+        # stolen wound cards "are out of the game until the player heals or has died, then they are returned"
+        piles, stolen = gh.returned_at_death(piles)
+        store_piles(player, piles)
+        back = _return_stolen(players, player, [c.copy for c in stolen])
     _log(game, player.user, "wounds", text, seed)
+    _log_returned(game, player, back, "dead")
 
 
 def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], result: gh.BattleResult) -> None:
@@ -123,10 +134,10 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
     by_seat = {p.seat: p for p in players}
     battler = by_seat[battle["seat"]]
     token = next(t for t in tokens if t.pk == battle["token"])
-    battler.discard = battler.discard + battle["played"] + battle.get("response", []) + battle.get("parry", [])
+    back = _to_discard(players, battler, battle["played"] + battle.get("response", []) + battle.get("parry", []))
     if battle.get("challenger") is not None:
         challenger = by_seat[battle["challenger"]]
-        challenger.discard = challenger.discard + battle["challenge"]
+        back_challenge = _to_discard(players, challenger, battle["challenge"])
     how = {
         "no-value": "the cards put down do not beat it",
         "unchallenged": "nobody challenged",
@@ -157,7 +168,17 @@ def _finish_battle(game: Game, players: list[Player], tokens: list[TileToken], r
             f"strength-{token.strength} Ghoul: {result.total} of the {result.needed} needed ({how}). "
             "The Ghoul stays on its square.",
         )
-        _wound(game, battler, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
+        _wound(
+            game,
+            players,
+            battler,
+            result.wounds,
+            tokens,
+            f"a lost Ghoul battle, {count_noun(result.wounds, 'green dot')}",
+        )
+    _log_returned(game, battler, back, "played")
+    if battle.get("challenger") is not None:
+        _log_returned(game, challenger, back_challenge, "played")
     game.battle = None
     game.phase = Game.TURN
     Player.objects.bulk_update(players, WOUND_FIELDS)
@@ -183,11 +204,14 @@ def _do_replenish(game, players, tokens, me, current, move: Move) -> None:
     discards = _from_hand(me, ids)
     seed = secrets.randbits(32)
     before = len(me.hand)
-    piles, _returned = gh.replenish(piles_of(me), random.Random(seed), [engine_card(c) for c in discards])
+    piles, returned = gh.replenish(piles_of(me), random.Random(seed), [engine_card(c) for c in discards])
     store_piles(me, piles)
     me.save(update_fields=["hand", "draw", "discard"])
     drawn = len(me.hand) - (before - len(discards))
     game.phase = Game.TURN
+    # "Stolen cards may be discarded during the Replenishment phase (they are returned to the owning player),
+    # but they are not replaced with other non-player cards"
+    back = _return_stolen(players, me, [c.copy for c in returned])
     _log(
         game,
         me.user,
@@ -196,6 +220,7 @@ def _do_replenish(game, players, tokens, me, current, move: Move) -> None:
         f"and draws {drawn} (hand {len(me.hand)}).",
         seed,
     )
+    _log_returned(game, me, back, "discarded")
 
 
 def _token(tokens: list[TileToken], pk: int | None) -> TileToken:
@@ -262,7 +287,14 @@ def _encounter(game: Game, players: list[Player], tokens: list[TileToken], who: 
                 f"{who.user.username} is in a Hole and cannot play Value cards: "
                 f"the battle against the strength-{token.strength} Ghoul is lost. The Ghoul stays on its square.",
             )
-            _wound(game, who, result.wounds, tokens, f"a lost Ghoul battle, {result.wounds} green dots")
+            _wound(
+                game,
+                players,
+                who,
+                result.wounds,
+                tokens,
+                f"a lost Ghoul battle, {count_noun(result.wounds, 'green dot')}",
+            )
             who.save(update_fields=WOUND_FIELDS)
         else:
             _start_battle(game, who, token)
@@ -334,11 +366,13 @@ def _do_fight(game, players, tokens, me, current, move: Move) -> None:
     _start_battle(game, me, token)
 
 
-def _heal(game: Game, me: Player, token: TileToken) -> None:
-    piles, _stolen = gh.first_aid(piles_of(me))
-    healed = len(me.wounds)
+def _heal(game: Game, players: list[Player], me: Player, token: TileToken) -> None:
+    piles, stolen = gh.first_aid(piles_of(me))
+    healed = len(me.wounds) - len(stolen)
     store_piles(me, piles)
     me.save(update_fields=["hand", "draw", "discard", "wounds"])
+    # "Any stolen cards that are in the wound stack are returned to the owning player"
+    back = _return_stolen(players, me, [c.copy for c in stolen])
     token.state = TileToken.USED
     token.save(update_fields=["state"])
     _log(
@@ -348,6 +382,7 @@ def _heal(game: Game, me: Player, token: TileToken) -> None:
         f"{me.user.username} uses the First-Aid Kit: {healed} wound card"
         f"{'s' if healed != 1 else ''} back to the discard pile; the kit is removed from the board.",
     )
+    _log_returned(game, me, back, "healed")
 
 
 def _do_first_aid(game, players, tokens, me, current, move: Move) -> None:
@@ -356,7 +391,7 @@ def _do_first_aid(game, players, tokens, me, current, move: Move) -> None:
     else:
         token = _chosen_token(tokens, move.token, "first-aid")
         game.encountered = True
-    _heal(game, me, token)
+    _heal(game, players, me, token)
     game.phase, game.battle = Game.TURN, None
 
 
@@ -530,15 +565,21 @@ def _do_card(game, players, tokens, me, current, move: Move) -> None:
     reveals = _specialty_reveals(me, tokens, [card], move)
     if is_action:
         _count_action_card(game)
-    _discard(me, ids)
+    back = _discard(players, me, ids)
     me.save(update_fields=["hand", "discard"])
+    if is_card(card, "steal"):
+        # played without its form: nothing is taken (an Inaction cancelled it at the table, GT20); its
+        # catalogue text is a rules sentence about stolen cards, not what happened
+        effect = ": nothing is taken (settled at the table, e.g. cancelled by an Inaction)."
+    else:
+        effect = f": {card['text']}" if card.get("text") else "."
     _log(
         game,
         me.user,
         "card",
-        f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])})"
-        + (f": {card['text']}" if card.get("text") else "."),
+        f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])}){effect}",
     )
+    _log_returned(game, me, back, "played")
     if sets_icv:
         game.battle["icv_card"] = card["id"]
         token = _token(tokens, game.battle["token"])
@@ -552,9 +593,131 @@ def _do_card(game, players, tokens, me, current, move: Move) -> None:
     _reveal_on_tile(game, me, reveals)
 
 
-def _discard(player: Player, ids: list[int]) -> None:
+def _discard(players: list[Player], player: Player, ids: list[int]) -> list[dict]:
+    """Cards played from the hand: off the hand, then to the discard pile or back to their owners
+    (``_to_discard``); returns the stolen ones given back."""
     _put_down(player, ids)
-    player.discard = player.discard + ids
+    return _to_discard(players, player, ids)
+
+
+# ---------------------------------------------------------------------------
+# Stolen cards (GT20)
+# ---------------------------------------------------------------------------
+
+
+def _to_discard(players: list[Player], player: Player, ids: list[int]) -> list[dict]:
+    """Cards that have left ``player``'s hand (played, put down, discarded): their own go to their discard
+    pile, the stolen ones back to the owning player (``gh.leaving_the_hand``); returns those given back."""
+    by_id = {c["id"]: c for c in player.deck}
+    own, stolen = gh.leaving_the_hand(player.character, [engine_card(by_id[i]) for i in ids])
+    player.discard = player.discard + [c.copy for c in own]
+    return _return_stolen(players, player, [c.copy for c in stolen])
+
+
+def _return_stolen(players: list[Player], holder: Player, ids: list[int]) -> list[dict]:
+    """Stolen cards leaving ``holder``'s piles go back to the owning player's discard pile ("they are returned
+    to the owning player"; healed wounds "are returned to the player's discard stack"). The copy in the
+    holder's deck, which only stood for the owner's card, is dropped. Returns the cards given back."""
+    if not ids:
+        return []
+    by_id = {c["id"]: c for c in holder.deck}
+    back = []
+    for i in ids:
+        card = by_id[i]
+        owner = next(p for p in players if p.character == card["owner"])
+        owner.discard = owner.discard + [card["owner_id"]]
+        owner.save(update_fields=["discard"])
+        back.append({**card, "owner_name": owner.user.username})
+    holder.deck = [c for c in holder.deck if c["id"] not in ids]
+    holder.save(update_fields=["deck"])
+    return back
+
+
+def _log_returned(game: Game, holder: Player, back: list[dict], how: str) -> None:
+    """One log line for stolen cards given back. ``how``: "played" (put down in the open: a battle, a played
+    card, so the line names them), "discarded" (at Replenishment), "healed" (First-Aid) or "dead" (the
+    wound stack of a character who has died): these say only how many."""
+    if not back:
+        return
+    owners = " and ".join(sorted({c["owner_name"] for c in back}))
+    cards = count_noun(len(back), "stolen card")
+    goes = "goes" if len(back) == 1 else "go"
+    if how == "played":
+        text = (
+            f"{', '.join(card_label(c) for c in back)} {'was' if len(back) == 1 else 'were'} stolen from "
+            f"{owners}: back to {owners}'s discard pile."
+        )
+    elif how == "discarded":
+        text = f"{holder.user.username} discards {cards}: back to {owners}'s discard pile, not replaced."
+    else:
+        text = f"{cards} in {holder.user.username}'s wound stack {goes} back to {owners}'s discard pile" + (
+            " (the character is dead)." if how == "dead" else "."
+        )
+    _log(game, holder.user, "stolen-back", text)
+
+
+def _give(players: list[Player], thief: Player, victim: Player, card_id: int) -> dict:
+    """The card ``card_id`` of the victim's hand goes into the thief's hand: the thief's own card again if it
+    was theirs, otherwise a stolen card (a copy in the thief's deck naming its owner and the owner's id)."""
+    by_id = {c["id"]: c for c in victim.deck}
+    card = by_id[card_id]
+    victim.hand = [i for i in victim.hand if i != card_id]
+    owner_id = card.get("owner_id", card_id)
+    if card.get("owner_id") is not None:  # a card the victim had stolen: its copy leaves their deck
+        victim.deck = [c for c in victim.deck if c["id"] != card_id]
+    if card["owner"] == thief.character:
+        thief.hand = thief.hand + [owner_id]
+        return next(c for c in thief.deck if c["id"] == owner_id)
+    new_id = max((c["id"] for c in thief.deck), default=0) + 1
+    copy = {k: v for k, v in card.items() if k != "owner_id"} | {"id": new_id, "owner_id": owner_id}
+    thief.deck = thief.deck + [copy]
+    thief.hand = thief.hand + [new_id]
+    return copy
+
+
+def _do_steal(game, players, tokens, me, current, move: Move) -> None:
+    """The Steal card (GT20). The text names it ("Some cards, particularly the Steal card, may increase the
+    number of cards in a hand to more than seven") and says what stolen cards do, not what the card says:
+    the tracker takes one card at random from the hand of the opponent named (a blind pick, as wounds are
+    taken), into the player's hand as a stolen card. The log says who stole from whom; which card, only the
+    two of them see."""
+    card = _from_hand(me, _card_ids([move.card]))[0]
+    if not is_card(card, "steal") or card["type"] == BoxCard.VALUE:
+        raise services.GameError("Choose a Steal card from your hand.")
+    is_action = card["type"] in (BoxCard.ACTION, BoxCard.SPECIALTY_ACTION)
+    _engine(gh.check_card, table_state(game, players), me.seat, is_action, False, card["name"])
+    if len(move.targets) > 1:
+        raise services.GameError("Name one opponent to steal from.")
+    victim = next((p for p in players if move.targets and p.seat == move.targets[0]), None)
+    _engine(
+        gh.check_steal_target,
+        me.seat,
+        victim.seat if victim else None,
+        victim.user.username if victim else "",
+        len(victim.hand) if victim else 0,
+    )
+    assert victim is not None
+    reveals = _specialty_reveals(me, tokens, [card], move)
+    if is_action:
+        _count_action_card(game)
+    back = _discard(players, me, [card["id"]])
+    seed = secrets.randbits(32)
+    _piles, taken = gh.steal(piles_of(victim), random.Random(seed))
+    _give(players, me, victim, taken.copy)
+    me.save(update_fields=["deck", "hand", "discard"])
+    victim.save(update_fields=["deck", "hand"])
+    _log(
+        game,
+        me.user,
+        "steal",
+        f"{me.user.username} plays {card['name']} ({TYPE_LABELS.get(card['type'], card['type'])}) and takes a "
+        f"card at random from {victim.user.username}'s hand (now {len(victim.hand)}): "
+        f"a stolen card in {me.user.username}'s hand (now {len(me.hand)}), not counted toward the "
+        f"{gh.HAND_SIZE}. Which card, only the two of them see.",
+        seed,
+    )
+    _log_returned(game, me, back, "played")
+    _reveal_on_tile(game, me, reveals)
 
 
 def _action_card(me: Player, move: Move, slug: str, name: str) -> dict:
@@ -595,8 +758,9 @@ def _do_hole(game, players, tokens, me, current, move: Move) -> None:
     targets = _targets(players, me, move)
     _engine(gh.check_hole_targets, [t.user.username for t in targets if t.in_hole])
     _count_action_card(game)
-    _discard(me, [card["id"]])
+    back = _discard(players, me, [card["id"]])
     me.save(update_fields=["hand", "discard"])
+    _log_returned(game, me, back, "played")
     for t in targets:
         t.in_hole = True
         t.save(update_fields=["in_hole"])
@@ -622,7 +786,7 @@ def _do_debris(game, players, tokens, me, current, move: Move) -> None:
     value = _values(value_cards)[0] if value_cards else None
     wounds = gh.debris_wounds(by_action=True, value_card=value)
     _count_action_card(game)
-    _discard(me, [card["id"]] + value_ids)
+    back = _discard(players, me, [card["id"]] + value_ids)
     _log(
         game,
         me.user,
@@ -631,8 +795,9 @@ def _do_debris(game, players, tokens, me, current, move: Move) -> None:
         + (f" with {card_text(value_cards)}" if value_cards else "")
         + f" on the square of {_names(targets)}: a Debris token under their playing piece.",
     )
+    _log_returned(game, me, back, "played")
     for t in targets:
-        _wound(game, t, wounds, tokens, "a Debris Action card" + (f" enhanced by a {value}" if value else ""))
+        _wound(game, players, t, wounds, tokens, "a Debris Action card" + (f" enhanced by a {value}" if value else ""))
     Player.objects.bulk_update(players, WOUND_FIELDS)
 
 
@@ -651,7 +816,7 @@ def _do_debris_square(game, players, tokens, me, current, move: Move) -> None:
         "debris",
         f"{me.user.username} enters a square with {count} Debris token{'s' if count != 1 else ''} and stops.",
     )
-    _wound(game, me, wounds, tokens, "Debris, one wound per token")
+    _wound(game, players, me, wounds, tokens, "Debris, one wound per token")
     Player.objects.bulk_update([me], WOUND_FIELDS)
 
 
@@ -830,6 +995,7 @@ HANDLERS = {
     "enter": _do_enter,
     "hole-square": _do_hole_square,
     "give-up-movement": _do_give_up_movement,
+    "steal": _do_steal,
 }
 
 

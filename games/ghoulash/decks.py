@@ -124,6 +124,15 @@ def engine_card(card: BoxCard | dict, copy: int = 0) -> gh.Card:
     )
 
 
+def card_label(card: dict) -> str:
+    """A card's name with its value, the value once: "Value 3" (a name that already ends with it), "Heavy
+    Shot 3" otherwise."""
+    name, value = card["name"], card.get("value")
+    if value is None or name.split()[-1:] == [str(value)]:
+        return name
+    return f"{name} {value}"
+
+
 def is_card(card: dict, slug: str) -> bool:
     """A deck card is the catalogue's ``slug`` card (pre-listed, or added by hand under the same name)."""
     return card.get("slug") == slug or slugify(card.get("name", "")) == slug

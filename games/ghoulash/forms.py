@@ -243,6 +243,7 @@ PLAY_CHOICES: dict[str, tuple[str, ...]] = {
     "debris": ("card", "targets", "value"),
     "debris-square": ("tokens",),
     "move-token": ("token", "to_tile", "my_tile", "on_square"),
+    "steal": ("card", "targets", "reveal"),
 }
 
 

@@ -167,7 +167,9 @@ class Player(models.Model):
     movement = models.IntegerField(null=True, blank=True)  # None: not entered (the tracker does not use it)
     health = models.IntegerField()
     specialty = models.TextField(blank=True)
-    # the deck copied from the box: [{"id", "name", "type", "value", "text"}] (the printed deck list)
+    # the deck copied from the box: [{"id", "name", "type", "value", "text"}] (the printed deck list), and while
+    # this player holds a card stolen from another, a copy standing for it: its "owner" (the owning character)
+    # and "owner_id" (its id in the owner's deck) (GT20)
     deck = models.JSONField(default=list)
     # card ids; hand, draw, discard and wounds are the owner's SECRET (others see counts)
     hand = models.JSONField(default=list)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, is_card, is_value_card
+from games.ghoulash.decks import SPECIALTY_TYPES, STRENGTH_ICV_CARDS, TYPE_LABELS, card_label, is_card, is_value_card
 from games.ghoulash.models import BoxCard, Event, Game, Player, TileToken
 from games.ghoulash.state import PENDING, current_icv, debris_in_game, table_state
 from rules import ghoulash as gh
@@ -63,7 +63,7 @@ def public_table(game: Game, players: list[Player], tokens: list[TileToken], eve
         battler = by_seat[b["seat"]]
         token = next(t for t in tokens if t.pk == b["token"])
         deck = {c["id"]: c for c in battler.deck}
-        played = [deck[i] for i in b["played"]]
+        played = [{**deck[i], "label": card_label(deck[i])} for i in b["played"]]
         challenger = by_seat.get(b["challenger"]) if b.get("challenger") is not None else None
         icv = current_icv(battler, tokens, b)
         total = icv + sum(c["value"] for c in played)
@@ -129,6 +129,7 @@ def own_table(game: Game, players: list[Player], tokens: list[TileToken], user) 
                 return False
             return True
 
+        names = {p.character: p.user.username for p in players}
         hand = [
             {
                 **deck[i],
@@ -137,8 +138,21 @@ def own_table(game: Game, players: list[Player], tokens: list[TileToken], user) 
                 "is_value": is_value_card(deck[i]),
                 "is_specialty": deck[i]["type"] in SPECIALTY_TYPES,
                 "is_parry": is_card(deck[i], "parry"),  # what the answer takes as a Parry (typed-in ones too)
+                # the Steal card is played with its own form (GT20); a stolen card names its owner
+                "is_steal": is_card(deck[i], "steal") and deck[i]["type"] != BoxCard.VALUE,
+                "stolen_from": names.get(deck[i]["owner"], "") if deck[i].get("owner_id") is not None else "",
             }
             for i in me.hand
+        ]
+        # my cards in other players' hands or wound stacks (stolen): only the two players involved see which
+        held_by_others = [
+            {"label": card_label(c), "holder": p.user.username}
+            for p in players
+            if p.pk != me.pk
+            for c in p.deck
+            if c.get("owner_id") is not None
+            and c["owner"] == me.character
+            and (c["id"] in p.hand or c["id"] in p.wounds)
         ]
         face_down = [
             {"id": t.pk, "label": t.label, "tile": t.tile}
@@ -150,7 +164,7 @@ def own_table(game: Game, players: list[Player], tokens: list[TileToken], user) 
         on_players = my_turn_now
         mine = {
             "hand": hand,
-            "wound_cards": [deck[i] for i in me.wounds],
+            "wound_cards": [{**deck[i], "label": card_label(deck[i])} for i in me.wounds],
             "discard_cards": [deck[i] for i in me.discard],
             # Hole and Debris Action cards played on opponents' squares (GT14, GT15)
             "hole_card": next(
@@ -176,6 +190,14 @@ def own_table(game: Game, players: list[Player], tokens: list[TileToken], user) 
                 if not p.dead and (p.pk != me.pk or me.character == gh.MOVES_TOKENS_ON_OWN_TILE)
             ],
             "lake": me.character == gh.MOVES_TOKENS_ON_OWN_TILE,
+            "steal_card": next((c for c in hand if c["is_steal"] and c["playable"]), None),
+            "steal_targets": [
+                {"seat": p.seat, "username": p.user.username, "hand": len(p.hand)}
+                for p in players
+                if p.pk != me.pk and p.hand
+            ],
+            "stolen_in_hand": sum(1 for c in hand if c["stolen_from"]),
+            "held_by_others": held_by_others,
         }
     # what the page offers: what the engine allows this seat now
     can = (

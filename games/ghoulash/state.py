@@ -40,14 +40,19 @@ def current_icv(player: Player, tokens: list[TileToken], battle: dict | None = N
 PENDING = gh.PENDING
 
 
+def printed(player: Player) -> list[dict]:
+    """The player's own deck: without the copies that stand for cards stolen from others (GT20)."""
+    return [c for c in player.deck if c.get("owner_id") is None]
+
+
 def debris_in_game(players: list[Player]) -> int:
     """How many Debris tokens can be on the board: one per Debris Action card in the game's decks."""
-    return sum(1 for p in players for c in p.deck if c["type"] == BoxCard.ACTION and is_card(c, "debris"))
+    return sum(1 for p in players for c in printed(p) if c["type"] == BoxCard.ACTION and is_card(c, "debris"))
 
 
 def holes_in_game(players: list[Player]) -> int:
     """How many Hole tokens Hole Action cards can place: one per Hole Action card in the game's decks."""
-    return sum(1 for p in players for c in p.deck if c["type"] == BoxCard.ACTION and is_card(c, "hole"))
+    return sum(1 for p in players for c in printed(p) if c["type"] == BoxCard.ACTION and is_card(c, "hole"))
 
 
 def table_state(game: Game, players: list[Player]) -> gh.TableState:

@@ -316,7 +316,8 @@ def _repeat(
     t: Trial, participants, generators, state: sl.Trial, me: Participant, user, action: str, target: str, times: int
 ) -> Outcome:
     """``times`` Survivor Actions in a row, as if sent one by one: the engine checks each (Energy, an adjacent
-    Unrepaired Generator: 3.5.2), all or nothing, and each is one line of the log."""
+    Unrepaired Generator: 3.5.2), all or nothing; the log gets one line for them all ("×N"), with the progress
+    before and after and the Energy spent in all (ST13)."""
     if me.is_monster or action not in REPEATABLE:
         raise TrialError("Only a Survivor's Repair can be repeated in one go.")
     if t.state != Trial.PLAYING:
@@ -325,32 +326,29 @@ def _repeat(
         states = sl.repeat_survivor_action(state, user.username, action, target, times)
     except sl.IllegalAction as exc:
         raise TrialError(_sentence(exc.reason, state)) from None
-    texts, before = [], state
-    for new in states:
-        text = _survivor_text(new, action, target, user.username)
-        spent = _energy(before, me, user.username) - _energy(new, me, user.username)
-        texts.append((f"{text} (-{spent} Energy)" if spent > 0 else text, max(spent, 0)))
-        before = new
     new = states[-1]
+    spent = max(_energy(state, me, user.username) - _energy(new, me, user.username), 0)
+    text = _repeat_text(state, new, target, user.username, times)
+    if spent > 0:
+        text += f" (-{spent} Energy)"
     _write_back(t, participants, generators, new)
-    first = kit.next_event_number(t.log.all())
-    entries = LogEntry.objects.bulk_create(
-        [
-            LogEntry(
-                trial=t,
-                number=first + i,
-                actor=user,
-                action=action,
-                target=target[:150],
-                text=text[:500],
-                energy_spent=energy,
-            )
-            for i, (text, energy) in enumerate(texts)
-        ]
-    )
+    entry = _log(t, user, action, text, target=target, energy=spent)
     finished = _finish(t, new) if sl.is_over(new) and not new.advancing else None
     t.save()
-    return Outcome(entries[-1], finished)
+    return Outcome(entry, finished)
+
+
+def _repeat_text(before: sl.Trial, new: sl.Trial, target: str, name: str, times: int) -> str:
+    """The one log line of a Repair ×N: each Repair is 1 progress and 1 Point (3.5.2), so the line gives the
+    Generator's progress before and after."""
+    square = target.strip().upper()
+    was = next(g for g in before.generators if g.square == square)
+    g = next(g for g in new.generators if g.square == square)
+    done = " It is Repaired." if new.is_repaired(g) else ""
+    return (
+        f"{name} repaired the Generator on {g.square} \u00d7{times} "
+        f"({was.progress} \u2192 {g.progress}/{new.numbers.repair_max}).{done}"
+    )
 
 
 def _sentence(reason: str, state: sl.Trial) -> str:

@@ -511,9 +511,12 @@ def _snap(state: State, piece: Piece, rng: random.Random, log: Log) -> None:
             )
             _replace_with_drone(state, piece, log)
         else:
+            # "Tokens that Snap are removed immediately": the Drone is not put where the token was; only
+            # the Scene Shifters' Snapped effect says "replace it with the Drone" (SG2)
             log.say(
-                f"{label(state, piece)} was the true token: {label(state, drone)} Snaps, "
-                "the token and the set's other tokens are removed."
+                f"{label(state, piece)} was the true token: {label(state, drone)} Snaps; the token and the "
+                "set's other tokens are removed, and the Drone is not placed on the table (only a Scene "
+                "Shifter's Snapped effect replaces its true token with the Drone)."
             )
             piece.removed = True
             piece.revealed = True

@@ -88,7 +88,7 @@ def test_two_players_play_soylent_ghoul_to_a_win(
     expect(host.get_by_text("may place a panic token or pass")).to_be_visible()
     # odds before rolling: Eyes Nerve 3 with no panic, 4-8 snaps
     host.get_by_label("Place a panic token on").select_option(
-        label="snaps on 62.5% · token WA7Q (mara's Watchers 1), 0 panic"
+        label="token WA7Q (mara's Watchers 1), 0 panic: 62.5% chance to Snap"
     )
     host.get_by_role("button", name="Place the panic token and roll").click()
     expect(host.get_by_text("Snaps and is removed.")).to_be_visible()

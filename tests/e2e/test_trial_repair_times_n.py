@@ -47,10 +47,10 @@ def test_repair_times_n_on_a_phone(browser: Browser, server_url: str, catalogue,
     page.get_by_role("button", name=f"Repair ×N on {square}").click()
     wait_for_htmx(page)
     expect(page.locator("ol.trial-log li").first).to_have_text(
-        f"mara repaired the Generator on {square} (25/100). (-1 Energy)"
+        f"mara repaired the Generator on {square} ×25 (0 → 25/100). (-25 Energy)"
     )
     expect(page.get_by_label(f"Generator on {square}: Repairs")).to_have_value("5")
-    assert LogEntry.objects.filter(trial=trial, action="repair").count() == 25
+    assert LogEntry.objects.filter(trial=trial, action="repair").count() == 1  # one line for the ×25
     assert Generator.objects.get(trial=trial, square=square).progress == 25
     # more than the Energy allows: refused whole, with the reason
     page.get_by_label(f"Generator on {square}: Repairs").evaluate("el => el.removeAttribute('max')")

@@ -26,8 +26,9 @@ def refusal(state, seat, action) -> str:
 
 def test_a_turn_begins_with_replenishing_and_only_for_the_current_player():
     state = table(phase=gh.TURN_START)
-    assert gh.legal(state, 0) == {"replenish", "card"}  # a Rescue or Specialty card may be played any time
-    assert gh.legal(state, 1) == {"card"}
+    # a Rescue or Specialty card may be played any time (a Steal card too, as its type allows: GT20)
+    assert gh.legal(state, 0) == {"replenish", "card", "steal"}
+    assert gh.legal(state, 1) == {"card", "steal"}
     assert refusal(state, 1, "replenish") == "It is ann's turn."
     assert refusal(state, 0, "end-turn") == "Replenish your hand first: it begins the turn."
 
@@ -45,6 +46,7 @@ def test_on_ones_turn_everything_is_open_until_an_encounter():
         "debris",
         "end-turn",
         "move-token",
+        "steal",
     }
     after = replace(state, encountered=True)
     assert not {"reveal", "fight", "enter"} & gh.legal(after, 0)

@@ -451,7 +451,7 @@ def test_a_debris_card_with_a_3_gives_four_wounds_from_the_hand(lake_vs_gray, de
     assert len(d.wounds) == 4 and set(d.wounds) <= set(before) and len(d.hand) == len(before) - 4
     assert debris in b.discard and hand[0] in b.discard
     log = texts(game, "debris", "wounds")
-    assert "brian plays Debris (Action) with Ghoo Shot 3 3 on the square of del" in log[0]
+    assert "brian plays Debris (Action) with Ghoo Shot 3 on the square of del" in log[0]
     assert "del suffers 4 wounds (a Debris Action card enhanced by a 3): cards taken at random." == log[1]
     assert not d.dead
 

@@ -1,4 +1,4 @@
-"""Repair x N: N Repair actions of 1 Energy each, each checked by the rules (3.5.2) and logged."""
+"""Repair x N: N Repair actions of 1 Energy each, each checked by the rules (3.5.2), logged in one line."""
 
 import re
 
@@ -23,11 +23,14 @@ def test_repair_times_n_through_the_page(client, started, survivors):
     me = row(started, mara)
     assert (me.energy, me.points, me.readiness) == (20, 40, "Ready")
     entries = list(LogEntry.objects.filter(trial=started).order_by("number"))[before:]
-    assert [e.text for e in entries] == [
-        f"mara repaired the Generator on A1 ({n}/100). (-1 Energy)" for n in range(1, 41)
-    ]
-    assert {(e.action, e.target, e.energy_spent) for e in entries} == {("repair", "A1", 1)}
-    assert "mara repaired the Generator on A1 (40/100). (-1 Energy)" in response.content.decode()
+    # one line for the forty, not forty lines (ST13)
+    assert [e.text for e in entries] == ["mara repaired the Generator on A1 \u00d740 (0 \u2192 40/100). (-40 Energy)"]
+    assert [(e.action, e.target, e.energy_spent) for e in entries] == [("repair", "A1", 40)]
+    assert "mara repaired the Generator on A1 \u00d740 (0 \u2192 40/100). (-40 Energy)" in response.content.decode()
+    # a single Repair keeps its own line
+    client.post(url(started, "trial-act"), {"action": "repair", "target": "A1"}, **HX)
+    last = LogEntry.objects.filter(trial=started).order_by("-number").first()
+    assert last.text == "mara repaired the Generator on A1 (41/100). (-1 Energy)"
 
 
 def test_repair_times_n_is_all_or_nothing_with_a_clear_message(client, started, survivors):
@@ -69,4 +72,5 @@ def test_repair_times_n_stops_at_the_generator_being_repaired(started, survivors
     services.act(started, mara, "repair", "A1", times=5)
     assert Generator.objects.get(trial=started, square="A1").progress == 100
     last = LogEntry.objects.filter(trial=started).order_by("-number").first()
-    assert last.text == "mara repaired the Generator on A1 (100/100). It is Repaired. (-1 Energy)"
+    assert last.text == "mara repaired the Generator on A1 \u00d75 (95 \u2192 100/100). It is Repaired. (-5 Energy)"
+    assert last.energy_spent == 5

@@ -138,7 +138,7 @@ def test_a_snapped_drone_is_offered_as_a_panic_target(client, players, make_set)
     Piece.objects.filter(drone=first).update(removed=True, revealed=True)
     client.force_login(vox)
     page = client.get(url(game)).content.decode()
-    assert "already Snapped · mara&#x27;s drone Watchers 1, 2 panic" in page
+    assert "mara&#x27;s drone Watchers 1, 2 panic: already Snapped" in page
     r = post_act(client, game, "panic", piece=first.pk, effect="spin")
     assert r.status_code == 200 and Piece.objects.get(pk=first.pk).panic == 3
 
