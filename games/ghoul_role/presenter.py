@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 
+from core.percent import percent
 from games.ghoul_role.actions import DISCARD_CHOICES
 from games.ghoul_role.goals import TARGETS, describe_goal, goal_basis
 from games.ghoul_role.models import GhoulSheet, TerrorCard
@@ -15,7 +16,7 @@ from rules import ghoul_role as rules
 
 
 def _pct(value) -> str:
-    return f"{100 * float(value):.1f}"
+    return percent(value)
 
 
 def _bars(dist: dict, label: str) -> list[dict]:

@@ -341,6 +341,7 @@ def test_the_odds_table_takes_the_conditions_ticked_and_the_attack_rolls_with_th
     row = re.search(r"<tr><th scope=\"row\">[^<]*sword[^<]*</th>((?:<td>[^<]*</td>){5})</tr>", odds(plain))
     hit, wounded, prone, ooa, _ = [float(c.rstrip("%")) for c in re.findall(r"<td>([^<]*)</td>", row.group(1))]
     assert '<th scope="col">Prone</th>' in odds(plain) and prone > 0
+    assert "Mean W: the Wounds the target gains from the attack, on average." in plain
     assert wounded + prone + ooa <= hit + 0.3  # harm needs a hit (a hit may harm nothing: Tough it Out)
     enemy = state(battle).enemies_of(state(battle).model(s.active_model))[0]
     assert post_step(player, battle, f"attack:sword:{enemy.id}", cover="1").status_code == 200

@@ -477,7 +477,7 @@ def test_bad_files_get_a_clear_message_and_import_nothing(client, user, catalogu
     response = client.post(reverse("crew-import"), {"file": SimpleUploadedFile("crew.json", content)})
     assert response.status_code == 422
     html = response.content.decode()
-    assert "could not be imported" in html
+    assert "could not be imported" in html and "<code>characters[0]</code> is the first character" in html
     assert message in html or "JSON" in html
     assert not Crew.objects.exists()
 

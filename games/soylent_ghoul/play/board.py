@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from core.percent import percent
 from games.soylent_ghoul.play import services
 from games.soylent_ghoul.play.models import Game
 from rules.soylent_ghoul import game as engine
@@ -16,7 +17,7 @@ from rules.soylent_ghoul import panic as soylent
 
 
 def _pct(chance: Fraction) -> str:
-    return f"{100 * float(chance):.1f}"
+    return percent(chance)
 
 
 def _status(piece: engine.Piece) -> str:

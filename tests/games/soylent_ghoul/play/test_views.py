@@ -372,7 +372,7 @@ def test_the_snapped_gardeners_owner_gets_the_effect_form(client, players, make_
     page = client.get(url(game)).content.decode()
     dark = page.split('value="dark"')[1].split("</form>")[0]
     assert dark.count('type="checkbox"') == 2 and "W1K" in dark and "P2K" in dark
-    assert "Snaps within 5 tokens on 100.0%" in dark  # Eyes, Nerve 3: the 4th token always Snaps
+    assert "Snaps within 5 tokens on 100%" in dark  # Eyes, Nerve 3: the 4th token always Snaps
     assert "Pale Hands 2: no lantern number" in page
     assert post_act(client, game, "dark", piece="abc").status_code == 422
     assert post_act(client, game, "dark", piece=str(Piece.objects.get(game=game, code="W1M").pk)).status_code == 422
