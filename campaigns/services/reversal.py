@@ -55,15 +55,22 @@ def _blocked(later: HistoryEntry, what: str) -> CampaignError:
     )
 
 
-def _change_treasury(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
+def _change_holding(crew_entry: CampaignCrew, field: str, change: int, holds: str, noun: str) -> tuple[int, int]:
+    """Add ``change`` to the crew's ``field`` (treasury, spare points); refused when what would come out was
+    spent since (``holds`` words what the crew has, "the treasury holds {}", counted in ``noun``)."""
     locked = CampaignCrew.objects.select_for_update().get(pk=crew_entry.pk)
-    if locked.treasury + change < 0:
+    was = getattr(locked, field)
+    if was + change < 0:
         raise CampaignError(
-            f"Cannot reverse this: the treasury holds {count_noun(locked.treasury, 'Treasure Token')} and {-change} would have "
-            "to come out; they were spent since. Reverse the later purchase or hire first."
+            f"Cannot reverse this: {holds.format(count_noun(was, noun))} and {-change} would have to come out; they were spent since. "
+            "Reverse the later purchase or hire first."
         )
-    CampaignCrew.objects.filter(pk=locked.pk).update(treasury=locked.treasury + change)
-    return locked.treasury, locked.treasury + change
+    CampaignCrew.objects.filter(pk=locked.pk).update(**{field: was + change})
+    return was, was + change
+
+
+def _change_treasury(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
+    return _change_holding(crew_entry, "treasury", change, "the treasury holds {}", "Treasure Token")
 
 
 def _change_spare(crew_entry: CampaignCrew, entry: HistoryEntry) -> tuple[dict, dict]:
@@ -72,14 +79,8 @@ def _change_spare(crew_entry: CampaignCrew, entry: HistoryEntry) -> tuple[dict, 
     if "spare_points" not in entry.after:
         return {}, {}
     change = entry.before.get("spare_points", 0) - entry.after["spare_points"]
-    locked = CampaignCrew.objects.select_for_update().get(pk=crew_entry.pk)
-    if locked.spare_points + change < 0:
-        raise CampaignError(
-            f"Cannot reverse this: the crew has {count_noun(locked.spare_points, 'spare point')} and {-change} "
-            "would have to come out; they were spent since. Reverse the later purchase or hire first."
-        )
-    CampaignCrew.objects.filter(pk=locked.pk).update(spare_points=locked.spare_points + change)
-    return {"spare_points": locked.spare_points}, {"spare_points": locked.spare_points + change}
+    was, now = _change_holding(crew_entry, "spare_points", change, "the crew has {}", "spare point")
+    return {"spare_points": was}, {"spare_points": now}
 
 
 def _change_budget(crew_entry: CampaignCrew, change: int) -> tuple[int, int]:
